@@ -1,0 +1,471 @@
+/* analysis.c - the inference and counting driver: orders the graph, binds input shapes and symbols, runs each
+ * operator's infer() and count() from the registry, falls back to declared shapes where inference could not
+ * decide, fills the generic byte and parameter counts, and totals the summary. */
+#include "analysis.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../onnx/onnx.h"
+
+void an_warn(struct an_state *an, const char *fmt, ...)
+{
+    if (an->n_warn >= AN_MAX_WARNINGS) {
+        an->dropped_warn++;
+        return;
+    }
+    if (an->n_warn == an->cap_warn) {
+        int nc = an->cap_warn ? an->cap_warn * 2 : 16;
+        const char **nw = ar_calloc(&an->ar, (size_t)nc, sizeof *nw);
+        if (!nw) return;
+        if (an->n_warn) memcpy(nw, an->warn, (size_t)an->n_warn * sizeof *nw);
+        an->warn = nw;
+        an->cap_warn = nc;
+    }
+    char buf[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    const char *s = ar_strdup(&an->ar, buf);
+    if (s) an->warn[an->n_warn++] = s;
+}
+
+enum nnperf_status an_topo_sort(struct ir_graph *g, struct arena *ar, struct diag *d)
+{
+    int n = g->n_nodes;
+    if (n == 0) return NNPERF_OK;
+    /* indegree over producer->consumer edges inside this graph; node indices via a temporary map */
+    int *indeg = calloc((size_t)n, sizeof *indeg);
+    int *queue = calloc((size_t)n, sizeof *queue);
+    int *head = malloc((size_t)n * sizeof *head);
+    struct ir_node **order = ar_calloc(ar, (size_t)n, sizeof *order);
+    if (!indeg || !queue || !head || !order) {
+        free(indeg), free(queue), free(head);
+        return diag_set(d, NNPERF_E_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < n; i++) g->nodes[i]->index = i, head[i] = -1;
+    /* edge list: for each dependency (producer p -> consumer i) */
+    size_t ne = 0, cap = 0;
+    int *eto = NULL, *enext = NULL;
+    enum nnperf_status st = NNPERF_OK;
+    for (int i = 0; i < n && !st; i++) {
+        struct ir_node *nd = g->nodes[i];
+        int total = nd->n_in + nd->n_impl;
+        for (int k = 0; k < total; k++) {
+            struct ir_value *v = k < nd->n_in ? nd->in[k] : nd->impl[k - nd->n_in];
+            if (!v || !v->producer || v->producer->graph != g) continue;
+            if (v->producer == nd) {
+                st = diag_set(d, NNPERF_E_INVALID, "node '%s' (%s) reads its own output '%s' (a cycle)", nd->name,
+                              nd->op_type, v->name);
+                break;
+            }
+            if (ne == cap) {
+                cap = cap ? cap * 2 : 1024;
+                int *a = realloc(eto, cap * sizeof *a), *b = a ? realloc(enext, cap * sizeof *b) : NULL;
+                if (a) eto = a;
+                if (!a || !b) {
+                    st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
+                    break;
+                }
+                enext = b;
+            }
+            int p = v->producer->index;
+            eto[ne] = i;
+            enext[ne] = head[p];
+            head[p] = (int)ne;
+            ne++;
+            indeg[i]++;
+        }
+    }
+    int qh = 0, qt = 0, done = 0;
+    if (!st) {
+        for (int i = 0; i < n; i++)
+            if (!indeg[i]) queue[qt++] = i;
+        while (qh < qt) {
+            int u = queue[qh++];
+            order[done++] = g->nodes[u];
+            for (int e = head[u]; e >= 0; e = enext[e])
+                if (--indeg[eto[e]] == 0) queue[qt++] = eto[e];
+        }
+        if (done < n) {
+            const struct ir_node *bad = NULL;
+            for (int i = 0; i < n && !bad; i++)
+                if (indeg[i]) bad = g->nodes[i];
+            st = diag_set(d, NNPERF_E_INVALID, "the graph has a cycle through node '%s' (%s)", bad->name,
+                          bad->op_type);
+        }
+    }
+    if (!st && n > 0) {
+        memcpy(g->nodes, order, (size_t)n * sizeof *order);
+        for (int i = 0; i < n; i++) g->nodes[i]->index = i;
+    }
+    free(indeg), free(queue), free(head), free(eto), free(enext);
+    return st;
+}
+
+/* Where inference left dims unknown, the model's own declaration (value_info, outputs) fills them in. */
+static void apply_declared(struct an_state *an, struct ir_node *nd, struct ir_value *v)
+{
+    if (v->decl_rank < 0 && !v->decl_dtype) return;
+    if (!v->dtype && v->decl_dtype) v->dtype = v->decl_dtype;
+    if (v->decl_rank < 0) return;
+    if (v->rank < 0) {
+        v->rank = v->decl_rank;
+        v->dims = v->decl_dims;
+        return;
+    }
+    if (v->rank != v->decl_rank) {
+        an_warn(an, "node '%s' (%s): output '%s' inferred with rank %d but declared with rank %d", nd->name,
+                nd->op_type, v->name, v->rank, v->decl_rank);
+        return;
+    }
+    for (int i = 0; i < v->rank; i++) {
+        struct ir_dim inf = v->dims[i], dec = v->decl_dims[i];
+        if (inf.val < 0 && !inf.sym && (dec.val >= 0 || dec.sym)) v->dims[i] = dec;
+        else if (inf.val >= 0 && dec.val >= 0 && inf.val != dec.val) {
+            an_warn(an, "node '%s' (%s): output '%s' dim %d inferred as %lld but declared as %lld", nd->name,
+                    nd->op_type, v->name, i, (long long)inf.val, (long long)dec.val);
+            return;
+        }
+    }
+}
+
+static uint64_t value_bytes(const struct ir_value *v, int *ok)
+{
+    int64_t n;
+    if (!v) return 0;
+    if (!ir_numel(v, &n) || (!v->dtype && n)) {
+        *ok = 0;
+        return 0;
+    }
+    int bits = ir_dtype_bits(v->dtype);
+    if (v->dtype == DT_STRING) bits = 8 * 16; /* strings: a nominal 16 bytes each */
+    return ((uint64_t)n * (uint64_t)bits + 7) / 8;
+}
+
+static void count_node(struct op_ctx *c)
+{
+    struct ir_node *nd = c->n;
+    struct ir_cost *cost = &nd->cost;
+    memset(cost, 0, sizeof *cost);
+    cost->known = 1;
+    if (nd->op < 0) {
+        cost->known = 0;
+        return;
+    }
+    const struct op_def *od = &op_table[nd->op];
+    od->count(c, cost);
+    if (cost->flops < 2 * cost->macs) cost->flops = ck_sat_add(cost->flops, ck_sat_mul(2, cost->macs));
+    int ok = 1;
+    for (int i = 0; i < nd->n_in; i++) {
+        const struct ir_value *v = nd->in[i];
+        if (!v) continue;
+        if (v->type_kind == TK_SEQUENCE || v->type_kind == TK_MAP) continue;
+        uint64_t b = value_bytes(v, &ok);
+        if (od->klass != OC_VIEW) cost->bytes_read = ck_sat_add(cost->bytes_read, b);
+        int64_t n;
+        if ((v->flags & IR_V_INIT) && ir_numel(v, &n)) cost->params = ck_sat_add(cost->params, (uint64_t)n);
+    }
+    for (int i = 0; i < nd->n_out; i++) {
+        const struct ir_value *v = nd->out[i];
+        if (!v || v->type_kind == TK_SEQUENCE || v->type_kind == TK_MAP) continue;
+        uint64_t b = value_bytes(v, &ok);
+        if (od->klass != OC_VIEW) cost->bytes_written = ck_sat_add(cost->bytes_written, b);
+    }
+    if (!ok) cost->known = 0;
+}
+
+static void reset_value(struct ir_value *v)
+{
+    v->rank = -1;
+    v->dims = NULL;
+    v->iv = NULL;
+    v->fv = NULL;
+    v->nv = 0;
+    v->unknown_reason = NULL;
+    if (v->type_kind != TK_SEQUENCE && v->type_kind != TK_OPTIONAL && v->type_kind != TK_MAP)
+        v->type_kind = TK_TENSOR;
+}
+
+enum nnperf_status an_run_graph(struct an_state *an, struct ir_graph *g, int64_t repeat)
+{
+    enum nnperf_status st = an_topo_sort(g, &an->m->ar, &an->d);
+    if (st) return st;
+    for (int k = 0; k < g->n_nodes; k++) {
+        struct ir_node *nd = g->nodes[k];
+        nd->repeat = repeat;
+        for (int i = 0; i < nd->n_out; i++)
+            if (nd->out[i]) reset_value(nd->out[i]), nd->out[i]->dtype = DT_UNDEFINED;
+        struct op_ctx c = {an->m, nd, &an->m->ar, &an->d, an};
+        if (nd->op >= 0) {
+            const struct op_def *od = &op_table[nd->op];
+            st = od->infer(&c);
+            if (st) {
+                if (an->d.status == NNPERF_OK)
+                    diag_set(&an->d, st, "node '%s' (%s): inference failed", nd->name, nd->op_type);
+                return an->d.status;
+            }
+            /* values of small initializers feeding this node are decoded lazily; an error there is fatal */
+            if (an->d.status) return an->d.status;
+        } else {
+            op_infer_unknown(&c);
+        }
+        for (int i = 0; i < nd->n_out; i++)
+            if (nd->out[i]) apply_declared(an, nd, nd->out[i]);
+        nd->inferred = 1;
+        count_node(&c);
+    }
+    return NNPERF_OK;
+}
+
+enum nnperf_status an_infer_subgraph(struct op_ctx *c, struct ir_graph *g, int64_t repeat)
+{
+    struct an_state *an = c->an;
+    an->sub_depth++;
+    enum nnperf_status st = an_run_graph(an, g, repeat < 1 ? 1 : repeat);
+    an->sub_depth--;
+    return st;
+}
+
+/* ---- binding input shapes and symbols ---- */
+
+static enum nnperf_status parse_dim_token(struct an_state *an, const char *tok, size_t len, struct ir_dim *out,
+                                          const char *what)
+{
+    if (!len) return diag_set(&an->d, NNPERF_E_USAGE, "empty dimension in '%s'", what);
+    int digits = 1;
+    for (size_t i = 0; i < len; i++)
+        if (tok[i] < '0' || tok[i] > '9') digits = 0;
+    if (digits) {
+        if (len > 15) return diag_set(&an->d, NNPERF_E_USAGE, "dimension in '%s' is too large", what);
+        *out = ir_dim_known(strtoll(tok, NULL, 10));
+        return NNPERF_OK;
+    }
+    if (len == 1 && tok[0] == '?') {
+        *out = IR_DIM_UNKNOWN;
+        return NNPERF_OK;
+    }
+    out->val = -1;
+    out->sym = ar_strndup(&an->m->ar, tok, len);
+    return out->sym ? NNPERF_OK : diag_set(&an->d, NNPERF_E_NOMEM, "out of memory");
+}
+
+static enum nnperf_status bind_input(struct an_state *an, const char *spec)
+{
+    const char *eq = strrchr(spec, '=');
+    if (!eq || eq == spec)
+        return diag_set(&an->d, NNPERF_E_USAGE, "--input '%s': expected NAME=DIMS such as input=1x3x224x224", spec);
+    char name[512];
+    size_t nl = (size_t)(eq - spec);
+    if (nl >= sizeof name) return diag_set(&an->d, NNPERF_E_USAGE, "--input '%s': name too long", spec);
+    memcpy(name, spec, nl);
+    name[nl] = 0;
+    struct ir_graph *g = an->m->graph;
+    struct ir_value *v = NULL;
+    for (int i = 0; i < g->n_inputs; i++)
+        if (!strcmp(g->inputs[i]->name, name)) v = g->inputs[i];
+    if (!v) return diag_set(&an->d, NNPERF_E_USAGE, "--input '%s': the model has no input named '%s'", spec, name);
+    struct ir_dim dims[NNPERF_MAX_RANK];
+    int rank = 0;
+    const char *p = eq + 1;
+    if (!strcmp(p, "scalar")) p = "";
+    while (*p) {
+        const char *x = strchr(p, 'x');
+        size_t len = x ? (size_t)(x - p) : strlen(p);
+        if (rank == NNPERF_MAX_RANK)
+            return diag_set(&an->d, NNPERF_E_LIMIT, "--input '%s': more than %d dims", spec, NNPERF_MAX_RANK);
+        enum nnperf_status st = parse_dim_token(an, p, len, &dims[rank++], spec);
+        if (st) return st;
+        p += len;
+        if (*p == 'x') {
+            p++;
+            if (!*p) return diag_set(&an->d, NNPERF_E_USAGE, "--input '%s': trailing 'x'", spec);
+        }
+    }
+    struct ir_dim *nd = ar_calloc(&an->m->ar, (size_t)(rank ? rank : 1), sizeof *nd);
+    if (!nd) return diag_set(&an->d, NNPERF_E_NOMEM, "out of memory");
+    memcpy(nd, dims, (size_t)rank * sizeof *nd);
+    v->rank = rank;
+    v->dims = nd;
+    if (v->flags & IR_V_INIT) v->iv = NULL, v->fv = NULL;
+    return NNPERF_OK;
+}
+
+static enum nnperf_status bind_symbol(struct an_state *an, const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1])
+        return diag_set(&an->d, NNPERF_E_USAGE, "--dim '%s': expected SYMBOL=N such as batch=1", spec);
+    char *end;
+    long long val = strtoll(eq + 1, &end, 10);
+    if (*end || val < 0 || val > ((long long)1 << 40))
+        return diag_set(&an->d, NNPERF_E_USAGE, "--dim '%s': '%s' is not a dimension (0 to 2^40)", spec, eq + 1);
+    size_t nl = (size_t)(eq - spec);
+    int used = 0;
+    struct ir_graph *g = an->m->graph;
+    for (int i = 0; i < g->n_inputs; i++) {
+        struct ir_value *v = g->inputs[i];
+        for (int k = 0; k < v->rank; k++)
+            if (v->dims[k].sym && strlen(v->dims[k].sym) == nl && !strncmp(v->dims[k].sym, spec, nl)) {
+                v->dims[k] = ir_dim_known(val);
+                used = 1;
+            }
+    }
+    if (!used) an_warn(an, "--dim '%s': no model input has a dimension named '%.*s'", spec, (int)nl, spec);
+    return NNPERF_OK;
+}
+
+static void copy_err(char *err, size_t errlen, const struct diag *d)
+{
+    if (err && errlen) snprintf(err, errlen, "%s", d->msg[0] ? d->msg : nnperf_status_name(d->status));
+}
+
+static uint64_t init_bytes(const struct ir_value *v)
+{
+    int ok = 1;
+    return value_bytes(v, &ok);
+}
+
+static void add_inits(struct an_state *an, const struct ir_graph *g)
+{
+    for (int i = 0; i < g->n_inits; i++) {
+        const struct ir_value *v = g->inits[i];
+        int64_t n;
+        if (!v->n_consumers && !(v->flags & IR_V_OUTPUT)) continue;
+        if (ir_numel(v, &n)) {
+            an->sum.params = ck_sat_add(an->sum.params, (uint64_t)n);
+            an->sum.weight_bytes = ck_sat_add(an->sum.weight_bytes, init_bytes(v));
+        }
+    }
+    for (int k = 0; k < g->n_nodes; k++) {
+        const struct ir_node *nd = g->nodes[k];
+        for (int a = 0; a < nd->n_attr; a++) {
+            if (nd->attrs[a].type == AT_GRAPH && nd->attrs[a].g) add_inits(an, nd->attrs[a].g);
+            if (nd->attrs[a].type == AT_GRAPHS)
+                for (int j = 0; j < nd->attrs[a].n; j++) add_inits(an, nd->attrs[a].graphs[j]);
+        }
+    }
+}
+
+static void summarize(struct an_state *an)
+{
+    struct nnperf_summary *s = &an->sum;
+    const struct ir_graph *g = an->m->graph;
+    int unsupported = 0, shape_unknown = 0;
+    s->nodes = g->n_nodes;
+    for (int k = 0; k < g->n_nodes; k++) {
+        const struct ir_node *nd = g->nodes[k];
+        if (!nd->cost.known) {
+            s->unknown_nodes++;
+            if (nd->op < 0) unsupported++;
+            else shape_unknown++;
+            continue;
+        }
+        s->macs = ck_sat_add(s->macs, nd->cost.macs);
+        s->flops = ck_sat_add(s->flops, nd->cost.flops);
+        int kl = op_table[nd->op].klass;
+        if (kl == OC_CONV || kl == OC_GEMM || kl == OC_MATMUL)
+            s->conv_gemm_matmul_macs = ck_sat_add(s->conv_gemm_matmul_macs, nd->cost.macs);
+    }
+    add_inits(an, g);
+    for (int i = 0; i < g->n_values; i++) {
+        const struct ir_value *v = g->values[i];
+        if (v->flags & IR_V_INIT) continue;
+        int64_t n;
+        if (v->type_kind == TK_TENSOR && !ir_numel(v, &n)) s->unknown_tensors++;
+        int ok = 1;
+        uint64_t b = value_bytes(v, &ok);
+        if (ok) s->activation_bytes = ck_sat_add(s->activation_bytes, b);
+    }
+    if (unsupported) {
+        /* one warning listing the unknown operators with their counts and share of nodes */
+        struct strbuf sb;
+        sb_init(&sb, 4000);
+        int listed = 0;
+        for (int k = 0; k < g->n_nodes && listed < 20; k++) {
+            const struct ir_node *nd = g->nodes[k];
+            if (nd->op >= 0) continue;
+            int seen = 0, cnt = 0;
+            for (int j = 0; j < g->n_nodes; j++) {
+                const struct ir_node *o = g->nodes[j];
+                if (o->op >= 0 || strcmp(o->op_type, nd->op_type) || strcmp(o->domain, nd->domain)) continue;
+                if (j < k) seen = 1;
+                cnt++;
+            }
+            if (seen) continue;
+            sb_printf(&sb, "%s%s%s%s (%d)", listed ? ", " : "", nd->domain, nd->domain[0] ? "." : "", nd->op_type,
+                      cnt);
+            listed++;
+        }
+        an_warn(an,
+                "%d of %d nodes (%.1f%%) use operators nnperf does not support: %s; their outputs are unknown and "
+                "their cost is not counted",
+                unsupported, g->n_nodes, 100.0 * unsupported / (g->n_nodes ? g->n_nodes : 1), sb.p ? sb.p : "");
+        sb_free(&sb);
+    }
+    if (shape_unknown) {
+        const struct ir_node *first = NULL;
+        for (int k = 0; k < g->n_nodes && !first; k++)
+            if (!g->nodes[k]->cost.known && g->nodes[k]->op >= 0) first = g->nodes[k];
+        an_warn(an, "%d of %d nodes (%.1f%%) could not be counted because shapes are unknown (first: '%s' (%s))",
+                shape_unknown, g->n_nodes, 100.0 * shape_unknown / (g->n_nodes ? g->n_nodes : 1), first->name,
+                first->op_type);
+    }
+    if (an->dropped_warn) an_warn(an, "%d more warnings were dropped", an->dropped_warn);
+    s->warnings = an->n_warn;
+}
+
+enum nnperf_status nnperf_analyze(struct nnperf_model *model, const struct nnperf_analyze_options *opts,
+                                  struct nnperf_analysis **out, char *err, size_t errlen)
+{
+    struct ir_model *m = (struct ir_model *)model;
+    *out = NULL;
+    if (!m) {
+        if (err && errlen) snprintf(err, errlen, "no model");
+        return NNPERF_E_USAGE;
+    }
+    struct nnperf_analysis *a = calloc(1, sizeof *a);
+    if (!a) {
+        if (err && errlen) snprintf(err, errlen, "out of memory");
+        return NNPERF_E_NOMEM;
+    }
+    struct an_state *an = &a->st;
+    an->m = m;
+    ar_init(&an->ar, 0);
+    enum nnperf_status st = NNPERF_OK;
+    if (opts) {
+        for (int i = 0; i < opts->n_input_shapes && !st; i++) st = bind_input(an, opts->input_shapes[i]);
+        for (int i = 0; i < opts->n_dim_bindings && !st; i++) st = bind_symbol(an, opts->dim_bindings[i]);
+    }
+    if (!st) st = an_run_graph(an, m->graph, 1);
+    if (st) {
+        if (!an->d.status) diag_set(&an->d, st, "%s", nnperf_status_name(st));
+        diag_prefix(&an->d, "%s: ", m->path);
+        copy_err(err, errlen, &an->d);
+        st = an->d.status;
+        nnperf_analysis_free(a);
+        return st;
+    }
+    summarize(an);
+    *out = a;
+    return NNPERF_OK;
+}
+
+void nnperf_analysis_free(struct nnperf_analysis *a)
+{
+    if (!a) return;
+    ar_free(&a->st.ar);
+    free(a);
+}
+
+void nnperf_analysis_summary(const struct nnperf_analysis *a, struct nnperf_summary *s)
+{
+    *s = a->st.sum;
+}
+
+const char *nnperf_analysis_warning(const struct nnperf_analysis *a, int i)
+{
+    return i >= 0 && i < a->st.n_warn ? a->st.warn[i] : NULL;
+}

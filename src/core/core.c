@@ -1,0 +1,266 @@
+/* core.c - arena, diagnostics, checked arithmetic and the capped string buffer (see core.h). */
+#include "core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ar_block {
+    struct ar_block *next;
+    size_t size, used;
+    _Alignas(16) unsigned char data[];
+};
+
+#define AR_MIN_BLOCK ((size_t)64 * 1024)
+
+void ar_init(struct arena *a, size_t cap)
+{
+    a->head = NULL;
+    a->used_total = 0;
+    a->cap = cap;
+}
+
+void *ar_alloc(struct arena *a, size_t n)
+{
+    if (n == 0) n = 1;
+    if (n > SIZE_MAX / 2) return NULL;
+    n = (n + 15u) & ~(size_t)15u;
+    if (a->cap && (a->used_total > a->cap || n > a->cap - a->used_total)) return NULL;
+    struct ar_block *b = a->head;
+    if (!b || b->size - b->used < n) {
+        size_t sz = n > AR_MIN_BLOCK ? n : AR_MIN_BLOCK;
+        /* grow block size with the arena so a big graph needs few blocks */
+        if (a->used_total / 8 > sz && a->used_total / 8 < (size_t)64 * 1024 * 1024) sz = a->used_total / 8;
+        sz = (sz + 15u) & ~(size_t)15u;
+        b = malloc(sizeof(*b) + sz);
+        if (!b) return NULL;
+        b->size = sz;
+        b->used = 0;
+        b->next = a->head;
+        a->head = b;
+    }
+    void *p = b->data + b->used;
+    b->used += n;
+    a->used_total += n;
+    memset(p, 0, n);
+    return p;
+}
+
+void *ar_calloc(struct arena *a, size_t n, size_t sz)
+{
+    if (sz && n > SIZE_MAX / sz) return NULL;
+    return ar_alloc(a, n * sz);
+}
+
+char *ar_strndup(struct arena *a, const char *s, size_t n)
+{
+    char *p = ar_alloc(a, n + 1);
+    if (!p) return NULL;
+    if (n) memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+char *ar_strdup(struct arena *a, const char *s)
+{
+    return ar_strndup(a, s, strlen(s));
+}
+
+char *ar_printf(struct arena *a, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0) return NULL;
+    if ((size_t)n < sizeof tmp) return ar_strndup(a, tmp, (size_t)n);
+    char *p = ar_alloc(a, (size_t)n + 1);
+    if (!p) return NULL;
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void ar_free(struct arena *a)
+{
+    struct ar_block *b = a->head;
+    while (b) {
+        struct ar_block *n = b->next;
+        free(b);
+        b = n;
+    }
+    a->head = NULL;
+    a->used_total = 0;
+}
+
+enum nnperf_status diag_vset(struct diag *d, enum nnperf_status st, const char *fmt, va_list ap)
+{
+    if (!d) return st;
+    if (d->status != NNPERF_OK) return d->status;
+    d->status = st;
+    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    return st;
+}
+
+enum nnperf_status diag_set(struct diag *d, enum nnperf_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    enum nnperf_status r = diag_vset(d, st, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+void diag_prefix(struct diag *d, const char *fmt, ...)
+{
+    if (!d || d->status == NNPERF_OK) return;
+    char pre[256], old[sizeof d->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pre, sizeof pre, fmt, ap);
+    va_end(ap);
+    memcpy(old, d->msg, sizeof old);
+    size_t pl = strlen(pre);
+    if (pl >= sizeof d->msg) pl = sizeof d->msg - 1;
+    memcpy(d->msg, pre, pl);
+    size_t ol = strlen(old);
+    if (ol > sizeof d->msg - 1 - pl) ol = sizeof d->msg - 1 - pl;
+    memcpy(d->msg + pl, old, ol);
+    d->msg[pl + ol] = 0;
+}
+
+int ck_mul_i64(int64_t a, int64_t b, int64_t *r)
+{
+    int64_t t;
+    if (__builtin_mul_overflow(a, b, &t)) return 0;
+    *r = t;
+    return 1;
+}
+
+int ck_add_i64(int64_t a, int64_t b, int64_t *r)
+{
+    int64_t t;
+    if (__builtin_add_overflow(a, b, &t)) return 0;
+    *r = t;
+    return 1;
+}
+
+int ck_mul_u64(uint64_t a, uint64_t b, uint64_t *r)
+{
+    uint64_t t;
+    if (__builtin_mul_overflow(a, b, &t)) return 0;
+    *r = t;
+    return 1;
+}
+
+int ck_add_u64(uint64_t a, uint64_t b, uint64_t *r)
+{
+    uint64_t t;
+    if (__builtin_add_overflow(a, b, &t)) return 0;
+    *r = t;
+    return 1;
+}
+
+uint64_t ck_sat_add(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return ck_add_u64(a, b, &r) ? r : UINT64_MAX;
+}
+
+uint64_t ck_sat_mul(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return ck_mul_u64(a, b, &r) ? r : UINT64_MAX;
+}
+
+void sb_init(struct strbuf *s, size_t cap)
+{
+    s->p = NULL;
+    s->len = s->alloc = 0;
+    s->cap = cap;
+    s->overflow = 0;
+}
+
+void sb_putn(struct strbuf *s, const char *p, size_t n)
+{
+    if (s->overflow) return;
+    if (s->cap && s->len + n > s->cap) {
+        s->overflow = 1;
+        return;
+    }
+    if (s->len + n + 1 > s->alloc) {
+        size_t na = s->alloc ? s->alloc : 256;
+        while (na < s->len + n + 1) na *= 2;
+        char *q = realloc(s->p, na);
+        if (!q) {
+            s->overflow = 1;
+            return;
+        }
+        s->p = q;
+        s->alloc = na;
+    }
+    memcpy(s->p + s->len, p, n);
+    s->len += n;
+    s->p[s->len] = 0;
+}
+
+void sb_puts(struct strbuf *s, const char *p)
+{
+    sb_putn(s, p, strlen(p));
+}
+
+void sb_putc(struct strbuf *s, char c)
+{
+    sb_putn(s, &c, 1);
+}
+
+void sb_printf(struct strbuf *s, const char *fmt, ...)
+{
+    char tmp[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n < sizeof tmp) {
+        sb_putn(s, tmp, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        s->overflow = 1;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    sb_putn(s, big, (size_t)n);
+    free(big);
+}
+
+void sb_json_str(struct strbuf *s, const char *p)
+{
+    sb_putc(s, '"');
+    for (const unsigned char *c = (const unsigned char *)p; *c; c++) {
+        switch (*c) {
+        case '"': sb_puts(s, "\\\""); break;
+        case '\\': sb_puts(s, "\\\\"); break;
+        case '\n': sb_puts(s, "\\n"); break;
+        case '\r': sb_puts(s, "\\r"); break;
+        case '\t': sb_puts(s, "\\t"); break;
+        default:
+            if (*c < 0x20) sb_printf(s, "\\u%04x", *c);
+            else sb_putc(s, (char)*c);
+        }
+    }
+    sb_putc(s, '"');
+}
+
+void sb_free(struct strbuf *s)
+{
+    free(s->p);
+    s->p = NULL;
+    s->len = s->alloc = 0;
+}

@@ -1,0 +1,83 @@
+/* core.h - the small utilities every module uses: an arena allocator, the diagnostic that keeps the first
+ * error with its context, overflow-checked integer arithmetic and a capped string buffer. */
+#ifndef NNPERF_CORE_H
+#define NNPERF_CORE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nnperf.h"
+
+/* ---- arena: bump allocator over a list of blocks; everything is released at once ---- */
+struct ar_block;
+struct arena {
+    struct ar_block *head;
+    size_t used_total; /* bytes handed out, for the size cap */
+    size_t cap;        /* 0 = no cap; a request past it fails with NNPERF_E_LIMIT */
+};
+
+void ar_init(struct arena *a, size_t cap);
+/* Zeroed memory aligned to 16 bytes, or NULL when out of memory or over the cap. */
+void *ar_alloc(struct arena *a, size_t n);
+/* n elements of size sz, checked for overflow. */
+void *ar_calloc(struct arena *a, size_t n, size_t sz);
+char *ar_strndup(struct arena *a, const char *s, size_t n);
+char *ar_strdup(struct arena *a, const char *s);
+char *ar_printf(struct arena *a, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void ar_free(struct arena *a);
+
+/* ---- diagnostics: the first error wins, later ones are dropped ---- */
+struct diag {
+    enum nnperf_status status;
+    char msg[512];
+};
+
+/* Records the error unless one is already recorded; returns the status to propagate (the first one). */
+enum nnperf_status diag_set(struct diag *d, enum nnperf_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+enum nnperf_status diag_vset(struct diag *d, enum nnperf_status st, const char *fmt, va_list ap);
+/* Prefixes the recorded message with context ("file.onnx: "), used while unwinding. */
+void diag_prefix(struct diag *d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* ---- checked arithmetic: return 0 and leave *r untouched on overflow ---- */
+int ck_mul_i64(int64_t a, int64_t b, int64_t *r);
+int ck_add_i64(int64_t a, int64_t b, int64_t *r);
+int ck_mul_u64(uint64_t a, uint64_t b, uint64_t *r);
+int ck_add_u64(uint64_t a, uint64_t b, uint64_t *r);
+/* Saturating forms for cost totals: a count that overflows uint64 is reported as UINT64_MAX. */
+uint64_t ck_sat_add(uint64_t a, uint64_t b);
+uint64_t ck_sat_mul(uint64_t a, uint64_t b);
+
+/* ---- string buffer with a size cap; an append past the cap sets 'overflow' and is dropped ---- */
+struct strbuf {
+    char *p;
+    size_t len, alloc, cap;
+    int overflow; /* 1 after an append was refused (cap) or allocation failed */
+};
+
+void sb_init(struct strbuf *s, size_t cap);
+void sb_putn(struct strbuf *s, const char *p, size_t n);
+void sb_puts(struct strbuf *s, const char *p);
+void sb_putc(struct strbuf *s, char c);
+void sb_printf(struct strbuf *s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Appends a JSON string literal (quotes and escapes included). */
+void sb_json_str(struct strbuf *s, const char *p);
+void sb_free(struct strbuf *s);
+
+#endif

@@ -1,0 +1,280 @@
+/* ir.h - the in-memory graph: values (tensors with dtype and dims that are concrete, symbolic or unknown),
+ * nodes (operator, attributes, inputs, outputs), graphs (with an outer scope for If/Loop/Scan bodies), and the
+ * model that owns them. Everything lives in the model's arena; weights stay in the file mapping as views. */
+#ifndef NNPERF_IR_H
+#define NNPERF_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/core.h"
+
+/* ONNX TensorProto.DataType numbering (onnx/onnx.proto). */
+enum ir_dtype {
+    DT_UNDEFINED = 0,
+    DT_FLOAT = 1,
+    DT_UINT8 = 2,
+    DT_INT8 = 3,
+    DT_UINT16 = 4,
+    DT_INT16 = 5,
+    DT_INT32 = 6,
+    DT_INT64 = 7,
+    DT_STRING = 8,
+    DT_BOOL = 9,
+    DT_FLOAT16 = 10,
+    DT_DOUBLE = 11,
+    DT_UINT32 = 12,
+    DT_UINT64 = 13,
+    DT_COMPLEX64 = 14,
+    DT_COMPLEX128 = 15,
+    DT_BFLOAT16 = 16,
+    DT_FLOAT8E4M3FN = 17,
+    DT_FLOAT8E4M3FNUZ = 18,
+    DT_FLOAT8E5M2 = 19,
+    DT_FLOAT8E5M2FNUZ = 20,
+    DT_UINT4 = 21,
+    DT_INT4 = 22,
+    DT_FLOAT4E2M1 = 23,
+    DT_COUNT
+};
+
+const char *ir_dtype_name(int dt); /* "float32", "int64", ...; "undefined" for 0, NULL when out of range */
+int ir_dtype_bits(int dt);         /* bits per element; 0 for undefined/string */
+int ir_dtype_is_int(int dt);       /* integer or bool */
+int ir_dtype_is_float(int dt);
+
+/* A dimension: val >= 0 is concrete; otherwise sym names it (a symbol such as "batch", or an expression such as
+ * "batch*seq"), or sym is NULL and it is unknown. */
+struct ir_dim {
+    int64_t val;
+    const char *sym;
+};
+
+#define IR_DIM_UNKNOWN ((struct ir_dim){-1, NULL})
+static inline struct ir_dim ir_dim_known(int64_t v)
+{
+    struct ir_dim d = {v, NULL};
+    return d;
+}
+static inline int ir_dim_is_known(struct ir_dim d)
+{
+    return d.val >= 0;
+}
+
+/* A propagated integer element: known (any sign, v), symbolic (sym, e.g. the "batch" of a Shape), or unknown. */
+struct ir_ival {
+    int64_t v;
+    const char *sym;
+    int known;
+};
+
+static inline struct ir_ival ir_ival_known(int64_t v)
+{
+    struct ir_ival x = {v, NULL, 1};
+    return x;
+}
+/* A dim as a value (Shape); and a value as a dim (Reshape): a negative value becomes an unknown dim. */
+static inline struct ir_ival ir_ival_from_dim(struct ir_dim d)
+{
+    struct ir_ival x = {d.val, d.sym, d.val >= 0};
+    return x;
+}
+static inline struct ir_dim ir_dim_from_ival(struct ir_ival x)
+{
+    struct ir_dim d = {-1, NULL};
+    if (x.known && x.v >= 0) d.val = x.v;
+    else if (!x.known) d.sym = x.sym;
+    return d;
+}
+
+enum ir_type_kind { TK_UNKNOWN = 0, TK_TENSOR, TK_SEQUENCE, TK_OPTIONAL, TK_MAP, TK_SPARSE };
+
+/* Where initializer bytes are. */
+enum ir_data_enc {
+    DE_NONE = 0,  /* no data (graph input, intermediate) */
+    DE_RAW,       /* raw_data: little-endian packed elements */
+    DE_VARINT,    /* int32_data / int64_data / uint64_data: packed or repeated varints */
+    DE_FIXED32,   /* float_data: packed fixed32 */
+    DE_FIXED64,   /* double_data: packed fixed64 */
+    DE_EXTERNAL,  /* external file: ext_location, ext_offset, ext_length */
+    DE_REPEATED,  /* typed field given as unpacked repeated entries: decode from the TensorProto bytes */
+};
+
+#define IR_V_INPUT 1u
+#define IR_V_OUTPUT 2u
+#define IR_V_INIT 4u
+
+struct ir_node;
+struct ir_graph;
+
+struct ir_value {
+    const char *name;
+    unsigned flags;    /* IR_V_* */
+    int type_kind;     /* enum ir_type_kind */
+    int dtype;         /* element dtype (of the tensor, or of the sequence's tensors) */
+    int rank;          /* -1 = unknown rank */
+    struct ir_dim *dims;
+    struct ir_node *producer;
+    int n_consumers;
+    int declared;      /* shape came from the model (graph input, initializer, value_info) */
+
+    /* initializer data (views into the mapping; never copied) */
+    int enc;                 /* enum ir_data_enc */
+    const uint8_t *data;     /* DE_RAW/VARINT/FIXED*: the bytes of the field */
+    size_t data_len;
+    const uint8_t *tensor_pb; /* DE_REPEATED: the whole TensorProto, decoded on demand */
+    size_t tensor_pb_len;
+    const char *ext_location;
+    uint64_t ext_offset, ext_length;
+    int ext_has_length;
+
+    /* propagated value of a small tensor (numel <= NNPERF_MAX_CONST_ELEMS): integers and bools as ir_ival (concrete
+     * or symbolic), floating point as doubles. nv = number of elements; iv/fv NULL when not known. */
+    int64_t nv;
+    struct ir_ival *iv;
+    double *fv;
+
+    /* data-dependent dims: why this value's shape is unknown (a reason shown in warnings) */
+    const char *unknown_reason;
+    /* declared shape from value_info/outputs when inference left it unknown (used as a fallback) */
+    int decl_rank;
+    struct ir_dim *decl_dims;
+    int decl_dtype;
+};
+
+enum ir_attr_type {
+    AT_UNDEFINED = 0,
+    AT_FLOAT = 1,
+    AT_INT = 2,
+    AT_STRING = 3,
+    AT_TENSOR = 4,
+    AT_GRAPH = 5,
+    AT_FLOATS = 6,
+    AT_INTS = 7,
+    AT_STRINGS = 8,
+    AT_TENSORS = 9,
+    AT_GRAPHS = 10,
+    AT_SPARSE_TENSOR = 11,
+    AT_SPARSE_TENSORS = 12,
+    AT_TYPE_PROTO = 13,
+    AT_TYPE_PROTOS = 14,
+};
+
+struct ir_attr {
+    const char *name;
+    int type;              /* enum ir_attr_type */
+    const char *ref_name;  /* ref_attr_name inside functions, else NULL */
+    int64_t i;
+    double f;
+    const char *s;         /* NUL-terminated copy (strings are small); slen its length */
+    size_t slen;
+    int64_t n;             /* element count for ints/floats/strings/graphs */
+    int64_t *ints;
+    double *floats;
+    const char **strings;
+    struct ir_value *t;    /* AT_TENSOR */
+    struct ir_graph *g;    /* AT_GRAPH */
+    struct ir_graph **graphs;
+    int tp_dtype;          /* AT_TYPE_PROTO: tensor elem type, if any */
+};
+
+/* Cost of one node. MACs and FLOPs are separate: flops = 2*macs + per-element work. */
+struct ir_cost {
+    uint64_t macs, flops, params, bytes_read, bytes_written;
+    int known; /* 0: could not be counted (unknown op or unknown shapes) */
+};
+
+struct ir_node {
+    const char *name;
+    const char *op_type;
+    const char *domain; /* "" for ai.onnx */
+    int op;             /* registry index, -1 = not in the registry */
+    int opset;          /* opset version of the node's domain in effect */
+    int n_in, n_out;
+    struct ir_value **in; /* NULL entries for omitted optional inputs */
+    struct ir_value **out;
+    int n_attr;
+    struct ir_attr *attrs;
+    int index; /* position in execution order */
+    struct ir_graph *graph;
+    struct ir_cost cost;
+    int inferred;      /* 1 once shape inference ran on it */
+    int64_t repeat;    /* times it runs per inference (Loop trip counts); 1 at top level */
+    /* values from enclosing scopes that this node's subgraphs read (dependencies for ordering) */
+    struct ir_value **impl;
+    int n_impl;
+    int n_sub; /* number of subgraphs (attributes of type graph/graphs) */
+};
+
+/* Name -> value hash table (open addressing). */
+struct ir_vtab {
+    struct ir_value **slot;
+    size_t cap, count;
+};
+
+struct ir_graph {
+    const char *name;
+    struct ir_graph *parent; /* outer scope for subgraphs */
+    int depth;
+    struct ir_node **nodes;  /* execution (topological) order once sorted */
+    int n_nodes;
+    struct ir_value **inputs, **outputs, **inits;
+    int n_inputs, n_outputs, n_inits;
+    struct ir_vtab vt;
+    struct ir_value **values; /* every value defined in this graph, in definition order */
+    int n_values;
+};
+
+struct ir_opset {
+    const char *domain;
+    int64_t version;
+};
+
+struct ir_function; /* model-local functions, see onnx/ */
+
+struct ir_model {
+    struct arena ar;
+    const char *path;     /* as given, for messages */
+    const char *dir;      /* directory for external data */
+    const uint8_t *buf;   /* the mapped file */
+    size_t len;
+    int mapped;
+    int64_t ir_version;
+    const char *producer;
+    struct ir_opset *opsets;
+    int n_opsets;
+    struct ir_graph *graph;
+    unsigned load_flags;
+    int n_functions;
+    struct ir_function *functions;
+};
+
+/* --- graph building and lookup (ir.c) --- */
+struct ir_value *ir_find(const struct ir_graph *g, const char *name);       /* this scope only */
+struct ir_value *ir_lookup(const struct ir_graph *g, const char *name);     /* this scope, then outer ones */
+/* Creates a value in g (fails with NNPERF_E_INVALID on a duplicate name). */
+enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char *name, struct ir_value **out,
+                                struct diag *d);
+int64_t ir_opset_of(const struct ir_model *m, const char *domain);
+
+/* --- dims and shapes (dims.c); every product is overflow-checked --- */
+/* numel of a value with concrete dims: 1 on success with *n set, 0 if a dim is not concrete or on overflow. */
+int ir_numel(const struct ir_value *v, int64_t *n);
+int ir_dims_numel(const struct ir_dim *d, int rank, int64_t *n);
+int ir_dim_eq(struct ir_dim a, struct ir_dim b); /* same concrete value or same symbol */
+/* Symbolic arithmetic: concrete when both are; an expression symbol when possible; else unknown. */
+struct ir_dim ir_dim_mul(struct arena *ar, struct ir_dim a, struct ir_dim b);
+struct ir_dim ir_dim_add(struct arena *ar, struct ir_dim a, struct ir_dim b);
+struct ir_dim ir_dim_sub(struct arena *ar, struct ir_dim a, struct ir_dim b);
+struct ir_dim ir_dim_div(struct arena *ar, struct ir_dim a, struct ir_dim b); /* floor division */
+/* Multidirectional (numpy) broadcasting of n shapes; returns 0 and *bad_axis on a mismatch. */
+int ir_broadcast(struct arena *ar, const struct ir_value *const *vals, int n, int *rank, struct ir_dim **dims,
+                 int *bad_axis);
+/* Output size of a conv/pool window along one axis, with explicit pads (ONNX: floor or ceil mode). */
+int64_t ir_window_out(int64_t in, int64_t k, int64_t stride, int64_t dilation, int64_t pad_total, int ceil_mode);
+/* Normalises a possibly negative axis into [0, rank); returns 0 when out of range. */
+int ir_norm_axis(int64_t axis, int rank, int *out);
+/* Formats dims as "1x3x224x224" (symbols by name, '?' unknown, "?" for unknown rank). */
+void ir_format_shape(struct strbuf *sb, const struct ir_value *v, const char *sep);
+
+#endif

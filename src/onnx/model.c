@@ -1,0 +1,134 @@
+/* model.c - nnperf_model_load: maps the file read-only (weights are never read unless a value is needed), parses
+ * it into the IR, and frees it all with nnperf_model_free. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "onnx.h"
+
+const char *nnperf_status_name(enum nnperf_status st)
+{
+    switch (st) {
+    case NNPERF_OK: return "ok";
+    case NNPERF_E_IO: return "i/o error";
+    case NNPERF_E_PARSE: return "malformed model";
+    case NNPERF_E_INVALID: return "invalid model";
+    case NNPERF_E_LIMIT: return "limit exceeded";
+    case NNPERF_E_NOMEM: return "out of memory";
+    case NNPERF_E_USAGE: return "usage error";
+    case NNPERF_E_UNSUPPORTED: return "unsupported";
+    }
+    return "unknown status";
+}
+
+const char *nnperf_version(void)
+{
+    return NNPERF_VERSION;
+}
+
+static void put_err(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
+{
+    if (err && errlen) snprintf(err, errlen, fmt, a, b);
+}
+
+static enum nnperf_status finish(struct ir_model *m, const struct nnperf_load_options *opts,
+                                 struct nnperf_model **out, char *err, size_t errlen)
+{
+    struct diag d = {0};
+    m->load_flags = opts ? opts->flags : 0;
+    enum nnperf_status st = ox_load_model(m, &d);
+    if (st) {
+        put_err(err, errlen, "%s: %s", m->path, d.msg);
+        nnperf_model_free((struct nnperf_model *)m);
+        return st;
+    }
+    *out = (struct nnperf_model *)m;
+    return NNPERF_OK;
+}
+
+static struct ir_model *new_model(const char *name, const char *dir)
+{
+    struct ir_model *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    ar_init(&m->ar, 0);
+    m->path = ar_strdup(&m->ar, name ? name : "<buffer>");
+    m->dir = ar_strdup(&m->ar, dir ? dir : ".");
+    if (!m->path || !m->dir) {
+        ar_free(&m->ar);
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+enum nnperf_status nnperf_model_load(const char *path, const struct nnperf_load_options *opts,
+                                     struct nnperf_model **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (!path) return NNPERF_E_USAGE;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        put_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NNPERF_E_IO;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        put_err(err, errlen, "%s: %s", path, "not a regular file");
+        return NNPERF_E_IO;
+    }
+    if (sb.st_size == 0) {
+        close(fd);
+        put_err(err, errlen, "%s: %s", path, "empty file, not an ONNX model");
+        return NNPERF_E_PARSE;
+    }
+    void *p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        put_err(err, errlen, "%s: cannot map: %s", path, strerror(errno));
+        return NNPERF_E_IO;
+    }
+    /* external data is relative to the model's directory */
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    else snprintf(dir, sizeof dir, ".");
+    if (!dir[0]) snprintf(dir, sizeof dir, "/");
+    struct ir_model *m = new_model(path, dir);
+    if (!m) {
+        munmap(p, (size_t)sb.st_size);
+        put_err(err, errlen, "%s: %s", path, "out of memory");
+        return NNPERF_E_NOMEM;
+    }
+    m->buf = p;
+    m->len = (size_t)sb.st_size;
+    m->mapped = 1;
+    return finish(m, opts, out, err, errlen);
+}
+
+enum nnperf_status nnperf_model_load_buffer(const void *buf, size_t len, const char *name, const char *dir,
+                                            const struct nnperf_load_options *opts, struct nnperf_model **out,
+                                            char *err, size_t errlen)
+{
+    *out = NULL;
+    struct ir_model *m = new_model(name, dir);
+    if (!m) return NNPERF_E_NOMEM;
+    m->buf = buf;
+    m->len = len;
+    return finish(m, opts, out, err, errlen);
+}
+
+void nnperf_model_free(struct nnperf_model *model)
+{
+    struct ir_model *m = (struct ir_model *)model;
+    if (!m) return;
+    if (m->mapped) munmap((void *)m->buf, m->len);
+    ar_free(&m->ar);
+    free(m);
+}

@@ -1,0 +1,43 @@
+/* pb.h - a protobuf wire-format reader over a byte range. It never copies: length-delimited fields come back as
+ * (pointer, length) views into the input. Every read is bounds-checked; a malformed field is an error, never a
+ * read past the end. Wire format: https://protobuf.dev/programming-guides/encoding/ */
+#ifndef NNPERF_PB_H
+#define NNPERF_PB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum pb_wire { PB_VARINT = 0, PB_I64 = 1, PB_LEN = 2, PB_SGROUP = 3, PB_EGROUP = 4, PB_I32 = 5 };
+
+struct pb {
+    const uint8_t *p, *end, *start;
+};
+
+/* One field: number, wire type and its value (varint/fixed as u64, length-delimited as a view). */
+struct pb_field {
+    uint32_t num;
+    int wire;
+    uint64_t u;
+    const uint8_t *data;
+    size_t len;
+};
+
+static inline struct pb pb_make(const uint8_t *p, size_t n)
+{
+    struct pb r = {p, p + n, p};
+    return r;
+}
+
+/* Reads the next field. Returns 1 on success, 0 at the end, -1 on malformed input (*why says what). */
+int pb_next(struct pb *r, struct pb_field *f, const char **why);
+/* Reads a varint from a packed run. Returns 1, 0 at end, -1 malformed. */
+int pb_varint(struct pb *r, uint64_t *v);
+/* Number of varints in a packed run, or -1 when malformed. */
+int64_t pb_count_varints(const uint8_t *p, size_t n);
+/* Offset of the reader in the original buffer (for messages). */
+static inline size_t pb_offset(const struct pb *r)
+{
+    return (size_t)(r->p - r->start);
+}
+
+#endif

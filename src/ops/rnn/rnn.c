@@ -1,0 +1,14 @@
+/* rnn.c - STUB: to be implemented (operators of this family). */
+#include "../ops.h"
+
+void count_rnn(struct op_ctx *c, struct ir_cost *cost)
+{
+    (void)c;
+    cost->known = 0;
+}
+
+enum nnperf_status infer_rnn(struct op_ctx *c)
+{
+    return op_infer_unknown(c);
+}
+

@@ -1,0 +1,222 @@
+/* conformance.c - shape inference against the ONNX backend node tests (Debian libonnx-testdata).
+ * Method (issue 2): drop value_info and the declared shapes of graph outputs; give integer inputs of at most 64
+ * elements as initializers (IR version 4 and later); infer; compare each graph output's dims with the dims of
+ * test_data_set_0/output_N.pb (for sequence outputs: every element's dims). Prints the pass count and writes the
+ * failures to conformance-failures.txt in the working directory.
+ * usage: conformance NODE_DIR [MIN_PASS] [TEST_NAME_FILTER] */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "onnx/onnx.h"
+#include "onnx/pb.h"
+
+static unsigned char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = malloc(n > 0 ? (size_t)n : 1);
+    if (b && n > 0 && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    *len = (size_t)(n > 0 ? n : 0);
+    return b;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* dims of every tensor inside a SequenceProto / OptionalProto (field 3 tensors; 5 nested sequences) */
+static int collect_tensors(struct ir_model *m, const uint8_t *p, size_t n, int is_optional, struct ir_value *out,
+                           int cap, int *cnt)
+{
+    struct pb r = pb_make(p, n);
+    struct pb_field f;
+    const char *why;
+    int rc;
+    while ((rc = pb_next(&r, &f, &why)) == 1) {
+        if (f.wire != PB_LEN) continue;
+        if (f.num == 3 && *cnt < cap) {
+            struct diag d = {0};
+            memset(&out[*cnt], 0, sizeof out[*cnt]);
+            if (ox_parse_tensor(m, f.data, f.len, &out[*cnt], &d)) return 0;
+            (*cnt)++;
+        } else if (f.num == 5 && is_optional) {
+            if (!collect_tensors(m, f.data, f.len, 0, out, cap, cnt)) return 0;
+        }
+    }
+    return rc == 0;
+}
+
+static int dims_match(const struct ir_value *inf, const struct ir_value *exp)
+{
+    if (inf->rank != exp->rank) return 0;
+    for (int i = 0; i < inf->rank; i++)
+        if (inf->dims[i].val < 0 || inf->dims[i].val != exp->dims[i].val) return 0;
+    return 1;
+}
+
+static void describe(char *buf, size_t n, const struct ir_value *v)
+{
+    struct strbuf sb;
+    sb_init(&sb, 1000);
+    ir_format_shape(&sb, v, "x");
+    snprintf(buf, n, "%s", sb.p ? sb.p : "?");
+    sb_free(&sb);
+}
+
+/* returns 1 pass, 0 fail (reason in why) */
+static int run_test(const char *dir, char *why, size_t whylen)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/model.onnx", dir);
+    struct nnperf_load_options lo = {NNPERF_LOAD_DROP_VALUE_INFO};
+    struct nnperf_model *nm;
+    char err[1024];
+    if (nnperf_model_load(path, &lo, &nm, err, sizeof err) != NNPERF_OK) {
+        snprintf(why, whylen, "load: %s", err);
+        return 0;
+    }
+    struct ir_model *m = (struct ir_model *)nm;
+    struct ir_graph *g = m->graph;
+    unsigned char *bufs[64] = {0};
+    int nb = 0;
+    /* inputs in order, skipping those that are initializers */
+    int k = 0;
+    for (int i = 0; i < g->n_inputs && nb < 64; i++) {
+        struct ir_value *v = g->inputs[i];
+        if (v->flags & IR_V_INIT) continue;
+        snprintf(path, sizeof path, "%s/test_data_set_0/input_%d.pb", dir, k++);
+        size_t len;
+        unsigned char *b = read_file(path, &len);
+        if (!b) continue;
+        bufs[nb++] = b;
+        if (v->type_kind != TK_TENSOR) continue;
+        struct ir_value t = {0};
+        struct diag d = {0};
+        if (ox_parse_tensor(m, b, len, &t, &d)) continue;
+        int64_t n;
+        if (m->ir_version >= 4 && ir_dtype_is_int(t.dtype) && ir_numel(&t, &n) && n <= 64) {
+            /* the value becomes an initializer: shape and data from the test input */
+            v->dtype = t.dtype;
+            v->rank = t.rank;
+            v->dims = t.dims;
+            v->enc = t.enc;
+            v->data = t.data;
+            v->data_len = t.data_len;
+            v->tensor_pb = t.tensor_pb;
+            v->tensor_pb_len = t.tensor_pb_len;
+            v->flags |= IR_V_INIT;
+        }
+    }
+    struct nnperf_analysis *an;
+    int pass = 1;
+    if (nnperf_analyze(nm, NULL, &an, err, sizeof err) != NNPERF_OK) {
+        snprintf(why, whylen, "analyze: %s", err);
+        pass = 0;
+    } else {
+        for (int i = 0; i < g->n_outputs && pass; i++) {
+            struct ir_value *v = g->outputs[i];
+            snprintf(path, sizeof path, "%s/test_data_set_0/output_%d.pb", dir, i);
+            size_t len;
+            unsigned char *b = read_file(path, &len);
+            if (!b) {
+                snprintf(why, whylen, "missing %s", path);
+                pass = 0;
+                break;
+            }
+            struct ir_value exp[64];
+            int cnt = 0;
+            char a[256], e[256];
+            if (v->type_kind == TK_SEQUENCE || v->type_kind == TK_OPTIONAL) {
+                if (!collect_tensors(m, b, len, v->type_kind == TK_OPTIONAL, exp, 64, &cnt)) {
+                    snprintf(why, whylen, "output %d: cannot read expected sequence", i);
+                    pass = 0;
+                } else {
+                    for (int j = 0; j < cnt && pass; j++)
+                        if (!dims_match(v, &exp[j])) {
+                            describe(a, sizeof a, v);
+                            describe(e, sizeof e, &exp[j]);
+                            snprintf(why, whylen, "output %d '%s' (sequence element %d): inferred %s, expected %s", i,
+                                     v->name, j, a, e);
+                            pass = 0;
+                        }
+                }
+            } else {
+                struct diag d = {0};
+                memset(&exp[0], 0, sizeof exp[0]);
+                if (ox_parse_tensor(m, b, len, &exp[0], &d)) {
+                    snprintf(why, whylen, "output %d: cannot read expected tensor: %s", i, d.msg);
+                    pass = 0;
+                } else if (!dims_match(v, &exp[0])) {
+                    describe(a, sizeof a, v);
+                    describe(e, sizeof e, &exp[0]);
+                    snprintf(why, whylen, "output %d '%s': inferred %s, expected %s", i, v->name, a, e);
+                    pass = 0;
+                }
+            }
+            free(b);
+        }
+        nnperf_analysis_free(an);
+    }
+    for (int i = 0; i < nb; i++) free(bufs[i]);
+    nnperf_model_free(nm);
+    return pass;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: conformance NODE_DIR [MIN_PASS] [FILTER]\n");
+        return 2;
+    }
+    const char *root = argv[1];
+    int min_pass = argc > 2 ? atoi(argv[2]) : 0;
+    const char *filter = argc > 3 ? argv[3] : NULL;
+    DIR *dd = opendir(root);
+    if (!dd) {
+        printf("conformance: %s not found (install libonnx-testdata); skipped\n", root);
+        return 77;
+    }
+    char **names = NULL;
+    int n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(dd))) {
+        if (de->d_name[0] == '.') continue;
+        if (filter && !strstr(de->d_name, filter)) continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 1024;
+            char **nn = realloc(names, (size_t)cap * sizeof *nn);
+            if (!nn) return 2;
+            names = nn;
+        }
+        names[n++] = strdup(de->d_name);
+    }
+    closedir(dd);
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    FILE *fail = fopen("conformance-failures.txt", "w");
+    int passed = 0;
+    for (int i = 0; i < n; i++) {
+        char dir[4096], why[1024] = "";
+        snprintf(dir, sizeof dir, "%s/%s", root, names[i]);
+        int ok = run_test(dir, why, sizeof why);
+        passed += ok;
+        if (!ok && fail) fprintf(fail, "%s: %s\n", names[i], why);
+        if (!ok && filter) printf("FAIL %s: %s\n", names[i], why);
+        free(names[i]);
+    }
+    free(names);
+    if (fail) fclose(fail);
+    printf("conformance: %d of %d ONNX backend node tests pass (required: %d)\n", passed, n, min_pass);
+    printf("%d passed, %d failed\n", passed, n - passed);
+    return passed >= min_pass ? 0 : 1;
+}

@@ -1,0 +1,433 @@
+/* run_cases.c - runs tests/ops/cases/<op>.txt: each case builds a one-node graph straight in the IR (no ONNX
+ * file), infers and counts it, and checks output dtypes/shapes and costs. It also checks the registry: sorted,
+ * and every operator has a case file with at least one case.
+ *
+ * Case file format (one file per operator: <Name>.txt for ai.onnx, <domain>.<Name>.txt otherwise):
+ *   # comment
+ *   case NAME            starts a case
+ *   opset N              opset of the node's domain (default: the operator's since version)
+ *   attr NAME int 3 | ints 1 2 | float 0.5 | floats 1 2 | string abc | strings a b
+ *   in NAME DTYPE SHAPE [init] [= v1 v2 ...]   an input; SHAPE like 1x3x224x224, batchx3, scalar, ?;
+ *                                             'init' makes it an initializer (counted as params); '= ...' gives
+ *                                             its values (propagated); "in -" is an omitted optional input
+ *   out DTYPE SHAPE      expected output (in order); DTYPE '*' skips the dtype check; SHAPE '?' = unknown rank
+ *   outval v1 v2 ...     expected propagated integer values of the last 'out' (symbols by name)
+ *   macs N / flops N     expected cost; 'cost unknown' expects cost_known = false
+ *   error                expects inference to fail (a contradiction)
+ *   end
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+#define MAXT 32
+
+struct tcase {
+    char name[128];
+    int opset;
+    struct ir_attr attrs[MAXT];
+    int n_attr;
+    struct ir_value *in[MAXT];
+    int n_in;
+    int exp_dtype[MAXT];
+    int exp_rank[MAXT];
+    struct ir_dim exp_dims[MAXT][NNPERF_MAX_RANK];
+    int n_out;
+    struct ir_ival exp_vals[256];
+    int n_exp_vals, exp_vals_out;
+    long long macs, flops;
+    int want_macs, want_flops, want_unknown_cost, want_error;
+};
+
+static int failures, passes;
+static struct arena AR;
+
+static int dtype_from(const char *s)
+{
+    if (!strcmp(s, "*")) return -1;
+    for (int i = 0; i < DT_COUNT; i++)
+        if (ir_dtype_name(i) && !strcmp(ir_dtype_name(i), s)) return i;
+    if (!strcmp(s, "float")) return DT_FLOAT;
+    if (!strcmp(s, "double")) return DT_DOUBLE;
+    return -2;
+}
+
+static int parse_shape(const char *s, int *rank, struct ir_dim *dims)
+{
+    if (!strcmp(s, "?")) {
+        *rank = -1;
+        return 1;
+    }
+    if (!strcmp(s, "scalar")) {
+        *rank = 0;
+        return 1;
+    }
+    int r = 0;
+    const char *p = s;
+    while (*p) {
+        const char *x = strchr(p, 'x');
+        size_t len = x ? (size_t)(x - p) : strlen(p);
+        if (r >= NNPERF_MAX_RANK || !len) return 0;
+        char tok[64];
+        if (len >= sizeof tok) return 0;
+        memcpy(tok, p, len);
+        tok[len] = 0;
+        if (isdigit((unsigned char)tok[0])) dims[r] = ir_dim_known(atoll(tok));
+        else if (!strcmp(tok, "?")) dims[r] = IR_DIM_UNKNOWN;
+        else dims[r] = (struct ir_dim){-1, ar_strdup(&AR, tok)};
+        r++;
+        p += len;
+        if (*p == 'x') p++;
+    }
+    *rank = r;
+    return 1;
+}
+
+static void fail(const char *file, const char *cname, const char *fmt, const char *a, long long x, long long y)
+{
+    failures++;
+    fprintf(stderr, "%s: case '%s': ", file, cname);
+    fprintf(stderr, fmt, a, x, y);
+    fputc('\n', stderr);
+}
+
+static void run_case(const char *file, const char *domain, const char *opname, struct tcase *tc)
+{
+    struct ir_model *m = calloc(1, sizeof *m);
+    ar_init(&m->ar, 0);
+    m->path = file;
+    m->dir = ".";
+    m->ir_version = 8;
+    struct ir_opset os = {domain, tc->opset};
+    m->opsets = &os;
+    m->n_opsets = 1;
+    struct ir_graph *g = ar_alloc(&m->ar, sizeof *g);
+    m->graph = g;
+    struct ir_node *nd = ar_alloc(&m->ar, sizeof *nd);
+    nd->name = "n0";
+    nd->op_type = opname;
+    nd->domain = domain;
+    nd->op = op_find(domain, opname);
+    nd->opset = tc->opset;
+    nd->graph = g;
+    nd->repeat = 1;
+    nd->n_in = tc->n_in;
+    nd->in = ar_calloc(&m->ar, (size_t)(tc->n_in + 1), sizeof *nd->in);
+    struct diag d = {0};
+    for (int i = 0; i < tc->n_in; i++) {
+        if (!tc->in[i]) continue;
+        struct ir_value *v;
+        if (ir_add_value(&m->ar, g, tc->in[i]->name, &v, &d)) {
+            fail(file, tc->name, "%s%lld%lld", d.msg, 0, 0);
+            return;
+        }
+        struct ir_value *src = tc->in[i];
+        const char *nm = v->name;
+        *v = *src;
+        v->name = nm;
+        nd->in[i] = v;
+        v->n_consumers = 1;
+    }
+    nd->n_out = tc->n_out;
+    nd->out = ar_calloc(&m->ar, (size_t)(tc->n_out + 1), sizeof *nd->out);
+    for (int i = 0; i < tc->n_out; i++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "out%d", i);
+        struct ir_value *v;
+        ir_add_value(&m->ar, g, ar_strdup(&m->ar, nm), &v, &d);
+        v->producer = nd;
+        v->flags = IR_V_OUTPUT;
+        nd->out[i] = v;
+    }
+    nd->n_attr = tc->n_attr;
+    nd->attrs = tc->attrs;
+    g->nodes = ar_calloc(&m->ar, 1, sizeof *g->nodes);
+    g->nodes[0] = nd;
+    g->n_nodes = 1;
+    struct an_state an;
+    memset(&an, 0, sizeof an);
+    an.m = m;
+    ar_init(&an.ar, 0);
+    enum nnperf_status st = nd->op < 0 ? NNPERF_E_INVALID : an_run_graph(&an, g, 1);
+    if (nd->op < 0) fail(file, tc->name, "operator '%s' is not in the registry%lld%lld", opname, 0, 0);
+    else if (tc->want_error) {
+        if (st == NNPERF_OK) fail(file, tc->name, "expected an error, inference succeeded%s%lld%lld", "", 0, 0);
+        else passes++;
+    } else if (st) {
+        fail(file, tc->name, "inference failed: %s%lld%lld", an.d.msg, 0, 0);
+    } else {
+        int ok = 1;
+        for (int i = 0; i < tc->n_out && ok; i++) {
+            struct ir_value *v = nd->out[i];
+            if (tc->exp_dtype[i] >= 0 && v->dtype != tc->exp_dtype[i]) {
+                fail(file, tc->name, "output %s dtype %lld, expected %lld", "", v->dtype, tc->exp_dtype[i]);
+                ok = 0;
+                break;
+            }
+            if (v->rank != tc->exp_rank[i]) {
+                fail(file, tc->name, "output %s rank %lld, expected %lld", "", v->rank, tc->exp_rank[i]);
+                ok = 0;
+                break;
+            }
+            for (int k = 0; k < v->rank; k++) {
+                struct ir_dim a = v->dims[k], e = tc->exp_dims[i][k];
+                int same = (e.val >= 0) ? a.val == e.val : (e.sym ? (a.sym && !strcmp(a.sym, e.sym)) : (a.val < 0 && !a.sym));
+                if (!same) {
+                    char msg[200];
+                    snprintf(msg, sizeof msg, "output %d dim %d is %lld%s%s, expected", i, k, (long long)a.val,
+                             a.sym ? " " : "", a.sym ? a.sym : "");
+                    fail(file, tc->name, "%s %lld%.0lld", msg, (long long)e.val, 0);
+                    ok = 0;
+                    break;
+                }
+            }
+        }
+        if (ok && tc->n_exp_vals >= 0 && tc->exp_vals_out >= 0) {
+            struct ir_value *v = nd->out[tc->exp_vals_out];
+            if (!v->iv || v->nv != tc->n_exp_vals) {
+                fail(file, tc->name, "output values%s: have %lld, expected %lld", "", v->iv ? v->nv : -1,
+                     tc->n_exp_vals);
+                ok = 0;
+            } else {
+                for (int k = 0; k < tc->n_exp_vals && ok; k++) {
+                    struct ir_ival a = v->iv[k], e = tc->exp_vals[k];
+                    int same = e.known ? (a.known && a.v == e.v) : (!a.known && a.sym && e.sym && !strcmp(a.sym, e.sym));
+                    if (!same) {
+                        fail(file, tc->name, "output value %s%lld is %lld", "", k, a.v);
+                        ok = 0;
+                    }
+                }
+            }
+        }
+        if (ok && tc->want_unknown_cost && nd->cost.known) {
+            fail(file, tc->name, "cost known, expected unknown%s%lld%lld", "", 0, 0);
+            ok = 0;
+        }
+        if (ok && (tc->want_macs || tc->want_flops) && !nd->cost.known) {
+            fail(file, tc->name, "cost unknown%s%lld%lld", "", 0, 0);
+            ok = 0;
+        }
+        if (ok && tc->want_macs && (long long)nd->cost.macs != tc->macs) {
+            fail(file, tc->name, "macs%s %lld, expected %lld", "", (long long)nd->cost.macs, tc->macs);
+            ok = 0;
+        }
+        if (ok && tc->want_flops && (long long)nd->cost.flops != tc->flops) {
+            fail(file, tc->name, "flops%s %lld, expected %lld", "", (long long)nd->cost.flops, tc->flops);
+            ok = 0;
+        }
+        if (ok) passes++;
+    }
+    ar_free(&an.ar);
+    ar_free(&m->ar);
+    free(m);
+}
+
+static int run_file(const char *dir, const char *fname)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, fname);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    /* <domain>.<Name>.txt or <Name>.txt */
+    char base[256];
+    snprintf(base, sizeof base, "%s", fname);
+    base[strlen(base) - 4] = 0;
+    char *dot = strrchr(base, '.');
+    const char *domain = "", *opname = base;
+    if (dot) {
+        *dot = 0;
+        domain = ar_strdup(&AR, base);
+        opname = dot + 1;
+    }
+    opname = ar_strdup(&AR, opname);
+    int idx = op_find(domain, opname);
+    int ncases = 0;
+    char line[8192];
+    struct tcase *tc = NULL;
+    int lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *s = line;
+        while (isspace((unsigned char)*s)) s++;
+        size_t L = strlen(s);
+        while (L && isspace((unsigned char)s[L - 1])) s[--L] = 0;
+        if (!*s || *s == '#') continue;
+        char *save, *kw = strtok_r(s, " \t", &save);
+        if (!strcmp(kw, "case")) {
+            tc = calloc(1, sizeof *tc);
+            char *nm = strtok_r(NULL, "", &save);
+            snprintf(tc->name, sizeof tc->name, "%s", nm ? nm : "?");
+            tc->opset = idx >= 0 ? op_table[idx].since : 1;
+            tc->n_exp_vals = -1;
+            tc->exp_vals_out = -1;
+            continue;
+        }
+        if (!tc) {
+            fprintf(stderr, "%s:%d: '%s' outside a case\n", path, lineno, kw);
+            failures++;
+            continue;
+        }
+        if (!strcmp(kw, "end")) {
+            run_case(path, domain, opname, tc);
+            free(tc);
+            tc = NULL;
+            ncases++;
+        } else if (!strcmp(kw, "opset")) {
+            tc->opset = atoi(strtok_r(NULL, " \t", &save));
+        } else if (!strcmp(kw, "attr")) {
+            struct ir_attr *a = &tc->attrs[tc->n_attr++];
+            a->name = ar_strdup(&AR, strtok_r(NULL, " \t", &save));
+            const char *ty = strtok_r(NULL, " \t", &save);
+            char *tok;
+            if (!strcmp(ty, "int")) a->type = AT_INT, a->i = atoll(strtok_r(NULL, " \t", &save));
+            else if (!strcmp(ty, "float")) a->type = AT_FLOAT, a->f = atof(strtok_r(NULL, " \t", &save));
+            else if (!strcmp(ty, "string")) {
+                a->type = AT_STRING;
+                tok = strtok_r(NULL, "", &save);
+                a->s = ar_strdup(&AR, tok ? tok : "");
+                a->slen = strlen(a->s);
+            } else if (!strcmp(ty, "ints") || !strcmp(ty, "floats") || !strcmp(ty, "strings")) {
+                a->type = ty[0] == 'i' ? AT_INTS : ty[0] == 'f' ? AT_FLOATS : AT_STRINGS;
+                a->ints = ar_calloc(&AR, 256, sizeof *a->ints);
+                a->floats = ar_calloc(&AR, 256, sizeof *a->floats);
+                a->strings = ar_calloc(&AR, 256, sizeof *a->strings);
+                while ((tok = strtok_r(NULL, " \t", &save)) && a->n < 256) {
+                    a->ints[a->n] = atoll(tok);
+                    a->floats[a->n] = atof(tok);
+                    a->strings[a->n] = ar_strdup(&AR, tok);
+                    a->n++;
+                }
+            } else {
+                fprintf(stderr, "%s:%d: unknown attribute type '%s'\n", path, lineno, ty);
+                failures++;
+            }
+        } else if (!strcmp(kw, "in")) {
+            const char *nm = strtok_r(NULL, " \t", &save);
+            if (!strcmp(nm, "-")) {
+                tc->in[tc->n_in++] = NULL;
+                continue;
+            }
+            struct ir_value *v = ar_alloc(&AR, sizeof *v);
+            v->name = ar_strdup(&AR, nm);
+            v->type_kind = TK_TENSOR;
+            v->decl_rank = -1;
+            v->declared = 1;
+            v->flags = IR_V_INPUT;
+            const char *dt = strtok_r(NULL, " \t", &save);
+            const char *shp = strtok_r(NULL, " \t", &save);
+            v->dtype = dt ? dtype_from(dt) : -2;
+            if (!strcmp(dt ? dt : "", "seq")) {
+                v->type_kind = TK_SEQUENCE;
+                dt = strtok_r(NULL, " \t", &save);
+                v->dtype = dtype_from(shp);
+                shp = dt;
+            }
+            struct ir_dim dims[NNPERF_MAX_RANK];
+            if (v->dtype < 0 || !shp || !parse_shape(shp, &v->rank, dims)) {
+                fprintf(stderr, "%s:%d: bad input spec\n", path, lineno);
+                failures++;
+                continue;
+            }
+            v->dims = ar_calloc(&AR, NNPERF_MAX_RANK, sizeof *v->dims);
+            if (v->rank > 0) memcpy(v->dims, dims, (size_t)v->rank * sizeof *dims);
+            char *tok;
+            while ((tok = strtok_r(NULL, " \t", &save))) {
+                if (!strcmp(tok, "init")) v->flags = IR_V_INIT;
+                else if (!strcmp(tok, "=")) {
+                    int64_t cnt = 0;
+                    struct ir_ival *iv = ar_calloc(&AR, NNPERF_MAX_CONST_ELEMS, sizeof *iv);
+                    double *fv = ar_calloc(&AR, NNPERF_MAX_CONST_ELEMS, sizeof *fv);
+                    while ((tok = strtok_r(NULL, " \t", &save)) && cnt < NNPERF_MAX_CONST_ELEMS) {
+                        if (isdigit((unsigned char)tok[0]) || tok[0] == '-' || tok[0] == '.') {
+                            iv[cnt] = ir_ival_known(atoll(tok));
+                            fv[cnt] = atof(tok);
+                        } else {
+                            iv[cnt] = (struct ir_ival){0, ar_strdup(&AR, tok), 0};
+                        }
+                        cnt++;
+                    }
+                    v->nv = cnt;
+                    if (ir_dtype_is_int(v->dtype)) v->iv = iv;
+                    else v->fv = fv;
+                    break;
+                }
+            }
+            tc->in[tc->n_in++] = v;
+        } else if (!strcmp(kw, "out")) {
+            const char *dt = strtok_r(NULL, " \t", &save);
+            const char *shp = strtok_r(NULL, " \t", &save);
+            int i = tc->n_out++;
+            tc->exp_dtype[i] = dt ? dtype_from(dt) : -2;
+            if (tc->exp_dtype[i] == -2 || !shp || !parse_shape(shp, &tc->exp_rank[i], tc->exp_dims[i])) {
+                fprintf(stderr, "%s:%d: bad output spec\n", path, lineno);
+                failures++;
+            }
+        } else if (!strcmp(kw, "outval")) {
+            char *tok;
+            tc->n_exp_vals = 0;
+            tc->exp_vals_out = tc->n_out - 1;
+            while ((tok = strtok_r(NULL, " \t", &save)) && tc->n_exp_vals < 256) {
+                if (isdigit((unsigned char)tok[0]) || tok[0] == '-') tc->exp_vals[tc->n_exp_vals++] = ir_ival_known(atoll(tok));
+                else tc->exp_vals[tc->n_exp_vals++] = (struct ir_ival){0, ar_strdup(&AR, tok), 0};
+            }
+        } else if (!strcmp(kw, "macs")) {
+            tc->want_macs = 1;
+            tc->macs = atoll(strtok_r(NULL, " \t", &save));
+        } else if (!strcmp(kw, "flops")) {
+            tc->want_flops = 1;
+            tc->flops = atoll(strtok_r(NULL, " \t", &save));
+        } else if (!strcmp(kw, "cost")) {
+            tc->want_unknown_cost = 1;
+        } else if (!strcmp(kw, "error")) {
+            tc->want_error = 1;
+        } else {
+            fprintf(stderr, "%s:%d: unknown keyword '%s'\n", path, lineno, kw);
+            failures++;
+        }
+    }
+    fclose(f);
+    if (tc) {
+        fprintf(stderr, "%s: case '%s' has no 'end'\n", path, tc->name);
+        failures++;
+        free(tc);
+    }
+    return ncases;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : "tests/ops/cases";
+    const char *only = argc > 2 ? argv[2] : NULL;
+    ar_init(&AR, 0);
+    /* the registry checks itself: sorted by (domain, name), and a case file per operator */
+    for (int i = 1; i < OPID_COUNT; i++) {
+        int c = strcmp(op_table[i - 1].domain, op_table[i].domain);
+        if (!c) c = strcmp(op_table[i - 1].name, op_table[i].name);
+        if (c >= 0) {
+            fprintf(stderr, "op_list.def: '%s' is not sorted after '%s'\n", op_table[i].name, op_table[i - 1].name);
+            failures++;
+        }
+    }
+    int missing = 0;
+    for (int i = 0; i < OPID_COUNT; i++) {
+        char fname[256];
+        const struct op_def *o = &op_table[i];
+        if (o->domain[0]) snprintf(fname, sizeof fname, "%s.%s.txt", o->domain, o->name);
+        else snprintf(fname, sizeof fname, "%s.txt", o->name);
+        if (only && strcmp(only, o->name)) continue;
+        int n = run_file(dir, fname);
+        if (n == 0) {
+            missing++;
+            if (!only) fprintf(stderr, "no cases for operator %s%s%s (%s/%s)\n", o->domain, o->domain[0] ? "." : "", o->name, dir, fname);
+        }
+    }
+    printf("operator cases: %d operators without cases\n", missing);
+    if (missing) failures++;
+    printf("%d passed, %d failed\n", passes, failures);
+    ar_free(&AR);
+    return failures ? 1 : 0;
+}
