@@ -157,7 +157,8 @@ static void count_node(struct op_ctx *c)
     }
     const struct op_def *od = &op_table[nd->op];
     od->count(c, cost);
-    if (cost->flops < 2 * cost->macs) cost->flops = ck_sat_add(cost->flops, ck_sat_mul(2, cost->macs));
+    /* count() gives MACs and the FLOPs beyond them; every MAC is 2 FLOPs (docs/conventions.md) */
+    cost->flops = ck_sat_add(ck_sat_mul(2, cost->macs), cost->flops);
     int ok = 1;
     for (int i = 0; i < nd->n_in; i++) {
         const struct ir_value *v = nd->in[i];

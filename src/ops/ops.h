@@ -1,8 +1,10 @@
 /* ops.h - the operator registry and the API operator functions are written against.
  *
  * Every operator is one row of op_list.def: OP(ID, "domain", "Name", since, until, CLASS, fpe, infer, count).
- * infer() sets each output's dtype and dims (and, for small integer tensors, their values); count() sets the MACs
- * and FLOPs of the node. bytes_read/bytes_written/params are filled by the driver from tensor sizes, so count()
+ * infer() sets each output's dtype and dims (and, for small integer tensors, their values); count() sets
+ * cost->macs (multiply-accumulates) and cost->flops = the FLOPs BEYOND the MACs (bias adds, activations,
+ * element-wise work); the driver adds 2 x macs to flops. cost->known starts at 1: set it to 0 when a needed
+ * shape is unknown. bytes_read/bytes_written/params are filled by the driver from tensor sizes, so count()
  * only says what is specific to the operator. Hardware rules never live here (they are passes).
  *
  * Rules for infer():
