@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs the Debian packages nnperf needs to build and test (Debian 12). Run as root (or with sudo).
+set -euo pipefail
+pkgs=(build-essential cmake clang clang-format libonnx-testdata)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
