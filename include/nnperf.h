@@ -107,6 +107,98 @@ enum nnperf_status nnperf_analysis_render(const struct nnperf_analysis *a, enum 
 int nnperf_op_count(void);
 void nnperf_op_info(int i, const char **domain, const char **name, int *since, int *until, const char **klass);
 
+
+/* ---- predictions on a platform (issue 3) ----
+ * A prediction maps an analysis onto a platform (nnperf_platform_load): fusion, alignment, memory plan, roofline,
+ * schedule, timeline. It borrows the analysis and copies the platform; free it before the analysis. */
+struct nnperf_platform;
+struct nnperf_prediction;
+
+enum nnperf_memory_model {
+    NNPERF_MEMORY_PLANNED = 0,     /* SRAM/DDR plan from tensor lifetimes (default) */
+    NNPERF_MEMORY_WEIGHTS_ONLY = 1 /* QuTiBench: weights read once per frame, activations on chip */
+};
+
+struct nnperf_predict_options {
+    const char *dtype; /* "int4", "int8", "fp16", "bf16", "fp32"; NULL = the platform's default */
+    int batch;         /* frames per run; 0 = the platform's frames_per_run */
+    int memory_model;  /* enum nnperf_memory_model */
+    double interval_s; /* timeline interval; 0 = 0.5 ms */
+};
+
+enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct nnperf_platform *p,
+                                  const struct nnperf_predict_options *opts, struct nnperf_prediction **out,
+                                  char *err, size_t errlen);
+void nnperf_prediction_free(struct nnperf_prediction *p);
+
+struct nnperf_prediction_summary {
+    const char *platform, *dtype;
+    int frames_per_run;
+    double latency_s, fps;                       /* per run; fps = frames_per_run / latency */
+    double ops_per_frame, ops_per_run;           /* 2 x MACs + other FLOPs, effective (before alignment) */
+    double aligned_ops_per_frame;                /* after alignment padding */
+    double ddr_bytes_per_frame, ddr_bytes_per_run, ddr_bytes_per_second;
+    double loaded_bytes_per_frame, stored_bytes_per_frame, weight_bytes_per_frame, spill_bytes_per_frame;
+    double avg_utilization;                      /* compute unit, 0..1 */
+    int layers, fallback_layers, spilled_tensors, unknown_layers, warnings;
+};
+void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_prediction_summary *s);
+const char *nnperf_prediction_warning(const struct nnperf_prediction *p, int i);
+
+struct nnperf_layer_info {
+    const char *name, *op, *klass, *bound; /* bound: "compute", "memory", "overhead", "unknown" */
+    int nodes, fallback;
+    double ops, aligned_ops;               /* per run */
+    double ddr_bytes, weight_bytes, load_bytes, store_bytes, spill_bytes;
+    double t_compute, t_memory, t_total, start, end; /* seconds */
+    double intensity;                      /* aligned ops / DDR byte (0 when no DDR traffic) */
+    double attained;                       /* aligned ops / t_total, ops/s */
+};
+int nnperf_prediction_layer_count(const struct nnperf_prediction *p);
+void nnperf_prediction_layer(const struct nnperf_prediction *p, int i, struct nnperf_layer_info *li);
+/* The platform's ceilings at the prediction's dtype: peak ops/s and DDR bytes/s (for roofline plots). */
+void nnperf_prediction_ceilings(const struct nnperf_prediction *p, double *peak_ops, double *ddr_bw);
+
+/* Renders analysis + prediction: table (HBDK-style summary, layer details, timeline), JSON (the analysis document
+ * plus "platform", "layers", "timeline" and the summary's latency_ms, fps, ddr_bytes_per_frame), CSV (layers). */
+enum nnperf_status nnperf_prediction_render(const struct nnperf_prediction *p, enum nnperf_format fmt, char **out,
+                                            size_t *len, char *err, size_t errlen);
+
+/* ---- platforms: built-in presets or YAML files (docs/platform-format.md) ----
+ *     struct nnperf_platform *p;
+ *     if (nnperf_platform_load("zcu102-dpu", &p, err, sizeof err) != NNPERF_OK) { puts(err); return 2; }
+ */
+struct nnperf_platform;
+
+/* Loads a built-in preset by name (see nnperf_platform_preset_name) or else a YAML file at that path, and validates
+ * it. Errors name file, line and key ("x.yaml:14: compute.efficiency.convv: unknown key (known: ...)"):
+ * NNPERF_E_IO (unreadable file), NNPERF_E_PARSE (not YAML), NNPERF_E_INVALID (schema or range), NNPERF_E_LIMIT
+ * (over 1 MiB, too deep), NNPERF_E_USAGE (neither a preset nor a file). The handle is freed by the caller. */
+enum nnperf_status nnperf_platform_load(const char *name_or_path, struct nnperf_platform **out, char *err,
+                                        size_t errlen);
+void nnperf_platform_free(struct nnperf_platform *p);
+/* Built-in presets, sorted by name: the i-th name (0 <= i < count; NULL otherwise) and a preset's YAML text as
+ * shipped, comments included (static storage, NUL-terminated; NULL when no preset has that name). */
+int nnperf_platform_preset_count(void);
+const char *nnperf_platform_preset_name(int i);
+const char *nnperf_platform_preset_yaml(const char *name, size_t *len);
+/* The platform written as YAML (format version 1; loads back to the same description). *out is malloc'd, the
+ * caller frees it. NNPERF_E_NOMEM on allocation failure. */
+enum nnperf_status nnperf_platform_yaml(const struct nnperf_platform *p, char **out, size_t *len);
+
+/* Summary figures of a platform; strings live as long as the handle. Peaks are ops/s (1 MAC = 2 ops), 0 when the
+ * dtype is not supported; bandwidth in bytes/s; sram in bytes. */
+struct nnperf_platform_info {
+    const char *name, *description, *source;
+    double peak_int4, peak_int8, peak_fp16, peak_bf16, peak_fp32;
+    const char *default_dtype; /* "int8", "fp16", ... */
+    double ddr_bandwidth, sram_bytes;
+    int cores;
+    int has_fallback;          /* a CPU runs the operators the accelerator lacks */
+    const char *fallback_name; /* NULL without fallback */
+};
+void nnperf_platform_info(const struct nnperf_platform *p, struct nnperf_platform_info *info);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../analysis/analysis.h"
+#include "report.h"
 
 #define REPORT_CAP ((size_t)1 << 31)
 
@@ -23,7 +23,7 @@ static void fmt_u64(char *b, size_t n, uint64_t x, int known)
 }
 
 /* Human-readable count: 4.09G, 118M, 1.2k */
-static void fmt_si(char *b, size_t n, double x)
+void rep_fmt_si(char *b, size_t n, double x)
 {
     const char *u[] = {"", "k", "M", "G", "T", "P"};
     int i = 0;
@@ -67,7 +67,7 @@ static void json_cost_field(struct strbuf *sb, const char *k, uint64_t x, int kn
     else sb_printf(sb, "\"%s\":null,", k);
 }
 
-static void render_json(const struct an_state *an, struct strbuf *sb)
+void rep_analysis_json(const struct an_state *an, struct strbuf *sb, const struct nnperf_prediction *p)
 {
     const struct ir_model *m = an->m;
     const struct ir_graph *g = m->graph;
@@ -89,11 +89,13 @@ static void render_json(const struct an_state *an, struct strbuf *sb)
     sb_printf(sb,
               "\"macs\":%llu,\"flops\":%llu,\"params\":%llu,\"weight_bytes\":%llu,\"activation_bytes\":%llu,"
               "\"conv_gemm_matmul_macs\":%llu,\"nodes\":%d,\"unknown_nodes\":%d,\"unknown_tensors\":%d,"
-              "\"warnings\":%d},\n",
+              "\"warnings\":%d",
               (unsigned long long)s->macs, (unsigned long long)s->flops, (unsigned long long)s->params,
               (unsigned long long)s->weight_bytes, (unsigned long long)s->activation_bytes,
               (unsigned long long)s->conv_gemm_matmul_macs, s->nodes, s->unknown_nodes, s->unknown_tensors,
               s->warnings);
+    if (p) rep_prediction_json_summary(p, sb);
+    sb_puts(sb, "},\n");
     sb_puts(sb, "\"tensors\":[\n");
     for (int i = 0; i < g->n_values; i++) {
         const struct ir_value *v = g->values[i];
@@ -155,7 +157,9 @@ static void render_json(const struct an_state *an, struct strbuf *sb)
         sb_puts(sb, i ? ",\n" : "\n");
         sb_json_str(sb, an->warn[i]);
     }
-    sb_puts(sb, an->n_warn ? "\n]\n}\n" : "]\n}\n");
+    sb_puts(sb, an->n_warn ? "\n]" : "]");
+    if (p) rep_prediction_json_tail(p, sb);
+    sb_puts(sb, "\n}\n");
 }
 
 static void csv_field(struct strbuf *sb, const char *s)
@@ -243,7 +247,7 @@ static int cmp_heavy(const void *a, const void *b)
     return cmp_idx_macs(a, b, sort_graph, sort_by_bytes);
 }
 
-static void render_table(const struct an_state *an, struct strbuf *sb)
+void rep_analysis_table(const struct an_state *an, struct strbuf *sb)
 {
     const struct ir_graph *g = an->m->graph;
     const struct nnperf_summary *s = &an->sum;
@@ -269,11 +273,11 @@ static void render_table(const struct an_state *an, struct strbuf *sb)
         if (shp.p) shp.p[0] = 0;
         ir_format_shape(&shp, main_out(nd), "x");
         if (c->known) {
-            fmt_si(f[4], 64, (double)c->macs);
-            fmt_si(f[5], 64, (double)c->flops);
-            fmt_si(f[6], 64, (double)c->params);
-            fmt_si(f[7], 64, (double)c->bytes_read);
-            fmt_si(f[8], 64, (double)c->bytes_written);
+            rep_fmt_si(f[4], 64, (double)c->macs);
+            rep_fmt_si(f[5], 64, (double)c->flops);
+            rep_fmt_si(f[6], 64, (double)c->params);
+            rep_fmt_si(f[7], 64, (double)c->bytes_read);
+            rep_fmt_si(f[8], 64, (double)c->bytes_written);
             snprintf(f[9], 64, "%.2f", intensity(c));
         } else {
             for (int i = 4; i < 10; i++) snprintf(f[i], 64, "?");
@@ -288,11 +292,11 @@ static void render_table(const struct an_state *an, struct strbuf *sb)
     }
     sb_free(&shp);
     char a[5][32];
-    fmt_si(a[0], 32, (double)s->macs);
-    fmt_si(a[1], 32, (double)s->flops);
-    fmt_si(a[2], 32, (double)s->params);
-    fmt_si(a[3], 32, (double)s->weight_bytes);
-    fmt_si(a[4], 32, (double)s->activation_bytes);
+    rep_fmt_si(a[0], 32, (double)s->macs);
+    rep_fmt_si(a[1], 32, (double)s->flops);
+    rep_fmt_si(a[2], 32, (double)s->params);
+    rep_fmt_si(a[3], 32, (double)s->weight_bytes);
+    rep_fmt_si(a[4], 32, (double)s->activation_bytes);
     sb_printf(sb, "\ntotal: %d nodes, %s MACs, %s FLOPs (FLOPs = 2 x MACs + element-wise work), %s params\n",
               s->nodes, a[0], a[1], a[2]);
     sb_printf(sb, "       weights %s bytes, activations %s bytes; conv/gemm/matmul MACs %.3f G (torchvision's \"GFLOPS\")\n",
@@ -314,7 +318,7 @@ static void render_table(const struct an_state *an, struct strbuf *sb)
                 uint64_t v = by ? nd->cost.bytes_read + nd->cost.bytes_written : nd->cost.macs;
                 if (!v) break;
                 char b[32];
-                fmt_si(b, 32, (double)v);
+                rep_fmt_si(b, 32, (double)v);
                 uint64_t tot = by ? 0 : s->macs;
                 if (by)
                     for (int j = 0; j < n; j++) tot += g->nodes[j]->cost.bytes_read + g->nodes[j]->cost.bytes_written;
@@ -338,9 +342,9 @@ enum nnperf_status nnperf_analysis_render(const struct nnperf_analysis *a, enum 
     *out = NULL;
     *len = 0;
     switch (fmt) {
-    case NNPERF_FORMAT_JSON: render_json(&a->st, &sb); break;
+    case NNPERF_FORMAT_JSON: rep_analysis_json(&a->st, &sb, NULL); break;
     case NNPERF_FORMAT_CSV: render_csv(&a->st, &sb); break;
-    case NNPERF_FORMAT_TABLE: render_table(&a->st, &sb); break;
+    case NNPERF_FORMAT_TABLE: rep_analysis_table(&a->st, &sb); break;
     default:
         if (err && errlen) snprintf(err, errlen, "unknown output format %d", (int)fmt);
         return NNPERF_E_USAGE;

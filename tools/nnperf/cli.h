@@ -3,6 +3,7 @@
 #define NNPERF_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "nnperf.h"
 
@@ -18,6 +19,41 @@ extern const int cli_n_cmds;
 
 int cmd_analyze(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_roofline(int argc, char **argv);
+
+/* options shared by the model commands (cli_args.c) */
+#define CLI_MAX_LIST 256
+#define CLI_OPT_SHAPES 1u      /* --input, --dim */
+#define CLI_OPT_HW 2u          /* --hw */
+#define CLI_OPT_PREDICT 4u     /* --dtype, --batch, --memory-model, --interval */
+#define CLI_OPT_MANY_MODELS 8u /* several models */
+struct cli_run {
+    const char *models[CLI_MAX_LIST];
+    int n_models;
+    const char *hw[CLI_MAX_LIST];
+    int n_hw;
+    const char *inputs[CLI_MAX_LIST], *dims[CLI_MAX_LIST];
+    int n_inputs, n_dims;
+    const char *dtypes[16];
+    int n_dtypes;
+    int batches[CLI_MAX_LIST];
+    int n_batches;
+    int memory_model;
+    double interval_s;
+    enum nnperf_format fmt;
+    const char *out;
+    int strict;
+    unsigned load_flags;
+};
+/* Returns 0, or prints the error and returns 2. */
+int cli_parse_run(int argc, char **argv, struct cli_run *r, const char *cmd, unsigned allowed);
+int cli_load(const struct cli_run *r, const char *model, struct nnperf_model **m, struct nnperf_analysis **a);
+int cli_load_platforms(const struct cli_run *r, struct nnperf_platform **plats);
+const char *cli_model_name(const char *path);
+/* Writes s as a JSON string literal. */
+void cli_json_str(FILE *f, const char *s);
 
 /* Writes data to path atomically (temp file + rename) or to stdout when path is NULL or "-". Returns 0 or prints
  * an error and returns 2. */

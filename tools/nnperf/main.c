@@ -20,7 +20,30 @@ static const char analyze_usage[] =
     "  --strict              exit 1 when the analysis has warnings (unknown operators, unknown shapes)\n"
     "  --drop-value-info     ignore shapes declared in the model and infer everything\n"
     "\n"
+    "with a platform (latency prediction, docs/prediction.md):\n"
+    "  --hw NAME|FILE        a built-in preset (nnperf hw list) or a platform YAML file (docs/platform-format.md)\n"
+    "  --dtype DT            int4, int8, fp16, bf16 or fp32 (default: the platform's)\n"
+    "  --batch N             frames per run (default: the platform's frames_per_run)\n"
+    "  --memory-model M      planned (SRAM/DDR plan, default) or weights-only (QuTiBench)\n"
+    "  --interval MS         timeline interval in milliseconds (default 0.5)\n"
+    "\n"
     "exit codes: 0 ok, 1 warnings under --strict, 2 bad input or usage\n";
+
+static const char compare_usage[] =
+    "usage: nnperf compare MODEL.onnx... --hw P1,P2,... [--dtype DT] [--batch N] [--format table|csv|json] [-o FILE]\n"
+    "\n"
+    "The model x platform matrix of FPS and latency (QuTiBench's heatmap). A platform without the dtype shows n/a.\n"
+    "Options --input, --dim, --memory-model and --interval are as for analyze.\n";
+
+static const char sweep_usage[] =
+    "usage: nnperf sweep MODEL.onnx --hw P[,P2...] --batch 1,2,4,8 [--dtype int8,fp16] [--format table|csv|json]\n"
+    "\n"
+    "Latency and throughput for every (platform, dtype, batch) configuration; the model is analysed once.\n";
+
+static const char roofline_usage[] =
+    "usage: nnperf roofline MODEL.onnx --hw P [--dtype DT] [--batch N] [--format table|csv|json] [-o FILE]\n"
+    "\n"
+    "Each layer's arithmetic intensity (ops per DDR byte) and attained ops/s against the platform's ceilings.\n";
 
 static const char ops_usage[] = "usage: nnperf ops [--format table|csv]\n"
                                 "\n"
@@ -28,6 +51,9 @@ static const char ops_usage[] = "usage: nnperf ops [--format table|csv]\n"
 
 const struct cli_cmd cli_cmds[] = {
     {"analyze", "shapes, types and per-node costs of an ONNX model", analyze_usage, cmd_analyze},
+    {"compare", "FPS and latency of models x platforms", compare_usage, cmd_compare},
+    {"sweep", "latency vs throughput over batch sizes and dtypes", sweep_usage, cmd_sweep},
+    {"roofline", "per-layer intensity and attained performance vs ceilings", roofline_usage, cmd_roofline},
     {"ops", "list the supported operators", ops_usage, cmd_ops},
 };
 const int cli_n_cmds = (int)(sizeof cli_cmds / sizeof cli_cmds[0]);

@@ -1,0 +1,59 @@
+/* align.c - pass 2: pads each layer's output shape by the platform's alignment rule for its operator class
+ * (e.g. a BPU pads H to 8, W to 16, C to 32: Horizon's design advice, seed 003; the HBDK report's "aligned output
+ * shape", seed 000) and scales the layer's ops by aligned / original elements: the padding is computed too. */
+#include "../perf/predict.h"
+
+static int64_t round_up(int64_t x, int64_t m)
+{
+    if (m <= 1 || x <= 0) return x;
+    int64_t r = (x + m - 1) / m * m;
+    return r < x ? x : r;
+}
+
+static int64_t next_pow2(int64_t x)
+{
+    int64_t r = 1;
+    while (r < x && r < ((int64_t)1 << 62)) r <<= 1;
+    return r;
+}
+
+enum nnperf_status pass_align(struct nnperf_prediction *p)
+{
+    for (int l = 0; l < p->n_layers; l++) {
+        struct pr_layer *L = &p->layers[l];
+        L->align_factor = 1.0;
+        const struct ir_value *v = L->out;
+        int64_t n;
+        if (!v || !ir_numel(v, &n) || v->rank > NNPERF_MAX_RANK) {
+            L->mac_ops_aligned = L->mac_ops;
+            L->vec_ops_aligned = L->vec_ops;
+            continue;
+        }
+        L->out_rank = v->rank;
+        for (int i = 0; i < v->rank; i++) L->aligned_dims[i] = v->dims[i].val;
+        const struct hw_align *rule = NULL;
+        if (!L->fallback)
+            for (int r = 0; r < p->hw.n_align && !rule; r++)
+                if (p->hw.align[r].class_mask & (1u << L->klass)) rule = &p->hw.align[r];
+        if (rule && v->rank > 0) {
+            int64_t *d = L->aligned_dims;
+            if (rule->pow2) {
+                for (int i = 0; i < v->rank; i++) d[i] = next_pow2(d[i]);
+            } else if (v->rank == 4) { /* N, C, H, W */
+                d[0] = round_up(d[0], rule->n);
+                d[1] = round_up(d[1], rule->c);
+                d[2] = round_up(d[2], rule->h);
+                d[3] = round_up(d[3], rule->w);
+            } else { /* channels last for matrices and sequences */
+                d[v->rank - 1] = round_up(d[v->rank - 1], rule->c);
+            }
+        }
+        double an = 1.0;
+        for (int i = 0; i < v->rank; i++) an *= (double)L->aligned_dims[i];
+        L->align_factor = n > 0 ? an / (double)n : 1.0;
+        if (L->align_factor < 1.0) L->align_factor = 1.0;
+        L->mac_ops_aligned = L->mac_ops * L->align_factor;
+        L->vec_ops_aligned = L->vec_ops * L->align_factor;
+    }
+    return NNPERF_OK;
+}

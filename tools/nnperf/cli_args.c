@@ -1,0 +1,166 @@
+/* cli_args.c - the options shared by analyze, compare, sweep and roofline, parsed once, and the common
+ * load-and-analyze step. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* splits a comma list into r->list (pointers into a strdup'd copy) */
+static int split_list(char *s, const char **list, int *n, int cap, const char *what)
+{
+    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+        if (!*tok) continue;
+        if (*n == cap) {
+            cli_error("too many values for %s (at most %d)", what, cap);
+            return 2;
+        }
+        list[(*n)++] = tok;
+    }
+    return 0;
+}
+
+int cli_parse_run(int argc, char **argv, struct cli_run *r, const char *cmd, unsigned allowed)
+{
+    memset(r, 0, sizeof *r);
+    r->fmt = NNPERF_FORMAT_TABLE;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        unsigned need = 0;
+        if (!strcmp(a, "--input") || !strcmp(a, "--dim")) need = CLI_OPT_SHAPES;
+        else if (!strcmp(a, "--hw")) need = CLI_OPT_HW;
+        else if (!strcmp(a, "--dtype") || !strcmp(a, "--batch")) need = CLI_OPT_PREDICT;
+        else if (!strcmp(a, "--memory-model") || !strcmp(a, "--interval")) need = CLI_OPT_PREDICT;
+        if (need && !(allowed & need)) {
+            cli_error("%s: option '%s' does not apply (see 'nnperf help %s')", cmd, a, cmd);
+            return 2;
+        }
+        if ((!strcmp(a, "--input") || !strcmp(a, "--dim")) && has) {
+            int is_in = a[2] == 'i';
+            if ((is_in ? r->n_inputs : r->n_dims) == CLI_MAX_LIST) {
+                cli_error("too many %s options", a);
+                return 2;
+            }
+            if (is_in) r->inputs[r->n_inputs++] = argv[++i];
+            else r->dims[r->n_dims++] = argv[++i];
+        } else if (!strcmp(a, "--hw") && has) {
+            char *s = strdup(argv[++i]);
+            if (!s || split_list(s, r->hw, &r->n_hw, CLI_MAX_LIST, "--hw")) return 2;
+        } else if (!strcmp(a, "--dtype") && has) {
+            char *s = strdup(argv[++i]);
+            if (!s || split_list(s, r->dtypes, &r->n_dtypes, 16, "--dtype")) return 2;
+        } else if (!strcmp(a, "--batch") && has) {
+            char *s = strdup(argv[++i]);
+            const char *list[CLI_MAX_LIST];
+            int n = 0;
+            if (!s || split_list(s, list, &n, CLI_MAX_LIST, "--batch")) return 2;
+            for (int k = 0; k < n; k++) {
+                char *end;
+                long b = strtol(list[k], &end, 10);
+                if (*end || b < 1 || b > 1000000) {
+                    cli_error("%s: --batch '%s' is not a number of frames (1 to 1000000)", cmd, list[k]);
+                    return 2;
+                }
+                r->batches[r->n_batches++] = (int)b;
+            }
+        } else if (!strcmp(a, "--memory-model") && has) {
+            const char *m = argv[++i];
+            if (!strcmp(m, "planned")) r->memory_model = NNPERF_MEMORY_PLANNED;
+            else if (!strcmp(m, "weights-only")) r->memory_model = NNPERF_MEMORY_WEIGHTS_ONLY;
+            else {
+                cli_error("%s: unknown memory model '%s' (planned or weights-only)", cmd, m);
+                return 2;
+            }
+        } else if (!strcmp(a, "--interval") && has) {
+            char *end;
+            double ms = strtod(argv[++i], &end);
+            if (*end || !(ms > 0) || ms > 1e6) {
+                cli_error("%s: --interval '%s' is not a positive number of milliseconds", cmd, argv[i]);
+                return 2;
+            }
+            r->interval_s = ms / 1e3;
+        } else if (!strcmp(a, "--format") && has) {
+            const char *f = argv[++i];
+            if (!strcmp(f, "table")) r->fmt = NNPERF_FORMAT_TABLE;
+            else if (!strcmp(f, "json")) r->fmt = NNPERF_FORMAT_JSON;
+            else if (!strcmp(f, "csv")) r->fmt = NNPERF_FORMAT_CSV;
+            else {
+                cli_error("%s: unknown format '%s' (table, json or csv)", cmd, f);
+                return 2;
+            }
+        } else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && has) {
+            r->out = argv[++i];
+        } else if (!strcmp(a, "--strict")) {
+            r->strict = 1;
+        } else if (!strcmp(a, "--drop-value-info")) {
+            r->load_flags |= NNPERF_LOAD_DROP_VALUE_INFO;
+        } else if (a[0] == '-' && a[1]) {
+            cli_error("%s: unknown option or missing value '%s' (see 'nnperf help %s')", cmd, a, cmd);
+            return 2;
+        } else {
+            if (r->n_models == CLI_MAX_LIST) {
+                cli_error("%s: too many models", cmd);
+                return 2;
+            }
+            r->models[r->n_models++] = a;
+        }
+    }
+    if (!r->n_models) {
+        cli_error("%s: no model given (see 'nnperf help %s')", cmd, cmd);
+        return 2;
+    }
+    if (r->n_models > 1 && !(allowed & CLI_OPT_MANY_MODELS)) {
+        cli_error("%s: more than one model given ('%s' and '%s')", cmd, r->models[0], r->models[1]);
+        return 2;
+    }
+    return 0;
+}
+
+int cli_load(const struct cli_run *r, const char *model, struct nnperf_model **m, struct nnperf_analysis **a)
+{
+    char err[1024];
+    struct nnperf_load_options lo = {r->load_flags};
+    if (nnperf_model_load(model, &lo, m, err, sizeof err) != NNPERF_OK) {
+        cli_error("%s", err);
+        return 2;
+    }
+    struct nnperf_analyze_options ao = {r->inputs, r->n_inputs, r->dims, r->n_dims};
+    if (nnperf_analyze(*m, &ao, a, err, sizeof err) != NNPERF_OK) {
+        cli_error("%s", err);
+        nnperf_model_free(*m);
+        *m = NULL;
+        return 2;
+    }
+    return 0;
+}
+
+int cli_load_platforms(const struct cli_run *r, struct nnperf_platform **plats)
+{
+    char err[1024];
+    for (int i = 0; i < r->n_hw; i++) {
+        if (nnperf_platform_load(r->hw[i], &plats[i], err, sizeof err) != NNPERF_OK) {
+            cli_error("%s", err);
+            for (int k = 0; k < i; k++) nnperf_platform_free(plats[k]);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+const char *cli_model_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+void cli_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\') fprintf(f, "\\%c", *c);
+        else if (*c < 0x20) fprintf(f, "\\u%04x", *c);
+        else fputc(*c, f);
+    }
+    fputc('"', f);
+}
