@@ -142,19 +142,21 @@ int ir_broadcast(struct arena *ar, const struct ir_value *const *vals, int n, in
     return 1;
 }
 
-int64_t ir_window_out(int64_t in, int64_t k, int64_t stride, int64_t dilation, int64_t pad_total, int ceil_mode)
+int64_t ir_window_out(int64_t in, int64_t k, int64_t stride, int64_t dilation, int64_t pad_begin, int64_t pad_end,
+                      int ceil_mode)
 {
-    if (in < 0 || k <= 0 || stride <= 0 || dilation <= 0) return -1;
+    /* ONNX Conv/MaxPool: out = floor((in + pads - dil*(k-1) - 1) / stride + 1), ceil with ceil_mode; in ceil mode
+     * the last window must start inside the input or its begin padding (ONNX MaxPool-12 reference, PyTorch) */
+    if (in < 0 || k <= 0 || stride <= 0 || dilation <= 0 || pad_begin < 0 || pad_end < 0) return -1;
     int64_t eff, span, num;
     if (!ck_mul_i64(dilation, k - 1, &eff) || !ck_add_i64(eff, 1, &eff)) return -1;
-    if (!ck_add_i64(in, pad_total, &span)) return -1;
+    if (!ck_add_i64(in, pad_begin, &span) || !ck_add_i64(span, pad_end, &span)) return -1;
     num = span - eff;
     if (num < 0) return -1;
     int64_t out = num / stride + 1;
     if (ceil_mode && num % stride) {
         out++;
-        /* ONNX/PyTorch: the last window must start inside the input or left padding */
-        if ((out - 1) * stride >= in + pad_total / 2 + (pad_total % 2)) out--;
+        if ((out - 1) * stride >= in + pad_begin) out--;
     }
     return out;
 }

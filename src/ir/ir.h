@@ -270,8 +270,10 @@ struct ir_dim ir_dim_div(struct arena *ar, struct ir_dim a, struct ir_dim b); /*
 /* Multidirectional (numpy) broadcasting of n shapes; returns 0 and *bad_axis on a mismatch. */
 int ir_broadcast(struct arena *ar, const struct ir_value *const *vals, int n, int *rank, struct ir_dim **dims,
                  int *bad_axis);
-/* Output size of a conv/pool window along one axis, with explicit pads (ONNX: floor or ceil mode). */
-int64_t ir_window_out(int64_t in, int64_t k, int64_t stride, int64_t dilation, int64_t pad_total, int ceil_mode);
+/* Output size of a conv/pool window along one axis with explicit begin/end pads (ONNX: floor or ceil mode);
+ * -1 when the window does not fit or on overflow. */
+int64_t ir_window_out(int64_t in, int64_t k, int64_t stride, int64_t dilation, int64_t pad_begin, int64_t pad_end,
+                      int ceil_mode);
 /* Normalises a possibly negative axis into [0, rank); returns 0 when out of range. */
 int ir_norm_axis(int64_t axis, int rank, int *out);
 /* Formats dims as "1x3x224x224" (symbols by name, '?' unknown, "?" for unknown rank). */

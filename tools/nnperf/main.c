@@ -54,6 +54,9 @@ const struct cli_cmd cli_cmds[] = {
     {"compare", "FPS and latency of models x platforms", compare_usage, cmd_compare},
     {"sweep", "latency vs throughput over batch sizes and dtypes", sweep_usage, cmd_sweep},
     {"roofline", "per-layer intensity and attained performance vs ceilings", roofline_usage, cmd_roofline},
+    {"hw", "list the built-in platforms, show one as YAML", hw_usage, cmd_hw},
+    {"probe", "measure this machine's peak ops/s and memory bandwidth, write a platform YAML", probe_usage,
+     cmd_probe},
     {"ops", "list the supported operators", ops_usage, cmd_ops},
 };
 const int cli_n_cmds = (int)(sizeof cli_cmds / sizeof cli_cmds[0]);
