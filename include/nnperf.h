@@ -199,6 +199,29 @@ struct nnperf_platform_info {
 };
 void nnperf_platform_info(const struct nnperf_platform *p, struct nnperf_platform_info *info);
 
+/* ---- host probe (`nnperf probe`, issue 3) ----
+ * Measures this machine on one thread for about budget_s seconds (<= 0: 10 s; clamped to [1, 30]): fp32 FMA peak,
+ * a compiled int8 multiply-accumulate loop, element-wise throughput, L2 and DDR bandwidth (STREAM triad past the
+ * last-level cache), and writes them as platform YAML named "host" (efficiency 1 everywhere: before calibration).
+ * progress (may be NULL) is called with the fraction done (0..1) and the phase's name. *yaml_out is malloc'd (the
+ * caller frees it), *len its length (len may be NULL). Errors: NNPERF_E_NOMEM (the bandwidth arrays, up to 3 GiB,
+ * cannot be allocated), NNPERF_E_USAGE (yaml_out NULL). */
+enum nnperf_status nnperf_probe_host(double budget_s, void (*progress)(void *arg, double fraction, const char *what),
+                                     void *arg, char **yaml_out, size_t *len, char *err, size_t errlen);
+
+/* ---- calibration against measurements (ONNX Runtime profiles, bench/validate/) ----
+ * nnperf_calibrate fits the per-operator-class efficiencies and the per-layer overhead of a platform (a preset or
+ * YAML file, typically from `nnperf probe`) to n (model, profile) pairs and returns the calibrated platform as YAML
+ * (malloc'd) and a human-readable log of the fit (malloc'd, may be NULL). dtype NULL = fp32. */
+enum nnperf_status nnperf_calibrate(const char *platform, const char *const *models, const char *const *profiles,
+                                    int n, const char *dtype, char **yaml, size_t *yaml_len, char **log,
+                                    char *err, size_t errlen);
+/* Compares a prediction with a measured profile: per layer (matched by name) and in total. Renders a table, JSON or
+ * CSV into *out (malloc'd); *predicted_s and *measured_s get the whole-run times (measured: median model_run). */
+enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char *profile, enum nnperf_format fmt,
+                                   char **out, size_t *len, double *predicted_s, double *measured_s, char *err,
+                                   size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

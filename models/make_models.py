@@ -49,7 +49,8 @@ models/reference.csv
 
 --full DIR
     Additionally writes the full-weight exports (weights inline) of resnet50 and
-    vit_b_16 to DIR (used by the benchmarks; not committed).
+    vit_b_16 to DIR (used by the benchmarks; not committed).  With --full-all,
+    every model processed is written there (bench/validate/run_all.sh uses it).
 """
 
 import argparse
@@ -280,6 +281,8 @@ def main():
     ap.add_argument("--out", default=HERE, help="output directory (default: models/)")
     ap.add_argument("--full", metavar="DIR",
                     help="also save full-weight exports of %s to DIR" % ", ".join(FULL_MODELS))
+    ap.add_argument("--full-all", action="store_true",
+                    help="with --full: save full-weight exports of every model processed")
     ap.add_argument("--no-readme", action="store_true", help="do not rewrite README.md")
     args = ap.parse_args()
 
@@ -312,7 +315,7 @@ def main():
 
         proto = onnx.load_from_string(data)
         onnx.checker.check_model(proto)
-        if args.full and name in FULL_MODELS:
+        if args.full and (args.full_all or name in FULL_MODELS):
             with open(os.path.join(args.full, name + ".onnx"), "wb") as f:
                 f.write(data)
 

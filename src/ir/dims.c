@@ -52,6 +52,12 @@ static struct ir_dim sym_expr(struct arena *ar, struct ir_dim a, struct ir_dim b
     }
     if (!sa || !sb || !ar) return IR_DIM_UNKNOWN;
     if (strlen(sa) + strlen(sb) > 200) return IR_DIM_UNKNOWN; /* keep expressions readable */
+    if (op == '*' && a.val < 0 && b.val >= 0) {
+        /* constants first, so that the same product is always spelled the same way ("4*N", never "N*4") */
+        const char *t = sa;
+        sa = sb;
+        sb = t;
+    }
     int pa = !is_simple(sa) && op != '+', pb = !is_simple(sb) && op != '+';
     struct ir_dim r = {-1, ar_printf(ar, "%s%s%s%c%s%s%s", pa ? "(" : "", sa, pa ? ")" : "", op, pb ? "(" : "", sb,
                                      pb ? ")" : "")};
@@ -85,12 +91,55 @@ struct ir_dim ir_dim_sub(struct arena *ar, struct ir_dim a, struct ir_dim b)
     return sym_expr(ar, a, b, '-');
 }
 
+/* "k*X" / k = X and "X*k" / k = X for a top-level product, so (N*64)/64 reads N again */
+static struct ir_dim cancel_factor(struct arena *ar, const char *expr, const char *factor)
+{
+    size_t n = strlen(expr), f = strlen(factor);
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (expr[i] == '(') depth++;
+        else if (expr[i] == ')') depth--;
+        else if (depth == 0 && (expr[i] == '+' || expr[i] == '-' || expr[i] == '/')) return IR_DIM_UNKNOWN;
+    }
+    if (n > f + 1 && !strncmp(expr, factor, f) && expr[f] == '*') {
+        struct ir_dim r = {-1, ar_strdup(ar, expr + f + 1)};
+        return r;
+    }
+    if (n > f + 1 && !strcmp(expr + n - f, factor) && expr[n - f - 1] == '*') {
+        struct ir_dim r = {-1, ar_strndup(ar, expr, n - f - 1)};
+        return r;
+    }
+    return IR_DIM_UNKNOWN;
+}
+
 struct ir_dim ir_dim_div(struct arena *ar, struct ir_dim a, struct ir_dim b)
 {
     if (a.val >= 0 && b.val > 0) return ir_dim_known(a.val / b.val);
     if (b.val == 1) return a;
     if (ir_dim_eq(a, b) && b.val != 0) return ir_dim_known(1);
     if (b.val == 0) return IR_DIM_UNKNOWN;
+    if (a.sym && ar) {
+        char fb[32];
+        const char *bs = b.sym;
+        if (b.val >= 0) {
+            snprintf(fb, sizeof fb, "%lld", (long long)b.val);
+            bs = fb;
+        }
+        if (bs) {
+            struct ir_dim r = cancel_factor(ar, a.sym, bs);
+            if (r.sym) {
+                /* strip one level of parentheses left around the remaining factor */
+                size_t rl = strlen(r.sym);
+                int whole = rl > 2 && r.sym[0] == '(' && r.sym[rl - 1] == ')';
+                for (size_t i = 0, depth = 0; whole && i + 1 < rl; i++) {
+                    if (r.sym[i] == '(') depth++;
+                    else if (r.sym[i] == ')' && --depth == 0) whole = 0; /* "(a)*(b)": not one group */
+                }
+                if (whole) r.sym = ar_strndup(ar, r.sym + 1, rl - 2);
+                return r;
+            }
+        }
+    }
     return sym_expr(ar, a, b, '/');
 }
 

@@ -117,9 +117,86 @@ static enum nnperf_status nomem(struct ld *L)
     return diag_set(L->d, NNPERF_E_NOMEM, "out of memory while reading the model");
 }
 
-static enum nnperf_status malformed(struct ld *L, const char *what, const char *why)
+/* Byte offset of p in the model file, or -1 when p is in another buffer (ox_parse_tensor). */
+static long long file_offset(const struct ld *L, const uint8_t *p)
 {
-    return diag_set(L->d, NNPERF_E_PARSE, "malformed %s: %s", what, why);
+    const uint8_t *b = L->m->buf;
+    if (!b || p < b || p > b + L->m->len) return -1;
+    return (long long)(p - b);
+}
+
+static enum nnperf_status malformed(struct ld *L, const char *what, const char *why, const uint8_t *at)
+{
+    long long off = file_offset(L, at);
+    if (off < 0) return diag_set(L->d, NNPERF_E_PARSE, "malformed %s: %s", what, why);
+    return diag_set(L->d, NNPERF_E_PARSE, "malformed %s at byte %lld: %s", what, off, why);
+}
+
+/* Known fields of the messages read here and the wire types they may have (repeated scalars: packed or not).
+ * A known field with another wire type is an error rather than silently skipped: it means a corrupt file. */
+struct fspec {
+    uint32_t num;
+    unsigned wires; /* bit (1 << wire) per allowed wire type */
+    const char *name;
+};
+#define WV (1u << PB_VARINT)
+#define WL (1u << PB_LEN)
+#define W32 (1u << PB_I32)
+#define W64 (1u << PB_I64)
+static const struct fspec model_fields[] = {
+    {1, WV, "ir_version"}, {2, WL, "producer_name"}, {3, WL, "producer_version"}, {4, WL, "domain"},
+    {5, WV, "model_version"}, {6, WL, "doc_string"}, {7, WL, "graph"}, {8, WL, "opset_import"},
+    {14, WL, "metadata_props"}, {20, WL, "training_info"}, {25, WL, "functions"}, {0, 0, NULL}};
+static const struct fspec opset_fields[] = {{1, WL, "domain"}, {2, WV, "version"}, {0, 0, NULL}};
+static const struct fspec graph_fields[] = {
+    {1, WL, "node"}, {2, WL, "name"}, {5, WL, "initializer"}, {10, WL, "doc_string"}, {11, WL, "input"},
+    {12, WL, "output"}, {13, WL, "value_info"}, {14, WL, "quantization_annotation"},
+    {15, WL, "sparse_initializer"}, {0, 0, NULL}};
+static const struct fspec node_fields[] = {
+    {1, WL, "input"}, {2, WL, "output"}, {3, WL, "name"}, {4, WL, "op_type"}, {5, WL, "attribute"},
+    {6, WL, "doc_string"}, {7, WL, "domain"}, {0, 0, NULL}};
+static const struct fspec attr_fields[] = {
+    {1, WL, "name"}, {2, W32, "f"}, {3, WV, "i"}, {4, WL, "s"}, {5, WL, "t"}, {6, WL, "g"},
+    {7, W32 | WL, "floats"}, {8, WV | WL, "ints"}, {9, WL, "strings"}, {10, WL, "tensors"}, {11, WL, "graphs"},
+    {13, WL, "doc_string"}, {14, WL, "tp"}, {15, WL, "type_protos"}, {20, WV, "type"}, {21, WL, "ref_attr_name"},
+    {22, WL, "sparse_tensor"}, {23, WL, "sparse_tensors"}, {0, 0, NULL}};
+static const struct fspec tensor_fields[] = {
+    {1, WV | WL, "dims"}, {2, WV, "data_type"}, {3, WL, "segment"}, {4, W32 | WL, "float_data"},
+    {5, WV | WL, "int32_data"}, {6, WL, "string_data"}, {7, WV | WL, "int64_data"}, {8, WL, "name"},
+    {9, WL, "raw_data"}, {10, W64 | WL, "double_data"}, {11, WV | WL, "uint64_data"}, {12, WL, "doc_string"},
+    {13, WL, "external_data"}, {14, WV, "data_location"}, {0, 0, NULL}};
+static const struct fspec value_info_fields[] = {{1, WL, "name"}, {2, WL, "type"}, {3, WL, "doc_string"},
+                                                 {0, 0, NULL}};
+
+/* The error for a field pb_next refused; names the field when it is known in tab (may be NULL). */
+static enum nnperf_status bad_field(struct ld *L, const char *what, const char *why, const uint8_t *at,
+                                    const struct pb_field *f, const struct fspec *tab)
+{
+    if (why != pb_why_past_end) return malformed(L, what, why, at);
+    const char *fname = "?";
+    for (; tab && tab->name; tab++)
+        if (tab->num == f->num) fname = tab->name;
+    char why2[160];
+    snprintf(why2, sizeof why2, "field '%s' (%u) claims %llu bytes, only %zu are left in the message", fname, f->num,
+             (unsigned long long)f->u, f->len);
+    return malformed(L, what, why2, at);
+}
+
+/* 1 when f is unknown in tab or has an allowed wire type; else an error naming the field. */
+static int wire_ok(struct ld *L, const char *what, const struct fspec *tab, const struct pb_field *f,
+                   const uint8_t *at)
+{
+    for (; tab->name; tab++) {
+        if (tab->num != f->num) continue;
+        if (tab->wires & (1u << f->wire)) return 1;
+        int want = 0;
+        while (!(tab->wires & (1u << want))) want++;
+        char why[160];
+        snprintf(why, sizeof why, "field '%s' (%u) has wire type %d, expected %d", tab->name, f->num, f->wire, want);
+        malformed(L, what, why, at);
+        return 0;
+    }
+    return 1;
 }
 
 static const char *str(struct ld *L, const struct pb_field *f)
@@ -132,7 +209,13 @@ static const char *str(struct ld *L, const struct pb_field *f)
 #define FF_CAT(a, b) FF_CAT2(a, b)
 #define FOR_FIELDS(r, f, what)                                                                               \
     for (int FF_CAT(rc_, __LINE__); (FF_CAT(rc_, __LINE__) = pb_next(&(r), &(f), &why)) != 0;)              \
-        if (FF_CAT(rc_, __LINE__) < 0) return malformed(L, what, why);                                       \
+        if (FF_CAT(rc_, __LINE__) < 0) return bad_field(L, what, why, (r).field, &(f), NULL);                \
+        else
+/* The same, also checking the wire types of the known fields listed in tab (struct fspec). */
+#define FOR_FIELDS_CHECKED(r, f, what, tab)                                                                  \
+    for (int FF_CAT(rc_, __LINE__); (FF_CAT(rc_, __LINE__) = pb_next(&(r), &(f), &why)) != 0;)              \
+        if (FF_CAT(rc_, __LINE__) < 0) return bad_field(L, what, why, (r).field, &(f), tab);                 \
+        else if (!wire_ok(L, what, tab, &(f), (r).field)) return L->d->status;                              \
         else
 
 /* ---- types and shapes ---- */
@@ -178,11 +261,16 @@ static enum nnperf_status parse_shape(struct ld *L, const uint8_t *p, size_t n, 
     return NNPERF_OK;
 }
 
-/* TypeProto -> kind, elem dtype, rank/dims (rank -1 when no shape given). */
+/* sequence/optional types nest by recursion: bound it (a few bytes per level would otherwise exhaust the stack) */
+#define MAX_TYPE_DEPTH 32
+
+/* TypeProto -> kind, elem dtype, rank/dims (rank -1 when no shape given). depth: 0 at the outermost type. */
 static enum nnperf_status parse_type(struct ld *L, const uint8_t *p, size_t n, int *kind, int *dtype, int *rank,
-                                     struct ir_dim **dims)
+                                     struct ir_dim **dims, int depth)
 {
     const char *why;
+    if (depth > MAX_TYPE_DEPTH)
+        return diag_set(L->d, NNPERF_E_LIMIT, "type nested deeper than %d levels (sequence/optional)", MAX_TYPE_DEPTH);
     struct pb r = pb_make(p, n);
     struct pb_field f;
     FOR_FIELDS(r, f, "TypeProto")
@@ -207,7 +295,7 @@ static enum nnperf_status parse_type(struct ld *L, const uint8_t *p, size_t n, i
             FOR_FIELDS(r2, g, "TypeProto.Sequence")
             {
                 if (g.num == 1 && g.wire == PB_LEN) {
-                    enum nnperf_status st = parse_type(L, g.data, g.len, &k2, dtype, rank, dims);
+                    enum nnperf_status st = parse_type(L, g.data, g.len, &k2, dtype, rank, dims, depth + 1);
                     if (st) return st;
                 }
             }
@@ -234,17 +322,27 @@ static enum nnperf_status parse_value_info(struct ld *L, const uint8_t *p, size_
     *dtype = DT_UNDEFINED;
     *rank = -1;
     *dims = NULL;
-    FOR_FIELDS(r, f, "ValueInfoProto")
+    const uint8_t *type = NULL;
+    size_t type_len = 0;
+    FOR_FIELDS_CHECKED(r, f, "ValueInfoProto", value_info_fields)
     {
         if (f.num == VI_NAME && f.wire == PB_LEN) {
             *name = str(L, &f);
             if (!*name) return nomem(L);
         } else if (f.num == VI_TYPE && f.wire == PB_LEN) {
-            enum nnperf_status st = parse_type(L, f.data, f.len, kind, dtype, rank, dims);
-            if (st) return st;
+            type = f.data;
+            type_len = f.len;
         }
     }
     if (!*name) return diag_set(L->d, NNPERF_E_PARSE, "a value_info/input/output entry has no name");
+    /* the type after the name, so that its errors can say which value */
+    if (type) {
+        enum nnperf_status st = parse_type(L, type, type_len, kind, dtype, rank, dims, 0);
+        if (st) {
+            diag_prefix(L->d, "value '%s': ", *name);
+            return st;
+        }
+    }
     return NNPERF_OK;
 }
 
@@ -258,19 +356,24 @@ static enum nnperf_status parse_tensor(struct ld *L, const uint8_t *p, size_t n,
     struct pb_field f;
     int ndims = 0;
     int has_data = 0, external = 0, repeated = 0;
-    FOR_FIELDS(r, f, "TensorProto")
+    const char *tname = NULL; /* for messages: the name may come after the dims */
+    FOR_FIELDS_CHECKED(r, f, "TensorProto", tensor_fields)
     {
         if (f.num == TP_DIMS) {
             if (f.wire == PB_VARINT) ndims++;
             else if (f.wire == PB_LEN) {
                 int64_t c = pb_count_varints(f.data, f.len);
-                if (c < 0) return malformed(L, "TensorProto", "bad packed dims");
+                if (c < 0) return malformed(L, "TensorProto", "bad packed dims", f.data);
                 ndims += (int)(c > NNPERF_MAX_RANK ? NNPERF_MAX_RANK + 1 : c);
             }
-            if (ndims > NNPERF_MAX_RANK)
-                return diag_set(L->d, NNPERF_E_LIMIT, "tensor has more than %d dims", NNPERF_MAX_RANK);
+            if (ndims > NNPERF_MAX_RANK) ndims = NNPERF_MAX_RANK + 1; /* reported below; no int overflow */
+        } else if (f.num == TP_NAME && f.wire == PB_LEN && !(tname = str(L, &f))) {
+            return nomem(L);
         }
     }
+    if (!tname) tname = v->name ? v->name : "";
+    if (ndims > NNPERF_MAX_RANK)
+        return diag_set(L->d, NNPERF_E_LIMIT, "tensor '%s' has more than %d dims", tname, NNPERF_MAX_RANK);
     v->type_kind = TK_TENSOR;
     v->rank = ndims;
     v->dims = ar_calloc(L->ar, (size_t)(ndims ? ndims : 1), sizeof(struct ir_dim));
@@ -284,7 +387,8 @@ static enum nnperf_status parse_tensor(struct ld *L, const uint8_t *p, size_t n,
         case TP_DIMS:
             if (f.wire == PB_VARINT) {
                 if ((int64_t)f.u < 0)
-                    return diag_set(L->d, NNPERF_E_INVALID, "tensor has a negative dim (%lld)", (long long)(int64_t)f.u);
+                    return diag_set(L->d, NNPERF_E_INVALID, "tensor '%s' has a negative dim (%lld)", tname,
+                                    (long long)(int64_t)f.u);
                 v->dims[di++] = ir_dim_known((int64_t)f.u);
             } else if (f.wire == PB_LEN) {
                 struct pb q = pb_make(f.data, f.len);
@@ -292,20 +396,18 @@ static enum nnperf_status parse_tensor(struct ld *L, const uint8_t *p, size_t n,
                 int rc;
                 while ((rc = pb_varint(&q, &x)) == 1) {
                     if ((int64_t)x < 0)
-                        return diag_set(L->d, NNPERF_E_INVALID, "tensor has a negative dim (%lld)", (long long)(int64_t)x);
+                        return diag_set(L->d, NNPERF_E_INVALID, "tensor '%s' has a negative dim (%lld)", tname,
+                                        (long long)(int64_t)x);
                     v->dims[di++] = ir_dim_known((int64_t)x);
                 }
-                if (rc < 0) return malformed(L, "TensorProto", "bad packed dims");
+                if (rc < 0) return malformed(L, "TensorProto", "bad packed dims", f.data);
             }
             break;
         case TP_DTYPE:
             if (f.wire == PB_VARINT) v->dtype = f.u < DT_COUNT ? (int)f.u : DT_UNDEFINED;
             break;
         case TP_NAME:
-            if (f.wire == PB_LEN && name_out) {
-                *name_out = str(L, &f);
-                if (!*name_out) return nomem(L);
-            }
+            if (f.wire == PB_LEN && name_out) *name_out = tname;
             break;
         case TP_RAW:
             if (f.wire == PB_LEN) {
@@ -351,7 +453,8 @@ static enum nnperf_status parse_tensor(struct ld *L, const uint8_t *p, size_t n,
                     char *end;
                     unsigned long long x = strtoull(val, &end, 10);
                     if (!*val || *end || val[0] == '-')
-                        return diag_set(L->d, NNPERF_E_PARSE, "external data %s '%s' is not a number", key, val);
+                        return diag_set(L->d, NNPERF_E_PARSE, "tensor '%s': external data %s '%s' is not a number",
+                                        tname, key, val);
                     if (!strcmp(key, "offset")) v->ext_offset = x;
                     else {
                         v->ext_length = x;
@@ -364,7 +467,7 @@ static enum nnperf_status parse_tensor(struct ld *L, const uint8_t *p, size_t n,
         }
     }
     if (external) {
-        if (!v->ext_location) return diag_set(L->d, NNPERF_E_PARSE, "external tensor has no 'location'");
+        if (!v->ext_location) return diag_set(L->d, NNPERF_E_PARSE, "external tensor '%s' has no 'location'", tname);
         v->enc = DE_EXTERNAL;
         const char *loc = v->ext_location;
         /* refuse paths that escape the model's directory: absolute, or with a ".." component */
@@ -374,7 +477,8 @@ static enum nnperf_status parse_tensor(struct ld *L, const uint8_t *p, size_t n,
                 (s[2] == 0 || s[2] == '/' || s[2] == '\\'))
                 escapes = 1;
         if (escapes)
-            return diag_set(L->d, NNPERF_E_INVALID, "external data location '%s' escapes the model's directory", loc);
+            return diag_set(L->d, NNPERF_E_INVALID, "tensor '%s': external data location '%s' escapes the model's directory",
+                            tname, loc);
     } else if (repeated && !has_data) {
         v->enc = DE_REPEATED;
         v->tensor_pb = p;
@@ -421,7 +525,7 @@ static enum nnperf_status parse_attr(struct ld *L, const uint8_t *p, size_t n, s
     struct pb r = pb_make(p, n);
     struct pb_field f;
     int64_t nints = 0, nfloats = 0, nstrings = 0, ngraphs = 0;
-    FOR_FIELDS(r, f, "AttributeProto")
+    FOR_FIELDS_CHECKED(r, f, "AttributeProto", attr_fields)
     {
         switch (f.num) {
         case AP_NAME:
@@ -458,13 +562,17 @@ static enum nnperf_status parse_attr(struct ld *L, const uint8_t *p, size_t n, s
             if (f.wire == PB_VARINT) nints++;
             else if (f.wire == PB_LEN) {
                 int64_t c = pb_count_varints(f.data, f.len);
-                if (c < 0) return malformed(L, "AttributeProto", "bad packed ints");
+                if (c < 0) return malformed(L, "AttributeProto", "bad packed ints", f.data);
                 nints += c;
             }
             break;
         case AP_FLOATS:
             if (f.wire == PB_I32) nfloats++;
-            else if (f.wire == PB_LEN) nfloats += (int64_t)(f.len / 4);
+            else if (f.wire == PB_LEN) {
+                if (f.len % 4)
+                    return malformed(L, "AttributeProto", "packed floats are not a multiple of 4 bytes", f.data);
+                nfloats += (int64_t)(f.len / 4);
+            }
             break;
         case AP_STRINGS:
             if (f.wire == PB_LEN) nstrings++;
@@ -493,7 +601,9 @@ static enum nnperf_status parse_attr(struct ld *L, const uint8_t *p, size_t n, s
             else if (f.wire == PB_LEN) {
                 struct pb q = pb_make(f.data, f.len);
                 uint64_t x;
-                while (pb_varint(&q, &x) == 1) a->ints[ki++] = (int64_t)x;
+                int rc;
+                while ((rc = pb_varint(&q, &x)) == 1) a->ints[ki++] = (int64_t)x;
+                if (rc < 0) return malformed(L, "AttributeProto", "bad packed ints", f.data);
             }
             break;
         case AP_FLOATS:
@@ -563,7 +673,9 @@ static enum nnperf_status parse_attr(struct ld *L, const uint8_t *p, size_t n, s
                                     NNPERF_MAX_SUBGRAPH_DEPTH);
                 enum nnperf_status st = parse_graph(L, f.data, f.len, g, rn, &sub);
                 if (st) {
-                    diag_prefix(L->d, "node '%s' attribute '%s': ", node_name, a->name);
+                    /* context from the outermost node only: one prefix per level would push the message
+                     * itself out of the (capped) diagnostic when subgraphs nest deeply */
+                    if (!g->parent) diag_prefix(L->d, "node '%s' attribute '%s': ", node_name, a->name);
                     return st;
                 }
                 if (f.num == AP_G) a->g = sub;
@@ -574,7 +686,7 @@ static enum nnperf_status parse_attr(struct ld *L, const uint8_t *p, size_t n, s
             if (f.wire == PB_LEN) {
                 int kind = 0, dt = 0, rk = -1;
                 struct ir_dim *dd = NULL;
-                enum nnperf_status st = parse_type(L, f.data, f.len, &kind, &dt, &rk, &dd);
+                enum nnperf_status st = parse_type(L, f.data, f.len, &kind, &dt, &rk, &dd, 0);
                 if (st) return st;
                 a->tp_dtype = dt;
             }
@@ -668,7 +780,7 @@ static enum nnperf_status add_node_proto(struct ld *L, struct gstate *G, const u
     nd->name = "";
     nd->domain = "";
     nd->op_type = NULL;
-    FOR_FIELDS(r, f, "NodeProto")
+    FOR_FIELDS_CHECKED(r, f, "NodeProto", node_fields)
     {
         if (f.wire != PB_LEN) continue;
         switch (f.num) {
@@ -717,6 +829,7 @@ static enum nnperf_status add_node_proto(struct ld *L, struct gstate *G, const u
             out_names[nd->n_out++] = s;
         } else if (f.num == NP_ATTR) {
             struct ir_attr *a = &nd->attrs[nd->n_attr];
+            memset(a, 0, sizeof *a); /* the slot may hold a dropped reference attribute (continue below) */
             enum nnperf_status st = parse_attr(L, f.data, f.len, G->g, rn, nd->name, a);
             if (st) return st;
             if (a->ref_name) {
@@ -789,6 +902,31 @@ static void set_decl(struct ir_value *v, int kind, int dtype, int rank, struct i
     if (kind != TK_UNKNOWN) v->type_kind = kind;
 }
 
+/* A declared shape whose element count or byte size does not fit in int64 is refused here, so that nothing
+ * downstream multiplies such dims. Symbolic and unknown dims are skipped; a zero dim makes the tensor empty. */
+static enum nnperf_status check_size(struct ld *L, const char *what, const char *name, int rank,
+                                     const struct ir_dim *dims, int dtype)
+{
+    int64_t numel = 1;
+    int overflow = 0;
+    for (int i = 0; i < rank && dims; i++) {
+        if (dims[i].val == 0) return NNPERF_OK;
+        if (dims[i].val > 0 && !ck_mul_i64(numel, dims[i].val, &numel)) overflow = 1;
+    }
+    int64_t bytes = (ir_dtype_bits(dtype) + 7) / 8;
+    if (!overflow && bytes > 1 && !ck_mul_i64(numel, bytes, &numel)) overflow = 1;
+    if (!overflow) return NNPERF_OK;
+    char shape[256];
+    size_t k = 0;
+    shape[0] = 0;
+    for (int i = 0; i < rank && k < sizeof shape; i++) {
+        int w = snprintf(shape + k, sizeof shape - k, i ? "x%lld" : "%lld", (long long)dims[i].val);
+        if (w < 0) break;
+        k += (size_t)w;
+    }
+    return diag_set(L->d, NNPERF_E_LIMIT, "%s '%s': the size of shape %s overflows int64", what, name, shape);
+}
+
 static enum nnperf_status parse_graph(struct ld *L, const uint8_t *p, size_t n, struct ir_graph *parent,
                                       const struct rename *rn, struct ir_graph **out)
 {
@@ -805,7 +943,7 @@ static enum nnperf_status parse_graph(struct ld *L, const uint8_t *p, size_t n, 
     struct pb_field f;
     enum nnperf_status st;
     /* pass 1: initializers (they may also be listed as inputs, IR < 4) */
-    FOR_FIELDS(r, f, "GraphProto")
+    FOR_FIELDS_CHECKED(r, f, "GraphProto", graph_fields)
     {
         if (f.wire != PB_LEN) continue;
         if (f.num == GP_NAME) {
@@ -846,6 +984,7 @@ static enum nnperf_status parse_graph(struct ld *L, const uint8_t *p, size_t n, 
             }
             if (st) return st;
             if (!name || !name[0]) return diag_set(L->d, NNPERF_E_PARSE, "an initializer has no name");
+            if ((st = check_size(L, "initializer", name, tmp.rank, tmp.dims, tmp.dtype))) return st;
             if (rn && !(name = rename_name(L, rn, name))) return nomem(L);
             struct ir_value *v;
             if ((st = ir_add_value(L->ar, g, name, &v, L->d))) return st;
@@ -867,7 +1006,8 @@ static enum nnperf_status parse_graph(struct ld *L, const uint8_t *p, size_t n, 
             int kind, dt, rk;
             struct ir_dim *dd;
             if ((st = parse_value_info(L, f.data, f.len, &name, &kind, &dt, &rk, &dd))) return st;
-            if (rn) name = rename_name(L, rn, name);
+            if ((st = check_size(L, "graph input", name, rk, dd, dt))) return st;
+            if (rn && !(name = rename_name(L, rn, name))) return nomem(L);
             struct ir_value *v = ir_find(g, name);
             if (v && (v->flags & IR_V_INIT)) {
                 v->flags |= IR_V_INPUT; /* an input with a default value: treated as the constant */
@@ -895,6 +1035,7 @@ static enum nnperf_status parse_graph(struct ld *L, const uint8_t *p, size_t n, 
         int kind, dt, rk;
         struct ir_dim *dd;
         if ((st = parse_value_info(L, f.data, f.len, &name, &kind, &dt, &rk, &dd))) return st;
+        if ((st = check_size(L, f.num == GP_OUTPUT ? "graph output" : "value_info", name, rk, dd, dt))) return st;
         if (rn && !(name = rename_name(L, rn, name))) return nomem(L);
         struct ir_value *v = ir_find(g, name);
         if (f.num == GP_OUTPUT) {
@@ -1094,9 +1235,15 @@ enum nnperf_status ox_load_model(struct ir_model *m, struct diag *d)
     struct pb_field f;
     const uint8_t *gp = NULL;
     size_t glen = 0;
-    int nfun = 0, nops = 0, saw_ir = 0;
-    FOR_FIELDS(r, f, "ModelProto")
-    {
+    int nfun = 0, nops = 0, saw_ir = 0, rc;
+    while ((rc = pb_next(&r, &f, &why)) != 0) {
+        /* at the top level a field running past its message runs past the end of the file */
+        if (rc < 0 && why == pb_why_past_end)
+            return diag_set(d, NNPERF_E_PARSE,
+                            "truncated file: ModelProto field %u at byte %zu claims %llu bytes, the file has %zu",
+                            f.num, pb_offset(&r), (unsigned long long)f.u, m->len);
+        if (rc < 0) return bad_field(L, "ModelProto", why, r.field, &f, model_fields);
+        if (!wire_ok(L, "ModelProto", model_fields, &f, r.field)) return d->status;
         switch (f.num) {
         case MP_IR_VERSION:
             if (f.wire == PB_VARINT) {
@@ -1125,6 +1272,7 @@ enum nnperf_status ox_load_model(struct ir_model *m, struct diag *d)
     if (!saw_ir && !gp)
         return diag_set(d, NNPERF_E_PARSE, "not an ONNX model: no ir_version and no graph field");
     if (!gp) return diag_set(d, NNPERF_E_PARSE, "the model has no graph");
+    if (!saw_ir) return diag_set(d, NNPERF_E_PARSE, "the model has no ir_version");
     if (m->ir_version < 3)
         return diag_set(d, NNPERF_E_UNSUPPORTED, "IR version %lld is not supported (3 and later are)",
                         (long long)m->ir_version);
@@ -1140,7 +1288,7 @@ enum nnperf_status ox_load_model(struct ir_model *m, struct diag *d)
             struct pb_field g;
             struct ir_opset *os = &m->opsets[m->n_opsets++];
             os->domain = "";
-            FOR_FIELDS(q, g, "OperatorSetIdProto")
+            FOR_FIELDS_CHECKED(q, g, "OperatorSetIdProto", opset_fields)
             {
                 if (g.num == OS_DOMAIN && g.wire == PB_LEN && !(os->domain = str(L, &g))) return nomem(L);
                 if (g.num == OS_VERSION && g.wire == PB_VARINT) os->version = (int64_t)g.u;

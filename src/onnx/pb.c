@@ -1,6 +1,8 @@
 /* pb.c - protobuf wire-format reader (see pb.h). */
 #include "pb.h"
 
+const char pb_why_past_end[] = "length-delimited field runs past the end of its message";
+
 int pb_varint(struct pb *r, uint64_t *v)
 {
     if (r->p >= r->end) return 0;
@@ -8,45 +10,49 @@ int pb_varint(struct pb *r, uint64_t *v)
     for (int shift = 0; shift < 70; shift += 7) {
         if (r->p >= r->end) return -1;
         uint8_t b = *r->p++;
-        if (shift == 63 && (b & 0x7e)) return -1; /* more than 64 bits */
+        if (shift == 63 && (b & 0xfe)) return -2; /* more than 64 bits (or an 11th byte follows) */
         x |= (uint64_t)(b & 0x7f) << shift;
         if (!(b & 0x80)) {
             *v = x;
             return 1;
         }
     }
+    return -2;
+}
+
+static const char *varint_why(int rc, const char *truncated)
+{
+    return rc == -2 ? "varint longer than 64 bits" : truncated;
+}
+
+static int fail(struct pb *r, const char **why, const char *msg)
+{
+    *why = msg;
+    r->p = r->field; /* messages point at the start of the bad field */
     return -1;
 }
 
 int pb_next(struct pb *r, struct pb_field *f, const char **why)
 {
     if (r->p >= r->end) return 0;
+    r->field = r->p;
     uint64_t key;
-    if (pb_varint(r, &key) != 1) {
-        *why = "truncated or overlong field key";
-        return -1;
-    }
+    int rc = pb_varint(r, &key);
+    f->num = 0;
+    f->wire = -1;
+    if (rc != 1) return fail(r, why, varint_why(rc, "truncated field key"));
     f->num = (uint32_t)(key >> 3);
     f->wire = (int)(key & 7);
     f->data = NULL;
     f->len = 0;
     f->u = 0;
-    if (f->num == 0 || (key >> 3) > 0x1fffffff) {
-        *why = "invalid field number";
-        return -1;
-    }
+    if (f->num == 0 || (key >> 3) > 0x1fffffff) return fail(r, why, "invalid field number");
     switch (f->wire) {
     case PB_VARINT:
-        if (pb_varint(r, &f->u) != 1) {
-            *why = "truncated varint";
-            return -1;
-        }
+        if ((rc = pb_varint(r, &f->u)) != 1) return fail(r, why, varint_why(rc, "truncated varint"));
         return 1;
     case PB_I64:
-        if (r->end - r->p < 8) {
-            *why = "truncated 64-bit field";
-            return -1;
-        }
+        if (r->end - r->p < 8) return fail(r, why, "truncated 64-bit field");
         f->u = 0;
         for (int i = 7; i >= 0; i--) f->u = (f->u << 8) | r->p[i];
         f->data = r->p;
@@ -54,10 +60,7 @@ int pb_next(struct pb *r, struct pb_field *f, const char **why)
         r->p += 8;
         return 1;
     case PB_I32:
-        if (r->end - r->p < 4) {
-            *why = "truncated 32-bit field";
-            return -1;
-        }
+        if (r->end - r->p < 4) return fail(r, why, "truncated 32-bit field");
         f->u = (uint64_t)r->p[0] | ((uint64_t)r->p[1] << 8) | ((uint64_t)r->p[2] << 16) | ((uint64_t)r->p[3] << 24);
         f->data = r->p;
         f->len = 4;
@@ -65,20 +68,18 @@ int pb_next(struct pb *r, struct pb_field *f, const char **why)
         return 1;
     case PB_LEN: {
         uint64_t n;
-        if (pb_varint(r, &n) != 1) {
-            *why = "truncated length";
-            return -1;
-        }
+        if ((rc = pb_varint(r, &n)) != 1) return fail(r, why, varint_why(rc, "truncated length"));
         if (n > (uint64_t)(r->end - r->p)) {
-            *why = "length-delimited field runs past the end of its message";
-            return -1;
+            f->u = n;
+            f->len = (size_t)(r->end - r->p);
+            return fail(r, why, pb_why_past_end);
         }
         f->data = r->p;
         f->len = (size_t)n;
         r->p += n;
         return 1;
     }
-    default: *why = "unsupported wire type (groups are not used by ONNX)"; return -1;
+    default: return fail(r, why, "unsupported wire type (groups are not used by ONNX)");
     }
 }
 

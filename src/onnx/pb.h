@@ -11,6 +11,7 @@ enum pb_wire { PB_VARINT = 0, PB_I64 = 1, PB_LEN = 2, PB_SGROUP = 3, PB_EGROUP =
 
 struct pb {
     const uint8_t *p, *end, *start;
+    const uint8_t *field; /* start of the field pb_next read last (or failed on), for messages */
 };
 
 /* One field: number, wire type and its value (varint/fixed as u64, length-delimited as a view). */
@@ -24,13 +25,16 @@ struct pb_field {
 
 static inline struct pb pb_make(const uint8_t *p, size_t n)
 {
-    struct pb r = {p, p + n, p};
+    struct pb r = {p, p + n, p, p};
     return r;
 }
 
-/* Reads the next field. Returns 1 on success, 0 at the end, -1 on malformed input (*why says what). */
+/* Reads the next field. Returns 1 on success, 0 at the end, -1 on malformed input (*why says what; r->p is left at
+ * the start of the bad field, r->field too). A length-delimited field that runs past the end sets *why to
+ * pb_why_past_end, f->num and f->wire, f->u to the length it claims and f->len to the bytes that are left. */
 int pb_next(struct pb *r, struct pb_field *f, const char **why);
-/* Reads a varint from a packed run. Returns 1, 0 at end, -1 malformed. */
+extern const char pb_why_past_end[];
+/* Reads a varint from a packed run. Returns 1, 0 at end, -1 truncated, -2 longer than 64 bits. */
 int pb_varint(struct pb *r, uint64_t *v);
 /* Number of varints in a packed run, or -1 when malformed. */
 int64_t pb_count_varints(const uint8_t *p, size_t n);

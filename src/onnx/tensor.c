@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "onnx.h"
@@ -84,6 +85,10 @@ static enum nnperf_status decode_typed(struct ir_value *v, const uint8_t *p, siz
                                        int64_t *ibuf, double *fbuf, struct diag *d)
 {
     int isf = ir_dtype_is_float(v->dtype);
+    /* float_data/double_data hold floating point only: an integer tensor stored there would leave ibuf unset */
+    if ((enc == DE_FIXED32 || enc == DE_FIXED64) && !isf)
+        return diag_set(d, NNPERF_E_INVALID, "tensor '%s': %s is not valid for a %s tensor", v->name,
+                        enc == DE_FIXED32 ? "float_data" : "double_data", ir_dtype_name(v->dtype));
     if (enc == DE_FIXED32) {
         if (n < (size_t)numel * 4)
             return diag_set(d, NNPERF_E_INVALID, "tensor '%s' has %zu float_data bytes, expected %lld", v->name, n,
@@ -102,12 +107,12 @@ static enum nnperf_status decode_typed(struct ir_value *v, const uint8_t *p, siz
                                 (long long)numel);
             if (v->dtype == DT_FLOAT16) fbuf[k] = half_to_double((uint16_t)x);
             else if (v->dtype == DT_BFLOAT16) fbuf[k] = bf16_to_double((uint16_t)x);
+            else if (isf) fbuf[k] = (double)(int64_t)x; /* float tensor in an integer field: lenient */
             else if (v->dtype == DT_INT32 || v->dtype == DT_INT16 || v->dtype == DT_INT8) ibuf[k] = (int32_t)x;
             else if (v->dtype == DT_INT4) ibuf[k] = (int8_t)((x & 0xf) >= 8 ? (int)(x & 0xf) - 16 : (int)(x & 0xf));
             else ibuf[k] = (int64_t)x;
         }
     }
-    (void)isf;
     return NNPERF_OK;
 }
 
@@ -132,10 +137,19 @@ enum nnperf_status ox_decode_values(struct ir_model *m, struct ir_value *v, stru
         int w = snprintf(path, sizeof path, "%s/%s", m->dir ? m->dir : ".", v->ext_location);
         if (w < 0 || (size_t)w >= sizeof path)
             return diag_set(d, NNPERF_E_IO, "tensor '%s': external data path too long", v->name);
-        int fd = open(path, O_RDONLY);
+        if (v->ext_offset > (uint64_t)INT64_MAX - need)
+            return diag_set(d, NNPERF_E_INVALID, "tensor '%s': external data offset %llu is out of range", v->name,
+                            (unsigned long long)v->ext_offset);
+        /* O_NONBLOCK: a location naming a FIFO must not hang the load; only regular files are read */
+        int fd = open(path, O_RDONLY | O_NONBLOCK);
         if (fd < 0)
             return diag_set(d, NNPERF_E_IO, "tensor '%s': cannot open external data '%s': %s", v->name, path,
                             strerror(errno));
+        struct stat sb;
+        if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+            close(fd);
+            return diag_set(d, NNPERF_E_IO, "tensor '%s': external data '%s' is not a regular file", v->name, path);
+        }
         ssize_t got = pread(fd, ext, need, (off_t)v->ext_offset);
         close(fd);
         if (got < 0 || (size_t)got != need)
@@ -152,13 +166,18 @@ enum nnperf_status ox_decode_values(struct ir_model *m, struct ir_value *v, stru
         const char *why;
         int64_t k = 0;
         int rc;
+        int isf = ir_dtype_is_float(v->dtype);
         while ((rc = pb_next(&r, &f, &why)) == 1 && k < numel) {
+            if ((f.num == 4 || f.num == 10) && !isf) /* as in decode_typed: ibuf would be left unset */
+                return diag_set(d, NNPERF_E_INVALID, "tensor '%s': %s is not valid for a %s tensor", v->name,
+                                f.num == 4 ? "float_data" : "double_data", ir_dtype_name(v->dtype));
             if (f.num == 4 && f.wire == PB_I32) raw_elem(DT_FLOAT, f.data, 0, &ibuf[k], &fbuf[k]), k++;
             else if (f.num == 10 && f.wire == PB_I64) raw_elem(DT_DOUBLE, f.data, 0, &ibuf[k], &fbuf[k]), k++;
             else if ((f.num == 5 || f.num == 7 || f.num == 11) && f.wire == PB_VARINT) {
                 uint64_t x = f.u;
                 if (v->dtype == DT_FLOAT16) fbuf[k] = half_to_double((uint16_t)x);
                 else if (v->dtype == DT_BFLOAT16) fbuf[k] = bf16_to_double((uint16_t)x);
+                else if (isf) fbuf[k] = (double)(int64_t)x;
                 else if (f.num == 5) ibuf[k] = (int32_t)x;
                 else ibuf[k] = (int64_t)x;
                 k++;

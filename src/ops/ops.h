@@ -38,6 +38,8 @@ enum op_class {
     OC_CONTROL,   /* If, Loop, Scan */
     OC_SEQUENCE,  /* sequence and optional operators */
     OC_OTHER,
+    OC_CONV_GROUPED, /* not an operator's class: a Conv layer with group > 1 (depthwise, grouped); platforms may give it
+                      * its own efficiency (it falls back to conv's) */
     OC_COUNT
 };
 

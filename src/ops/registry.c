@@ -35,6 +35,7 @@ static const char *const class_names[OC_COUNT] = {
     [OC_NORM] = "norm",       [OC_REDUCE] = "reduce",   [OC_SOFTMAX] = "softmax", [OC_RESIZE] = "resize",
     [OC_DATA] = "data",       [OC_VIEW] = "view",       [OC_QUANT] = "quant",     [OC_GEN] = "generator",
     [OC_CONTROL] = "control", [OC_SEQUENCE] = "sequence", [OC_OTHER] = "other",
+    [OC_CONV_GROUPED] = "conv_grouped",
 };
 
 const char *op_class_name(int klass)

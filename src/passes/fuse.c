@@ -171,6 +171,11 @@ enum nnperf_status pass_fuse(struct nnperf_prediction *p)
         }
         L->name = L->n_nodes > 1 ? ar_printf(&p->ar, "%s+%d", L->nodes[0]->name, L->n_nodes - 1) : L->nodes[0]->name;
         L->klass = L->main->op >= 0 ? op_table[L->main->op].klass : OC_OTHER;
+        if (L->klass == OC_CONV) {
+            /* grouped and depthwise convolutions run far below a dense conv's efficiency on most hardware */
+            for (int a = 0; a < L->main->n_attr; a++)
+                if (!strcmp(L->main->attrs[a].name, "group") && L->main->attrs[a].i > 1) L->klass = OC_CONV_GROUPED;
+        }
         L->fallback = !hw_supports(hw, L->main->op_type);
         for (int i = 0; i < L->n_nodes; i++)
             if (!hw_supports(hw, L->nodes[i]->op_type)) L->fallback = 1;

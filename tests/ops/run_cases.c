@@ -44,6 +44,16 @@ struct tcase {
 };
 
 static int failures, passes;
+
+/* a whole token that is an integer (optionally negative); "2*H" is a symbol */
+static int is_int_token(const char *t)
+{
+    if (*t == '-') t++;
+    if (!*t) return 0;
+    for (; *t; t++)
+        if (!isdigit((unsigned char)*t)) return 0;
+    return 1;
+}
 static struct arena AR;
 
 static int dtype_from(const char *s)
@@ -76,7 +86,7 @@ static int parse_shape(const char *s, int *rank, struct ir_dim *dims)
         if (len >= sizeof tok) return 0;
         memcpy(tok, p, len);
         tok[len] = 0;
-        if (isdigit((unsigned char)tok[0])) dims[r] = ir_dim_known(atoll(tok));
+        if (is_int_token(tok)) dims[r] = ir_dim_known(atoll(tok));
         else if (!strcmp(tok, "?")) dims[r] = IR_DIM_UNKNOWN;
         else dims[r] = (struct ir_dim){-1, ar_strdup(&AR, tok)};
         r++;
@@ -342,7 +352,7 @@ static int run_file(const char *dir, const char *fname)
                     struct ir_ival *iv = ar_calloc(&AR, NNPERF_MAX_CONST_ELEMS, sizeof *iv);
                     double *fv = ar_calloc(&AR, NNPERF_MAX_CONST_ELEMS, sizeof *fv);
                     while ((tok = strtok_r(NULL, " \t", &save)) && cnt < NNPERF_MAX_CONST_ELEMS) {
-                        if (isdigit((unsigned char)tok[0]) || tok[0] == '-' || tok[0] == '.') {
+                        if (is_int_token(tok) || strspn(tok, "-.0123456789eE+") == strlen(tok)) {
                             iv[cnt] = ir_ival_known(atoll(tok));
                             fv[cnt] = atof(tok);
                         } else {
@@ -371,7 +381,7 @@ static int run_file(const char *dir, const char *fname)
             tc->n_exp_vals = 0;
             tc->exp_vals_out = tc->n_out - 1;
             while ((tok = strtok_r(NULL, " \t", &save)) && tc->n_exp_vals < 256) {
-                if (isdigit((unsigned char)tok[0]) || tok[0] == '-') tc->exp_vals[tc->n_exp_vals++] = ir_ival_known(atoll(tok));
+                if (is_int_token(tok)) tc->exp_vals[tc->n_exp_vals++] = ir_ival_known(atoll(tok));
                 else tc->exp_vals[tc->n_exp_vals++] = (struct ir_ival){0, ar_strdup(&AR, tok), 0};
             }
         } else if (!strcmp(kw, "macs")) {

@@ -19,9 +19,16 @@ extern const int cli_n_cmds;
 
 int cmd_analyze(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
+extern const char hw_usage[];
+int cmd_hw(int, char **);
 int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+extern const char calibrate_usage[], validate_usage[];
+extern const char probe_usage[];
+int cmd_probe(int argc, char **argv);
 
 /* options shared by the model commands (cli_args.c) */
 #define CLI_MAX_LIST 256

@@ -57,6 +57,8 @@ const struct cli_cmd cli_cmds[] = {
     {"hw", "list the built-in platforms, show one as YAML", hw_usage, cmd_hw},
     {"probe", "measure this machine's peak ops/s and memory bandwidth, write a platform YAML", probe_usage,
      cmd_probe},
+    {"calibrate", "fit a platform's efficiencies to ONNX Runtime profiles", calibrate_usage, cmd_calibrate},
+    {"validate", "predicted vs measured time per layer and in total", validate_usage, cmd_validate},
     {"ops", "list the supported operators", ops_usage, cmd_ops},
 };
 const int cli_n_cmds = (int)(sizeof cli_cmds / sizeof cli_cmds[0]);

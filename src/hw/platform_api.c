@@ -1,0 +1,90 @@
+/* platform_api.c - the public platform API of nnperf.h (nnperf_platform_*): a handle around struct hw_desc, the
+ * preset list and the YAML text of a preset or a loaded platform. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw.h"
+
+enum nnperf_status nnperf_platform_load(const char *name_or_path, struct nnperf_platform **out, char *err,
+                                        size_t errlen)
+{
+    if (out) *out = NULL;
+    if (!out || !name_or_path) {
+        if (err && errlen) snprintf(err, errlen, "nnperf_platform_load: missing argument");
+        return NNPERF_E_USAGE;
+    }
+    struct nnperf_platform *p = malloc(sizeof *p);
+    if (!p) {
+        if (err && errlen) snprintf(err, errlen, "out of memory");
+        return NNPERF_E_NOMEM;
+    }
+    struct diag d = {NNPERF_OK, {0}};
+    enum nnperf_status st = hw_resolve(name_or_path, &p->hw, &d);
+    if (st != NNPERF_OK) {
+        if (err && errlen) snprintf(err, errlen, "%s", d.msg);
+        free(p);
+        return st;
+    }
+    *out = p;
+    return NNPERF_OK;
+}
+
+void nnperf_platform_free(struct nnperf_platform *p)
+{
+    free(p);
+}
+
+int nnperf_platform_preset_count(void)
+{
+    return hw_preset_count();
+}
+
+const char *nnperf_platform_preset_name(int i)
+{
+    return hw_preset_name(i);
+}
+
+const char *nnperf_platform_preset_yaml(const char *name, size_t *len)
+{
+    return hw_preset_yaml(name, len);
+}
+
+enum nnperf_status nnperf_platform_yaml(const struct nnperf_platform *p, char **out, size_t *len)
+{
+    if (out) *out = NULL;
+    if (len) *len = 0;
+    if (!p || !out) return NNPERF_E_USAGE;
+    struct strbuf sb;
+    sb_init(&sb, 1u << 20);
+    hw_write_yaml(&p->hw, &sb);
+    if (sb.overflow || !sb.p) {
+        sb_free(&sb);
+        return NNPERF_E_NOMEM;
+    }
+    *out = sb.p; /* sb's buffer is malloc'd: the caller frees it */
+    if (len) *len = sb.len;
+    return NNPERF_OK;
+}
+
+void nnperf_platform_info(const struct nnperf_platform *p, struct nnperf_platform_info *info)
+{
+    if (!info) return;
+    memset(info, 0, sizeof *info);
+    if (!p) return;
+    const struct hw_desc *hw = &p->hw;
+    info->name = hw->name;
+    info->description = hw->description;
+    info->source = hw->source;
+    info->peak_int4 = hw->peak_ops[HW_INT4];
+    info->peak_int8 = hw->peak_ops[HW_INT8];
+    info->peak_fp16 = hw->peak_ops[HW_FP16];
+    info->peak_bf16 = hw->peak_ops[HW_BF16];
+    info->peak_fp32 = hw->peak_ops[HW_FP32];
+    info->default_dtype = hw_dtype_name(hw->default_dtype);
+    info->ddr_bandwidth = hw->ddr_bw;
+    info->sram_bytes = hw->sram_bytes;
+    info->cores = hw->cores;
+    info->has_fallback = hw->fb.present;
+    info->fallback_name = hw->fb.present ? hw->fb.name : NULL;
+}

@@ -1,0 +1,222 @@
+#!/usr/bin/python3
+"""make_bad_inputs.py - writes the bad-input corpus: tests/bad-inputs/<name>.onnx and expected.txt.
+
+Dev tool, run by hand after changing a case (the outputs are committed):
+    /usr/bin/python3 tests/bad-inputs/make_bad_inputs.py
+Needs Debian's python3-onnx (onnx.helper). Deterministic: fixed seeds, no timestamps, so a rerun gives the same
+bytes. Each case is a tiny file that must make `nnperf analyze` fail with exit code 2 and one line on stderr that
+contains the expected substring (see check.sh). Malformed protobuf is written by hand with the encoder below
+(wire format: https://protobuf.dev/programming-guides/encoding/).
+"""
+import os
+import random
+import sys
+
+from onnx import TensorProto, helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OPSET = [helper.make_opsetid("", 13)]
+CASES = []  # (file name, bytes, expected substring)
+
+
+def case(name, data, expect):
+    CASES.append((name + ".onnx", data, expect))
+
+
+# ---- wire-format encoder for hand-made malformed bytes ----
+def varint(x):
+    x &= (1 << 64) - 1  # negative int64 -> two's complement, 10 bytes
+    out = bytearray()
+    while True:
+        b = x & 0x7F
+        x >>= 7
+        if x:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def key(num, wire):
+    return varint(num << 3 | wire)
+
+
+def fld_len(num, payload):
+    return key(num, 2) + varint(len(payload)) + payload
+
+
+def fld_varint(num, x):
+    return key(num, 0) + varint(x)
+
+
+def model(graph, ir_version=8, opset=None):
+    m = helper.make_model(graph, opset_imports=opset or OPSET, producer_name="make_bad_inputs")
+    m.ir_version = ir_version
+    return m.SerializeToString()
+
+
+def model_with_raw_graph(graph_bytes, ir_version=8):
+    """A ModelProto around graph bytes that onnx itself could not serialize."""
+    head = fld_varint(1, ir_version) + fld_len(8, helper.make_opsetid("", 13).SerializeToString())
+    return head + fld_len(7, graph_bytes)
+
+
+def vi(name, shape, dt=TensorProto.FLOAT):
+    return helper.make_tensor_value_info(name, dt, shape)
+
+
+def small_graph():
+    """x[1,1,5,5] -> Conv(w) -> Relu -> y: a valid model with an initializer, for truncation."""
+    w = helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 3, 3], [0.5] * 9)
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["y"], name="relu"),
+    ]
+    return helper.make_graph(nodes, "small", [vi("x", [1, 1, 5, 5])], [vi("y", [1, 1, 5, 5])], [w])
+
+
+# ---- protobuf level ----
+case("empty", b"", "empty file")
+
+rng = random.Random(20240607)
+case("random_bytes", bytes(rng.getrandbits(8) for _ in range(256)), "malformed ModelProto")
+
+good = model(small_graph())
+case("truncated", good[: len(good) // 2], "truncated")
+
+# ModelProto.graph (field 7) sent as a varint instead of a length-delimited message
+case("wrong_wire_type", fld_varint(1, 8) + fld_varint(7, 5), "field 'graph' (7) has wire type 0, expected 2")
+
+# ir_version as an 11-byte varint: more than 64 bits
+case("varint_overflow", key(1, 0) + b"\xff" * 10 + b"\x01", "varint longer than 64 bits")
+
+# a node whose 'input' string claims 200 bytes inside a 12-byte NodeProto
+bad_node = fld_len(4, b"Relu") + key(1, 2) + varint(200) + b"x"
+g = helper.make_graph([], "g", [vi("x", [2])], []).SerializeToString() + fld_len(1, bad_node)
+case("length_past_end", model_with_raw_graph(g), "malformed NodeProto")
+
+# ---- tensors and shapes ----
+t = TensorProto(name="w", data_type=TensorProto.FLOAT)
+t.dims.extend([-1, 4])
+g = helper.make_graph([helper.make_node("Add", ["x", "w"], ["y"], name="add")], "g", [vi("x", [4])],
+                      [vi("y", None)], [t])
+case("negative_dim", model(g), "tensor 'w' has a negative dim (-1)")
+
+# 2^40 x 2^40 elements: the element count overflows int64 (inputs, fed to an Add)
+big = [1 << 40, 1 << 40]
+g = helper.make_graph([helper.make_node("Add", ["a", "b"], ["y"], name="add")], "g",
+                      [vi("a", big), vi("b", big)], [vi("y", None)])
+case("dim_product_overflow", model(g), "overflow")
+
+# the same as an initializer without data
+t = TensorProto(name="w", data_type=TensorProto.FLOAT)
+t.dims.extend(big)
+g = helper.make_graph([helper.make_node("Relu", ["w"], ["y"], name="relu")], "g", [], [vi("y", None)], [t])
+case("init_dim_overflow", model(g), "overflow")
+
+g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu")], "g", [vi("x", [1] * 17)],
+                      [vi("y", None)])
+case("rank_over_limit", model(g), "'x': shape has 17 dims, more than the limit of 16")
+
+t = TensorProto(name="w", data_type=TensorProto.FLOAT)
+t.dims.extend([1] * 17)
+t.raw_data = b"\0\0\0\0"
+g = helper.make_graph([helper.make_node("Relu", ["w"], ["y"], name="relu")], "g", [], [vi("y", None)], [t])
+case("init_rank_over_limit", model(g), "tensor 'w' has more than 16 dims")
+
+# a TypeProto nested 100 sequences deep (each level a few bytes; unbounded recursion otherwise)
+tp = helper.make_tensor_type_proto(TensorProto.FLOAT, [1])
+for _ in range(100):
+    tp = helper.make_sequence_type_proto(tp)
+g = helper.make_graph([helper.make_node("Identity", ["x"], ["y"], name="id")], "g",
+                      [helper.make_value_info("x", tp)], [vi("y", None)])
+case("deep_type_nesting", model(g), "type nested deeper than")
+
+# ---- graph structure ----
+g = helper.make_graph([helper.make_node("Relu", ["b"], ["a"], name="node_a"),
+                       helper.make_node("Relu", ["a"], ["b"], name="node_b")], "g", [vi("x", [1])],
+                      [vi("b", None)])
+case("cycle", model(g), "cycle")
+
+g = helper.make_graph([helper.make_node("Relu", ["nowhere"], ["y"], name="relu")], "g", [vi("x", [1])],
+                      [vi("y", None)])
+case("dangling_input", model(g), "node 'relu' (Relu): input 'nowhere' is not a graph input")
+
+g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="r1"),
+                       helper.make_node("Neg", ["x"], ["y"], name="r2")], "g", [vi("x", [1])], [vi("y", None)])
+case("duplicate_output", model(g), "node 'r2' (Neg): value 'y' is defined twice")
+
+g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu")], "g", [vi("x", [1])],
+                      [vi("z", None)])
+case("output_not_produced", model(g), "graph output 'z' is not produced by any node")
+
+g = helper.make_graph([helper.make_node("", ["x"], ["y"], name="n1")], "g", [vi("x", [1])], [vi("y", None)])
+case("no_op_type", model(g), "node 'n1' has no op_type")
+
+# ---- attributes ----
+# 'axes' of an Unsqueeze claiming 2^31 packed ints but the file ends after 3 of them
+attr = fld_len(1, b"axes") + fld_varint(20, 7) + key(8, 2) + varint(1 << 31) + b"\x00\x01\x02"
+bad_node = fld_len(1, b"x") + fld_len(2, b"y") + fld_len(3, b"unsq") + fld_len(4, b"Unsqueeze") + fld_len(5, attr)
+g = helper.make_graph([], "g", [vi("x", [2])], [vi("y", None)]).SerializeToString() + fld_len(1, bad_node)
+case("attr_huge_packed_ints", model_with_raw_graph(g, ir_version=6), "malformed AttributeProto")
+
+g = helper.make_graph([helper.make_node("Conv", ["x", "w"], ["y"], name="conv", pads=[1, 1, 1])], "g",
+                      [vi("x", [1, 1, 5, 5])], [vi("y", None)],
+                      [helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 3, 3], [0.5] * 9)])
+case("conv_bad_pads", model(g), "node 'conv' (Conv): attribute 'pads'")
+
+
+# If nested 40 deep (the limit is NNPERF_MAX_SUBGRAPH_DEPTH = 32)
+def nested_if(depth, i=0):
+    leaf = helper.make_graph([helper.make_node("Identity", ["x"], ["o%d" % i], name="leaf%d" % i)], "leaf%d" % i,
+                             [], [vi("o%d" % i, [1])])
+    if i == depth:
+        return leaf
+    node = helper.make_node("If", ["c"], ["o%d" % i], name="if%d" % i,
+                            then_branch=nested_if(depth, i + 1), else_branch=leaf)
+    return helper.make_graph([node], "g%d" % i, [], [vi("o%d" % i, [1])])
+
+
+top = nested_if(40)
+top.input.extend([vi("c", [], TensorProto.BOOL), vi("x", [1])])
+case("deep_subgraph_nesting", model(top), "subgraphs nested deeper than 32")
+
+# ---- external data ----
+def ext_model(location, needed):
+    t = TensorProto(name="shape", data_type=TensorProto.INT64, data_location=TensorProto.EXTERNAL)
+    t.dims.extend([2])
+    e = t.external_data.add()
+    e.key, e.value = "location", location
+    if needed:  # the values decide Reshape's output shape
+        n = helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")
+    else:
+        n = helper.make_node("Shape", ["shape"], ["y"], name="shape_of")
+    g = helper.make_graph([n], "g", [vi("x", [2, 3])], [vi("y", None)], [t])
+    return model(g)
+
+
+case("external_dotdot", ext_model("../x.bin", False), "external data location '../x.bin' escapes")
+case("external_absolute", ext_model("/etc/passwd", False), "external data location '/etc/passwd' escapes")
+case("external_missing", ext_model("missing_shape.bin", True), "cannot open external data")
+
+# ---- model level ----
+case("ir_version_2", model(small_graph(), ir_version=2), "IR version 2 is not supported")
+case("no_graph", fld_varint(1, 8) + fld_len(8, helper.make_opsetid("", 13).SerializeToString()),
+     "the model has no graph")
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else HERE
+    lines = []
+    for name, data, expect in CASES:
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+        lines.append("%s\t%s\n" % (name, expect))
+    with open(os.path.join(out, "expected.txt"), "w") as f:
+        f.write("# <file>\\t<substring the one-line error must contain>; written by make_bad_inputs.py\n")
+        f.writelines(lines)
+    print("wrote %d cases to %s" % (len(CASES), out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+/* cmd_hw.c - `nnperf hw list` (the built-in platform presets with their peaks and DDR bandwidth) and
+ * `nnperf hw show NAME|FILE` (a preset's YAML as shipped, or a file validated and written back normalised). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char hw_usage[] =
+    "usage: nnperf hw list\n"
+    "       nnperf hw show NAME|FILE.yaml\n"
+    "\n"
+    "Platform descriptions (docs/platform-format.md).\n"
+    "  list   the built-in presets: name, peak INT4/INT8/FP16/FP32 (TOPS, 1 MAC = 2 ops), DDR GB/s,\n"
+    "         description\n"
+    "  show   a preset's YAML text as shipped (with its sources), or a YAML file checked and\n"
+    "         written back in normal form (every error names file, line and key)\n"
+    "\n"
+    "exit codes: 0 ok, 2 bad input or usage\n";
+
+static void put_tops(double ops)
+{
+    if (ops > 0)
+        printf(" %9.2f", ops / 1e12);
+    else
+        printf(" %9s", "-");
+}
+
+static int hw_list(void)
+{
+    char err[512];
+    int n = nnperf_platform_preset_count();
+    printf("%-18s %9s %9s %9s %9s %9s  %s\n", "name", "int4", "int8", "fp16", "fp32", "ddr GB/s",
+           "description");
+    for (int i = 0; i < n; i++) {
+        const char *name = nnperf_platform_preset_name(i);
+        struct nnperf_platform *p;
+        if (nnperf_platform_load(name, &p, err, sizeof err) != NNPERF_OK) {
+            cli_error("hw: preset '%s' does not load: %s", name, err);
+            return 2;
+        }
+        struct nnperf_platform_info in;
+        nnperf_platform_info(p, &in);
+        printf("%-18s", in.name);
+        put_tops(in.peak_int4);
+        put_tops(in.peak_int8);
+        put_tops(in.peak_fp16);
+        put_tops(in.peak_fp32);
+        printf(" %9.2f  %s\n", in.ddr_bandwidth / 1e9, in.description);
+        nnperf_platform_free(p);
+    }
+    printf("\n%d presets (peaks in TOPS; 'nnperf hw show NAME' prints one with its sources)\n", n);
+    return 0;
+}
+
+static int hw_show(const char *what)
+{
+    size_t len;
+    const char *text = nnperf_platform_preset_yaml(what, &len);
+    if (text) return cli_write_output(NULL, text, len);
+    char err[512];
+    struct nnperf_platform *p;
+    if (nnperf_platform_load(what, &p, err, sizeof err) != NNPERF_OK) {
+        cli_error("%s", err);
+        return 2;
+    }
+    char *out;
+    if (nnperf_platform_yaml(p, &out, &len) != NNPERF_OK) {
+        nnperf_platform_free(p);
+        cli_error("hw: out of memory");
+        return 2;
+    }
+    int rc = cli_write_output(NULL, out, len);
+    free(out);
+    nnperf_platform_free(p);
+    return rc;
+}
+
+int cmd_hw(int argc, char **argv)
+{
+    if (argc == 1 && !strcmp(argv[0], "list")) return hw_list();
+    if (argc == 2 && !strcmp(argv[0], "show")) return hw_show(argv[1]);
+    if (argc >= 1 && (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help"))) {
+        fputs(hw_usage, stdout);
+        return 0;
+    }
+    cli_error("hw: expected 'list' or 'show NAME|FILE'");
+    fputs(hw_usage, stderr);
+    return 2;
+}
