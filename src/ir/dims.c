@@ -157,7 +157,12 @@ int ir_broadcast(struct arena *ar, const struct ir_value *const *vals, int n, in
         if (vals[i]->rank > r) r = vals[i]->rank;
     }
     struct ir_dim *d = ar_calloc(ar, (size_t)(r ? r : 1), sizeof *d);
-    if (!d) return 1; /* caller sees NULL dims with rank r: treated as unknown */
+    if (!d) {
+        /* out of memory: report an unknown shape rather than fail the node */
+        *rank = -1;
+        *dims = NULL;
+        return 1;
+    }
     for (int ax = 0; ax < r; ax++) {
         struct ir_dim out = ir_dim_known(1);
         int have_unknown = 0;

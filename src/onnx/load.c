@@ -477,8 +477,8 @@ static enum nnperf_status parse_tensor(struct ld *L, const uint8_t *p, size_t n,
                 (s[2] == 0 || s[2] == '/' || s[2] == '\\'))
                 escapes = 1;
         if (escapes)
-            return diag_set(L->d, NNPERF_E_INVALID, "tensor '%s': external data location '%s' escapes the model's directory",
-                            tname, loc);
+            return diag_set(L->d, NNPERF_E_INVALID,
+                            "tensor '%s': external data location '%s' escapes the model's directory", tname, loc);
     } else if (repeated && !has_data) {
         v->enc = DE_REPEATED;
         v->tensor_pb = p;
@@ -756,7 +756,8 @@ static enum nnperf_status inline_call(struct ld *L, struct gstate *G, struct ir_
     for (int i = 0; i < fn->n_nodes; i++) {
         enum nnperf_status st = add_node_proto(L, G, fn->nodes[i], fn->node_len[i], &rn);
         if (st) {
-            diag_prefix(L->d, "in function '%s' called by node '%s': ", fn->name, call->name);
+            /* outermost call only: a prefix per nesting level would push the message out (see parse_attr) */
+            if (!outer) diag_prefix(L->d, "in function '%s' called by node '%s': ", fn->name, call->name);
             return st;
         }
     }
@@ -802,7 +803,9 @@ static enum nnperf_status add_node_proto(struct ld *L, struct gstate *G, const u
     if (!nd->op_type || !nd->op_type[0])
         return diag_set(L->d, NNPERF_E_PARSE, "node '%s' has no op_type", nd->name);
     if (!strcmp(nd->domain, "ai.onnx")) nd->domain = "";
+    /* nodes of an inlined function body are named after the call site */
     if (rn && nd->name[0]) nd->name = ar_printf(L->ar, "%s/%s", rn->prefix, nd->name);
+    else if (rn) nd->name = ar_printf(L->ar, "%s/%s_%d", rn->prefix, nd->op_type, G->nodes.n);
     if (++L->n_nodes_total > NNPERF_MAX_NODES)
         return diag_set(L->d, NNPERF_E_LIMIT, "the model has more than %d nodes", NNPERF_MAX_NODES);
     const char **in_names = ar_calloc(L->ar, (size_t)(nin ? nin : 1), sizeof(char *));
@@ -852,6 +855,21 @@ static enum nnperf_status add_node_proto(struct ld *L, struct gstate *G, const u
         if (nd->attrs[i].type == AT_GRAPH && nd->attrs[i].g) nd->n_sub++;
         if (nd->attrs[i].type == AT_GRAPHS) nd->n_sub += (int)nd->attrs[i].n;
     }
+    /* a model-local function call is replaced by its body (unless the registry has the operator): the call's
+     * inputs and outputs are only names for the body's renaming, not values */
+    const struct ir_function *fn = find_function(L, nd->domain, nd->op_type);
+    if (fn && op_find(nd->domain, nd->op_type) < 0) {
+        for (int i = 0; i < nd->n_in + nd->n_out; i++) {
+            int is_in = i < nd->n_in;
+            const char *nm = is_in ? in_names[i] : out_names[i - nd->n_in];
+            struct ir_value *tmp = ar_alloc(L->ar, sizeof *tmp);
+            if (!tmp) return nomem(L);
+            tmp->name = nm;
+            if (is_in) nd->in[i] = nm[0] ? tmp : NULL;
+            else nd->out[i - nd->n_in] = nm[0] ? tmp : NULL;
+        }
+        return inline_call(L, G, nd, fn, rn);
+    }
     /* outputs become values now; inputs are resolved once every value exists */
     for (int i = 0; i < nd->n_out; i++) {
         if (!out_names[i][0]) continue;
@@ -863,20 +881,6 @@ static enum nnperf_status add_node_proto(struct ld *L, struct gstate *G, const u
         }
         v->producer = nd;
         nd->out[i] = v;
-    }
-    /* a model-local function call is replaced by its body (unless the registry has the operator) */
-    const struct ir_function *fn = find_function(L, nd->domain, nd->op_type);
-    if (fn && op_find(nd->domain, nd->op_type) < 0) {
-        /* temporary input values so the body can be named; the call node itself is dropped */
-        for (int i = 0; i < nd->n_in; i++) {
-            struct ir_value *tmp = ar_alloc(L->ar, sizeof *tmp);
-            if (!tmp) return nomem(L);
-            tmp->name = in_names[i];
-            nd->in[i] = in_names[i][0] ? tmp : NULL;
-        }
-        for (int i = 0; i < nd->n_out; i++)
-            if (nd->out[i]) nd->out[i]->producer = NULL;
-        return inline_call(L, G, nd, fn, rn);
     }
     /* stash input names in the in[] slots as name-only placeholders */
     for (int i = 0; i < nd->n_in; i++) {

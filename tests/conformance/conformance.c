@@ -202,7 +202,7 @@ int main(int argc, char **argv)
         names[n++] = strdup(de->d_name);
     }
     closedir(dd);
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    if (n) qsort(names, (size_t)n, sizeof *names, cmp_str);
     FILE *fail = fopen("conformance-failures.txt", "w");
     int passed = 0;
     for (int i = 0; i < n; i++) {
