@@ -97,7 +97,9 @@ void nnperf_analysis_summary(const struct nnperf_analysis *a, struct nnperf_summ
 /* The i-th warning message (0 <= i < summary.warnings), or NULL. */
 const char *nnperf_analysis_warning(const struct nnperf_analysis *a, int i);
 
-enum nnperf_format { NNPERF_FORMAT_TABLE, NNPERF_FORMAT_JSON, NNPERF_FORMAT_CSV };
+/* NNPERF_FORMAT_HTML: one self-contained page (inline CSS, SVG plots and a little script; nothing loaded from the
+ * network), see nnperf_prediction_render and nnperf_compare_render. */
+enum nnperf_format { NNPERF_FORMAT_TABLE, NNPERF_FORMAT_JSON, NNPERF_FORMAT_CSV, NNPERF_FORMAT_HTML };
 
 /* Renders the analysis; *out is malloc'd (caller frees), NUL-terminated, *len its length. */
 enum nnperf_status nnperf_analysis_render(const struct nnperf_analysis *a, enum nnperf_format fmt, char **out,
@@ -119,11 +121,16 @@ enum nnperf_memory_model {
     NNPERF_MEMORY_WEIGHTS_ONLY = 1 /* QuTiBench: weights read once per frame, activations on chip */
 };
 
+struct nnperf_whatif; /* a design change (advice, below): opaque */
+
 struct nnperf_predict_options {
     const char *dtype; /* "int4", "int8", "fp16", "bf16", "fp32"; NULL = the platform's default */
     int batch;         /* frames per run; 0 = the platform's frames_per_run */
     int memory_model;  /* enum nnperf_memory_model */
     double interval_s; /* timeline interval; 0 = 0.5 ms */
+    /* a design change to predict (from nnperf_advice_finding, issue 6); NULL = the model as it is. It must come
+     * from advice on the same analysis. */
+    const struct nnperf_whatif *whatif;
 };
 
 enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct nnperf_platform *p,
@@ -163,6 +170,37 @@ void nnperf_prediction_ceilings(const struct nnperf_prediction *p, double *peak_
  * plus "platform", "layers", "timeline" and the summary's latency_ms, fps, ddr_bytes_per_frame), CSV (layers). */
 enum nnperf_status nnperf_prediction_render(const struct nnperf_prediction *p, enum nnperf_format fmt, char **out,
                                             size_t *len, char *err, size_t errlen);
+
+/* ---- HTML reports and SVG plots (issue 4) ----
+ * nnperf_analysis_render and nnperf_prediction_render take NNPERF_FORMAT_HTML: a page with tabs (analysis: Summary,
+ * Layer details; prediction: Summary, Layer details, Timeline, Roofline, Memory). Names are escaped everywhere. */
+
+/* One plot of a prediction as a standalone SVG file: kind "roofline" (ceilings and every layer as a point, size =
+ * time, colour = operator class), "timeline" (per-layer active periods, utilization and DDR bandwidth series) or
+ * "memory" (weights / activations / spill bytes per layer). *out is malloc'd (caller frees), NUL-terminated.
+ * Errors: NNPERF_E_USAGE (unknown kind), NNPERF_E_LIMIT (too large or out of memory). */
+enum nnperf_status nnperf_plot_svg(const struct nnperf_prediction *p, const char *kind, char **out, size_t *len,
+                                   char *err, size_t errlen);
+
+/* The data of a compare report, all borrowed from the caller. Matrices are row-major by model; NAN = no value. */
+struct nnperf_compare_data {
+    int n_models, n_platforms;
+    const char *const *models;    /* display names */
+    const char *const *platforms;
+    const char *dtype;            /* NULL: each platform's default */
+    const double *fps;            /* [model * n_platforms + platform] */
+    const double *latency_ms;     /* same layout */
+    const double *accuracy;       /* [model], in percent; NULL when none given (no pareto front) */
+    int n_batches;                /* batch sweep for the latency-vs-throughput lines; 0 = none */
+    const int *batches;
+    const double *sweep_fps;      /* [(model * n_platforms + platform) * n_batches + batch] */
+    const double *sweep_latency_ms;
+};
+/* Renders the model x platform comparison: NNPERF_FORMAT_HTML only (FPS heatmap with a log colour scale, the
+ * tables, latency-vs-throughput lines per model, accuracy-vs-throughput pareto fronts). *out is malloc'd.
+ * Errors: NNPERF_E_USAGE (other formats, inconsistent data), NNPERF_E_LIMIT. */
+enum nnperf_status nnperf_compare_render(const struct nnperf_compare_data *d, enum nnperf_format fmt, char **out,
+                                         size_t *len, char *err, size_t errlen);
 
 /* ---- platforms: built-in presets or YAML files (docs/platform-format.md) ----
  *     struct nnperf_platform *p;
@@ -221,6 +259,23 @@ enum nnperf_status nnperf_calibrate(const char *platform, const char *const *mod
 enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char *profile, enum nnperf_format fmt,
                                    char **out, size_t *len, double *predicted_s, double *measured_s, char *err,
                                    size_t errlen);
+
+/* ---- MAX78000 / MAX78002 CNN accelerator planner (`nnperf map`, issue 5; docs/map.md) ----
+ * Groups the analysed graph into accelerator layers and plans processors, data memory, kernel memory and bias
+ * memory, with a cycle estimate. target: "max78000" or "max78002"; weight_bits: 8, 4, 2 or 1. A model that does not
+ * fit still gives a plan (fits == 0) whose problems name the layer, the resource, what is needed and available and
+ * what would make it fit. Errors: NNPERF_E_USAGE (unknown target or bits), NNPERF_E_UNSUPPORTED (shapes unknown),
+ * NNPERF_E_LIMIT, NNPERF_E_NOMEM. The plan borrows nothing from the analysis; free it with nnperf_mcu_plan_free. */
+struct nnperf_mcu_plan;
+enum nnperf_status nnperf_map(const struct nnperf_analysis *a, const char *target, int weight_bits,
+                              struct nnperf_mcu_plan **out, char *err, size_t errlen);
+int nnperf_mcu_plan_fits(const struct nnperf_mcu_plan *p);
+int nnperf_mcu_plan_problem_count(const struct nnperf_mcu_plan *p);
+const char *nnperf_mcu_plan_problem(const struct nnperf_mcu_plan *p, int i); /* NULL when out of range */
+/* format: "table", "json" or "yaml" (an ai8x-synthesis network description); *out is malloc'd, the caller frees. */
+enum nnperf_status nnperf_mcu_plan_render(const struct nnperf_mcu_plan *p, const char *format, char **out,
+                                          size_t *len, char *err, size_t errlen);
+void nnperf_mcu_plan_free(struct nnperf_mcu_plan *p);
 
 #ifdef __cplusplus
 }

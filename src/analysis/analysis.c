@@ -145,6 +145,19 @@ static uint64_t value_bytes(const struct ir_value *v, int *ok)
     return ((uint64_t)n * (uint64_t)bits + 7) / 8;
 }
 
+/* Outputs of a node are constant when all its inputs are (and it is not a random generator). */
+static void mark_const(struct ir_node *nd)
+{
+    int is_const = nd->op >= 0 && op_table[nd->op].klass != OC_CONTROL && strncmp(nd->op_type, "Random", 6) &&
+                   strcmp(nd->op_type, "Bernoulli") && strcmp(nd->op_type, "Multinomial");
+    for (int i = 0; i < nd->n_in && is_const; i++) {
+        const struct ir_value *v = nd->in[i];
+        if (v && !(v->flags & IR_V_INIT) && !v->is_const) is_const = 0;
+    }
+    for (int i = 0; i < nd->n_out; i++)
+        if (nd->out[i]) nd->out[i]->is_const = is_const;
+}
+
 static void count_node(struct op_ctx *c)
 {
     struct ir_node *nd = c->n;
@@ -167,7 +180,8 @@ static void count_node(struct op_ctx *c)
         uint64_t b = value_bytes(v, &ok);
         if (od->klass != OC_VIEW) cost->bytes_read = ck_sat_add(cost->bytes_read, b);
         int64_t n;
-        if ((v->flags & IR_V_INIT) && ir_numel(v, &n)) cost->params = ck_sat_add(cost->params, (uint64_t)n);
+        if (((v->flags & IR_V_INIT) || v->is_const) && ir_numel(v, &n))
+            cost->params = ck_sat_add(cost->params, (uint64_t)n);
     }
     for (int i = 0; i < nd->n_out; i++) {
         const struct ir_value *v = nd->out[i];
@@ -185,7 +199,10 @@ static void reset_value(struct ir_value *v)
     v->iv = NULL;
     v->fv = NULL;
     v->nv = 0;
+    v->n_elems = -1;
+    v->elems = NULL;
     v->unknown_reason = NULL;
+    v->is_const = 0;
     if (v->type_kind != TK_SEQUENCE && v->type_kind != TK_OPTIONAL && v->type_kind != TK_MAP)
         v->type_kind = TK_TENSOR;
 }
@@ -216,6 +233,7 @@ enum nnperf_status an_run_graph(struct an_state *an, struct ir_graph *g, int64_t
         for (int i = 0; i < nd->n_out; i++)
             if (nd->out[i]) apply_declared(an, nd, nd->out[i]);
         nd->inferred = 1;
+        mark_const(nd);
         count_node(&c);
     }
     return NNPERF_OK;

@@ -134,6 +134,18 @@ struct ir_value {
     struct ir_ival *iv;
     double *fv;
 
+    /* a sequence's elements one by one (type_kind TK_SEQUENCE, also an optional holding a sequence), known when
+     * elems is not NULL: then n_elems >= 0 (0 = an empty sequence) and elems[0..n_elems) are tensor values (dtype,
+     * rank, dims; allocated in the model arena, shared between values and never changed once made). dtype/rank/dims
+     * above still hold the MERGED element shape (dims that agree across the elements stay, others are unknown; rank
+     * unknown when ranks differ or there are no elements), so code that reads only those keeps working. elems NULL
+     * (n_elems -1 or 0): the length or an element is not known, only the merged shape is. */
+    int n_elems;
+    struct ir_value **elems;
+
+    /* 1 when the value does not depend on any graph input: an initializer, or computed only from constants (a
+     * compiler folds it; its elements count as parameters of the nodes reading it) */
+    int is_const;
     /* data-dependent dims: why this value's shape is unknown (a reason shown in warnings) */
     const char *unknown_reason;
     /* declared shape from value_info/outputs when inference left it unknown (used as a fallback) */

@@ -46,17 +46,16 @@ static int single_consumer(const struct cons *c, int n, const struct ir_value *v
 
 static int folded(const struct ir_node *nd)
 {
-    /* every output's value is known: the node is evaluated at compile time */
-    if (nd->n_out == 0) return 0;
+    /* every output is a constant (computed from initializers only: shape arithmetic, an Identity of a weight):
+     * the compiler evaluates it ahead of time */
+    int any = 0;
     for (int i = 0; i < nd->n_out; i++) {
         const struct ir_value *v = nd->out[i];
         if (!v) continue;
-        if (!v->iv && !v->fv) return 0;
-        if (v->iv)
-            for (int64_t k = 0; k < v->nv; k++)
-                if (!v->iv[k].known) return 0;
+        if (!v->is_const) return 0;
+        any = 1;
     }
-    return 1;
+    return any;
 }
 
 struct lspan {
@@ -68,6 +67,29 @@ static int cmp_span(const void *a, const void *b)
 {
     const struct lspan *x = a, *y = b;
     return x->last - y->last;
+}
+
+/* what-if hooks (src/advise/whatif.h; no effect without a what-if): an operator treated as supported, and a
+ * forced fusion starting at node k (e.g. Conv, Relu, Add with the Relu moved after the Add). */
+static int supported(const struct nnperf_prediction *p, const char *op_type)
+{
+    return hw_supports(&p->hw, op_type) || adv_wi_supports(p->wi, op_type);
+}
+
+static int forced_span(struct nnperf_prediction *p, int k, int n, struct lspan *sp)
+{
+    const int *fz;
+    int nf = adv_wi_fuse_group(p->wi, k, &fz);
+    if (nf < 2 || nf > HW_MAX_PATTERN) return 0;
+    for (int i = 0; i < nf; i++)
+        if (fz[i] < 0 || fz[i] >= n || (i && p->layer_of[fz[i]] != -2)) return 0;
+    *sp = (struct lspan){k, k, nf, {0}};
+    for (int i = 0; i < nf; i++) {
+        sp->nodes[i] = fz[i];
+        p->layer_of[fz[i]] = -3;
+        if (fz[i] > sp->last) sp->last = fz[i];
+    }
+    return 1;
 }
 
 enum nnperf_status pass_fuse(struct nnperf_prediction *p)
@@ -108,7 +130,11 @@ enum nnperf_status pass_fuse(struct nnperf_prediction *p)
             continue;
         }
         struct lspan sp = {k, k, 1, {k}};
-        if (hw_supports(hw, nd->op_type)) {
+        if (forced_span(p, k, n, &sp)) {
+            spans[ns++] = sp;
+            continue;
+        }
+        if (supported(p, nd->op_type)) {
             for (int pi = 0; pi < hw->n_fusion; pi++) {
                 const struct hw_pattern *pat = &hw->fusion[order[pi]];
                 if (pat->len < 2 || strcmp(pat->ops[0], nd->op_type)) continue;
@@ -117,7 +143,7 @@ enum nnperf_status pass_fuse(struct nnperf_prediction *p)
                 while (len < pat->len) {
                     int nx = single_consumer(c, ncons, g->nodes[cur]->out[0]);
                     if (nx < 0 || p->layer_of[nx] != -2 || strcmp(g->nodes[nx]->op_type, pat->ops[len]) ||
-                        !hw_supports(hw, g->nodes[nx]->op_type))
+                        !supported(p, g->nodes[nx]->op_type))
                         break;
                     /* the other outputs of an inner node must not escape the layer */
                     int escapes = 0;
@@ -166,8 +192,10 @@ enum nnperf_status pass_fuse(struct nnperf_prediction *p)
                 L->main = nd;
                 best = nd->cost.macs;
             }
-            L->mac_ops += 2.0 * (double)nd->cost.macs * p->batch;
-            L->vec_ops += (double)(nd->cost.flops - 2 * nd->cost.macs) * p->batch;
+            double smac, svec, sw; /* what-if scales (channels, groups, dropped): 1 without one */
+            adv_wi_node_scales(p->wi, nd, &smac, &svec, &sw);
+            L->mac_ops += 2.0 * (double)nd->cost.macs * p->batch * smac;
+            L->vec_ops += (double)(nd->cost.flops - 2 * nd->cost.macs) * p->batch * svec;
         }
         L->name = L->n_nodes > 1 ? ar_printf(&p->ar, "%s+%d", L->nodes[0]->name, L->n_nodes - 1) : L->nodes[0]->name;
         L->klass = L->main->op >= 0 ? op_table[L->main->op].klass : OC_OTHER;
@@ -175,10 +203,11 @@ enum nnperf_status pass_fuse(struct nnperf_prediction *p)
             /* grouped and depthwise convolutions run far below a dense conv's efficiency on most hardware */
             for (int a = 0; a < L->main->n_attr; a++)
                 if (!strcmp(L->main->attrs[a].name, "group") && L->main->attrs[a].i > 1) L->klass = OC_CONV_GROUPED;
+            if (adv_wi_grouped(p->wi, L->main)) L->klass = OC_CONV_GROUPED; /* what-if: made grouped */
         }
-        L->fallback = !hw_supports(hw, L->main->op_type);
+        L->fallback = !supported(p, L->main->op_type);
         for (int i = 0; i < L->n_nodes; i++)
-            if (!hw_supports(hw, L->nodes[i]->op_type)) L->fallback = 1;
+            if (!supported(p, L->nodes[i]->op_type)) L->fallback = 1;
         if (L->fallback && !hw->fb.present) {
             pr_warn(p, "layer '%s' (%s) is not supported by %s and the platform has no fallback unit: counted on the "
                        "accelerator",

@@ -31,7 +31,8 @@ static int match_layer(const struct nnperf_prediction *p, const char *name)
             if (!strcmp(g->nodes[k]->name, buf)) return p->layer_of[k] >= 0 ? p->layer_of[k] : -1;
         /* a value of that name: its producer */
         const struct ir_value *v = ir_find(g, buf);
-        if (v && v->producer) return p->layer_of[v->producer->index] >= 0 ? p->layer_of[v->producer->index] : -1;
+        if (v && v->producer)
+            return p->layer_of[v->producer->index] >= 0 ? p->layer_of[v->producer->index] : -1;
         /* strip an ORT suffix and try again */
         int stripped = 0;
         for (int s = 0; suffixes[s] && !stripped; s++) {
@@ -56,8 +57,10 @@ void perf_match(const struct nnperf_prediction *p, const struct perf_profile *pr
         const struct perf_profile_node *pn = &prof->nodes[i];
         double per_run = pn->total_us / runs; /* every profiled run executes each node once */
         int l = match_layer(p, pn->name);
-        if (l >= 0) layer_us[l] += per_run;
-        else *unmatched_us += per_run;
+        if (l >= 0)
+            layer_us[l] += per_run;
+        else
+            *unmatched_us += per_run;
     }
 }
 
@@ -81,7 +84,7 @@ enum nnperf_status perf_calibrate(struct hw_desc *hw, int dtype, struct perf_cal
     enum nnperf_status st = NNPERF_OK;
     const char *dt = hw_dtype_name(dtype);
     for (int i = 0; i < n && !st; i++) {
-        struct nnperf_predict_options o = {dt, 1, 0, 0};
+        struct nnperf_predict_options o = {.dtype = dt, .batch = 1, .memory_model = 0, .interval_s = 0};
         char err[512];
         st = nnperf_predict(in[i].analysis, &plat, &o, &preds[i], err, sizeof err);
         if (st) {
@@ -119,7 +122,8 @@ enum nnperf_status perf_calibrate(struct hw_desc *hw, int dtype, struct perf_cal
                 if (eff[c] > 0 && pred[c] > 0) eff[c] *= pred[c] / meas[c];
         }
         for (int c = 0; c < OC_COUNT; c++) {
-            if (eff[c] > 1) eff[c] = 1; /* a class faster than the probed peak: cap (the peak was underestimated) */
+            if (eff[c] > 1)
+                eff[c] = 1; /* a class faster than the probed peak: cap (the peak was underestimated) */
             if (eff[c] > 0 && eff[c] < 1e-4) eff[c] = 1e-4;
         }
         /* overhead: measured whole-run time minus the calibrated layer times, over the layers with work */
@@ -152,10 +156,10 @@ enum nnperf_status perf_calibrate(struct hw_desc *hw, int dtype, struct perf_cal
             sb_printf(log, "calibrated %s on %d model%s (dtype %s):\n", hw->name, n, n == 1 ? "" : "s", dt);
             for (int c = 0; c < OC_COUNT; c++)
                 if (eff[c] > 0)
-                    sb_printf(log, "  %-14s efficiency %.4f  (measured %.3f ms, ideal %.3f ms)\n", op_class_name(c),
-                              eff[c], meas[c] * 1e3, comp[c] * 1e3);
-            sb_printf(log, "  default        efficiency %.4f\n  per-layer overhead %.2f us\n", hw->eff_default,
-                      overhead * 1e6);
+                    sb_printf(log, "  %-14s efficiency %.4f  (measured %.3f ms, ideal %.3f ms)\n",
+                              op_class_name(c), eff[c], meas[c] * 1e3, comp[c] * 1e3);
+            sb_printf(log, "  default        efficiency %.4f\n  per-layer overhead %.2f us\n",
+                      hw->eff_default, overhead * 1e6);
         }
     }
     for (int i = 0; i < n; i++) {

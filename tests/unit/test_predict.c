@@ -64,7 +64,7 @@ static struct nnperf_analysis *analyze(const char *name, struct nnperf_model **m
 
 static struct nnperf_prediction *predict(struct nnperf_analysis *a, int batch)
 {
-    struct nnperf_predict_options o = {NULL, batch, 0, 0};
+    struct nnperf_predict_options o = {.dtype = NULL, .batch = batch, .memory_model = 0, .interval_s = 0};
     struct nnperf_prediction *p;
     char err[512];
     if (nnperf_predict(a, &plat, &o, &p, err, sizeof err) != NNPERF_OK) {
@@ -140,7 +140,7 @@ static void test_spill(void)
      * the Add. */
     struct nnperf_platform small = plat;
     small.hw.sram_bytes = 150000;
-    struct nnperf_predict_options o = {NULL, 0, 0, 0};
+    struct nnperf_predict_options o = {.dtype = NULL, .batch = 0, .memory_model = 0, .interval_s = 0};
     struct nnperf_prediction *p;
     char err[512];
     CHECK(nnperf_predict(a, &small, &o, &p, err, sizeof err) == NNPERF_OK);
@@ -221,7 +221,7 @@ static void test_timeline(void)
         CHECK(0);
         return;
     }
-    struct nnperf_predict_options o = {NULL, 3, 0, 2e-6};
+    struct nnperf_predict_options o = {.dtype = NULL, .batch = 3, .memory_model = 0, .interval_s = 2e-6};
     struct nnperf_prediction *p;
     char err[512];
     CHECK(nnperf_predict(a, &plat, &o, &p, err, sizeof err) == NNPERF_OK);

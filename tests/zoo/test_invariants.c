@@ -9,10 +9,10 @@
 #include "perf/predict.h"
 #include "tinytest.h"
 
-static double latency(const struct nnperf_analysis *a, const struct nnperf_platform *p, int batch, double *fps,
-                      double *util)
+static double latency(const struct nnperf_analysis *a, const struct nnperf_platform *p, int batch,
+                      double *fps, double *util)
 {
-    struct nnperf_predict_options o = {NULL, batch, 0, 0};
+    struct nnperf_predict_options o = {.dtype = NULL, .batch = batch, .memory_model = 0, .interval_s = 0};
     struct nnperf_prediction *pr;
     char err[512];
     if (nnperf_predict(a, p, &o, &pr, err, sizeof err) != NNPERF_OK) {
@@ -30,8 +30,9 @@ static double latency(const struct nnperf_analysis *a, const struct nnperf_platf
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "models";
-    const char *models[] = {"resnet50", "mobilenet_v2", "efficientnet_b0", "googlenet", "shufflenet_v2_x1_0",
-                            "vit_b_16", "squeezenet1_0", "densenet121", "convnext_tiny", "swin_t"};
+    const char *models[] = {"resnet50",           "mobilenet_v2", "efficientnet_b0", "googlenet",
+                            "shufflenet_v2_x1_0", "vit_b_16",     "squeezenet1_0",   "densenet121",
+                            "convnext_tiny",      "swin_t"};
     int checked = 0, bad_bw = 0, bad_peak = 0, bad_batch = 0, bad_fps = 0, bad_util = 0;
     for (size_t mi = 0; mi < sizeof models / sizeof models[0]; mi++) {
         char path[4096], err[1024];
@@ -85,8 +86,8 @@ int main(int argc, char **argv)
             for (int b = 2; b <= 16; b *= 2) {
                 double t = latency(a, &base, b, &fps, NULL);
                 if (t < prev * (1 - 1e-12)) {
-                    fprintf(stderr, "%s on %s: batch %d is faster per run than batch %d\n", models[mi], base.hw.name,
-                            b, b / 2);
+                    fprintf(stderr, "%s on %s: batch %d is faster per run than batch %d\n", models[mi],
+                            base.hw.name, b, b / 2);
                     bad_batch++;
                 }
                 if (fabs(fps * t - b) > 1e-9 * b) bad_fps++;

@@ -25,10 +25,13 @@ int cmd_analyze(int argc, char **argv)
     char err[1024];
     int rc = 0;
     if (r.n_hw) {
-        if (cli_load_platforms(&r, &plat)) rc = 2;
+        if (cli_load_platforms(&r, &plat))
+            rc = 2;
         else {
-            struct nnperf_predict_options po = {r.n_dtypes ? r.dtypes[0] : NULL, r.n_batches ? r.batches[0] : 0,
-                                                r.memory_model, r.interval_s};
+            struct nnperf_predict_options po = {.dtype = r.n_dtypes ? r.dtypes[0] : NULL,
+                                                .batch = r.n_batches ? r.batches[0] : 0,
+                                                .memory_model = r.memory_model,
+                                                .interval_s = r.interval_s};
             if (nnperf_predict(an, plat, &po, &pred, err, sizeof err) != NNPERF_OK) {
                 cli_error("%s: %s", r.hw[0], err);
                 rc = 2;
@@ -57,7 +60,8 @@ int cmd_analyze(int argc, char **argv)
         nwarn += ps.warnings;
     }
     if (!rc && s.warnings && (r.out || r.fmt == NNPERF_FORMAT_CSV))
-        for (int i = 0; i < s.warnings; i++) fprintf(stderr, "nnperf: warning: %s\n", nnperf_analysis_warning(an, i));
+        for (int i = 0; i < s.warnings; i++)
+            fprintf(stderr, "nnperf: warning: %s\n", nnperf_analysis_warning(an, i));
     if (!rc && r.strict && nwarn) rc = 1;
     nnperf_prediction_free(pred);
     nnperf_platform_free(plat);

@@ -12,12 +12,15 @@ const char calibrate_usage[] =
     "\n"
     "Fits the platform's per-operator-class efficiencies and per-layer overhead to ONNX Runtime profiles\n"
     "(per-node kernel times and whole-run times; bench/validate/measure.js writes them) and writes the\n"
-    "calibrated platform as YAML. PLATFORM is typically the output of 'nnperf probe'. The fit is printed on stderr.\n";
+    "calibrated platform as YAML. PLATFORM is typically the output of 'nnperf probe'. The fit is printed on "
+    "stderr.\n";
 
 const char validate_usage[] =
-    "usage: nnperf validate MODEL.onnx --hw PLATFORM --measured PROFILE.json [--format table|csv|json] [-o FILE]\n"
+    "usage: nnperf validate MODEL.onnx --hw PLATFORM --measured PROFILE.json [--format table|csv|json] [-o "
+    "FILE]\n"
     "\n"
-    "Predicted vs measured time per layer (ORT's fused nodes matched to nnperf's layers by name) and in total.\n"
+    "Predicted vs measured time per layer (ORT's fused nodes matched to nnperf's layers by name) and in "
+    "total.\n"
     "Exit code 0 whatever the error; the error is printed (and in JSON, error_pct).\n";
 
 #define MAX_PAIRS 256
@@ -29,9 +32,12 @@ int cmd_calibrate(int argc, char **argv)
     int n = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--hw") && i + 1 < argc) hw = argv[++i];
-        else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(a, "--dtype") && i + 1 < argc) dtype = argv[++i];
+        if (!strcmp(a, "--hw") && i + 1 < argc)
+            hw = argv[++i];
+        else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(a, "--dtype") && i + 1 < argc)
+            dtype = argv[++i];
         else if (a[0] == '-') {
             cli_error("calibrate: unknown option or missing value '%s'", a);
             return 2;
@@ -52,7 +58,8 @@ int cmd_calibrate(int argc, char **argv)
         }
     }
     if (!hw || !n) {
-        cli_error("calibrate: --hw and at least one MODEL.onnx=PROFILE.json are required (see 'nnperf help calibrate')");
+        cli_error("calibrate: --hw and at least one MODEL.onnx=PROFILE.json are required (see 'nnperf help "
+                  "calibrate')");
         for (int i = 0; i < n; i++) free((char *)models[i]);
         return 2;
     }
@@ -78,8 +85,10 @@ int cmd_validate(int argc, char **argv)
     char *rest[CLI_MAX_LIST];
     int nr = 0;
     for (int i = 0; i < argc && nr < CLI_MAX_LIST; i++) {
-        if (!strcmp(argv[i], "--measured") && i + 1 < argc) measured = argv[++i];
-        else rest[nr++] = argv[i];
+        if (!strcmp(argv[i], "--measured") && i + 1 < argc)
+            measured = argv[++i];
+        else
+            rest[nr++] = argv[i];
     }
     struct cli_run r;
     if (cli_parse_run(nr, rest, &r, "validate", CLI_OPT_SHAPES | CLI_OPT_HW | CLI_OPT_PREDICT)) return 2;
@@ -95,8 +104,10 @@ int cmd_validate(int argc, char **argv)
         nnperf_platform_free(plat);
         return 2;
     }
-    struct nnperf_predict_options po = {r.n_dtypes ? r.dtypes[0] : "fp32", r.n_batches ? r.batches[0] : 1,
-                                        r.memory_model, r.interval_s};
+    struct nnperf_predict_options po = {.dtype = r.n_dtypes ? r.dtypes[0] : "fp32",
+                                        .batch = r.n_batches ? r.batches[0] : 1,
+                                        .memory_model = r.memory_model,
+                                        .interval_s = r.interval_s};
     struct nnperf_prediction *p;
     char err[1024];
     int rc = 0;

@@ -10,7 +10,8 @@
 int cmd_compare(int argc, char **argv)
 {
     struct cli_run r;
-    if (cli_parse_run(argc, argv, &r, "compare", CLI_OPT_SHAPES | CLI_OPT_HW | CLI_OPT_PREDICT | CLI_OPT_MANY_MODELS))
+    if (cli_parse_run(argc, argv, &r, "compare",
+                      CLI_OPT_SHAPES | CLI_OPT_HW | CLI_OPT_PREDICT | CLI_OPT_MANY_MODELS))
         return 2;
     if (!r.n_hw) {
         cli_error("compare: --hw P1,P2,... is required");
@@ -36,14 +37,17 @@ int cmd_compare(int argc, char **argv)
             break;
         }
         for (int hi = 0; hi < r.n_hw; hi++) {
-            struct nnperf_predict_options po = {r.n_dtypes ? r.dtypes[0] : NULL, r.n_batches ? r.batches[0] : 0,
-                                                r.memory_model, r.interval_s};
+            struct nnperf_predict_options po = {.dtype = r.n_dtypes ? r.dtypes[0] : NULL,
+                                                .batch = r.n_batches ? r.batches[0] : 0,
+                                                .memory_model = r.memory_model,
+                                                .interval_s = r.interval_s};
             struct nnperf_prediction *p;
             char err[1024];
             fps[mi * r.n_hw + hi] = NAN;
             lat[mi * r.n_hw + hi] = NAN;
             if (nnperf_predict(an, plats[hi], &po, &p, err, sizeof err) != NNPERF_OK) {
-                fprintf(stderr, "nnperf: warning: %s on %s: %s\n", cli_model_name(r.models[mi]), r.hw[hi], err);
+                fprintf(stderr, "nnperf: warning: %s on %s: %s\n", cli_model_name(r.models[mi]), r.hw[hi],
+                        err);
                 continue;
             }
             struct nnperf_prediction_summary s;
@@ -59,7 +63,8 @@ int cmd_compare(int argc, char **argv)
         char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
-        if (!f) rc = 2;
+        if (!f)
+            rc = 2;
         else {
             if (r.fmt == NNPERF_FORMAT_JSON) {
                 fprintf(f, "{\"schema\":\"nnperf.compare\",\"schema_version\":1,\"platforms\":[");
@@ -76,8 +81,10 @@ int cmd_compare(int argc, char **argv)
                         fprintf(f, ",\"platform\":");
                         cli_json_str(f, r.hw[hi]);
                         fputc(',', f);
-                        if (isnan(F)) fprintf(f, "\"fps\":null,\"latency_ms\":null}");
-                        else fprintf(f, "\"fps\":%.6g,\"latency_ms\":%.6g}", F, L);
+                        if (isnan(F))
+                            fprintf(f, "\"fps\":null,\"latency_ms\":null}");
+                        else
+                            fprintf(f, "\"fps\":%.6g,\"latency_ms\":%.6g}", F, L);
                     }
                 fprintf(f, "\n]}\n");
             } else if (r.fmt == NNPERF_FORMAT_CSV) {
@@ -85,8 +92,10 @@ int cmd_compare(int argc, char **argv)
                 for (int mi = 0; mi < r.n_models; mi++)
                     for (int hi = 0; hi < r.n_hw; hi++) {
                         double F = fps[mi * r.n_hw + hi], L = lat[mi * r.n_hw + hi];
-                        if (isnan(F)) fprintf(f, "%s,%s,,\n", cli_model_name(r.models[mi]), r.hw[hi]);
-                        else fprintf(f, "%s,%s,%.6g,%.6g\n", cli_model_name(r.models[mi]), r.hw[hi], F, L);
+                        if (isnan(F))
+                            fprintf(f, "%s,%s,,\n", cli_model_name(r.models[mi]), r.hw[hi]);
+                        else
+                            fprintf(f, "%s,%s,%.6g,%.6g\n", cli_model_name(r.models[mi]), r.hw[hi], F, L);
                     }
             } else {
                 for (int pass = 0; pass < 2; pass++) {
@@ -97,8 +106,10 @@ int cmd_compare(int argc, char **argv)
                         fprintf(f, "%-24.24s", cli_model_name(r.models[mi]));
                         for (int hi = 0; hi < r.n_hw; hi++) {
                             double x = pass ? lat[mi * r.n_hw + hi] : fps[mi * r.n_hw + hi];
-                            if (isnan(x)) fprintf(f, " %16s", "n/a");
-                            else fprintf(f, " %16.2f", x);
+                            if (isnan(x))
+                                fprintf(f, " %16s", "n/a");
+                            else
+                                fprintf(f, " %16.2f", x);
                         }
                         fputc('\n', f);
                     }

@@ -10,7 +10,8 @@ int cmd_ops(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--format") && i + 1 < argc) {
             const char *f = argv[++i];
-            if (!strcmp(f, "csv")) csv = 1;
+            if (!strcmp(f, "csv"))
+                csv = 1;
             else if (strcmp(f, "table")) {
                 cli_error("ops: unknown format '%s' (table or csv)", f);
                 return 2;
@@ -20,17 +21,23 @@ int cmd_ops(int argc, char **argv)
             return 2;
         }
     }
-    if (csv) printf("domain,name,since,until,class\n");
-    else printf("%-26s %-34s %-8s %s\n", "domain", "operator", "opsets", "class");
+    if (csv)
+        printf("domain,name,since,until,class\n");
+    else
+        printf("%-26s %-34s %-8s %s\n", "domain", "operator", "opsets", "class");
     for (int i = 0; i < nnperf_op_count(); i++) {
         const char *dom, *name, *klass;
         int since, until;
         nnperf_op_info(i, &dom, &name, &since, &until, &klass);
         char range[32];
-        if (until) snprintf(range, sizeof range, "%d-%d", since, until);
-        else snprintf(range, sizeof range, "%d+", since);
-        if (csv) printf("%s,%s,%d,%d,%s\n", dom, name, since, until, klass);
-        else printf("%-26s %-34s %-8s %s\n", dom, name, range, klass);
+        if (until)
+            snprintf(range, sizeof range, "%d-%d", since, until);
+        else
+            snprintf(range, sizeof range, "%d+", since);
+        if (csv)
+            printf("%s,%s,%d,%d,%s\n", dom, name, since, until, klass);
+        else
+            printf("%-26s %-34s %-8s %s\n", dom, name, range, klass);
     }
     if (!csv) printf("\n%d operators\n", nnperf_op_count());
     return 0;

@@ -22,8 +22,10 @@ int cmd_roofline(int argc, char **argv)
         nnperf_platform_free(plat);
         return 2;
     }
-    struct nnperf_predict_options po = {r.n_dtypes ? r.dtypes[0] : NULL, r.n_batches ? r.batches[0] : 0,
-                                        r.memory_model, r.interval_s};
+    struct nnperf_predict_options po = {.dtype = r.n_dtypes ? r.dtypes[0] : NULL,
+                                        .batch = r.n_batches ? r.batches[0] : 0,
+                                        .memory_model = r.memory_model,
+                                        .interval_s = r.interval_s};
     struct nnperf_prediction *p;
     char err[1024];
     int rc = 0;
@@ -36,18 +38,23 @@ int cmd_roofline(int argc, char **argv)
         char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
-        if (!f) rc = 2;
+        if (!f)
+            rc = 2;
         else {
             int n = nnperf_prediction_layer_count(p);
             if (r.fmt == NNPERF_FORMAT_JSON)
-                fprintf(f, "{\"schema\":\"nnperf.roofline\",\"schema_version\":1,\"peak_ops_per_s\":%.6g,\"ddr_bytes_per_s\":%.6g,\"ridge_ops_per_byte\":%.6g,\"layers\":[",
+                fprintf(f,
+                        "{\"schema\":\"nnperf.roofline\",\"schema_version\":1,\"peak_ops_per_s\":%.6g,\"ddr_"
+                        "bytes_per_s\":%.6g,\"ridge_ops_per_byte\":%.6g,\"layers\":[",
                         peak, bw, bw > 0 ? peak / bw : 0);
             else if (r.fmt == NNPERF_FORMAT_CSV)
                 fprintf(f, "layer,op,class,ops,ddr_bytes,intensity,attained_ops_per_s,time_us,bound\n");
             else
-                fprintf(f, "ceilings: peak %.4g ops/s, DDR %.4g B/s, ridge point %.1f ops/B\n%-36s %-16s %12s %12s %14s %10s %-8s\n",
-                        peak, bw, bw > 0 ? peak / bw : 0, "layer", "op", "ops", "ops/B", "attained ops/s", "time us",
-                        "bound");
+                fprintf(f,
+                        "ceilings: peak %.4g ops/s, DDR %.4g B/s, ridge point %.1f ops/B\n%-36s %-16s %12s "
+                        "%12s %14s %10s %-8s\n",
+                        peak, bw, bw > 0 ? peak / bw : 0, "layer", "op", "ops", "ops/B", "attained ops/s",
+                        "time us", "bound");
             int rows = 0;
             for (int i = 0; i < n; i++) {
                 struct nnperf_layer_info li;
@@ -55,19 +62,20 @@ int cmd_roofline(int argc, char **argv)
                 if (li.t_total <= 0) continue;
                 size_t nl = strlen(li.name);
                 const char *nm = nl > 36 ? li.name + nl - 36 : li.name;
-                if (r.fmt == NNPERF_FORMAT_JSON)
-{
+                if (r.fmt == NNPERF_FORMAT_JSON) {
                     fprintf(f, "%s\n{\"layer\":", rows ? "," : "");
                     cli_json_str(f, li.name);
                     fprintf(f, ",\"op\":");
                     cli_json_str(f, li.op);
-                    fprintf(f, ",\"class\":\"%s\",\"ops\":%.6g,\"ddr_bytes\":%.6g,\"intensity\":%.6g,\"attained_ops_per_s\":%.6g,\"time_us\":%.6g,\"bound\":\"%s\"}",
-                            li.klass, li.aligned_ops, li.ddr_bytes, li.intensity, li.attained, li.t_total * 1e6,
+                    fprintf(f,
+                            ",\"class\":\"%s\",\"ops\":%.6g,\"ddr_bytes\":%.6g,\"intensity\":%.6g,\"attained_"
+                            "ops_per_s\":%.6g,\"time_us\":%.6g,\"bound\":\"%s\"}",
+                            li.klass, li.aligned_ops, li.ddr_bytes, li.intensity, li.attained,
+                            li.t_total * 1e6, li.bound);
+                } else if (r.fmt == NNPERF_FORMAT_CSV)
+                    fprintf(f, "%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", li.name, li.op, li.klass,
+                            li.aligned_ops, li.ddr_bytes, li.intensity, li.attained, li.t_total * 1e6,
                             li.bound);
-                }
-                else if (r.fmt == NNPERF_FORMAT_CSV)
-                    fprintf(f, "%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", li.name, li.op, li.klass, li.aligned_ops,
-                            li.ddr_bytes, li.intensity, li.attained, li.t_total * 1e6, li.bound);
                 else
                     fprintf(f, "%-36s %-16s %12.4g %12.2f %14.4g %10.2f %-8s\n", nm, li.op, li.aligned_ops,
                             li.intensity, li.attained, li.t_total * 1e6, li.bound);

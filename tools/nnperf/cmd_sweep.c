@@ -36,15 +36,19 @@ int cmd_sweep(int argc, char **argv)
             fprintf(f, "{\"schema\":\"nnperf.sweep\",\"schema_version\":1,\"model\":");
             cli_json_str(f, cli_model_name(r.models[0]));
             fprintf(f, ",\"rows\":[");
-        }
-        else if (r.fmt == NNPERF_FORMAT_CSV) fprintf(f, "platform,dtype,batch,latency_ms,fps,ddr_bytes_per_frame,bound_layers_memory\n");
-        else fprintf(f, "%-20s %-6s %6s %14s %12s %16s\n", "platform", "dtype", "batch", "latency (ms)", "FPS", "DDR B/frame");
+        } else if (r.fmt == NNPERF_FORMAT_CSV)
+            fprintf(f, "platform,dtype,batch,latency_ms,fps,ddr_bytes_per_frame,bound_layers_memory\n");
+        else
+            fprintf(f, "%-20s %-6s %6s %14s %12s %16s\n", "platform", "dtype", "batch", "latency (ms)", "FPS",
+                    "DDR B/frame");
         int nd = r.n_dtypes ? r.n_dtypes : 1;
         for (int hi = 0; hi < r.n_hw && !rc; hi++)
             for (int di = 0; di < nd && !rc; di++)
                 for (int bi = 0; bi < r.n_batches && !rc; bi++) {
-                    struct nnperf_predict_options po = {r.n_dtypes ? r.dtypes[di] : NULL, r.batches[bi], r.memory_model,
-                                                        r.interval_s};
+                    struct nnperf_predict_options po = {.dtype = r.n_dtypes ? r.dtypes[di] : NULL,
+                                                        .batch = r.batches[bi],
+                                                        .memory_model = r.memory_model,
+                                                        .interval_s = r.interval_s};
                     struct nnperf_prediction *p;
                     char err[1024];
                     if (nnperf_predict(an, plats[hi], &po, &p, err, sizeof err) != NNPERF_OK) {
@@ -60,19 +64,19 @@ int cmd_sweep(int argc, char **argv)
                         nnperf_prediction_layer(p, l, &li);
                         mem += !strcmp(li.bound, "memory");
                     }
-                    if (r.fmt == NNPERF_FORMAT_JSON)
-{
+                    if (r.fmt == NNPERF_FORMAT_JSON) {
                         fprintf(f, "%s\n{\"platform\":", rows ? "," : "");
                         cli_json_str(f, s.platform);
-                        fprintf(f, ",\"dtype\":\"%s\",\"batch\":%d,\"latency_ms\":%.6g,\"fps\":%.6g,\"ddr_bytes_per_frame\":%.6g}",
+                        fprintf(f,
+                                ",\"dtype\":\"%s\",\"batch\":%d,\"latency_ms\":%.6g,\"fps\":%.6g,\"ddr_bytes_"
+                                "per_frame\":%.6g}",
                                 s.dtype, s.frames_per_run, s.latency_s * 1e3, s.fps, s.ddr_bytes_per_frame);
-                    }
-                    else if (r.fmt == NNPERF_FORMAT_CSV)
+                    } else if (r.fmt == NNPERF_FORMAT_CSV)
                         fprintf(f, "%s,%s,%d,%.6g,%.6g,%.6g,%d\n", s.platform, s.dtype, s.frames_per_run,
                                 s.latency_s * 1e3, s.fps, s.ddr_bytes_per_frame, mem);
                     else
-                        fprintf(f, "%-20s %-6s %6d %14.4f %12.2f %16.0f\n", s.platform, s.dtype, s.frames_per_run,
-                                s.latency_s * 1e3, s.fps, s.ddr_bytes_per_frame);
+                        fprintf(f, "%-20s %-6s %6d %14.4f %12.2f %16.0f\n", s.platform, s.dtype,
+                                s.frames_per_run, s.latency_s * 1e3, s.fps, s.ddr_bytes_per_frame);
                     rows++;
                     nnperf_prediction_free(p);
                 }
