@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages nnperf needs to build and test (Debian 12). Run as root (or with sudo).
 set -euo pipefail
-pkgs=(build-essential cmake clang clang-format libonnx-testdata libyaml-dev pkg-config libjansson-dev)
+# chromium: the real-browser test of the HTML reports (tests/browser/; skipped where it is missing)
+pkgs=(build-essential cmake clang clang-format libonnx-testdata libyaml-dev pkg-config libjansson-dev chromium)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

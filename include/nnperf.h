@@ -277,6 +277,53 @@ enum nnperf_status nnperf_mcu_plan_render(const struct nnperf_mcu_plan *p, const
                                           size_t *len, char *err, size_t errlen);
 void nnperf_mcu_plan_free(struct nnperf_mcu_plan *p);
 
+/* ---- design advice (`nnperf advise`, issue 6; docs/advise.md) ----
+ * Checks a model on a platform against the rules of Horizon's efficient-model design advice (shared/seeds/003):
+ * CPU fallback, unfused patterns, alignment padding, memory-bound dense convs, spilled shortcuts, large weights,
+ * data transforms, batching of small inputs, dtype. Every finding carries a what-if (a structured change to the
+ * model) and its gain is predicted, not guessed: gain = latency per frame without - with the change, both from
+ * nnperf_predict with opts->predict (set predict.whatif = finding.whatif to recompute it). The advice borrows the
+ * analysis (free the advice first); its what-ifs are valid only with that analysis. */
+struct nnperf_advice;
+
+struct nnperf_advise_options {
+    struct nnperf_predict_options predict; /* the configuration advised on (its whatif must be NULL) */
+    double min_gain;                       /* smallest gain reported, fraction of latency per frame; 0 = 0.005 */
+};
+
+struct nnperf_finding {
+    const char *rule;                   /* rule id (nnperf_advice_rule_id, nnperf_advice_explain) */
+    const char *const *layers;          /* the layers it concerns (names as in the prediction) */
+    int n_layers;
+    const char *evidence;               /* what was found, with numbers */
+    const char *change;                 /* the suggested change (the one the what-if applies) */
+    double gain_s, gain_fraction;       /* per frame: latency / frames without - with the change; / without */
+    double latency_s, new_latency_s;    /* per run, without and with the change */
+    int frames, new_frames;             /* frames per run, without and with */
+    double fps, new_fps;
+    const struct nnperf_whatif *whatif; /* nnperf_predict_options.whatif that predicts the model with the change */
+};
+
+/* Runs the rules; findings are ordered by gain, largest first. opts may be NULL (defaults). *out is freed with
+ * nnperf_advice_free. Errors: those of nnperf_predict (bad options, platform without the dtype), NNPERF_E_USAGE
+ * (predict.whatif set), NNPERF_E_NOMEM. */
+enum nnperf_status nnperf_advise(const struct nnperf_analysis *a, const struct nnperf_platform *p,
+                                 const struct nnperf_advise_options *opts, struct nnperf_advice **out, char *err,
+                                 size_t errlen);
+int nnperf_advice_count(const struct nnperf_advice *adv);
+/* The i-th finding (0 <= i < count); strings live as long as the advice. */
+void nnperf_advice_finding(const struct nnperf_advice *adv, int i, struct nnperf_finding *f);
+/* Table, JSON (schema "nnperf.advice") or HTML (a self-contained page); *out is malloc'd (caller frees).
+ * Errors: NNPERF_E_USAGE (CSV), NNPERF_E_LIMIT (too large). */
+enum nnperf_status nnperf_advice_render(const struct nnperf_advice *adv, enum nnperf_format fmt, char **out,
+                                        size_t *len, char *err, size_t errlen);
+void nnperf_advice_free(struct nnperf_advice *adv);
+/* The rules: the i-th id (0 <= i < count, else NULL), and a rule's explanation for `advise --explain` (rationale,
+ * what is checked, the what-if, the source; static storage; NULL for an unknown id). */
+int nnperf_advice_rule_count(void);
+const char *nnperf_advice_rule_id(int i);
+const char *nnperf_advice_explain(const char *rule);
+
 #ifdef __cplusplus
 }
 #endif

@@ -243,17 +243,20 @@ void sb_printf(struct strbuf *s, const char *fmt, ...)
 void sb_json_str(struct strbuf *s, const char *p)
 {
     sb_putc(s, '"');
-    for (const unsigned char *c = (const unsigned char *)p; *c; c++) {
+    const char *run = p; /* characters that need no escaping are appended in one go */
+    for (const unsigned char *c = (const unsigned char *)p;; c++) {
+        if (*c && *c != '"' && *c != '\\' && *c >= 0x20) continue;
+        sb_putn(s, run, (size_t)((const char *)c - run));
+        if (!*c) break;
         switch (*c) {
         case '"': sb_puts(s, "\\\""); break;
         case '\\': sb_puts(s, "\\\\"); break;
         case '\n': sb_puts(s, "\\n"); break;
         case '\r': sb_puts(s, "\\r"); break;
         case '\t': sb_puts(s, "\\t"); break;
-        default:
-            if (*c < 0x20) sb_printf(s, "\\u%04x", *c);
-            else sb_putc(s, (char)*c);
+        default: sb_printf(s, "\\u%04x", *c);
         }
+        run = (const char *)c + 1;
     }
     sb_putc(s, '"');
 }

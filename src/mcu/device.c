@@ -11,50 +11,50 @@ static const struct mcu_device devices[] = {
     {
         .name = "max78000",
         .display = "MAX78000",
-        .procs = 64,            /* 4 quadrants x 16 processors */
-        .procs_per_inst = 4,    /* 4 processors share one data-memory instance */
-        .instances = 16,        /* 512 KiB = 16 instances x 32 KiB */
+        .procs = 64,         /* 4 quadrants x 16 processors */
+        .procs_per_inst = 4, /* 4 processors share one data-memory instance */
+        .instances = 16,     /* 512 KiB = 16 instances x 32 KiB */
         .instance_bytes = 32768,
-        .kern_words_big = 768,  /* 768 3x3 8-bit kernels (72-bit words) per processor: 442,368 bytes in all */
+        .kern_words_big = 768, /* 768 3x3 8-bit kernels (72-bit words) per processor: 442,368 bytes in all */
         .kern_words = 768,
-        .bias_groups = 4,       /* 4 x 512 B = 2 KiB; <= 512 output channels per layer */
+        .bias_groups = 4, /* 4 x 512 B = 2 KiB; <= 512 output channels per layer */
         .bias_group_bytes = 512,
-        .max_layers = 32,       /* in-flight pooling, element-wise and activation do not count */
-        .max_channels = 1024,   /* <= 16 passes of 64 */
-        .max_dim = 1023,        /* rows / columns */
-        .max_pad = 2,           /* Conv2d padding 0-2 */
-        .max_pool = 16,         /* pooling 1-16, stride 1-16, no padding */
-        .max_kernel_1d = 9,     /* Conv1d kernel 1-9 */
-        .depthwise = 0,         /* no groups on the MAX78000 */
+        .max_layers = 32,     /* in-flight pooling, element-wise and activation do not count */
+        .max_channels = 1024, /* <= 16 passes of 64 */
+        .max_dim = 1023,      /* rows / columns */
+        .max_pad = 2,         /* Conv2d padding 0-2 */
+        .max_pool = 16,       /* pooling 1-16, stride 1-16, no padding */
+        .max_kernel_1d = 9,   /* Conv1d kernel 1-9 */
+        .depthwise = 0,       /* no groups on the MAX78000 */
         .max_dilation = 1,
-        .max_linear = 1024,     /* Linear <= 1024 in / out */
-        .max_flatten = 16384,   /* flatten: C*H*W <= 16,384 */
-        .max_flatten_hw = 256,  /* flatten: H*W <= 256 */
-        .clock_hz = 100e6,      /* 100 MHz CNN clock */
+        .max_linear = 1024,    /* Linear <= 1024 in / out */
+        .max_flatten = 16384,  /* flatten: C*H*W <= 16,384 */
+        .max_flatten_hw = 256, /* flatten: H*W <= 256 */
+        .clock_hz = 100e6,     /* 100 MHz CNN clock */
     },
     {
         .name = "max78002",
         .display = "MAX78002",
         .procs = 64,
         .procs_per_inst = 4,
-        .instances = 16,        /* 1,280 KiB = 16 instances x 80 KiB */
+        .instances = 16, /* 1,280 KiB = 16 instances x 80 KiB */
         .instance_bytes = 81920,
         .kern_words_big = 5120, /* processors 0, 16, 32, 48: 5,120 kernels; others 4,096 (2,340 KiB in all) */
         .kern_words = 4096,
-        .bias_groups = 4,       /* 8 KiB; split as 4 groups of 2 KiB like the MAX78000 (assumption) */
+        .bias_groups = 4, /* 8 KiB; split as 4 groups of 2 KiB like the MAX78000 (assumption) */
         .bias_group_bytes = 2048,
         .max_layers = 128,
-        .max_channels = 1024,   /* 1024 in the reference tool's code (its README says 2048) */
+        .max_channels = 1024, /* 1024 in the reference tool's code (its README says 2048) */
         .max_dim = 2047,
         .max_pad = 2,
         .max_pool = 16,
         .max_kernel_1d = 9,
-        .depthwise = 1,         /* adds depthwise (groups = C) */
-        .max_dilation = 16,     /* adds dilation 1-16 */
+        .depthwise = 1,     /* adds depthwise (groups = C) */
+        .max_dilation = 16, /* adds dilation 1-16 */
         .max_linear = 1024,
         .max_flatten = 16384,
         .max_flatten_hw = 256,
-        .clock_hz = 120e6,      /* 120 MHz CNN clock (PLL 200) */
+        .clock_hz = 120e6, /* 120 MHz CNN clock (PLL 200) */
     },
 };
 

@@ -13,43 +13,44 @@
 
 #include "../analysis/analysis.h"
 
-#define MCU_MAX_PROC 64
-#define MCU_MAX_INST 16
-#define MCU_MAX_OPERANDS 16 /* element-wise operations take 2-16 operands (ai8x-synthesis README) */
-#define MCU_MAX_LAYERS 512  /* program size this planner handles; the device limit is checked separately */
-#define MCU_MAX_NODES 20000 /* graphs larger than this are not MCU models: refused with a message */
-#define MCU_MAX_MSGS 200
+#define MCU_MAX_PROC     64
+#define MCU_MAX_INST     16
+#define MCU_MAX_OPERANDS 16    /* element-wise operations take 2-16 operands (ai8x-synthesis README) */
+#define MCU_MAX_LAYERS   512   /* program size this planner handles; the device limit is checked separately */
+#define MCU_MAX_NODES    20000 /* graphs larger than this are not MCU models: refused with a message */
+#define MCU_MAX_MSGS     100
 
 /* One accelerator. Numbers and their sources are in device.c. */
 struct mcu_device {
-    const char *name;        /* "max78000" */
-    const char *display;     /* "MAX78000" */
-    int procs;               /* processors (64) */
-    int procs_per_inst;      /* processors sharing one data-memory instance (4) */
-    int instances;           /* data-memory instances (16) */
-    int64_t instance_bytes;  /* bytes per data-memory instance */
-    int kern_words_big;      /* kernel words (one 3x3 8-bit kernel, 72 bits) of processors 0, 16, 32, 48 */
-    int kern_words;          /* kernel words of the other processors */
-    int bias_groups;         /* bias memory groups */
-    int bias_group_bytes;    /* bytes per group (one 8-bit bias per output channel) */
-    int max_layers;          /* layers, in-flight pooling / element-wise / activation not counted */
-    int max_channels;        /* input or output channels per layer */
-    int max_dim;             /* rows and columns */
-    int max_pad;             /* padding 0..max_pad */
-    int max_pool;            /* pooling window and stride 1..max_pool */
-    int max_kernel_1d;       /* Conv1d kernel 1..max_kernel_1d */
-    int depthwise;           /* groups == channels supported */
-    int max_dilation;        /* 1 when dilation is not supported */
-    int max_linear;          /* Linear in/out features */
-    int max_flatten;         /* flattened C*H*W */
-    int max_flatten_hw;      /* flattened H*W */
-    double clock_hz;         /* CNN clock */
+    const char *name;       /* "max78000" */
+    const char *display;    /* "MAX78000" */
+    int procs;              /* processors (64) */
+    int procs_per_inst;     /* processors sharing one data-memory instance (4) */
+    int instances;          /* data-memory instances (16) */
+    int64_t instance_bytes; /* bytes per data-memory instance */
+    int kern_words_big;     /* kernel words (one 3x3 8-bit kernel, 72 bits) of processors 0, 16, 32, 48 */
+    int kern_words;         /* kernel words of the other processors */
+    int bias_groups;        /* bias memory groups */
+    int bias_group_bytes;   /* bytes per group (one 8-bit bias per output channel) */
+    int max_layers;         /* layers, in-flight pooling / element-wise / activation not counted */
+    int max_channels;       /* input or output channels per layer */
+    int max_dim;            /* rows and columns */
+    int max_pad;            /* padding 0..max_pad */
+    int max_pool;           /* pooling window and stride 1..max_pool */
+    int max_kernel_1d;      /* Conv1d kernel 1..max_kernel_1d */
+    int depthwise;          /* groups == channels supported */
+    int max_dilation;       /* 1 when dilation is not supported */
+    int max_linear;         /* Linear in/out features */
+    int max_flatten;        /* flattened C*H*W */
+    int max_flatten_hw;     /* flattened H*W */
+    double clock_hz;        /* CNN clock */
 };
 
 const struct mcu_device *mcu_device_find(const char *name); /* NULL when unknown */
 int mcu_device_count(void);
 const struct mcu_device *mcu_device_at(int i);
-int mcu_kern_words(const struct mcu_device *d, int proc); /* kernel capacity of one processor in 72-bit words */
+int mcu_kern_words(const struct mcu_device *d,
+                   int proc); /* kernel capacity of one processor in 72-bit words */
 int64_t mcu_kern_bytes_total(const struct mcu_device *d); /* all processors' words x 9 bytes */
 
 enum mcu_op { MCU_OP_CONV2D, MCU_OP_CONV1D, MCU_OP_CONVT2D, MCU_OP_LINEAR, MCU_OP_NONE };
@@ -57,7 +58,7 @@ enum mcu_pool { MCU_POOL_NONE, MCU_POOL_MAX, MCU_POOL_AVG };
 enum mcu_act { MCU_ACT_NONE, MCU_ACT_RELU, MCU_ACT_ABS };
 enum mcu_elt { MCU_ELT_NONE, MCU_ELT_ADD, MCU_ELT_SUB, MCU_ELT_XOR, MCU_ELT_OR };
 
-const char *mcu_op_name(int op);   /* ai8x-synthesis names: conv2d, conv1d, convtranspose2d, mlp, passthrough */
+const char *mcu_op_name(int op); /* ai8x-synthesis names: conv2d, conv1d, convtranspose2d, mlp, passthrough */
 const char *mcu_elt_name(int elt); /* add, sub, xor, or */
 
 struct mcu_layer {
@@ -68,32 +69,32 @@ struct mcu_layer {
     int pad;           /* symmetric padding */
     int stride, groups, dilation;
     int pool, pool_kh, pool_kw, pool_stride; /* enum mcu_pool; in front of the operation */
-    int pool_first;    /* 1: pool each operand, then element-wise; 0: element-wise, then pool */
-    int act;           /* enum mcu_act */
-    int elt;           /* enum mcu_elt; n_in > 1 without elt = concatenation */
-    int n_in;          /* input sequences (operands) */
+    int pool_first;               /* 1: pool each operand, then element-wise; 0: element-wise, then pool */
+    int act;                      /* enum mcu_act */
+    int elt;                      /* enum mcu_elt; n_in > 1 without elt = concatenation */
+    int n_in;                     /* input sequences (operands) */
     int in_seq[MCU_MAX_OPERANDS]; /* producing layer of each operand, -1 = the model input */
     int flatten;
-    int passthrough;   /* a copy inserted to re-form data with write_gap for an element-wise layer */
-    int chw;           /* input in CHW format (first layer, one channel) */
+    int passthrough; /* a copy inserted to re-form data with write_gap for an element-wise layer */
+    int chw;         /* input in CHW format (first layer, one channel) */
     int in_ch, out_ch;
     int in_h, in_w;         /* input rows and columns (1D: in_w = 1) */
     int pooled_h, pooled_w; /* after pooling */
     int out_h, out_w;
-    int passes;             /* input passes: ceil(in_ch / 64) */
-    int64_t weights;        /* weight count (kernel elements) */
-    int64_t bias;           /* bias count (0: no bias) */
+    int passes;      /* input passes: ceil(in_ch / 64) */
+    int64_t weights; /* weight count (kernel elements) */
+    int64_t bias;    /* bias count (0: no bias) */
     uint64_t macs;
-    int is_output;          /* its output is a model output */
-    int output_width;       /* 8, or 32 for the last layer (wide output) */
+    int is_output;    /* its output is a model output */
+    int output_width; /* 8, or 32 for the last layer (wide output) */
 
     /* the plan */
     uint64_t in_mask, out_mask;
     int64_t in_offset, out_offset; /* byte offsets inside every data-memory instance */
     int write_gap;
-    int64_t in_bytes, out_bytes;   /* per instance: one operand read, output written (without gaps) */
-    int kern_offset, kern_len;     /* kernel words: [offset, offset + len) on every input processor */
-    int bias_group, bias_offset;   /* -1 when no bias */
+    int64_t in_bytes, out_bytes; /* per instance: one operand read, output written (without gaps) */
+    int kern_offset, kern_len;   /* kernel words: [offset, offset + len) on every input processor */
+    int bias_group, bias_offset; /* -1 when no bias */
     uint64_t cycles;
 };
 
@@ -113,7 +114,7 @@ enum mcu_res {
 struct mcu_msg {
     int res;   /* enum mcu_res */
     int layer; /* -1 when not about one layer */
-    char text[400];
+    char text[900];
 };
 
 struct mcu_msgs {
@@ -159,6 +160,9 @@ uint64_t mcu_layer_cycles(const struct mcu_layer *l);
 /* validate.c: checks every device rule; problems appended to out; returns their number. */
 int mcu_validate(const struct mcu_plan *p, struct mcu_msgs *out);
 int mcu_popcount(uint64_t m);
+/* the plan behind a public handle (tests and the validator's users) */
+struct nnperf_mcu_plan;
+struct mcu_plan *mcu_plan_of(struct nnperf_mcu_plan *h);
 /* render.c */
 enum nnperf_status mcu_render(const struct mcu_plan *p, const char *fmt, struct strbuf *sb);
 

@@ -31,6 +31,15 @@ enum nnperf_status pass_align(struct nnperf_prediction *p)
         }
         L->out_rank = v->rank;
         for (int i = 0; i < v->rank; i++) L->aligned_dims[i] = v->dims[i].val;
+        /* what-if (src/advise/whatif.h): another channel count for this output (axis 1 of NCHW, else the
+         * last, as below); fuse.c already scaled its ops by new/old, so the factor is over the new size */
+        double chan_scale = 1.0;
+        int64_t nc = adv_wi_channels(p->wi, v);
+        if (nc > 0 && v->rank > 0) {
+            int ax = v->rank == 4 ? 1 : v->rank - 1;
+            chan_scale = (double)nc / (double)L->aligned_dims[ax];
+            L->aligned_dims[ax] = nc;
+        }
         const struct hw_align *rule = NULL;
         if (!L->fallback)
             for (int r = 0; r < p->hw.n_align && !rule; r++)
@@ -50,7 +59,7 @@ enum nnperf_status pass_align(struct nnperf_prediction *p)
         }
         double an = 1.0;
         for (int i = 0; i < v->rank; i++) an *= (double)L->aligned_dims[i];
-        L->align_factor = n > 0 ? an / (double)n : 1.0;
+        L->align_factor = n > 0 ? an / ((double)n * chan_scale) : 1.0;
         if (L->align_factor < 1.0) L->align_factor = 1.0;
         L->mac_ops_aligned = L->mac_ops * L->align_factor;
         L->vec_ops_aligned = L->vec_ops * L->align_factor;

@@ -50,10 +50,13 @@ double pr_elem_bytes(const struct nnperf_prediction *p, int is_weight)
     }
 }
 
-static int is_view_layer(const struct pr_layer *L)
+/* a layer of views only (no bytes move); a what-if may fold a node away (dropped: treated as a view) */
+static int is_view_layer(const struct nnperf_prediction *p, const struct pr_layer *L)
 {
     for (int i = 0; i < L->n_nodes; i++)
-        if (L->nodes[i]->op < 0 || op_table[L->nodes[i]->op].klass != OC_VIEW) return 0;
+        if ((L->nodes[i]->op < 0 || op_table[L->nodes[i]->op].klass != OC_VIEW) &&
+            !adv_wi_dropped(p->wi, L->nodes[i]))
+            return 0;
     return 1;
 }
 
@@ -91,7 +94,11 @@ enum nnperf_status pass_memplan(struct nnperf_prediction *p)
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
         double params = 0;
-        for (int i = 0; i < L->n_nodes; i++) params += (double)L->nodes[i]->cost.params;
+        for (int i = 0; i < L->n_nodes; i++) {
+            double smac, svec, sw; /* what-if weight scale (channels, groups, pruning): 1 without one */
+            adv_wi_node_scales(p->wi, L->nodes[i], &smac, &svec, &sw);
+            params += (double)L->nodes[i]->cost.params * sw;
+        }
         L->w_bytes = params * wb * (p->memory_model == 1 ? p->batch : 1);
     }
     if (p->memory_model == 1) return NNPERF_OK; /* weights-only: activations stay on chip */
@@ -132,6 +139,7 @@ enum nnperf_status pass_memplan(struct nnperf_prediction *p)
         int64_t n;
         T->bytes = ir_numel(T->v, &n) ? (double)n * eb * p->batch : 0;
         if (T->producer >= 0 && p->layers[T->producer].out == T->v) T->bytes *= p->layers[T->producer].align_factor;
+        T->bytes *= adv_wi_bytes_scale(p->wi, T->v); /* what-if: another channel count (1 without one) */
         if (T->v->flags & IR_V_OUTPUT) T->last_use = p->n_layers;
     }
     int reads[MAX_IO];
@@ -139,7 +147,7 @@ enum nnperf_status pass_memplan(struct nnperf_prediction *p)
         int nr = layer_reads(p, l, m, nt, reads, MAX_IO);
         for (int j = 0; j < nr; j++)
             if (p->tensors[reads[j]].last_use < l) p->tensors[reads[j]].last_use = l;
-        if (is_view_layer(&p->layers[l]) && nr == 1)
+        if (is_view_layer(p, &p->layers[l]) && nr == 1)
             for (int t = 0; t < nt; t++)
                 if (p->tensors[t].producer == l) p->tensors[t].storage = root(p, reads[0]);
     }
@@ -161,7 +169,7 @@ enum nnperf_status pass_memplan(struct nnperf_prediction *p)
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
         int nr = layer_reads(p, l, m, nt, reads, MAX_IO);
-        int view = is_view_layer(L);
+        int view = is_view_layer(p, L);
         for (int j = 0; j < nr; j++) {
             int r = root(p, reads[j]);
             struct pr_tensor *T = &p->tensors[r];
@@ -197,6 +205,13 @@ enum nnperf_status pass_memplan(struct nnperf_prediction *p)
                 in_ddr[t] = 1;
             }
             if (!T->v->n_consumers) continue; /* a graph output nothing else reads */
+            if (adv_wi_pinned(p->wi, T->v)) {
+                /* what-if: kept on chip beside the plan, as if its shortcut were short enough (its bytes do not
+                 * count against the SRAM: the upper bound of shortening it) */
+                resident[t] = 1;
+                T->in_sram = 1;
+                continue;
+            }
             if (T->bytes > sram) {
                 if (!in_ddr[t]) L->store_bytes += T->bytes;
                 in_ddr[t] = 1;
@@ -205,8 +220,10 @@ enum nnperf_status pass_memplan(struct nnperf_prediction *p)
             /* make room: spill residents whose last use is farther than this tensor's */
             while (used + T->bytes > sram) {
                 int far = -1;
-                for (int r = 0; r < nt; r++)
-                    if (resident[r] && (far < 0 || p->tensors[r].last_use > p->tensors[far].last_use)) far = r;
+                for (int r = 0; r < nt; r++) /* a pinned tensor (what-if, below) is never spilled */
+                    if (resident[r] && !adv_wi_pinned(p->wi, p->tensors[r].v) &&
+                        (far < 0 || p->tensors[r].last_use > p->tensors[far].last_use))
+                        far = r;
                 if (far < 0 || p->tensors[far].last_use <= T->last_use) break;
                 resident[far] = 0;
                 used -= p->tensors[far].bytes;
@@ -230,7 +247,7 @@ enum nnperf_status pass_memplan(struct nnperf_prediction *p)
         for (int r = 0; r < nt; r++)
             if (resident[r] && p->tensors[r].last_use <= l) {
                 resident[r] = 0;
-                used -= p->tensors[r].bytes;
+                if (!adv_wi_pinned(p->wi, p->tensors[r].v)) used -= p->tensors[r].bytes;
             }
         if (used < 0) used = 0;
     }

@@ -68,6 +68,14 @@ enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct 
         p->memory_model = opts->memory_model;
         if (opts->interval_s < 0) st = diag_set(&p->d, NNPERF_E_USAGE, "the timeline interval must be positive");
         else if (opts->interval_s > 0) p->interval_s = opts->interval_s;
+        /* what-if (advice, issue 6): the passes consult p->wi; its batch and dtype replace the options' */
+        p->wi = opts->whatif;
+        if (p->wi && p->wi->batch > 0) p->batch = p->wi->batch;
+        if (p->wi && p->wi->dtype) {
+            p->dtype = hw_dtype_from_name(p->wi->dtype);
+            if (p->dtype < 0)
+                st = diag_set(&p->d, NNPERF_E_USAGE, "unknown dtype '%s' in the what-if", p->wi->dtype);
+        }
     }
     if (!st && p->hw.peak_ops[p->dtype] <= 0)
         st = diag_set(&p->d, NNPERF_E_USAGE, "platform '%s' has no %s peak (compute.peak_ops.%s)", p->hw.name,

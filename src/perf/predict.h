@@ -6,6 +6,7 @@
 #define NNPERF_PREDICT_H
 
 #include "../analysis/analysis.h"
+#include "../advise/whatif.h"
 #include "../hw/hw.h"
 
 enum pr_bound { PB_COMPUTE, PB_MEMORY, PB_OVERHEAD, PB_UNKNOWN };
@@ -57,6 +58,7 @@ struct nnperf_prediction {
     int batch; /* frames per run */
     int memory_model;
     double interval_s;
+    const struct nnperf_whatif *wi; /* a design change to apply (src/advise/whatif.h), NULL = none */
     struct pr_layer *layers;
     int n_layers;
     int *layer_of;           /* node index -> layer index */

@@ -44,6 +44,11 @@ void perf_roofline(struct nnperf_prediction *p)
             double t_ddr = safe_div(ddr_bytes, ddr);
             double t_sram = safe_div(L->sram_bytes, hw->sram_bw);
             L->t_memory = t_ddr > t_sram ? t_ddr : t_sram;
+            /* layers without arithmetic (copies: Concat, Transpose, Slice, ...): a class efficiency given by the
+             * platform applies to their memory time (a copy reaches efficiency x bandwidth) */
+            if (L->t_compute <= 0 && L->klass != OC_VIEW && L->klass >= 0 && L->klass < OC_COUNT &&
+                hw->eff[L->klass] > 0)
+                L->t_memory /= hw->eff[L->klass];
             L->t_transfer = 0;
             L->t_overhead = has_work ? hw->layer_overhead_s : 0;
         }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
 #include "report.h"
 
 #define REPORT_CAP ((size_t)1 << 31)
@@ -345,6 +346,7 @@ enum nnperf_status nnperf_analysis_render(const struct nnperf_analysis *a, enum 
     case NNPERF_FORMAT_JSON: rep_analysis_json(&a->st, &sb, NULL); break;
     case NNPERF_FORMAT_CSV: render_csv(&a->st, &sb); break;
     case NNPERF_FORMAT_TABLE: rep_analysis_table(&a->st, &sb); break;
+    case NNPERF_FORMAT_HTML: rep_html_analysis(&a->st, &sb); break;
     default:
         if (err && errlen) snprintf(err, errlen, "unknown output format %d", (int)fmt);
         return NNPERF_E_USAGE;

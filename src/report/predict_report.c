@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
 #include "report.h"
 
 void rep_json_num(struct strbuf *sb, double x)
@@ -274,6 +275,7 @@ enum nnperf_status nnperf_prediction_render(const struct nnperf_prediction *p, e
         rep_analysis_table(p->an, &sb);
         rep_prediction_table(p, &sb);
         break;
+    case NNPERF_FORMAT_HTML: rep_html_prediction(p, NULL, 0, &sb); break;
     default:
         if (err && errlen) snprintf(err, errlen, "unknown output format %d", (int)fmt);
         return NNPERF_E_USAGE;

@@ -181,6 +181,22 @@ top = nested_if(40)
 top.input.extend([vi("c", [], TensorProto.BOOL), vi("x", [1])])
 case("deep_subgraph_nesting", model(top), "subgraphs nested deeper than 32")
 
+# model-local functions F0..F19, each calling the next twice: 2^19 nodes from a 1 KB file when inlined
+fns = []
+for i in range(20):
+    if i == 19:
+        body = [helper.make_node("Relu", ["a"], ["b"])]
+    else:
+        body = [helper.make_node("F%d" % (i + 1), ["a"], ["t"], domain="local"),
+                helper.make_node("F%d" % (i + 1), ["t"], ["b"], domain="local")]
+    fns.append(helper.make_function("local", "F%d" % i, ["a"], ["b"], body, [helper.make_opsetid("", 13)]))
+g = helper.make_graph([helper.make_node("F0", ["x"], ["y"], domain="local", name="call")], "g", [vi("x", [1])],
+                      [vi("y", None)])
+m = helper.make_model(g, opset_imports=OPSET + [helper.make_opsetid("local", 1)], functions=fns,
+                      producer_name="make_bad_inputs")
+m.ir_version = 8
+case("function_call_explosion", m.SerializeToString(), "is called more than 4096 times")
+
 # ---- external data ----
 def ext_model(location, needed):
     t = TensorProto(name="shape", data_type=TensorProto.INT64, data_location=TensorProto.EXTERNAL)

@@ -10,8 +10,14 @@
  *   in NAME DTYPE SHAPE [init] [= v1 v2 ...]   an input; SHAPE like 1x3x224x224, batchx3, scalar, ?;
  *                                             'init' makes it an initializer (counted as params); '= ...' gives
  *                                             its values (propagated); "in -" is an omitted optional input
+ *   in NAME seq DTYPE SHAPE                   a sequence input whose elements are not known one by one (SHAPE is
+ *                                             their merged shape)
+ *   in NAME seqof DTYPE [SHAPE ...]           a sequence input whose elements are known: one SHAPE per element
+ *                                             (none: an empty sequence)
  *   out DTYPE SHAPE      expected output (in order); DTYPE '*' skips the dtype check; SHAPE '?' = unknown rank
  *   outval v1 v2 ...     expected propagated integer values of the last 'out' (symbols by name)
+ *   outelems [SHAPE ...] the last 'out' is a sequence with these elements known one by one (none: empty);
+ *                        'outelems none' expects its elements not to be known
  *   macs N / flops N     expected cost; 'cost unknown' expects cost_known = false
  *   error                expects inference to fail (a contradiction)
  *   end
@@ -39,6 +45,9 @@ struct tcase {
     int n_out;
     struct ir_ival exp_vals[256];
     int n_exp_vals, exp_vals_out;
+    int exp_el_out, n_exp_el; /* outelems: output index (-1: no check), element count (-1: 'none') */
+    int exp_el_rank[MAXT];
+    struct ir_dim exp_el_dims[MAXT][NNPERF_MAX_RANK];
     long long macs, flops;
     int want_macs, want_flops, want_unknown_cost, want_error;
 };
@@ -86,9 +95,12 @@ static int parse_shape(const char *s, int *rank, struct ir_dim *dims)
         if (len >= sizeof tok) return 0;
         memcpy(tok, p, len);
         tok[len] = 0;
-        if (is_int_token(tok)) dims[r] = ir_dim_known(atoll(tok));
-        else if (!strcmp(tok, "?")) dims[r] = IR_DIM_UNKNOWN;
-        else dims[r] = (struct ir_dim){-1, ar_strdup(&AR, tok)};
+        if (is_int_token(tok))
+            dims[r] = ir_dim_known(atoll(tok));
+        else if (!strcmp(tok, "?"))
+            dims[r] = IR_DIM_UNKNOWN;
+        else
+            dims[r] = (struct ir_dim){-1, ar_strdup(&AR, tok)};
         r++;
         p += len;
         if (*p == 'x') p++;
@@ -97,7 +109,8 @@ static int parse_shape(const char *s, int *rank, struct ir_dim *dims)
     return 1;
 }
 
-static void fail(const char *file, const char *cname, const char *fmt, const char *a, long long x, long long y)
+static void fail(const char *file, const char *cname, const char *fmt, const char *a, long long x,
+                 long long y)
 {
     failures++;
     fprintf(stderr, "%s: case '%s': ", file, cname);
@@ -163,10 +176,13 @@ static void run_case(const char *file, const char *domain, const char *opname, s
     an.m = m;
     ar_init(&an.ar, 0);
     enum nnperf_status st = nd->op < 0 ? NNPERF_E_INVALID : an_run_graph(&an, g, 1);
-    if (nd->op < 0) fail(file, tc->name, "operator '%s' is not in the registry%lld%lld", opname, 0, 0);
+    if (nd->op < 0)
+        fail(file, tc->name, "operator '%s' is not in the registry%lld%lld", opname, 0, 0);
     else if (tc->want_error) {
-        if (st == NNPERF_OK) fail(file, tc->name, "expected an error, inference succeeded%s%lld%lld", "", 0, 0);
-        else passes++;
+        if (st == NNPERF_OK)
+            fail(file, tc->name, "expected an error, inference succeeded%s%lld%lld", "", 0, 0);
+        else
+            passes++;
     } else if (st) {
         fail(file, tc->name, "inference failed: %s%lld%lld", an.d.msg, 0, 0);
     } else {
@@ -185,11 +201,12 @@ static void run_case(const char *file, const char *domain, const char *opname, s
             }
             for (int k = 0; k < v->rank; k++) {
                 struct ir_dim a = v->dims[k], e = tc->exp_dims[i][k];
-                int same = (e.val >= 0) ? a.val == e.val : (e.sym ? (a.sym && !strcmp(a.sym, e.sym)) : (a.val < 0 && !a.sym));
+                int same = (e.val >= 0) ? a.val == e.val
+                                        : (e.sym ? (a.sym && !strcmp(a.sym, e.sym)) : (a.val < 0 && !a.sym));
                 if (!same) {
                     char msg[200];
-                    snprintf(msg, sizeof msg, "output %d dim %d is %lld%s%s, expected", i, k, (long long)a.val,
-                             a.sym ? " " : "", a.sym ? a.sym : "");
+                    snprintf(msg, sizeof msg, "output %d dim %d is %lld%s%s, expected", i, k,
+                             (long long)a.val, a.sym ? " " : "", a.sym ? a.sym : "");
                     fail(file, tc->name, "%s %lld%.0lld", msg, (long long)e.val, 0);
                     ok = 0;
                     break;
@@ -205,11 +222,35 @@ static void run_case(const char *file, const char *domain, const char *opname, s
             } else {
                 for (int k = 0; k < tc->n_exp_vals && ok; k++) {
                     struct ir_ival a = v->iv[k], e = tc->exp_vals[k];
-                    int same = e.known ? (a.known && a.v == e.v) : (!a.known && a.sym && e.sym && !strcmp(a.sym, e.sym));
+                    int same = e.known ? (a.known && a.v == e.v)
+                                       : (!a.known && a.sym && e.sym && !strcmp(a.sym, e.sym));
                     if (!same) {
                         fail(file, tc->name, "output value %s%lld is %lld", "", k, a.v);
                         ok = 0;
                     }
+                }
+            }
+        }
+        if (ok && tc->exp_el_out >= 0) {
+            struct ir_value *v = nd->out[tc->exp_el_out];
+            int have = v->elems ? v->n_elems : -1;
+            if (have != tc->n_exp_el) {
+                fail(file, tc->name, "output elements%s: have %lld, expected %lld (-1: not known)", "", have,
+                     tc->n_exp_el);
+                ok = 0;
+            }
+            for (int k = 0; ok && k < have; k++) {
+                const struct ir_value *e = v->elems[k];
+                int same = e->rank == tc->exp_el_rank[k];
+                for (int j = 0; same && j < e->rank; j++) {
+                    struct ir_dim a = e->dims[j], x = tc->exp_el_dims[k][j];
+                    same = x.val >= 0 ? a.val == x.val
+                                      : (x.sym ? (a.sym && !strcmp(a.sym, x.sym)) : (a.val < 0 && !a.sym));
+                }
+                if (!same) {
+                    fail(file, tc->name, "output element %s%lld has rank %lld or other dims than expected",
+                         "", k, e->rank);
+                    ok = 0;
                 }
             }
         }
@@ -274,6 +315,7 @@ static int run_file(const char *dir, const char *fname)
             tc->opset = idx >= 0 ? op_table[idx].since : 1;
             tc->n_exp_vals = -1;
             tc->exp_vals_out = -1;
+            tc->exp_el_out = -1;
             continue;
         }
         if (!tc) {
@@ -293,8 +335,10 @@ static int run_file(const char *dir, const char *fname)
             a->name = ar_strdup(&AR, strtok_r(NULL, " \t", &save));
             const char *ty = strtok_r(NULL, " \t", &save);
             char *tok;
-            if (!strcmp(ty, "int")) a->type = AT_INT, a->i = atoll(strtok_r(NULL, " \t", &save));
-            else if (!strcmp(ty, "float")) a->type = AT_FLOAT, a->f = atof(strtok_r(NULL, " \t", &save));
+            if (!strcmp(ty, "int"))
+                a->type = AT_INT, a->i = atoll(strtok_r(NULL, " \t", &save));
+            else if (!strcmp(ty, "float"))
+                a->type = AT_FLOAT, a->f = atof(strtok_r(NULL, " \t", &save));
             else if (!strcmp(ty, "string")) {
                 a->type = AT_STRING;
                 tok = strtok_r(NULL, "", &save);
@@ -335,6 +379,41 @@ static int run_file(const char *dir, const char *fname)
                 dt = strtok_r(NULL, " \t", &save);
                 v->dtype = dtype_from(shp);
                 shp = dt;
+            } else if (!strcmp(dt ? dt : "", "seqof")) {
+                /* elements one by one; the merged shape keeps the dims they agree on */
+                v->type_kind = TK_SEQUENCE;
+                v->dtype = shp ? dtype_from(shp) : -2;
+                v->rank = -1;
+                v->elems = ar_calloc(&AR, MAXT, sizeof *v->elems);
+                v->n_elems = 0;
+                char *tok;
+                int bad = v->dtype < 0;
+                while (!bad && (tok = strtok_r(NULL, " \t", &save)) && v->n_elems < MAXT) {
+                    struct ir_value *e = ar_alloc(&AR, sizeof *e);
+                    e->type_kind = TK_TENSOR;
+                    e->dtype = v->dtype;
+                    e->decl_rank = -1;
+                    e->dims = ar_calloc(&AR, NNPERF_MAX_RANK, sizeof *e->dims);
+                    bad = !parse_shape(tok, &e->rank, e->dims);
+                    if (v->n_elems == 0) {
+                        v->rank = e->rank;
+                        v->dims = ar_calloc(&AR, NNPERF_MAX_RANK, sizeof *v->dims);
+                        if (e->rank > 0) memcpy(v->dims, e->dims, (size_t)e->rank * sizeof *e->dims);
+                    } else if (v->rank != e->rank) {
+                        v->rank = -1;
+                    } else {
+                        for (int k = 0; k < v->rank; k++)
+                            if (!ir_dim_eq(v->dims[k], e->dims[k])) v->dims[k] = IR_DIM_UNKNOWN;
+                    }
+                    v->elems[v->n_elems++] = e;
+                }
+                if (bad) {
+                    fprintf(stderr, "%s:%d: bad input spec\n", path, lineno);
+                    failures++;
+                    continue;
+                }
+                tc->in[tc->n_in++] = v;
+                continue;
             }
             struct ir_dim dims[NNPERF_MAX_RANK];
             if (v->dtype < 0 || !shp || !parse_shape(shp, &v->rank, dims)) {
@@ -346,7 +425,8 @@ static int run_file(const char *dir, const char *fname)
             if (v->rank > 0) memcpy(v->dims, dims, (size_t)v->rank * sizeof *dims);
             char *tok;
             while ((tok = strtok_r(NULL, " \t", &save))) {
-                if (!strcmp(tok, "init")) v->flags = IR_V_INIT;
+                if (!strcmp(tok, "init"))
+                    v->flags = IR_V_INIT;
                 else if (!strcmp(tok, "=")) {
                     int64_t cnt = 0;
                     struct ir_ival *iv = ar_calloc(&AR, NNPERF_MAX_CONST_ELEMS, sizeof *iv);
@@ -361,8 +441,10 @@ static int run_file(const char *dir, const char *fname)
                         cnt++;
                     }
                     v->nv = cnt;
-                    if (ir_dtype_is_int(v->dtype)) v->iv = iv;
-                    else v->fv = fv;
+                    if (ir_dtype_is_int(v->dtype))
+                        v->iv = iv;
+                    else
+                        v->fv = fv;
                     break;
                 }
             }
@@ -381,8 +463,25 @@ static int run_file(const char *dir, const char *fname)
             tc->n_exp_vals = 0;
             tc->exp_vals_out = tc->n_out - 1;
             while ((tok = strtok_r(NULL, " \t", &save)) && tc->n_exp_vals < 256) {
-                if (is_int_token(tok)) tc->exp_vals[tc->n_exp_vals++] = ir_ival_known(atoll(tok));
-                else tc->exp_vals[tc->n_exp_vals++] = (struct ir_ival){0, ar_strdup(&AR, tok), 0};
+                if (is_int_token(tok))
+                    tc->exp_vals[tc->n_exp_vals++] = ir_ival_known(atoll(tok));
+                else
+                    tc->exp_vals[tc->n_exp_vals++] = (struct ir_ival){0, ar_strdup(&AR, tok), 0};
+            }
+        } else if (!strcmp(kw, "outelems")) {
+            char *tok;
+            tc->exp_el_out = tc->n_out - 1;
+            tc->n_exp_el = 0;
+            while ((tok = strtok_r(NULL, " \t", &save)) && tc->n_exp_el < MAXT) {
+                if (!strcmp(tok, "none")) {
+                    tc->n_exp_el = -1;
+                    break;
+                }
+                if (!parse_shape(tok, &tc->exp_el_rank[tc->n_exp_el], tc->exp_el_dims[tc->n_exp_el])) {
+                    fprintf(stderr, "%s:%d: bad element shape\n", path, lineno);
+                    failures++;
+                }
+                tc->n_exp_el++;
             }
         } else if (!strcmp(kw, "macs")) {
             tc->want_macs = 1;
@@ -418,7 +517,8 @@ int main(int argc, char **argv)
         int c = strcmp(op_table[i - 1].domain, op_table[i].domain);
         if (!c) c = strcmp(op_table[i - 1].name, op_table[i].name);
         if (c >= 0) {
-            fprintf(stderr, "op_list.def: '%s' is not sorted after '%s'\n", op_table[i].name, op_table[i - 1].name);
+            fprintf(stderr, "op_list.def: '%s' is not sorted after '%s'\n", op_table[i].name,
+                    op_table[i - 1].name);
             failures++;
         }
     }
@@ -426,13 +526,17 @@ int main(int argc, char **argv)
     for (int i = 0; i < OPID_COUNT; i++) {
         char fname[256];
         const struct op_def *o = &op_table[i];
-        if (o->domain[0]) snprintf(fname, sizeof fname, "%s.%s.txt", o->domain, o->name);
-        else snprintf(fname, sizeof fname, "%s.txt", o->name);
+        if (o->domain[0])
+            snprintf(fname, sizeof fname, "%s.%s.txt", o->domain, o->name);
+        else
+            snprintf(fname, sizeof fname, "%s.txt", o->name);
         if (only && strcmp(only, o->name)) continue;
         int n = run_file(dir, fname);
         if (n == 0) {
             missing++;
-            if (!only) fprintf(stderr, "no cases for operator %s%s%s (%s/%s)\n", o->domain, o->domain[0] ? "." : "", o->name, dir, fname);
+            if (!only)
+                fprintf(stderr, "no cases for operator %s%s%s (%s/%s)\n", o->domain, o->domain[0] ? "." : "",
+                        o->name, dir, fname);
         }
     }
     printf("operator cases: %d operators without cases\n", missing);

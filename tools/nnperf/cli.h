@@ -29,13 +29,19 @@ int cmd_validate(int argc, char **argv);
 extern const char calibrate_usage[], validate_usage[];
 extern const char probe_usage[];
 int cmd_probe(int argc, char **argv);
+extern const char map_usage[];
+int cmd_map(int argc, char **argv);
+extern const char advise_usage[];
+int cmd_advise(int argc, char **argv);
 
 /* options shared by the model commands (cli_args.c) */
-#define CLI_MAX_LIST 256
-#define CLI_OPT_SHAPES 1u      /* --input, --dim */
-#define CLI_OPT_HW 2u          /* --hw */
-#define CLI_OPT_PREDICT 4u     /* --dtype, --batch, --memory-model, --interval */
-#define CLI_OPT_MANY_MODELS 8u /* several models */
+#define CLI_MAX_LIST        256
+#define CLI_OPT_SHAPES      1u  /* --input, --dim */
+#define CLI_OPT_HW          2u  /* --hw */
+#define CLI_OPT_PREDICT     4u  /* --dtype, --batch, --memory-model, --interval */
+#define CLI_OPT_MANY_MODELS 8u  /* several models */
+#define CLI_OPT_PLOT        16u /* --plot (analyze) */
+#define CLI_OPT_ACCURACY    32u /* --accuracy (compare) */
 struct cli_run {
     const char *models[CLI_MAX_LIST];
     int n_models;
@@ -53,6 +59,10 @@ struct cli_run {
     const char *out;
     int strict;
     unsigned load_flags;
+    int quiet;                          /* --quiet: no warnings, no progress on stderr */
+    const char *plot;                   /* --plot roofline|timeline|memory */
+    const char *accuracy[CLI_MAX_LIST]; /* --accuracy MODEL=PCT or FILE.csv, as given */
+    int n_accuracy;
 };
 /* Returns 0, or prints the error and returns 2. */
 int cli_parse_run(int argc, char **argv, struct cli_run *r, const char *cmd, unsigned allowed);
@@ -65,6 +75,30 @@ void cli_json_str(FILE *f, const char *s);
 /* Writes data to path atomically (temp file + rename) or to stdout when path is NULL or "-". Returns 0 or prints
  * an error and returns 2. */
 int cli_write_output(const char *path, const char *data, size_t len);
+/* Terminal (term.c): the width of the terminal on fd (TIOCGWINSZ, else $COLUMNS, else 0 = not a terminal or
+ * unknown); whether to colour output on fd (a tty and no NO_COLOR); a colour escape or "" (code "1" bold, "31" red,
+ * "33" yellow, "0" reset). */
+int cli_term_width(int fd);
+int cli_use_color(int fd);
+const char *cli_sgr(int fd, const char *code);
+/* Progress bar on stderr: cli_progress_start(quiet) once, then cli_progress(done, total, what) as work proceeds;
+ * nothing is drawn until a second has passed, nor when stderr is not a terminal or quiet is set.
+ * cli_progress_end() clears the line. */
+void cli_progress_start(int quiet);
+void cli_progress(int done, int total, const char *what);
+void cli_progress_end(void);
+/* Writes a table-like text to stdout, cutting lines wider than the terminal (only when stdout is a terminal). */
+int cli_write_fitted(const char *data, size_t len);
+/* Help (help.c): prints a command's help from its option table; 0, or -1 when the command has no table. */
+int cli_print_help(FILE *f, const char *cmd);
+/* `nnperf help --man`: the man page (roff) from the same tables. */
+void cli_print_man(FILE *f);
+/* `nnperf help --completion`: the bash completion script from the same tables. */
+void cli_print_completion(FILE *f);
+/* Parses --accuracy values for model display names (file name without .onnx); acc[i] = NAN when not given.
+ * Returns 0 or prints an error and returns 2. */
+int cli_parse_accuracy(const struct cli_run *r, double *acc);
+
 /* Prints "nnperf: msg" to stderr. */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)

@@ -1,5 +1,6 @@
 /* cli_args.c - the options shared by analyze, compare, sweep and roofline, parsed once, and the common
  * load-and-analyze step. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +29,18 @@ int cli_parse_run(int argc, char **argv, struct cli_run *r, const char *cmd, uns
         const char *a = argv[i];
         int has = i + 1 < argc;
         unsigned need = 0;
-        if (!strcmp(a, "--input") || !strcmp(a, "--dim")) need = CLI_OPT_SHAPES;
-        else if (!strcmp(a, "--hw")) need = CLI_OPT_HW;
-        else if (!strcmp(a, "--dtype") || !strcmp(a, "--batch")) need = CLI_OPT_PREDICT;
-        else if (!strcmp(a, "--memory-model") || !strcmp(a, "--interval")) need = CLI_OPT_PREDICT;
+        if (!strcmp(a, "--input") || !strcmp(a, "--dim"))
+            need = CLI_OPT_SHAPES;
+        else if (!strcmp(a, "--hw"))
+            need = CLI_OPT_HW;
+        else if (!strcmp(a, "--dtype") || !strcmp(a, "--batch"))
+            need = CLI_OPT_PREDICT;
+        else if (!strcmp(a, "--memory-model") || !strcmp(a, "--interval"))
+            need = CLI_OPT_PREDICT;
+        else if (!strcmp(a, "--plot"))
+            need = CLI_OPT_PLOT;
+        else if (!strcmp(a, "--accuracy"))
+            need = CLI_OPT_ACCURACY;
         if (need && !(allowed & need)) {
             cli_error("%s: option '%s' does not apply (see 'nnperf help %s')", cmd, a, cmd);
             return 2;
@@ -42,8 +51,10 @@ int cli_parse_run(int argc, char **argv, struct cli_run *r, const char *cmd, uns
                 cli_error("too many %s options", a);
                 return 2;
             }
-            if (is_in) r->inputs[r->n_inputs++] = argv[++i];
-            else r->dims[r->n_dims++] = argv[++i];
+            if (is_in)
+                r->inputs[r->n_inputs++] = argv[++i];
+            else
+                r->dims[r->n_dims++] = argv[++i];
         } else if (!strcmp(a, "--hw") && has) {
             char *s = strdup(argv[++i]);
             if (!s || split_list(s, r->hw, &r->n_hw, CLI_MAX_LIST, "--hw")) return 2;
@@ -66,8 +77,10 @@ int cli_parse_run(int argc, char **argv, struct cli_run *r, const char *cmd, uns
             }
         } else if (!strcmp(a, "--memory-model") && has) {
             const char *m = argv[++i];
-            if (!strcmp(m, "planned")) r->memory_model = NNPERF_MEMORY_PLANNED;
-            else if (!strcmp(m, "weights-only")) r->memory_model = NNPERF_MEMORY_WEIGHTS_ONLY;
+            if (!strcmp(m, "planned"))
+                r->memory_model = NNPERF_MEMORY_PLANNED;
+            else if (!strcmp(m, "weights-only"))
+                r->memory_model = NNPERF_MEMORY_WEIGHTS_ONLY;
             else {
                 cli_error("%s: unknown memory model '%s' (planned or weights-only)", cmd, m);
                 return 2;
@@ -82,15 +95,34 @@ int cli_parse_run(int argc, char **argv, struct cli_run *r, const char *cmd, uns
             r->interval_s = ms / 1e3;
         } else if (!strcmp(a, "--format") && has) {
             const char *f = argv[++i];
-            if (!strcmp(f, "table")) r->fmt = NNPERF_FORMAT_TABLE;
-            else if (!strcmp(f, "json")) r->fmt = NNPERF_FORMAT_JSON;
-            else if (!strcmp(f, "csv")) r->fmt = NNPERF_FORMAT_CSV;
+            if (!strcmp(f, "table"))
+                r->fmt = NNPERF_FORMAT_TABLE;
+            else if (!strcmp(f, "json"))
+                r->fmt = NNPERF_FORMAT_JSON;
+            else if (!strcmp(f, "csv"))
+                r->fmt = NNPERF_FORMAT_CSV;
+            else if (!strcmp(f, "html"))
+                r->fmt = NNPERF_FORMAT_HTML;
             else {
-                cli_error("%s: unknown format '%s' (table, json or csv)", cmd, f);
+                cli_error("%s: unknown format '%s' (table, json, csv or html)", cmd, f);
                 return 2;
             }
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && has) {
             r->out = argv[++i];
+        } else if (!strcmp(a, "--plot") && has) {
+            r->plot = argv[++i];
+            if (strcmp(r->plot, "roofline") && strcmp(r->plot, "timeline") && strcmp(r->plot, "memory")) {
+                cli_error("%s: unknown plot '%s' (roofline, timeline or memory)", cmd, r->plot);
+                return 2;
+            }
+        } else if (!strcmp(a, "--accuracy") && has) {
+            if (r->n_accuracy == CLI_MAX_LIST) {
+                cli_error("%s: too many --accuracy options", cmd);
+                return 2;
+            }
+            r->accuracy[r->n_accuracy++] = argv[++i];
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            r->quiet = 1;
         } else if (!strcmp(a, "--strict")) {
             r->strict = 1;
         } else if (!strcmp(a, "--drop-value-info")) {
@@ -105,6 +137,14 @@ int cli_parse_run(int argc, char **argv, struct cli_run *r, const char *cmd, uns
             }
             r->models[r->n_models++] = a;
         }
+    }
+    if (r->fmt == NNPERF_FORMAT_HTML && strcmp(cmd, "analyze") && strcmp(cmd, "compare")) {
+        cli_error("%s: --format html is for analyze and compare (table, json or csv here)", cmd);
+        return 2;
+    }
+    if (r->plot && r->fmt != NNPERF_FORMAT_TABLE) {
+        cli_error("%s: --plot writes an SVG; leave out --format", cmd);
+        return 2;
     }
     if (!r->n_models) {
         cli_error("%s: no model given (see 'nnperf help %s')", cmd, cmd);
@@ -158,9 +198,91 @@ void cli_json_str(FILE *f, const char *s)
 {
     fputc('"', f);
     for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\') fprintf(f, "\\%c", *c);
-        else if (*c < 0x20) fprintf(f, "\\u%04x", *c);
-        else fputc(*c, f);
+        if (*c == '"' || *c == '\\')
+            fprintf(f, "\\%c", *c);
+        else if (*c < 0x20)
+            fprintf(f, "\\u%04x", *c);
+        else
+            fputc(*c, f);
     }
     fputc('"', f);
+}
+
+/* model display name for matching --accuracy: file name without directory and ".onnx" */
+static void bare_name(const char *path, char *b, size_t n)
+{
+    snprintf(b, n, "%s", cli_model_name(path));
+    size_t l = strlen(b);
+    if (l > 5 && !strcmp(b + l - 5, ".onnx")) b[l - 5] = 0;
+}
+
+static int set_accuracy(const struct cli_run *r, double *acc, const char *model, const char *value,
+                        const char *where)
+{
+    char *end;
+    double v = strtod(value, &end);
+    while (*end == ' ' || *end == '%' || *end == '\r') end++;
+    if (end == value || *end || !(v >= 0 && v <= 100)) {
+        cli_error("compare: %s: accuracy '%s' of '%s' is not a percentage (0 to 100)", where, value, model);
+        return 2;
+    }
+    char want[512], b[512];
+    snprintf(want, sizeof want, "%s", model);
+    size_t l = strlen(want);
+    if (l > 5 && !strcmp(want + l - 5, ".onnx")) want[l - 5] = 0;
+    int found = 0;
+    for (int i = 0; i < r->n_models; i++) {
+        bare_name(r->models[i], b, sizeof b);
+        if (!strcmp(b, want)) acc[i] = v, found = 1;
+    }
+    if (!found && !r->quiet)
+        fprintf(stderr, "nnperf: warning: %s: no model named '%s' is compared\n", where, model);
+    return 0;
+}
+
+int cli_parse_accuracy(const struct cli_run *r, double *acc)
+{
+    for (int i = 0; i < r->n_models; i++) acc[i] = NAN;
+    for (int k = 0; k < r->n_accuracy; k++) {
+        const char *a = r->accuracy[k];
+        const char *eq = strchr(a, '=');
+        if (eq) {
+            char model[512];
+            snprintf(model, sizeof model, "%.*s", (int)(eq - a), a);
+            if (set_accuracy(r, acc, model, eq + 1, "--accuracy")) return 2;
+            continue;
+        }
+        FILE *f = fopen(a, "r");
+        if (!f) {
+            cli_error("compare: --accuracy '%s' is neither MODEL=PCT nor a readable CSV file", a);
+            return 2;
+        }
+        char line[1024];
+        int ln = 0;
+        while (fgets(line, sizeof line, f)) {
+            ln++;
+            line[strcspn(line, "\r\n")] = 0;
+            if (!line[0] || line[0] == '#') continue;
+            char *c = strchr(line, ',');
+            if (!c) {
+                cli_error("compare: %s:%d: expected 'model,accuracy'", a, ln);
+                fclose(f);
+                return 2;
+            }
+            *c = 0;
+            char *val = c + 1;
+            while (*val == ' ') val++;
+            char *e;
+            strtod(val, &e);
+            if (ln == 1 && e == val) continue; /* a header line */
+            char where[600];
+            snprintf(where, sizeof where, "%s:%d", a, ln);
+            if (set_accuracy(r, acc, line, val, where)) {
+                fclose(f);
+                return 2;
+            }
+        }
+        fclose(f);
+    }
+    return 0;
 }

@@ -8,7 +8,9 @@
 int cmd_analyze(int argc, char **argv)
 {
     struct cli_run r;
-    if (cli_parse_run(argc, argv, &r, "analyze", CLI_OPT_SHAPES | CLI_OPT_HW | CLI_OPT_PREDICT)) return 2;
+    if (cli_parse_run(argc, argv, &r, "analyze",
+                      CLI_OPT_SHAPES | CLI_OPT_HW | CLI_OPT_PREDICT | CLI_OPT_PLOT))
+        return 2;
     if (r.n_hw > 1 || r.n_dtypes > 1 || r.n_batches > 1) {
         cli_error("analyze: one platform, dtype and batch at a time (compare and sweep take lists)");
         return 2;
@@ -17,9 +19,19 @@ int cmd_analyze(int argc, char **argv)
         cli_error("analyze: --dtype, --batch, --memory-model and --interval need --hw");
         return 2;
     }
+    if (r.plot && !r.n_hw) {
+        cli_error("analyze: --plot %s needs --hw", r.plot);
+        return 2;
+    }
     struct nnperf_model *m;
     struct nnperf_analysis *an;
-    if (cli_load(&r, r.models[0], &m, &an)) return 2;
+    cli_progress_start(r.quiet);
+    cli_progress(0, 3, "loading and analysing");
+    if (cli_load(&r, r.models[0], &m, &an)) {
+        cli_progress_end();
+        return 2;
+    }
+    cli_progress(1, 3, "predicting");
     struct nnperf_platform *plat = NULL;
     struct nnperf_prediction *pred = NULL;
     char err[1024];
@@ -41,11 +53,16 @@ int cmd_analyze(int argc, char **argv)
     char *text = NULL;
     size_t len = 0;
     if (!rc) {
-        enum nnperf_status st = pred ? nnperf_prediction_render(pred, r.fmt, &text, &len, err, sizeof err)
-                                     : nnperf_analysis_render(an, r.fmt, &text, &len, err, sizeof err);
+        cli_progress(2, 3, "writing the report");
+        enum nnperf_status st = r.plot ? nnperf_plot_svg(pred, r.plot, &text, &len, err, sizeof err)
+                                : pred ? nnperf_prediction_render(pred, r.fmt, &text, &len, err, sizeof err)
+                                       : nnperf_analysis_render(an, r.fmt, &text, &len, err, sizeof err);
+        cli_progress_end();
         if (st != NNPERF_OK) {
             cli_error("%s", err);
             rc = 2;
+        } else if (!r.out && !r.plot && r.fmt == NNPERF_FORMAT_TABLE) {
+            rc = cli_write_fitted(text, len); /* cut to the terminal's width on a terminal, else as is */
         } else {
             rc = cli_write_output(r.out, text, len);
         }
@@ -59,9 +76,11 @@ int cmd_analyze(int argc, char **argv)
         nnperf_prediction_summary(pred, &ps);
         nwarn += ps.warnings;
     }
-    if (!rc && s.warnings && (r.out || r.fmt == NNPERF_FORMAT_CSV))
+    cli_progress_end();
+    if (!rc && !r.quiet && s.warnings && (r.out || r.fmt == NNPERF_FORMAT_CSV || r.plot))
         for (int i = 0; i < s.warnings; i++)
-            fprintf(stderr, "nnperf: warning: %s\n", nnperf_analysis_warning(an, i));
+            fprintf(stderr, "%snnperf: warning:%s %s\n", cli_sgr(2, "33"), cli_sgr(2, "0"),
+                    nnperf_analysis_warning(an, i));
     if (!rc && r.strict && nwarn) rc = 1;
     nnperf_prediction_free(pred);
     nnperf_platform_free(plat);

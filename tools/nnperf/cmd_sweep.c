@@ -41,7 +41,8 @@ int cmd_sweep(int argc, char **argv)
         else
             fprintf(f, "%-20s %-6s %6s %14s %12s %16s\n", "platform", "dtype", "batch", "latency (ms)", "FPS",
                     "DDR B/frame");
-        int nd = r.n_dtypes ? r.n_dtypes : 1;
+        int nd = r.n_dtypes ? r.n_dtypes : 1, total = r.n_hw * nd * r.n_batches, done = 0;
+        cli_progress_start(r.quiet);
         for (int hi = 0; hi < r.n_hw && !rc; hi++)
             for (int di = 0; di < nd && !rc; di++)
                 for (int bi = 0; bi < r.n_batches && !rc; bi++) {
@@ -51,9 +52,11 @@ int cmd_sweep(int argc, char **argv)
                                                         .interval_s = r.interval_s};
                     struct nnperf_prediction *p;
                     char err[1024];
+                    cli_progress(done++, total, r.hw[hi]);
                     if (nnperf_predict(an, plats[hi], &po, &p, err, sizeof err) != NNPERF_OK) {
-                        fprintf(stderr, "nnperf: warning: %s, %s, batch %d: %s\n", r.hw[hi],
-                                po.dtype ? po.dtype : "default", po.batch, err);
+                        if (!r.quiet)
+                            fprintf(stderr, "nnperf: warning: %s, %s, batch %d: %s\n", r.hw[hi],
+                                    po.dtype ? po.dtype : "default", po.batch, err);
                         continue;
                     }
                     struct nnperf_prediction_summary s;
@@ -80,6 +83,7 @@ int cmd_sweep(int argc, char **argv)
                     rows++;
                     nnperf_prediction_free(p);
                 }
+        cli_progress_end();
         if (r.fmt == NNPERF_FORMAT_JSON) fprintf(f, "\n]}\n");
         fclose(f);
         if (!rows) {

@@ -7,59 +7,23 @@
 
 #include "cli.h"
 
-static const char analyze_usage[] =
-    "usage: nnperf analyze MODEL.onnx [options]\n"
-    "\n"
-    "Infers every tensor's shape and type and counts per-node MACs, FLOPs, parameters and bytes.\n"
-    "\n"
-    "options:\n"
-    "  --input NAME=DIMS     set an input's shape, e.g. --input input=1x3x224x224 (symbols allowed: batchx3x224x224)\n"
-    "  --dim SYMBOL=N        bind a symbolic dimension, e.g. --dim batch=1\n"
-    "  --format FMT          table (default), json or csv\n"
-    "  -o, --output FILE     write to FILE (written completely or not at all) instead of standard output\n"
-    "  --strict              exit 1 when the analysis has warnings (unknown operators, unknown shapes)\n"
-    "  --drop-value-info     ignore shapes declared in the model and infer everything\n"
-    "\n"
-    "with a platform (latency prediction, docs/prediction.md):\n"
-    "  --hw NAME|FILE        a built-in preset (nnperf hw list) or a platform YAML file (docs/platform-format.md)\n"
-    "  --dtype DT            int4, int8, fp16, bf16 or fp32 (default: the platform's)\n"
-    "  --batch N             frames per run (default: the platform's frames_per_run)\n"
-    "  --memory-model M      planned (SRAM/DDR plan, default) or weights-only (QuTiBench)\n"
-    "  --interval MS         timeline interval in milliseconds (default 0.5)\n"
-    "\n"
-    "exit codes: 0 ok, 1 warnings under --strict, 2 bad input or usage\n";
-
-static const char compare_usage[] =
-    "usage: nnperf compare MODEL.onnx... --hw P1,P2,... [--dtype DT] [--batch N] [--format table|csv|json] [-o FILE]\n"
-    "\n"
-    "The model x platform matrix of FPS and latency (QuTiBench's heatmap). A platform without the dtype shows n/a.\n"
-    "Options --input, --dim, --memory-model and --interval are as for analyze.\n";
-
-static const char sweep_usage[] =
-    "usage: nnperf sweep MODEL.onnx --hw P[,P2...] --batch 1,2,4,8 [--dtype int8,fp16] [--format table|csv|json]\n"
-    "\n"
-    "Latency and throughput for every (platform, dtype, batch) configuration; the model is analysed once.\n";
-
-static const char roofline_usage[] =
-    "usage: nnperf roofline MODEL.onnx --hw P [--dtype DT] [--batch N] [--format table|csv|json] [-o FILE]\n"
-    "\n"
-    "Each layer's arithmetic intensity (ops per DDR byte) and attained ops/s against the platform's ceilings.\n";
-
-static const char ops_usage[] = "usage: nnperf ops [--format table|csv]\n"
-                                "\n"
-                                "Lists the supported operators: domain, name, opset range and class.\n";
+/* The model commands' help (analyze, compare, sweep, roofline, ops) is in option tables in help.c, which also
+ * generate the man page and the bash completion; their usage field here is NULL. */
 
 const struct cli_cmd cli_cmds[] = {
-    {"analyze", "shapes, types and per-node costs of an ONNX model", analyze_usage, cmd_analyze},
-    {"compare", "FPS and latency of models x platforms", compare_usage, cmd_compare},
-    {"sweep", "latency vs throughput over batch sizes and dtypes", sweep_usage, cmd_sweep},
-    {"roofline", "per-layer intensity and attained performance vs ceilings", roofline_usage, cmd_roofline},
+    {"analyze", "shapes, types and per-node costs of an ONNX model", NULL, cmd_analyze},
+    {"compare", "FPS and latency of models x platforms", NULL, cmd_compare},
+    {"sweep", "latency vs throughput over batch sizes and dtypes", NULL, cmd_sweep},
+    {"roofline", "per-layer intensity and attained performance vs ceilings", NULL, cmd_roofline},
     {"hw", "list the built-in platforms, show one as YAML", hw_usage, cmd_hw},
     {"probe", "measure this machine's peak ops/s and memory bandwidth, write a platform YAML", probe_usage,
      cmd_probe},
     {"calibrate", "fit a platform's efficiencies to ONNX Runtime profiles", calibrate_usage, cmd_calibrate},
     {"validate", "predicted vs measured time per layer and in total", validate_usage, cmd_validate},
-    {"ops", "list the supported operators", ops_usage, cmd_ops},
+    {"map", "plan a model on a MAX78000/MAX78002 CNN accelerator", map_usage, cmd_map},
+    {"advise", "which layers waste compute or bandwidth, what to change, and the predicted gain",
+     advise_usage, cmd_advise},
+    {"ops", "list the supported operators", NULL, cmd_ops},
 };
 const int cli_n_cmds = (int)(sizeof cli_cmds / sizeof cli_cmds[0]);
 
@@ -67,7 +31,7 @@ void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("nnperf: ", stderr);
+    fprintf(stderr, "%snnperf:%s ", cli_sgr(2, "31"), cli_sgr(2, "0"));
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -132,9 +96,17 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
+        if (!strcmp(argv[2], "--man")) {
+            cli_print_man(stdout);
+            return 0;
+        }
+        if (!strcmp(argv[2], "--completion")) {
+            cli_print_completion(stdout);
+            return 0;
+        }
         for (int i = 0; i < cli_n_cmds; i++)
             if (!strcmp(argv[2], cli_cmds[i].name)) {
-                fputs(cli_cmds[i].usage, stdout);
+                if (cli_print_help(stdout, cli_cmds[i].name) < 0) fputs(cli_cmds[i].usage, stdout);
                 return 0;
             }
         cli_error("no command '%s' (try 'nnperf help')", argv[2]);
@@ -144,7 +116,7 @@ int main(int argc, char **argv)
         if (!strcmp(c, cli_cmds[i].name)) {
             for (int k = 2; k < argc; k++)
                 if (!strcmp(argv[k], "-h") || !strcmp(argv[k], "--help")) {
-                    fputs(cli_cmds[i].usage, stdout);
+                    if (cli_print_help(stdout, cli_cmds[i].name) < 0) fputs(cli_cmds[i].usage, stdout);
                     return 0;
                 }
             return cli_cmds[i].run(argc - 2, argv + 2);

@@ -3,10 +3,11 @@
  * body (an_infer_subgraph, which also counts its nodes), and takes the node's outputs from the body's outputs.
  * Costs: the body's cost x trip count (Loop), x sequence length (Scan, SequenceMap), the larger branch (If).
  * Where the repeat count is unknown the cost of ONE iteration is reported and flagged unknown (cost->known = 0),
- * so the per-iteration work stays visible in the per-node report. */
+ * so the per-iteration work stays visible in the per-node report. Sequences keep their elements one by one (seq.h)
+ * through the branch taken, through branches that agree, and through unrolled loop iterations. */
 #include <string.h>
 
-#include "../ops.h"
+#include "../sequence/seq.h"
 
 /* ---- formal inputs and shapes ---- */
 
@@ -23,7 +24,7 @@ static void stash_declared(struct ir_value *v)
 }
 
 /* Gives formal input v the type (kind, dtype, rank, dims); where that is unknown, the declared type fills in.
- * Propagated values are cleared. */
+ * Propagated values and sequence elements are cleared. */
 static enum nnperf_status bind_formal(struct op_ctx *c, struct ir_value *v, int kind, int dtype, int rank,
                                       const struct ir_dim *dims)
 {
@@ -31,6 +32,8 @@ static enum nnperf_status bind_formal(struct op_ctx *c, struct ir_value *v, int 
     v->iv = NULL;
     v->fv = NULL;
     v->nv = 0;
+    v->n_elems = -1;
+    v->elems = NULL;
     v->unknown_reason = NULL;
     if (!dtype) dtype = v->decl_dtype;
     if (rank < 0 && v->decl_rank >= 0) {
@@ -58,10 +61,13 @@ static enum nnperf_status bind_formal(struct op_ctx *c, struct ir_value *v, int 
     return NNPERF_OK;
 }
 
-/* A shape being merged: equal dims stay, different ones become unknown, different ranks give unknown rank. */
+/* A shape being merged: equal dims stay, different ones become unknown, different ranks give unknown rank. For a
+ * sequence, the element list (elems NULL: not known) is kept only where both sides have the same. */
 struct shp {
     int kind, dtype, rank;
     struct ir_dim dims[NNPERF_MAX_RANK];
+    int n_elems;
+    struct ir_value **elems;
 };
 
 static void shp_of(struct shp *s, const struct ir_value *v)
@@ -70,10 +76,19 @@ static void shp_of(struct shp *s, const struct ir_value *v)
     s->dtype = v ? v->dtype : DT_UNDEFINED;
     s->rank = v && v->rank <= NNPERF_MAX_RANK ? v->rank : -1;
     for (int k = 0; k < s->rank; k++) s->dims[k] = v->dims ? v->dims[k] : IR_DIM_UNKNOWN;
+    s->elems = seq_known(v) ? v->elems : NULL;
+    s->n_elems = s->elems ? v->n_elems : -1;
 }
 
-/* Merges v into s; returns 1 when s changed. A sequence whose element rank is unknown (SequenceEmpty) adds no
- * elements, so it neither constrains nor is constrained: the other side's element shape is taken. */
+/* A sequence with no elements, or of unknown element rank and elements not known one by one (the shape
+ * SequenceEmpty had before element lists): it neither constrains nor is constrained in a merge. */
+static int shp_no_elems(const struct shp *s)
+{
+    return s->kind == TK_SEQUENCE && s->rank < 0 && (!s->elems || s->n_elems == 0);
+}
+
+/* Merges v into s; returns 1 when s changed. A sequence without elements adds none, so the other side's element
+ * shape is taken. */
 static int shp_merge(struct shp *s, const struct ir_value *v)
 {
     struct shp o;
@@ -82,8 +97,14 @@ static int shp_merge(struct shp *s, const struct ir_value *v)
     if (!s->dtype && o.dtype) s->dtype = o.dtype, changed = 1;
     if ((s->kind == TK_UNKNOWN || s->kind == TK_TENSOR) && (o.kind == TK_SEQUENCE || o.kind == TK_OPTIONAL))
         s->kind = o.kind, changed = 1;
-    if (o.kind == TK_SEQUENCE && o.rank < 0) return changed;
-    if (s->kind == TK_SEQUENCE && s->rank < 0 && o.rank >= 0) {
+    int s_none = shp_no_elems(s);
+    if (s->elems && !seq_same_list(s->n_elems, s->elems, o.n_elems, o.elems)) {
+        s->elems = NULL;
+        s->n_elems = -1;
+        changed = 1;
+    }
+    if (shp_no_elems(&o)) return changed;
+    if (s_none && o.rank >= 0) {
         s->rank = o.rank;
         memcpy(s->dims, o.dims, (size_t)o.rank * sizeof *o.dims);
         return 1;
@@ -103,6 +124,7 @@ static int shp_merge(struct shp *s, const struct ir_value *v)
 
 static enum nnperf_status set_out_shp(struct op_ctx *c, int i, const struct shp *s)
 {
+    if (s->kind == TK_SEQUENCE && s->elems) return seq_set_list(c, i, s->dtype, s->elems, s->n_elems);
     enum nnperf_status st = op_set(c, i, s->dtype, s->rank, s->rank >= 0 ? s->dims : NULL);
     if (!st && (s->kind == TK_SEQUENCE || s->kind == TK_OPTIONAL)) op_set_kind(c, i, s->kind);
     return st;
@@ -114,6 +136,17 @@ static enum nnperf_status set_out_like(struct op_ctx *c, int i, const struct ir_
     struct shp s;
     shp_of(&s, v);
     return set_out_shp(c, i, &s);
+}
+
+/* Binds formal input v to the type s (with a sequence's elements). */
+static enum nnperf_status bind_formal_shp(struct op_ctx *c, struct ir_value *v, const struct shp *s)
+{
+    enum nnperf_status st = bind_formal(c, v, s->kind, s->dtype, s->rank, s->dims);
+    if (!st && s->kind == TK_SEQUENCE && s->elems) {
+        v->elems = s->elems;
+        v->n_elems = s->n_elems;
+    }
+    return st;
 }
 
 /* ---- costs ---- */
@@ -273,12 +306,40 @@ static enum nnperf_status set_scan_out(struct op_ctx *c, int i, const struct shp
     return op_data_dependent(c, i, s->dtype, s->rank + 1, d, "trip_count");
 }
 
-/* Small loops with a known trip count (and no nested subgraphs) are unrolled: the body is inferred once per iteration with the iteration
+/* Small loops with a known trip count (and no nested loops: If branches are fine) are unrolled: the body is
+ * inferred once per iteration with the iteration
  * number's value and the previous iteration's loop-carried values (shapes and propagated values), which gives
  * exact shapes where a slice or a shape depends on the iteration (ONNX's own inference leaves those unknown).
  * Sets *done = 0 (and the caller falls back to the general rule) if the body's condition becomes unknown. */
 #define LOOP_UNROLL_TRIPS 64
 #define LOOP_UNROLL_NODES 4096 /* body nodes x trips */
+
+/* Nodes of g and of its subgraphs; *loops is set when one of them repeats a subgraph (Loop, Scan, SequenceMap),
+ * which unrolling would multiply. */
+static int64_t graph_nodes(const struct ir_graph *g, int *loops)
+{
+    int64_t n = g->n_nodes;
+    for (int k = 0; k < g->n_nodes; k++) {
+        const struct ir_node *nd = g->nodes[k];
+        if (nd->op == OPID_LOOP || nd->op == OPID_SCAN || nd->op == OPID_SEQUENCE_MAP) *loops = 1;
+        for (int a = 0; a < nd->n_attr; a++) {
+            const struct ir_attr *at = &nd->attrs[a];
+            if (at->type == AT_GRAPH && at->g) n += graph_nodes(at->g, loops);
+            if (at->type == AT_GRAPHS)
+                for (int64_t j = 0; j < at->n; j++)
+                    if (at->graphs[j]) n += graph_nodes(at->graphs[j], loops);
+        }
+    }
+    return n;
+}
+
+/* 1 when the body g may be inferred once per iteration, times times. */
+static int may_unroll(const struct ir_graph *g, int64_t times)
+{
+    int loops = 0;
+    int64_t n = graph_nodes(g, &loops);
+    return !loops && times >= 0 && times <= LOOP_UNROLL_TRIPS && times * n <= LOOP_UNROLL_NODES;
+}
 
 struct carried_val {
     struct shp s;
@@ -323,8 +384,7 @@ static enum nnperf_status loop_unroll(struct op_ctx *c, struct ir_graph *g, int 
             return st;
         for (int i = 0; i < N; i++) {
             struct ir_value *f = g->inputs[2 + i];
-            const struct shp *s = &cur[i].s;
-            if ((st = bind_formal(c, f, s->kind, s->dtype, s->rank, s->dims))) return st;
+            if ((st = bind_formal_shp(c, f, &cur[i].s))) return st;
             f->iv = (struct ir_ival *)cur[i].iv;
             f->fv = (double *)cur[i].fv;
             f->nv = cur[i].nv;
@@ -390,9 +450,7 @@ enum nnperf_status infer_loop(struct op_ctx *c)
         if (!op_in(c, 2 + i)) return op_err(c, NULL, "loop-carried input %d is empty", i);
     }
     int64_t trips = loop_trips(c, NULL, 1);
-    int nested = 0; /* bodies with their own subgraphs are not unrolled (the work would multiply) */
-    for (int k = 0; k < g->n_nodes; k++) nested |= g->nodes[k]->n_sub > 0;
-    if (!nested && trips >= 1 && trips <= LOOP_UNROLL_TRIPS && trips * g->n_nodes <= LOOP_UNROLL_NODES) {
+    if (trips >= 1 && may_unroll(g, trips)) {
         int done;
         if ((st = loop_unroll(c, g, N, K, trips, &done))) return st;
         if (done) return NNPERF_OK;
@@ -400,10 +458,8 @@ enum nnperf_status infer_loop(struct op_ctx *c)
         if ((st = bind_formal(c, g->inputs[0], TK_TENSOR, DT_INT64, 0, NULL))) return st;
     }
     for (int round = 0; round < 4; round++) {
-        for (int i = 0; i < N; i++) {
-            const struct shp *s = &carried[i];
-            if ((st = bind_formal(c, g->inputs[2 + i], s->kind, s->dtype, s->rank, s->dims))) return st;
-        }
+        for (int i = 0; i < N; i++)
+            if ((st = bind_formal_shp(c, g->inputs[2 + i], &carried[i]))) return st;
         trips = loop_trips(c, NULL, 1); /* provisional: the body's condition is not inferred yet */
         if ((st = an_infer_subgraph(c, g, body_repeat(c, trips)))) return st;
         int changed = 0;
@@ -552,10 +608,8 @@ enum nnperf_status infer_scan(struct op_ctx *c)
         !ck_mul_i64(si.len.val, si.v8 ? si.batch.val : 1, &times))
         times = -1;
     for (int round = 0; round < 4; round++) {
-        for (int i = 0; i < si.N; i++) {
-            const struct shp *s = &states[i];
-            if ((st = bind_formal(c, g->inputs[i], s->kind, s->dtype, s->rank, s->dims))) return st;
-        }
+        for (int i = 0; i < si.N; i++)
+            if ((st = bind_formal_shp(c, g->inputs[i], &states[i]))) return st;
         if ((st = an_infer_subgraph(c, g, body_repeat(c, times)))) return st;
         int changed = 0;
         for (int i = 0; i < si.N; i++) changed |= shp_merge(&states[i], g->outputs[i]);
@@ -613,8 +667,23 @@ void count_scan(struct op_ctx *c, struct ir_cost *cost)
 
 /* ---- SequenceMap ---- */
 
+/* SequenceMap: binds the body's inputs, element k of each sequence (k < 0: the merged element shape; a sequence
+ * without elements known one by one also gives its merged shape), each tensor whole. */
+static enum nnperf_status map_bind(struct op_ctx *c, struct ir_graph *g, int k)
+{
+    for (int i = 0; i < c->n->n_in; i++) {
+        const struct ir_value *x = op_in(c, i);
+        if (k >= 0 && seq_known(x)) x = x->elems[k];
+        enum nnperf_status st = bind_formal(c, g->inputs[i], TK_TENSOR, x->dtype, x->rank, x->dims);
+        if (st) return st;
+    }
+    return NNPERF_OK;
+}
+
 /* ONNX SequenceMap-17: the body runs once per element of input 0; each further input is a sequence (the body
- * sees its element) or a tensor (seen whole); each body output is collected into an output sequence. */
+ * sees its element) or a tensor (seen whole); each body output is collected into an output sequence. When every
+ * input sequence's elements are known (the same number), small bodies are inferred once per element and the
+ * outputs list their elements; otherwise the body sees the merged element shapes. */
 enum nnperf_status infer_sequence_map(struct op_ctx *c)
 {
     struct ir_graph *g = graph_attr(c, "body");
@@ -624,15 +693,42 @@ enum nnperf_status infer_sequence_map(struct op_ctx *c)
     if (c->n->n_out > g->n_outputs)
         return op_err(c, NULL, "has %d outputs, the body gives %d", c->n->n_out, g->n_outputs);
     enum nnperf_status st;
+    int n = -1, per_elem = 1;
     for (int i = 0; i < c->n->n_in; i++) {
         const struct ir_value *x = op_in(c, i);
         if (!x) return op_err(c, NULL, "input %d is empty", i);
         if (i == 0 && x->type_kind != TK_SEQUENCE && x->type_kind != TK_UNKNOWN)
             return op_err(c, NULL, "input 'input_sequence' is not a sequence");
-        /* the element of a sequence, or the tensor itself */
-        if ((st = bind_formal(c, g->inputs[i], TK_TENSOR, x->dtype, x->rank, x->dims))) return st;
+        if (x->type_kind != TK_SEQUENCE && i > 0) continue;
+        if (!seq_known(x))
+            per_elem = 0;
+        else if (n < 0)
+            n = x->n_elems;
+        else if (x->n_elems != n)
+            return op_err(c, NULL, "input sequences have %d and %d elements, expected the same number", n,
+                          x->n_elems);
     }
-    if ((st = an_infer_subgraph(c, g, body_repeat(c, 1)))) return st;
+    if (per_elem && n >= 0 && may_unroll(g, n) && c->n->n_out <= 64) {
+        struct ir_value **el[64];
+        for (int i = 0; i < c->n->n_out; i++)
+            if (!(el[i] = ar_calloc(c->ar, (size_t)(n ? n : 1), sizeof *el[i]))) return op_nomem(c);
+        for (int k = 0; k < n; k++) {
+            if ((st = map_bind(c, g, k)) || (st = an_infer_subgraph(c, g, body_repeat(c, 1)))) return st;
+            for (int i = 0; i < c->n->n_out; i++) {
+                const struct ir_value *bo = g->outputs[i];
+                if (!(el[i][k] = seq_elem(c, bo->dtype, bo->rank, bo->dims))) return op_nomem(c);
+            }
+        }
+        /* the body is left inferred with the merged element shapes (for the per-node report) */
+        if ((st = map_bind(c, g, -1)) || (st = an_infer_subgraph(c, g, body_repeat(c, 1)))) return st;
+        for (int i = 0; i < c->n->n_out; i++) {
+            int dt = g->outputs[i]->dtype;
+            for (int k = 0; k < n && !dt; k++) dt = el[i][k]->dtype;
+            if ((st = seq_set_list(c, i, dt, el[i], n))) return st;
+        }
+        return NNPERF_OK;
+    }
+    if ((st = map_bind(c, g, -1)) || (st = an_infer_subgraph(c, g, body_repeat(c, 1)))) return st;
     for (int i = 0; i < c->n->n_out; i++) {
         if ((st = set_out_like(c, i, g->outputs[i]))) return st;
         op_set_kind(c, i, TK_SEQUENCE);
@@ -640,8 +736,10 @@ enum nnperf_status infer_sequence_map(struct op_ctx *c)
     return NNPERF_OK;
 }
 
-/* SequenceMap: the number of elements is not tracked, so one iteration is reported and flagged unknown. */
+/* SequenceMap: the body (inferred with the merged element shapes) x the number of elements; when that number is
+ * not known, one iteration is reported and flagged unknown. */
 void count_sequence_map(struct op_ctx *c, struct ir_cost *cost)
 {
-    put_cost(cost, graph_cost(graph_attr(c, "body")), -1);
+    const struct ir_value *s = op_in(c, 0);
+    put_cost(cost, graph_cost(graph_attr(c, "body")), seq_known(s) ? s->n_elems : -1);
 }

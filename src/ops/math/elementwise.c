@@ -187,6 +187,29 @@ static struct ir_ival ibin(struct op_ctx *c, int op, struct ir_ival a, struct ir
     return iv_unknown();
 }
 
+/* A known integer result stored in a tensor of this dtype wraps around like C unsigned / two's-complement
+ * arithmetic (uint8 200 << 1 = 144; BitwiseNot of uint8 1 = 254). */
+static struct ir_ival iv_wrap(int dtype, struct ir_ival x)
+{
+    if (!x.known) return x;
+    int bits = 0, is_signed = 0;
+    switch (dtype) {
+    case DT_UINT8: bits = 8; break;
+    case DT_UINT16: bits = 16; break;
+    case DT_UINT32: bits = 32; break;
+    case DT_INT8: bits = 8, is_signed = 1; break;
+    case DT_INT16: bits = 16, is_signed = 1; break;
+    case DT_INT32: bits = 32, is_signed = 1; break;
+    default: return x;
+    }
+    uint64_t mask = (UINT64_C(1) << bits) - 1, u = (uint64_t)x.v & mask;
+    if (is_signed && (u >> (bits - 1)))
+        x.v = (int64_t)u - (int64_t)(mask + 1);
+    else
+        x.v = (int64_t)u;
+    return x;
+}
+
 /* ---------------------------------------------------------------- floating values */
 
 /* a OP b in double; 0 for operators that have no floating form */
@@ -313,7 +336,7 @@ static enum nnperf_status prop_fold(struct op_ctx *c, int op, const int *idx, co
         for (int64_t e = 0; e < cnt; e++) {
             struct ir_ival acc = x[0].iv[bidx(x[0].v, o, e, x[0].off)];
             for (int k = 1; k < n; k++) acc = ibin(c, op, acc, x[k].iv[bidx(x[k].v, o, e, x[k].off)]);
-            r[e] = acc;
+            r[e] = iv_wrap(o->dtype, acc);
         }
         return op_set_ivals(c, 0, r, cnt);
     }
@@ -522,7 +545,7 @@ enum nnperf_status infer_unary(struct op_ctx *c)
         struct ir_ival *r = ar_calloc(c->ar, (size_t)(cnt ? cnt : 1), sizeof *r);
         if (!r) return op_nomem(c);
         for (int64_t e = 0; e < cnt; e++)
-            if (!iun(op, v.iv[e], &r[e])) r[e] = iv_unknown();
+            r[e] = iun(op, v.iv[e], &r[e]) ? iv_wrap(x->dtype, r[e]) : iv_unknown();
         return op_set_ivals(c, 0, r, cnt);
     }
     if (!load_vin(c, 0, 0, -1, &v)) return NNPERF_OK;

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../sequence/seq.h"
 #include "tvals.h"
 
 /* ---------- Cast, CastLike ---------- */
@@ -123,7 +124,7 @@ enum nnperf_status infer_identity(struct op_ctx *c)
     if (st || !x) return st;
     /* Identity-14/16 also passes sequences and optionals through */
     if (x->type_kind == TK_SEQUENCE || x->type_kind == TK_OPTIONAL) {
-        op_set_kind(c, 0, x->type_kind);
+        seq_pass(c, 0, x); /* the kind, and a sequence's elements */
         return NNPERF_OK;
     }
     struct tvals t;

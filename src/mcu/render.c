@@ -1,0 +1,327 @@
+/* render.c - writes a MAX7800x plan as a table (layer program, plan, kernel map, usage, problems), as JSON, or as an
+ * ai8x-synthesis network description (YAML: arch, dataset, layers with processors, output_processors, in_offset,
+ * out_offset, operation, kernel_size, pad, activate, max_pool/avg_pool, pool_stride, eltwise, in_sequences,
+ * write_gap, flatten; key names from the ai8x-synthesis YAML files such as the seed-004 ai85net5 example).
+ * Output is deterministic: fixed formats, C locale number printing, no timestamps. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mcu.h"
+
+const char *mcu_op_name(int op)
+{
+    switch (op) {
+    case MCU_OP_CONV2D: return "conv2d";
+    case MCU_OP_CONV1D: return "conv1d";
+    case MCU_OP_CONVT2D: return "convtranspose2d";
+    case MCU_OP_LINEAR: return "mlp";
+    default: return "none";
+    }
+}
+
+const char *mcu_elt_name(int elt)
+{
+    switch (elt) {
+    case MCU_ELT_ADD: return "add";
+    case MCU_ELT_SUB: return "sub";
+    case MCU_ELT_XOR: return "xor";
+    case MCU_ELT_OR: return "or";
+    default: return "none";
+    }
+}
+
+static const char *act_name(int a)
+{
+    return a == MCU_ACT_RELU ? "ReLU" : a == MCU_ACT_ABS ? "Abs" : "None";
+}
+
+static const char *op_of(const struct mcu_layer *l)
+{
+    return l->passthrough ? "passthrough" : mcu_op_name(l->op);
+}
+
+static void kernel_str(char *b, size_t n, const struct mcu_layer *l)
+{
+    if (l->op == MCU_OP_NONE)
+        snprintf(b, n, "-");
+    else if (l->op == MCU_OP_CONV1D)
+        snprintf(b, n, "%d", l->kh);
+    else
+        snprintf(b, n, "%dx%d", l->kh, l->kw);
+}
+
+static void pool_str(char *b, size_t n, const struct mcu_layer *l)
+{
+    if (!l->pool)
+        snprintf(b, n, "-");
+    else if (l->pool_kh == l->pool_kw || l->op == MCU_OP_CONV1D)
+        snprintf(b, n, "%s%d/%d", l->pool == MCU_POOL_MAX ? "max" : "avg", l->pool_kh, l->pool_stride);
+    else
+        snprintf(b, n, "%s%dx%d/%d", l->pool == MCU_POOL_MAX ? "max" : "avg", l->pool_kh, l->pool_kw,
+                 l->pool_stride);
+}
+
+static void seq_str(char *b, size_t n, const struct mcu_layer *l)
+{
+    size_t at = 0;
+    b[0] = 0;
+    for (int k = 0; k < l->n_in && at < n; k++)
+        at += (size_t)snprintf(b + at, n - at, "%s%d", k ? ", " : "", l->in_seq[k]);
+}
+
+/* 1234567 -> "1,234,567" */
+static void commas(char *b, size_t n, long long v)
+{
+    char t[32];
+    snprintf(t, sizeof t, "%lld", v < 0 ? -v : v);
+    size_t len = strlen(t), o = 0;
+    if (v < 0 && o + 1 < n) b[o++] = '-';
+    for (size_t i = 0; i < len && o + 2 < n; i++) {
+        b[o++] = t[i];
+        if ((len - i - 1) % 3 == 0 && i + 1 < len) b[o++] = ',';
+    }
+    b[o] = 0;
+}
+
+static int kmax_words(const struct mcu_device *d)
+{
+    return d->kern_words_big > d->kern_words ? d->kern_words_big : d->kern_words;
+}
+
+static void render_table(const struct mcu_plan *p, struct strbuf *sb)
+{
+    const struct mcu_device *d = p->dev;
+    char a[64], b[64], c[64];
+    sb_printf(sb, "model: %s\n", p->model ? p->model : "");
+    sb_printf(sb,
+              "target: %s (%d processors, %d x %lld KiB data memory, %.0f MHz CNN clock), %d-bit weights\n",
+              d->display, d->procs, d->instances, (long long)(d->instance_bytes / 1024), d->clock_hz / 1e6,
+              p->weight_bits);
+    sb_printf(sb, "result: %s\n\n", p->fits ? "fits" : "does not fit");
+
+    sb_puts(sb, "layer program:\n");
+    sb_printf(sb, "  %3s %-15s %-6s %3s %-9s %-4s %-5s %-8s %6s %6s %-9s %-9s %6s  %s\n", "#", "operation",
+              "kernel", "pad", "pool", "act", "elt", "inputs", "in ch", "out ch", "in", "out", "passes",
+              "nodes");
+    for (int i = 0; i < p->n_layers; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        char k[16], pl[32], seq[64], in[32], out[32], op[24];
+        kernel_str(k, sizeof k, l);
+        pool_str(pl, sizeof pl, l);
+        seq_str(seq, sizeof seq, l);
+        snprintf(in, sizeof in, "%dx%d", l->in_h, l->in_w);
+        snprintf(out, sizeof out, "%dx%d", l->out_h, l->out_w);
+        snprintf(op, sizeof op, "%s%s", op_of(l), l->flatten ? "+flat" : "");
+        sb_printf(sb, "  %3d %-15s %-6s %3d %-9s %-4s %-5s %-8s %6d %6d %-9s %-9s %6d  %s\n", i, op, k,
+                  l->pad, pl, act_name(l->act), l->elt ? mcu_elt_name(l->elt) : "-", seq, l->in_ch, l->out_ch,
+                  in, out, l->passes, l->passthrough ? l->name : l->nodes);
+    }
+
+    sb_puts(sb, "\nplan (offsets are bytes inside each data-memory instance; kernel words are 72-bit):\n");
+    sb_printf(sb, "  %3s %-18s %-18s %-9s %-10s %3s %-16s %-10s %10s %10s\n", "#", "processors",
+              "output procs", "in_offset", "out_offset", "gap", "kernel words", "bias", "cycles", "us");
+    for (int i = 0; i < p->n_layers; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        char kw[32], bias[24];
+        if (l->kern_len)
+            snprintf(kw, sizeof kw, "%d-%d", l->kern_offset, l->kern_offset + l->kern_len - 1);
+        else
+            snprintf(kw, sizeof kw, "-");
+        if (l->bias_group >= 0)
+            snprintf(bias, sizeof bias, "g%d+%d", l->bias_group, l->bias_offset);
+        else
+            snprintf(bias, sizeof bias, "-");
+        sb_printf(sb, "  %3d 0x%016llx 0x%016llx 0x%04llx    0x%04llx     %3d %-16s %-10s %10llu %10.2f\n", i,
+                  (unsigned long long)l->in_mask, (unsigned long long)l->out_mask,
+                  (unsigned long long)l->in_offset, (unsigned long long)l->out_offset, l->write_gap, kw, bias,
+                  (unsigned long long)l->cycles, (double)l->cycles / d->clock_hz * 1e6);
+    }
+
+    /* kernel map: one row per processor, one column per group of words, the layer (0-9, a-z, then '*') */
+    int kmax = kmax_words(d), cols = 64, per = (kmax + cols - 1) / cols;
+    sb_printf(
+        sb,
+        "\nkernel map (rows: processors 0-63; one column = %d words; layer number 0-9a-z, '*' beyond 35, "
+        "'.' free, 'X' not present):\n",
+        per);
+    for (int q = 0; q < 64; q++) {
+        int cap = mcu_kern_words(d, q);
+        sb_printf(sb, "  %2d ", q);
+        for (int col = 0; col < cols; col++) {
+            int w0 = col * per, w1 = w0 + per;
+            char ch = w0 >= cap ? 'X' : '.';
+            for (int i = 0; i < p->n_layers && ch != 'X'; i++) {
+                const struct mcu_layer *l = &p->layers[i];
+                if (!l->kern_len || !(l->in_mask >> q & 1)) continue;
+                if (l->kern_offset < w1 && w0 < l->kern_offset + l->kern_len) {
+                    ch = i < 10 ? (char)('0' + i) : i < 36 ? (char)('a' + i - 10) : '*';
+                    break;
+                }
+            }
+            sb_putc(sb, ch);
+        }
+        sb_putc(sb, '\n');
+    }
+
+    sb_puts(sb, "\nusage:\n");
+    int64_t cap = mcu_kern_bytes_total(d);
+    commas(a, sizeof a, p->weight_bytes);
+    commas(b, sizeof b, cap);
+    sb_printf(sb, "  weight memory: %s bytes of %s (%.1f%%)", a, b,
+              cap ? 100.0 * (double)p->weight_bytes / (double)cap : 0);
+    commas(a, sizeof a, p->kern_words_used);
+    commas(b, sizeof b, cap / 9);
+    sb_printf(sb, "; kernel words used %s of %s\n", a, b);
+    commas(a, sizeof a, p->bias_bytes);
+    commas(b, sizeof b, (long long)d->bias_groups * d->bias_group_bytes);
+    sb_printf(sb, "  bias memory: %s bytes of %s\n", a, b);
+    commas(c, sizeof c, d->instance_bytes);
+    sb_printf(sb, "  data memory peak per instance (bytes of %s):", c);
+    for (int k = 0; k < d->instances && k < 16; k++)
+        sb_printf(sb, "%s%lld", k % 8 ? " " : "\n    ", (long long)p->data_peak[k]);
+    sb_printf(sb, "\n  layers: %d of %d (%d pass-through)\n", p->n_layers, d->max_layers, p->passthroughs);
+    commas(a, sizeof a, (long long)p->cycles);
+    sb_printf(sb, "  latency: %s cycles, %.2f us at %.0f MHz (cycle model: docs/map.md)\n", a,
+              p->latency_s * 1e6, d->clock_hz / 1e6);
+    if (p->problems->n) {
+        sb_printf(sb, "\nproblems (%d):\n", p->problems->n);
+        for (int i = 0; i < p->problems->n; i++) sb_printf(sb, "  - %s\n", p->problems->m[i].text);
+    }
+    if (p->notes->n) {
+        sb_puts(sb, "\nnotes:\n");
+        for (int i = 0; i < p->notes->n; i++) sb_printf(sb, "  - %s\n", p->notes->m[i].text);
+    }
+}
+
+static void render_json(const struct mcu_plan *p, struct strbuf *sb)
+{
+    const struct mcu_device *d = p->dev;
+    sb_puts(sb, "{\n  \"schema_version\": 1,\n  \"model\": ");
+    sb_json_str(sb, p->model ? p->model : "");
+    sb_printf(sb, ",\n  \"target\": \"%s\",\n  \"weight_bits\": %d,\n  \"fits\": %s,\n", d->name,
+              p->weight_bits, p->fits ? "true" : "false");
+    sb_puts(sb, "  \"layers\": [");
+    for (int i = 0; i < p->n_layers; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        sb_printf(sb, "%s\n    {\"index\": %d, \"name\": ", i ? "," : "", i);
+        sb_json_str(sb, l->name);
+        sb_puts(sb, ", \"nodes\": ");
+        sb_json_str(sb, l->nodes);
+        sb_printf(
+            sb, ", \"operation\": \"%s\", \"kernel\": [%d, %d], \"pad\": %d, \"stride\": %d, \"groups\": %d",
+            op_of(l), l->kh, l->kw, l->pad, l->stride, l->groups);
+        if (l->pool)
+            sb_printf(sb, ", \"pool\": {\"type\": \"%s\", \"size\": [%d, %d], \"stride\": %d, \"first\": %s}",
+                      l->pool == MCU_POOL_MAX ? "max" : "avg", l->pool_kh, l->pool_kw, l->pool_stride,
+                      l->pool_first ? "true" : "false");
+        else
+            sb_puts(sb, ", \"pool\": null");
+        sb_printf(sb, ", \"activation\": \"%s\", \"eltwise\": %s%s%s, \"in_sequences\": [", act_name(l->act),
+                  l->elt ? "\"" : "", l->elt ? mcu_elt_name(l->elt) : "null", l->elt ? "\"" : "");
+        for (int k = 0; k < l->n_in; k++) sb_printf(sb, "%s%d", k ? ", " : "", l->in_seq[k]);
+        sb_printf(
+            sb,
+            "], \"flatten\": %s, \"in_channels\": %d, \"out_channels\": %d, \"in_dims\": [%d, %d], "
+            "\"pooled_dims\": [%d, %d], \"out_dims\": [%d, %d], \"passes\": %d, \"weights\": %lld, "
+            "\"macs\": %llu,\n     \"processors\": \"0x%016llx\", \"output_processors\": \"0x%016llx\", "
+            "\"in_offset\": %lld, \"out_offset\": %lld, \"write_gap\": %d, \"out_bytes\": %lld, "
+            "\"kernel_offset\": %d, \"kernel_words\": %d, \"bias_group\": %d, \"bias_offset\": %d, "
+            "\"cycles\": %llu, \"latency_us\": %.3f}",
+            l->flatten ? "true" : "false", l->in_ch, l->out_ch, l->in_h, l->in_w, l->pooled_h, l->pooled_w,
+            l->out_h, l->out_w, l->passes, (long long)l->weights, (unsigned long long)l->macs,
+            (unsigned long long)l->in_mask, (unsigned long long)l->out_mask, (long long)l->in_offset,
+            (long long)l->out_offset, l->write_gap, (long long)l->out_bytes, l->kern_offset, l->kern_len,
+            l->bias_group, l->bias_offset, (unsigned long long)l->cycles,
+            (double)l->cycles / d->clock_hz * 1e6);
+    }
+    sb_puts(sb, "\n  ],\n");
+    int64_t cap = mcu_kern_bytes_total(d);
+    sb_printf(sb,
+              "  \"usage\": {\"weight_bytes\": %lld, \"weight_capacity\": %lld, \"kernel_words\": %lld, "
+              "\"kernel_words_capacity\": %lld, \"bias_bytes\": %lld, \"bias_capacity\": %d, "
+              "\"data_instance_bytes\": %lld, \"data_peak\": [",
+              (long long)p->weight_bytes, (long long)cap, (long long)p->kern_words_used, (long long)(cap / 9),
+              (long long)p->bias_bytes, d->bias_groups * d->bias_group_bytes, (long long)d->instance_bytes);
+    for (int k = 0; k < 16; k++) sb_printf(sb, "%s%lld", k ? ", " : "", (long long)p->data_peak[k]);
+    sb_printf(sb, "], \"layers\": %d, \"max_layers\": %d, \"passthrough_layers\": %d},\n", p->n_layers,
+              d->max_layers, p->passthroughs);
+    sb_printf(sb, "  \"latency\": {\"cycles\": %llu, \"clock_hz\": %.0f, \"us\": %.3f},\n",
+              (unsigned long long)p->cycles, d->clock_hz, p->latency_s * 1e6);
+    sb_puts(sb, "  \"problems\": [");
+    for (int i = 0; i < p->problems->n; i++) {
+        sb_puts(sb, i ? ",\n    " : "\n    ");
+        sb_json_str(sb, p->problems->m[i].text);
+    }
+    sb_puts(sb, p->problems->n ? "\n  ],\n" : "],\n");
+    sb_puts(sb, "  \"notes\": [");
+    for (int i = 0; i < p->notes->n; i++) {
+        sb_puts(sb, i ? ",\n    " : "\n    ");
+        sb_json_str(sb, p->notes->m[i].text);
+    }
+    sb_puts(sb, p->notes->n ? "\n  ]\n}\n" : "]\n}\n");
+}
+
+static void render_yaml(const struct mcu_plan *p, struct strbuf *sb)
+{
+    const char *model = p->model ? p->model : "model";
+    const char *base = strrchr(model, '/');
+    base = base ? base + 1 : model;
+    size_t blen = strlen(base);
+    if (blen > 5 && !strcmp(base + blen - 5, ".onnx")) blen -= 5;
+    sb_printf(sb, "# ai8x-synthesis network description written by nnperf map from %s\n", model);
+    sb_printf(sb, "# target %s, %d-bit weights: %s\n", p->dev->display, p->weight_bits,
+              p->fits ? "fits" : "DOES NOT FIT (see nnperf map's problems)");
+    sb_puts(sb, "---\narch: ");
+    sb_putn(sb, base, blen);
+    sb_printf(sb, "\ndataset: %s\n\nlayers:\n", p->dataset ? p->dataset : "unknown");
+    for (int i = 0; i < p->n_layers; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        char k[16], seq[64];
+        sb_printf(sb, "  # Layer %d: %s\n", i, l->passthrough ? l->name : l->nodes);
+        sb_printf(sb, "  - processors: 0x%016llx\n", (unsigned long long)l->in_mask);
+        sb_printf(sb, "    output_processors: 0x%016llx\n", (unsigned long long)l->out_mask);
+        sb_printf(sb, "    in_offset: 0x%04llx\n", (unsigned long long)l->in_offset);
+        sb_printf(sb, "    out_offset: 0x%04llx\n", (unsigned long long)l->out_offset);
+        sb_printf(sb, "    operation: %s\n", op_of(l));
+        if (l->op != MCU_OP_NONE) {
+            kernel_str(k, sizeof k, l);
+            sb_printf(sb, "    kernel_size: %s\n    pad: %d\n", k, l->pad);
+        }
+        sb_printf(sb, "    activate: %s\n", act_name(l->act));
+        if (l->pool) {
+            if (l->pool_kh == l->pool_kw || l->op == MCU_OP_CONV1D)
+                sb_printf(sb, "    %s: %d\n", l->pool == MCU_POOL_MAX ? "max_pool" : "avg_pool", l->pool_kh);
+            else
+                sb_printf(sb, "    %s: [%d, %d]\n", l->pool == MCU_POOL_MAX ? "max_pool" : "avg_pool",
+                          l->pool_kh, l->pool_kw);
+            sb_printf(sb, "    pool_stride: %d\n", l->pool_stride);
+            if (l->elt && !l->pool_first) sb_puts(sb, "    pool_first: false\n");
+        }
+        if (l->elt) sb_printf(sb, "    eltwise: %s\n", mcu_elt_name(l->elt));
+        if (l->n_in > 1 || l->in_seq[0] != i - 1) {
+            seq_str(seq, sizeof seq, l);
+            sb_printf(sb, l->n_in > 1 ? "    in_sequences: [%s]\n" : "    in_sequences: %s\n", seq);
+        }
+        if (l->write_gap) sb_printf(sb, "    write_gap: %d\n", l->write_gap);
+        if (l->flatten) sb_puts(sb, "    flatten: true\n");
+        if (l->chw)
+            sb_puts(sb, "    data_format: CHW\n");
+        else if (i == 0)
+            sb_puts(sb, "    data_format: HWC\n");
+        if (l->output_width == 32) sb_puts(sb, "    output_width: 32\n");
+        if (p->weight_bits != 8 && l->kern_len) sb_printf(sb, "    quantization: %d\n", p->weight_bits);
+    }
+}
+
+enum nnperf_status mcu_render(const struct mcu_plan *p, const char *fmt, struct strbuf *sb)
+{
+    if (!strcmp(fmt, "table"))
+        render_table(p, sb);
+    else if (!strcmp(fmt, "json"))
+        render_json(p, sb);
+    else if (!strcmp(fmt, "yaml"))
+        render_yaml(p, sb);
+    else
+        return NNPERF_E_USAGE;
+    return NNPERF_OK;
+}

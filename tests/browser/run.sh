@@ -1,0 +1,92 @@
+#!/bin/sh
+# Real-browser test of the HTML reports: headless Debian chromium opens the reports of two zoo models (a CNN and a
+# transformer) and a compare report. Each page runs its own self-test (URL fragment #selftest: every tab's elements
+# exist, sorting the layer table by time works, no script error, no blocked request) and writes PASS/FAIL into the
+# DOM, which chromium dumps. The test also fails on any console message of level error and on any network request
+# in chromium's net log (the pages may only load themselves). Screenshots of every tab go to OUTDIR.
+# usage: run.sh NNPERF OUTDIR      exit 77 (skipped) when chromium is not installed
+set -u
+NN=$1
+OUT=${2:-build/browser}
+CHROME=${CHROMIUM:-}
+[ -n "$CHROME" ] || CHROME=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROME" ]; then
+  echo "chromium not found: skipped (Debian: apt-get install chromium)"
+  exit 77
+fi
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 2
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+export LC_ALL=C
+fail=0
+
+chrome() { # chrome PROFILE ARGS... : headless chromium that cannot reach anything
+  prof=$1
+  shift
+  timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync --disable-extensions \
+    --disable-default-apps --metrics-recording-only --no-default-browser-check --hide-scrollbars \
+    --user-data-dir="$prof" --enable-logging=stderr --v=0 "$@"
+}
+
+"$NN" analyze models/resnet50.onnx --hw zcu102-dpu --format html -o "$OUT/resnet50.html" || fail=1
+"$NN" analyze models/vit_b_16.onnx --hw horizon-j5 --format html -o "$OUT/vit_b_16.html" || fail=1
+"$NN" compare models/resnet50.onnx models/vit_b_16.onnx models/mobilenet_v2.onnx models/squeezenet1_1.onnx \
+  --hw zcu102-dpu,horizon-j5,jetson-orin-nano --format html --quiet -o "$OUT/compare.html" \
+  --accuracy resnet50=76.13 --accuracy vit_b_16=81.07 --accuracy mobilenet_v2=71.88 \
+  --accuracy squeezenet1_1=58.18 || fail=1
+[ "$fail" -eq 0 ] || { echo "FAIL: could not write the reports"; exit 1; }
+
+for page in resnet50 vit_b_16 compare; do
+  f="$OUT/$page.html"
+  if grep -Eiq '<[a-z][^>]*[[:space:]](src|href|action)=|https?://|@import|url\(' "$f"; then
+    echo "FAIL $page: the page references something outside itself"
+    grep -Eio '.{30}(<[a-z][^>]*[[:space:]](src|href|action)=|https?://|@import|url\().{30}' "$f" | head -3
+    fail=1
+  fi
+  prof=$(mktemp -d)
+  chrome "$prof" --log-net-log="$OUT/$page.netlog.json" --dump-dom "file://$f#selftest" \
+    >"$OUT/$page.dom.html" 2>"$OUT/$page.log"
+  rm -rf "$prof"
+  res=$(sed -n '/<pre id="selftest-result">/,/<\/pre>/p' "$OUT/$page.dom.html")
+  case "$res" in
+  *'>PASS'*) echo "ok   $page: $(echo "$res" | tail -1 | sed 's/<[^>]*>//g')" ;;
+  *) echo "FAIL $page: self-test: ${res:-no result (script did not run)}"; fail=1 ;;
+  esac
+  if grep -E 'CONSOLE|Uncaught|Refused to' "$OUT/$page.log" >/dev/null; then
+    echo "FAIL $page: console messages:"
+    grep -E 'CONSOLE|Uncaught|Refused to' "$OUT/$page.log" | head -5
+    fail=1
+  fi
+  # every URL the page requested (the net log's requests with an initiator: the browser's own update and time
+  # checks have none): only the page itself (file://), nothing over the network
+  urls=$(python3 - "$OUT/$page.netlog.json" <<'PY'
+import json, sys
+try:
+    with open(sys.argv[1]) as f:
+        ev = json.load(f)["events"]
+except (OSError, ValueError, KeyError) as e:
+    print("no net log: %s" % e)
+    sys.exit(0)
+for e in ev:
+    p = e.get("params") or {}
+    if "url" in p and "initiator" in p and p["initiator"] != "not an origin" and not p["url"].startswith("file:"):
+        print(p["url"])
+PY
+)
+  if [ -n "$urls" ]; then
+    echo "FAIL $page: network requests:"
+    echo "$urls" | head -5
+    fail=1
+  fi
+  tabs=$(grep -o 'data-tab="[a-z0-9-]*"' "$f" | sed 's/data-tab="//; s/"//')
+  for t in $tabs; do
+    prof=$(mktemp -d)
+    chrome "$prof" --window-size=1280,1600 --screenshot="$OUT/$page-$t.png" "file://$f#tab=$t" \
+      >/dev/null 2>&1 || { echo "FAIL $page: no screenshot of tab $t"; fail=1; }
+    rm -rf "$prof"
+  done
+done
+[ "$fail" -eq 0 ] && echo "browser test passed; screenshots in $OUT"
+exit "$fail"

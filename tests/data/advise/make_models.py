@@ -1,0 +1,102 @@
+#!/usr/bin/python3
+"""Writes the tiny models of the advice tests (tests/unit/test_advise.c): for each rule of `nnperf advise` a model
+that breaks it (<rule>_yes) and a near-identical one that does not (<rule>_no). Dev tool (python3-onnx); weights
+keep their dims and dtype but point to a file that is not shipped (nnperf never reads them).
+usage: /usr/bin/python3 tests/data/advise/make_models.py"""
+import os
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+here = os.path.dirname(os.path.abspath(__file__))
+F = TensorProto.FLOAT
+
+
+def w(name, shape):
+    return numpy_helper.from_array(np.zeros(shape, dtype=np.float32), name)
+
+
+def vi(name, shape):
+    return helper.make_tensor_value_info(name, F, shape)
+
+
+def save(name, nodes, inputs, inits, outputs=("y",), opset=13):
+    g = helper.make_graph(nodes, name, inputs, [vi(o, []) for o in outputs], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], producer_name="nnperf-tests")
+    m.ir_version = 7
+    onnx.checker.check_model(m)
+    for o in m.graph.output:
+        o.type.tensor_type.ClearField("shape")  # the tests infer it
+    off = 0
+    for t in m.graph.initializer:
+        n = len(t.raw_data)
+        t.ClearField("raw_data")
+        t.data_location = TensorProto.EXTERNAL
+        for k, v in (("location", name + ".weights"), ("offset", str(off)), ("length", str(n))):
+            e = t.external_data.add()
+            e.key, e.value = k, v
+        off += n
+    with open(os.path.join(here, name + ".onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+
+
+def conv(i, wname, o, name, pads=1, group=1):
+    return helper.make_node("Conv", [i, wname], [o], pads=[pads] * 4, group=group, name=name)
+
+
+# fallback: an operator the accelerator lacks (Erf) between two convs; no: Tanh, which it runs
+for tag, op in (("yes", "Erf"), ("no", "Tanh")):
+    save("fallback_" + tag, [conv("x", "w1", "a", "conv1"), helper.make_node(op, ["a"], ["e"], name="act"),
+                             conv("e", "w2", "y", "conv2")],
+         [vi("x", [1, 32, 32, 32])], [w("w1", [32, 32, 3, 3]), w("w2", [32, 32, 3, 3])])
+
+# fusion-blocked: Conv -> Relu -> Add(shortcut) cannot fuse; no: Conv -> Add -> Relu fuses
+save("fusion_yes", [conv("x", "w", "c", "conv"), helper.make_node("Relu", ["c"], ["r"], name="relu"),
+                    helper.make_node("Add", ["r", "x"], ["y"], name="add")],
+     [vi("x", [1, 32, 64, 64])], [w("w", [32, 32, 3, 3])])
+save("fusion_no", [conv("x", "w", "c", "conv"), helper.make_node("Add", ["c", "x"], ["a"], name="add"),
+                   helper.make_node("Relu", ["a"], ["y"], name="relu")],
+     [vi("x", [1, 32, 64, 64])], [w("w", [32, 32, 3, 3])])
+
+# align-channels: conv1 makes 33 channels (padded to 64), conv2 reads them; no: 32 channels
+for tag, c in (("yes", 33), ("no", 32)):
+    save("align_" + tag, [conv("x", "w1", "a", "conv1"), conv("a", "w2", "y", "conv2")],
+         [vi("x", [1, 32, 64, 64])], [w("w1", [c, 32, 3, 3]), w("w2", [32, c, 3, 3])])
+
+# grouped-conv: a dense 3x3 conv with 256 channels on a 4x4 map is memory-bound (weights); no: 128 channels
+for tag, c in (("yes", 256), ("no", 128)):
+    save("grouped_" + tag, [conv("x", "w", "y", "conv")], [vi("x", [1, c, 4, 4])], [w("w", [c, c, 3, 3])])
+
+# spilled-shortcut: conv1's output is read again by the Add after conv5 (fused with it) and does not fit beside the
+# chain in a 1 MiB SRAM (3 x 512 KiB); no: a 64x64 map (3 x 128 KiB fit)
+for tag, s in (("yes", 128), ("no", 64)):
+    save("spill_" + tag, [conv("x", "w1", "a", "conv1", pads=0), conv("a", "w2", "b", "conv2", pads=0),
+                          conv("b", "w3", "c", "conv3", pads=0), conv("c", "w4", "d", "conv4", pads=0),
+                          conv("d", "w5", "e", "conv5", pads=0), helper.make_node("Add", ["e", "a"], ["y"], name="add")],
+         [vi("x", [1, 32, s, s])], [w("w%d" % i, [32, 32, 1, 1]) for i in range(1, 6)])
+
+# large-weights: a 1024 x 1024 fully-connected layer (1 MiB of int8 weights); no: 512 x 512 (256 KiB)
+for tag, c in (("yes", 1024), ("no", 512)):
+    save("weights_" + tag, [helper.make_node("MatMul", ["x", "w"], ["y"], name="fc")], [vi("x", [1, c])],
+         [w("w", [c, c])])
+
+# data-transform: a Transpose between two convs; no: an Identity (a view)
+for tag, op in (("yes", "Transpose"), ("no", "Identity")):
+    attrs = {"perm": [0, 1, 3, 2]} if op == "Transpose" else {}
+    save("transform_" + tag, [conv("x", "w1", "a", "conv1"), helper.make_node(op, ["a"], ["t"], name="tr", **attrs),
+                              conv("t", "w2", "y", "conv2")],
+         [vi("x", [1, 64, 64, 64])], [w("w1", [64, 64, 3, 3]), w("w2", [64, 64, 3, 3])])
+
+# batch-small-input: a 32x32 input whose 1.2 MiB of weights dominate; no: the same layers on a 288x288 input
+for tag, s in (("yes", 32), ("no", 288)):
+    save("batch_" + tag, [conv("x", "w1", "a", "conv1", pads=0), helper.make_node("GlobalAveragePool", ["a"], ["p"],
+                                                                                    name="pool"),
+                          helper.make_node("Flatten", ["p"], ["f"], name="flat"),
+                          helper.make_node("MatMul", ["f", "w2"], ["y"], name="fc")],
+         [vi("x", [1, 16, s, s])], [w("w1", [256, 16, 3, 3]), w("w2", [256, 4096])])
+
+# dtype (advised in fp16 on a platform with 4x the int8 peak): a compute-bound conv; no: a tiny conv, dominated by
+# the per-layer overhead
+for tag, c, s, k in (("yes", 128, 64, 3), ("no", 8, 1, 1)):
+    save("dtype_" + tag, [conv("x", "w", "y", "conv", pads=k // 2)], [vi("x", [1, c, s, s])], [w("w", [c, c, k, k])])
+print("ok")

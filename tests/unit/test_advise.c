@@ -1,0 +1,169 @@
+/* test_advise.c - the design-advice rules (src/advise/) on crafted models (tests/data/advise/, made by
+ * make_models.py there, on the made-up platform adv-npu.yaml there): for each rule a model that breaks it and a
+ * near-identical one that does not; and for every finding, that its predicted gain is the difference of two
+ * predictions recomputed here with nnperf_predict, without and with the finding's what-if. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnperf.h"
+#include "tinytest.h"
+
+static struct nnperf_platform *plat;
+
+struct rcase {
+    const char *model, *rule, *dtype;
+    int expect;           /* 1: the rule must fire, 0: it must not */
+    const char *evidence; /* a substring the finding's evidence must hold (NULL: none checked) */
+};
+
+static const struct rcase cases[] = {
+    {"fallback_yes", "fallback", NULL, 1, "with Erf runs on the fallback unit cpu"},
+    {"fallback_no", "fallback", NULL, 0, NULL},
+    {"fusion_yes", "fusion-blocked", NULL, 1, "Conv->Add->Relu pattern cannot fuse"},
+    {"fusion_no", "fusion-blocked", NULL, 0, NULL},
+    {"align_yes", "align-channels", NULL, 1, "C=33 padded to 64: 48% of this layer's MACs are padding"},
+    {"align_no", "align-channels", NULL, 0, NULL},
+    {"grouped_yes", "grouped-conv", NULL, 1, "256 input channels is memory-bound"},
+    {"grouped_no", "grouped-conv", NULL, 0, NULL},
+    {"spill_yes", "spilled-shortcut", NULL, 1, "'a' (512.0 KiB per frame) from layer 'conv1'"},
+    {"spill_no", "spilled-shortcut", NULL, 0, NULL},
+    {"weights_yes", "large-weights", NULL, 1, "1.00 MiB of weights"},
+    {"weights_no", "large-weights", NULL, 0, NULL},
+    {"transform_yes", "data-transform", NULL, 1, "1 Transpose layer on the accelerator"},
+    {"transform_no", "data-transform", NULL, 0, NULL},
+    {"batch_yes", "batch-small-input", NULL, 1, "is 32x32 (<= 256)"},
+    {"batch_no", "batch-small-input", NULL, 0, NULL},
+    {"dtype_yes", "dtype", "fp16", 1, "int8 peak (1e+12 ops/s) is 4.0x its fp16 peak"},
+    {"dtype_no", "dtype", "fp16", 0, NULL},
+};
+
+static double per_frame(const struct nnperf_prediction *p)
+{
+    struct nnperf_prediction_summary s;
+    nnperf_prediction_summary(p, &s);
+    return s.latency_s / s.frames_per_run;
+}
+
+/* every finding's gain = per-frame latency without - with its what-if, recomputed here */
+static void check_gains(const struct nnperf_analysis *a, const struct nnperf_advise_options *ao,
+                        const struct nnperf_advice *adv, const char *model)
+{
+    char err[512];
+    struct nnperf_predict_options o = ao->predict;
+    struct nnperf_prediction *base, *with;
+    if (nnperf_predict(a, plat, &o, &base, err, sizeof err) != NNPERF_OK) {
+        fprintf(stderr, "%s: %s\n", model, err);
+        CHECK(0);
+        return;
+    }
+    double prev = INFINITY;
+    for (int i = 0; i < nnperf_advice_count(adv); i++) {
+        struct nnperf_finding f;
+        nnperf_advice_finding(adv, i, &f);
+        CHECK(f.whatif != NULL);
+        CHECK(f.gain_s <= prev); /* ordered by gain */
+        prev = f.gain_s;
+        o.whatif = f.whatif;
+        if (nnperf_predict(a, plat, &o, &with, err, sizeof err) != NNPERF_OK) {
+            fprintf(stderr, "%s: %s: %s\n", model, f.rule, err);
+            CHECK(0);
+            continue;
+        }
+        double gain = per_frame(base) - per_frame(with);
+        int ok = fabs(gain - f.gain_s) <= 1e-12 + 1e-9 * fabs(gain) && gain > 0;
+        if (!ok) fprintf(stderr, "%s: %s: gain %.9g s, recomputed %.9g s\n", model, f.rule, f.gain_s, gain);
+        CHECK(ok);
+        CHECK(fabs(f.gain_fraction - gain / per_frame(base)) <= 1e-9);
+        nnperf_prediction_free(with);
+    }
+    nnperf_prediction_free(base);
+}
+
+static void run_case(const struct rcase *c)
+{
+    char path[256], err[512];
+    snprintf(path, sizeof path, "tests/data/advise/%s.onnx", c->model);
+    struct nnperf_model *m;
+    struct nnperf_analysis *a;
+    if (nnperf_model_load(path, NULL, &m, err, sizeof err) != NNPERF_OK) {
+        fprintf(stderr, "%s\n", err);
+        CHECK(0);
+        return;
+    }
+    if (nnperf_analyze(m, NULL, &a, err, sizeof err) != NNPERF_OK) {
+        fprintf(stderr, "%s\n", err);
+        CHECK(0);
+        nnperf_model_free(m);
+        return;
+    }
+    struct nnperf_advise_options ao = {.predict = {.dtype = c->dtype}};
+    struct nnperf_advice *adv;
+    if (nnperf_advise(a, plat, &ao, &adv, err, sizeof err) != NNPERF_OK) {
+        fprintf(stderr, "%s: %s\n", c->model, err);
+        CHECK(0);
+    } else {
+        int found = 0;
+        for (int i = 0; i < nnperf_advice_count(adv); i++) {
+            struct nnperf_finding f;
+            nnperf_advice_finding(adv, i, &f);
+            if (strcmp(f.rule, c->rule)) continue;
+            found++;
+            CHECK(f.n_layers > 0 || !strcmp(f.rule, "batch-small-input") || !strcmp(f.rule, "dtype"));
+            CHECK(f.evidence && f.change && f.change[0]);
+            if (c->evidence && !strstr(f.evidence, c->evidence)) {
+                fprintf(stderr, "%s: evidence \"%s\" lacks \"%s\"\n", c->model, f.evidence, c->evidence);
+                CHECK(0);
+            }
+            if (!strcmp(f.rule, "batch-small-input")) CHECK(f.new_frames == 4 && f.new_fps > f.fps);
+        }
+        printf("%-14s %-18s %s\n", c->model, c->rule, found ? "fires" : "silent");
+        if ((found > 0) != c->expect)
+            fprintf(stderr, "%s: rule %s: expected %s\n", c->model, c->rule,
+                    c->expect ? "a finding" : "none");
+        CHECK((found > 0) == c->expect);
+        check_gains(a, &ao, adv, c->model);
+        /* the renderings */
+        char *out;
+        size_t len;
+        CHECK(nnperf_advice_render(adv, NNPERF_FORMAT_TABLE, &out, &len, err, sizeof err) == NNPERF_OK);
+        if (out) CHECK(strlen(out) == len && strstr(out, "advice for ") == out);
+        free(out);
+        CHECK(nnperf_advice_render(adv, NNPERF_FORMAT_JSON, &out, &len, err, sizeof err) == NNPERF_OK);
+        if (out) CHECK(strstr(out, "\"schema\":\"nnperf.advice\"") != NULL);
+        free(out);
+        CHECK(nnperf_advice_render(adv, NNPERF_FORMAT_HTML, &out, &len, err, sizeof err) == NNPERF_OK);
+        if (out) CHECK(strstr(out, "Advice") != NULL);
+        free(out);
+        CHECK(nnperf_advice_render(adv, NNPERF_FORMAT_CSV, &out, &len, err, sizeof err) == NNPERF_E_USAGE);
+        nnperf_advice_free(adv);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
+/* without a what-if nothing changes; a what-if inside the options is refused by nnperf_advise */
+static void test_api(void)
+{
+    CHECK(nnperf_advice_rule_count() >= 9);
+    for (int i = 0; i < nnperf_advice_rule_count(); i++) {
+        const char *id = nnperf_advice_rule_id(i), *t = nnperf_advice_explain(id);
+        CHECK(t && strstr(t, id) == t && strstr(t, "Source: seed 003"));
+    }
+    CHECK(nnperf_advice_explain("no-such-rule") == NULL);
+    CHECK(nnperf_advice_rule_id(-1) == NULL);
+}
+
+int main(void)
+{
+    char err[512];
+    if (nnperf_platform_load("tests/data/advise/adv-npu.yaml", &plat, err, sizeof err) != NNPERF_OK) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    test_api();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
+    nnperf_platform_free(plat);
+    return tt_done();
+}

@@ -1,0 +1,111 @@
+/* term.c - the terminal side of the CLI: width (TIOCGWINSZ, else $COLUMNS), colour only on a tty and never with
+ * NO_COLOR (https://no-color.org), a progress bar on stderr for work that takes over a second, and fitting wide
+ * tables to the terminal. Nothing here changes what goes to a file or a pipe. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_term_width(int fd)
+{
+    if (!isatty(fd)) return 0;
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+    const char *c = getenv("COLUMNS");
+    long n = c ? strtol(c, NULL, 10) : 0;
+    return n > 0 && n < 10000 ? (int)n : 80;
+}
+
+int cli_use_color(int fd)
+{
+    const char *nc = getenv("NO_COLOR");
+    if (nc && nc[0]) return 0;
+    const char *t = getenv("TERM");
+    if (t && !strcmp(t, "dumb")) return 0;
+    return isatty(fd);
+}
+
+const char *cli_sgr(int fd, const char *code)
+{
+    if (!cli_use_color(fd)) return "";
+    if (!strcmp(code, "0")) return "\033[0m";
+    if (!strcmp(code, "1")) return "\033[1m";
+    if (!strcmp(code, "31")) return "\033[31m";
+    if (!strcmp(code, "33")) return "\033[33m";
+    if (!strcmp(code, "2")) return "\033[2m";
+    return "";
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static struct {
+    int on, drawn;
+    double t0, last;
+} prog;
+
+void cli_progress_start(int quiet)
+{
+    prog.on = !quiet && isatty(2);
+    prog.drawn = 0;
+    prog.t0 = now_s();
+    prog.last = 0;
+}
+
+void cli_progress(int done, int total, const char *what)
+{
+    if (!prog.on || total <= 0) return;
+    double t = now_s();
+    if (t - prog.t0 < 1.0 || (t - prog.last < 0.1 && done < total)) return;
+    prog.last = t;
+    int w = cli_term_width(2);
+    if (w <= 0) w = 80;
+    int bar = w - 48;
+    if (bar > 40) bar = 40;
+    if (bar < 10) bar = 10;
+    int fill = (int)((long)bar * done / total);
+    char b[64];
+    int i = 0;
+    for (; i < fill && i < 63; i++) b[i] = '#';
+    for (; i < bar && i < 63; i++) b[i] = '.';
+    b[i] = 0;
+    fprintf(stderr, "\r[%s] %3d%% %-.*s\033[K", b, 100 * done / total, w - bar - 10 > 0 ? w - bar - 10 : 0,
+            what ? what : "");
+    fflush(stderr);
+    prog.drawn = 1;
+}
+
+void cli_progress_end(void)
+{
+    if (prog.drawn) fputs("\r\033[K", stderr);
+    prog.drawn = 0;
+    prog.on = 0;
+}
+
+int cli_write_fitted(const char *data, size_t len)
+{
+    int w = cli_term_width(1);
+    if (w <= 0) return cli_write_output(NULL, data, len);
+    const char *p = data, *end = data + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (n > (size_t)w) {
+            fwrite(p, 1, (size_t)w - 1, stdout);
+            fputs(">", stdout);
+        } else {
+            fwrite(p, 1, n, stdout);
+        }
+        if (nl) fputc('\n', stdout);
+        p += n + (nl ? 1 : 0);
+    }
+    return fflush(stdout) == 0 ? 0 : 2;
+}
