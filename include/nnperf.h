@@ -28,15 +28,15 @@
 extern "C" {
 #endif
 
-#define NNPERF_VERSION "0.1.0"
+#define NNPERF_VERSION             "0.1.0"
 #define NNPERF_JSON_SCHEMA_VERSION 1
 
 /* Named input limits: inputs past them are refused with NNPERF_E_LIMIT, never a crash. */
-#define NNPERF_MAX_RANK 16
-#define NNPERF_MAX_NODES 4000000
+#define NNPERF_MAX_RANK           16
+#define NNPERF_MAX_NODES          4000000
 #define NNPERF_MAX_SUBGRAPH_DEPTH 32
-#define NNPERF_MAX_ATTR_ELEMS (1 << 24)
-#define NNPERF_MAX_CONST_ELEMS 4096 /* tensors up to this many elements have their values propagated */
+#define NNPERF_MAX_ATTR_ELEMS     (1 << 24)
+#define NNPERF_MAX_CONST_ELEMS    4096 /* tensors up to this many elements have their values propagated */
 
 enum nnperf_status {
     NNPERF_OK = 0,
@@ -107,8 +107,8 @@ enum nnperf_status nnperf_analysis_render(const struct nnperf_analysis *a, enum 
 
 /* Operator registry, for `nnperf ops`: the i-th operator (0 <= i < nnperf_op_count()). */
 int nnperf_op_count(void);
-void nnperf_op_info(int i, const char **domain, const char **name, int *since, int *until, const char **klass);
-
+void nnperf_op_info(int i, const char **domain, const char **name, int *since, int *until,
+                    const char **klass);
 
 /* ---- predictions on a platform (issue 3) ----
  * A prediction maps an analysis onto a platform (nnperf_platform_load): fusion, alignment, memory plan, roofline,
@@ -141,12 +141,12 @@ void nnperf_prediction_free(struct nnperf_prediction *p);
 struct nnperf_prediction_summary {
     const char *platform, *dtype;
     int frames_per_run;
-    double latency_s, fps;                       /* per run; fps = frames_per_run / latency */
-    double ops_per_frame, ops_per_run;           /* 2 x MACs + other FLOPs, effective (before alignment) */
-    double aligned_ops_per_frame;                /* after alignment padding */
+    double latency_s, fps;             /* per run; fps = frames_per_run / latency */
+    double ops_per_frame, ops_per_run; /* 2 x MACs + other FLOPs, effective (before alignment) */
+    double aligned_ops_per_frame;      /* after alignment padding */
     double ddr_bytes_per_frame, ddr_bytes_per_run, ddr_bytes_per_second;
     double loaded_bytes_per_frame, stored_bytes_per_frame, weight_bytes_per_frame, spill_bytes_per_frame;
-    double avg_utilization;                      /* compute unit, 0..1 */
+    double avg_utilization; /* compute unit, 0..1 */
     int layers, fallback_layers, spilled_tensors, unknown_layers, warnings;
 };
 void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_prediction_summary *s);
@@ -155,11 +155,11 @@ const char *nnperf_prediction_warning(const struct nnperf_prediction *p, int i);
 struct nnperf_layer_info {
     const char *name, *op, *klass, *bound; /* bound: "compute", "memory", "overhead", "unknown" */
     int nodes, fallback;
-    double ops, aligned_ops;               /* per run */
+    double ops, aligned_ops; /* per run */
     double ddr_bytes, weight_bytes, load_bytes, store_bytes, spill_bytes;
     double t_compute, t_memory, t_total, start, end; /* seconds */
-    double intensity;                      /* aligned ops / DDR byte (0 when no DDR traffic) */
-    double attained;                       /* aligned ops / t_total, ops/s */
+    double intensity;                                /* aligned ops / DDR byte (0 when no DDR traffic) */
+    double attained;                                 /* aligned ops / t_total, ops/s */
 };
 int nnperf_prediction_layer_count(const struct nnperf_prediction *p);
 void nnperf_prediction_layer(const struct nnperf_prediction *p, int i, struct nnperf_layer_info *li);
@@ -168,8 +168,8 @@ void nnperf_prediction_ceilings(const struct nnperf_prediction *p, double *peak_
 
 /* Renders analysis + prediction: table (HBDK-style summary, layer details, timeline), JSON (the analysis document
  * plus "platform", "layers", "timeline" and the summary's latency_ms, fps, ddr_bytes_per_frame), CSV (layers). */
-enum nnperf_status nnperf_prediction_render(const struct nnperf_prediction *p, enum nnperf_format fmt, char **out,
-                                            size_t *len, char *err, size_t errlen);
+enum nnperf_status nnperf_prediction_render(const struct nnperf_prediction *p, enum nnperf_format fmt,
+                                            char **out, size_t *len, char *err, size_t errlen);
 
 /* ---- HTML reports and SVG plots (issue 4) ----
  * nnperf_analysis_render and nnperf_prediction_render take NNPERF_FORMAT_HTML: a page with tabs (analysis: Summary,
@@ -179,28 +179,28 @@ enum nnperf_status nnperf_prediction_render(const struct nnperf_prediction *p, e
  * time, colour = operator class), "timeline" (per-layer active periods, utilization and DDR bandwidth series) or
  * "memory" (weights / activations / spill bytes per layer). *out is malloc'd (caller frees), NUL-terminated.
  * Errors: NNPERF_E_USAGE (unknown kind), NNPERF_E_LIMIT (too large or out of memory). */
-enum nnperf_status nnperf_plot_svg(const struct nnperf_prediction *p, const char *kind, char **out, size_t *len,
-                                   char *err, size_t errlen);
+enum nnperf_status nnperf_plot_svg(const struct nnperf_prediction *p, const char *kind, char **out,
+                                   size_t *len, char *err, size_t errlen);
 
 /* The data of a compare report, all borrowed from the caller. Matrices are row-major by model; NAN = no value. */
 struct nnperf_compare_data {
     int n_models, n_platforms;
-    const char *const *models;    /* display names */
+    const char *const *models; /* display names */
     const char *const *platforms;
-    const char *dtype;            /* NULL: each platform's default */
-    const double *fps;            /* [model * n_platforms + platform] */
-    const double *latency_ms;     /* same layout */
-    const double *accuracy;       /* [model], in percent; NULL when none given (no pareto front) */
-    int n_batches;                /* batch sweep for the latency-vs-throughput lines; 0 = none */
+    const char *dtype;        /* NULL: each platform's default */
+    const double *fps;        /* [model * n_platforms + platform] */
+    const double *latency_ms; /* same layout */
+    const double *accuracy;   /* [model], in percent; NULL when none given (no pareto front) */
+    int n_batches;            /* batch sweep for the latency-vs-throughput lines; 0 = none */
     const int *batches;
-    const double *sweep_fps;      /* [(model * n_platforms + platform) * n_batches + batch] */
+    const double *sweep_fps; /* [(model * n_platforms + platform) * n_batches + batch] */
     const double *sweep_latency_ms;
 };
 /* Renders the model x platform comparison: NNPERF_FORMAT_HTML only (FPS heatmap with a log colour scale, the
  * tables, latency-vs-throughput lines per model, accuracy-vs-throughput pareto fronts). *out is malloc'd.
  * Errors: NNPERF_E_USAGE (other formats, inconsistent data), NNPERF_E_LIMIT. */
-enum nnperf_status nnperf_compare_render(const struct nnperf_compare_data *d, enum nnperf_format fmt, char **out,
-                                         size_t *len, char *err, size_t errlen);
+enum nnperf_status nnperf_compare_render(const struct nnperf_compare_data *d, enum nnperf_format fmt,
+                                         char **out, size_t *len, char *err, size_t errlen);
 
 /* ---- platforms: built-in presets or YAML files (docs/platform-format.md) ----
  *     struct nnperf_platform *p;
@@ -244,21 +244,22 @@ void nnperf_platform_info(const struct nnperf_platform *p, struct nnperf_platfor
  * progress (may be NULL) is called with the fraction done (0..1) and the phase's name. *yaml_out is malloc'd (the
  * caller frees it), *len its length (len may be NULL). Errors: NNPERF_E_NOMEM (the bandwidth arrays, up to 3 GiB,
  * cannot be allocated), NNPERF_E_USAGE (yaml_out NULL). */
-enum nnperf_status nnperf_probe_host(double budget_s, void (*progress)(void *arg, double fraction, const char *what),
+enum nnperf_status nnperf_probe_host(double budget_s,
+                                     void (*progress)(void *arg, double fraction, const char *what),
                                      void *arg, char **yaml_out, size_t *len, char *err, size_t errlen);
 
 /* ---- calibration against measurements (ONNX Runtime profiles, bench/validate/) ----
  * nnperf_calibrate fits the per-operator-class efficiencies and the per-layer overhead of a platform (a preset or
  * YAML file, typically from `nnperf probe`) to n (model, profile) pairs and returns the calibrated platform as YAML
  * (malloc'd) and a human-readable log of the fit (malloc'd, may be NULL). dtype NULL = fp32. */
-enum nnperf_status nnperf_calibrate(const char *platform, const char *const *models, const char *const *profiles,
-                                    int n, const char *dtype, char **yaml, size_t *yaml_len, char **log,
-                                    char *err, size_t errlen);
+enum nnperf_status nnperf_calibrate(const char *platform, const char *const *models,
+                                    const char *const *profiles, int n, const char *dtype, char **yaml,
+                                    size_t *yaml_len, char **log, char *err, size_t errlen);
 /* Compares a prediction with a measured profile: per layer (matched by name) and in total. Renders a table, JSON or
  * CSV into *out (malloc'd); *predicted_s and *measured_s get the whole-run times (measured: median model_run). */
-enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char *profile, enum nnperf_format fmt,
-                                   char **out, size_t *len, double *predicted_s, double *measured_s, char *err,
-                                   size_t errlen);
+enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char *profile,
+                                   enum nnperf_format fmt, char **out, size_t *len, double *predicted_s,
+                                   double *measured_s, char *err, size_t errlen);
 
 /* ---- MAX78000 / MAX78002 CNN accelerator planner (`nnperf map`, issue 5; docs/map.md) ----
  * Groups the analysed graph into accelerator layers and plans processors, data memory, kernel memory and bias
@@ -288,28 +289,29 @@ struct nnperf_advice;
 
 struct nnperf_advise_options {
     struct nnperf_predict_options predict; /* the configuration advised on (its whatif must be NULL) */
-    double min_gain;                       /* smallest gain reported, fraction of latency per frame; 0 = 0.005 */
+    double min_gain; /* smallest gain reported, fraction of latency per frame; 0 = 0.005 */
 };
 
 struct nnperf_finding {
-    const char *rule;                   /* rule id (nnperf_advice_rule_id, nnperf_advice_explain) */
-    const char *const *layers;          /* the layers it concerns (names as in the prediction) */
+    const char *rule;          /* rule id (nnperf_advice_rule_id, nnperf_advice_explain) */
+    const char *const *layers; /* the layers it concerns (names as in the prediction) */
     int n_layers;
-    const char *evidence;               /* what was found, with numbers */
-    const char *change;                 /* the suggested change (the one the what-if applies) */
-    double gain_s, gain_fraction;       /* per frame: latency / frames without - with the change; / without */
-    double latency_s, new_latency_s;    /* per run, without and with the change */
-    int frames, new_frames;             /* frames per run, without and with */
+    const char *evidence;            /* what was found, with numbers */
+    const char *change;              /* the suggested change (the one the what-if applies) */
+    double gain_s, gain_fraction;    /* per frame: latency / frames without - with the change; / without */
+    double latency_s, new_latency_s; /* per run, without and with the change */
+    int frames, new_frames;          /* frames per run, without and with */
     double fps, new_fps;
-    const struct nnperf_whatif *whatif; /* nnperf_predict_options.whatif that predicts the model with the change */
+    const struct nnperf_whatif
+        *whatif; /* nnperf_predict_options.whatif that predicts the model with the change */
 };
 
 /* Runs the rules; findings are ordered by gain, largest first. opts may be NULL (defaults). *out is freed with
  * nnperf_advice_free. Errors: those of nnperf_predict (bad options, platform without the dtype), NNPERF_E_USAGE
  * (predict.whatif set), NNPERF_E_NOMEM. */
 enum nnperf_status nnperf_advise(const struct nnperf_analysis *a, const struct nnperf_platform *p,
-                                 const struct nnperf_advise_options *opts, struct nnperf_advice **out, char *err,
-                                 size_t errlen);
+                                 const struct nnperf_advise_options *opts, struct nnperf_advice **out,
+                                 char *err, size_t errlen);
 int nnperf_advice_count(const struct nnperf_advice *adv);
 /* The i-th finding (0 <= i < count); strings live as long as the advice. */
 void nnperf_advice_finding(const struct nnperf_advice *adv, int i, struct nnperf_finding *f);

@@ -57,8 +57,8 @@ enum nnperf_status an_topo_sort(struct ir_graph *g, struct arena *ar, struct dia
             struct ir_value *v = k < nd->n_in ? nd->in[k] : nd->impl[k - nd->n_in];
             if (!v || !v->producer || v->producer->graph != g) continue;
             if (v->producer == nd) {
-                st = diag_set(d, NNPERF_E_INVALID, "node '%s' (%s) reads its own output '%s' (a cycle)", nd->name,
-                              nd->op_type, v->name);
+                st = diag_set(d, NNPERF_E_INVALID, "node '%s' (%s) reads its own output '%s' (a cycle)",
+                              nd->name, nd->op_type, v->name);
                 break;
             }
             if (ne == cap) {
@@ -123,7 +123,8 @@ static void apply_declared(struct an_state *an, struct ir_node *nd, struct ir_va
     }
     for (int i = 0; i < v->rank; i++) {
         struct ir_dim inf = v->dims[i], dec = v->decl_dims[i];
-        if (inf.val < 0 && !inf.sym && (dec.val >= 0 || dec.sym)) v->dims[i] = dec;
+        if (inf.val < 0 && !inf.sym && (dec.val >= 0 || dec.sym))
+            v->dims[i] = dec;
         else if (inf.val >= 0 && dec.val >= 0 && inf.val != dec.val) {
             an_warn(an, "node '%s' (%s): output '%s' dim %d inferred as %lld but declared as %lld", nd->name,
                     nd->op_type, v->name, i, (long long)inf.val, (long long)dec.val);
@@ -250,8 +251,8 @@ enum nnperf_status an_infer_subgraph(struct op_ctx *c, struct ir_graph *g, int64
 
 /* ---- binding input shapes and symbols ---- */
 
-static enum nnperf_status parse_dim_token(struct an_state *an, const char *tok, size_t len, struct ir_dim *out,
-                                          const char *what)
+static enum nnperf_status parse_dim_token(struct an_state *an, const char *tok, size_t len,
+                                          struct ir_dim *out, const char *what)
 {
     if (!len) return diag_set(&an->d, NNPERF_E_USAGE, "empty dimension in '%s'", what);
     int digits = 1;
@@ -275,7 +276,8 @@ static enum nnperf_status bind_input(struct an_state *an, const char *spec)
 {
     const char *eq = strrchr(spec, '=');
     if (!eq || eq == spec)
-        return diag_set(&an->d, NNPERF_E_USAGE, "--input '%s': expected NAME=DIMS such as input=1x3x224x224", spec);
+        return diag_set(&an->d, NNPERF_E_USAGE, "--input '%s': expected NAME=DIMS such as input=1x3x224x224",
+                        spec);
     char name[512];
     size_t nl = (size_t)(eq - spec);
     if (nl >= sizeof name) return diag_set(&an->d, NNPERF_E_USAGE, "--input '%s': name too long", spec);
@@ -285,7 +287,9 @@ static enum nnperf_status bind_input(struct an_state *an, const char *spec)
     struct ir_value *v = NULL;
     for (int i = 0; i < g->n_inputs; i++)
         if (!strcmp(g->inputs[i]->name, name)) v = g->inputs[i];
-    if (!v) return diag_set(&an->d, NNPERF_E_USAGE, "--input '%s': the model has no input named '%s'", spec, name);
+    if (!v)
+        return diag_set(&an->d, NNPERF_E_USAGE, "--input '%s': the model has no input named '%s'", spec,
+                        name);
     struct ir_dim dims[NNPERF_MAX_RANK];
     int rank = 0;
     const char *p = eq + 1;
@@ -320,7 +324,8 @@ static enum nnperf_status bind_symbol(struct an_state *an, const char *spec)
     char *end;
     long long val = strtoll(eq + 1, &end, 10);
     if (*end || val < 0 || val > ((long long)1 << 40))
-        return diag_set(&an->d, NNPERF_E_USAGE, "--dim '%s': '%s' is not a dimension (0 to 2^40)", spec, eq + 1);
+        return diag_set(&an->d, NNPERF_E_USAGE, "--dim '%s': '%s' is not a dimension (0 to 2^40)", spec,
+                        eq + 1);
     size_t nl = (size_t)(eq - spec);
     int used = 0;
     struct ir_graph *g = an->m->graph;
@@ -378,8 +383,10 @@ static void summarize(struct an_state *an)
         const struct ir_node *nd = g->nodes[k];
         if (!nd->cost.known) {
             s->unknown_nodes++;
-            if (nd->op < 0) unsupported++;
-            else shape_unknown++;
+            if (nd->op < 0)
+                unsupported++;
+            else
+                shape_unknown++;
             continue;
         }
         s->macs = ck_sat_add(s->macs, nd->cost.macs);
@@ -414,21 +421,24 @@ static void summarize(struct an_state *an)
                 cnt++;
             }
             if (seen) continue;
-            sb_printf(&sb, "%s%s%s%s (%d)", listed ? ", " : "", nd->domain, nd->domain[0] ? "." : "", nd->op_type,
-                      cnt);
+            sb_printf(&sb, "%s%s%s%s (%d)", listed ? ", " : "", nd->domain, nd->domain[0] ? "." : "",
+                      nd->op_type, cnt);
             listed++;
         }
         an_warn(an,
-                "%d of %d nodes (%.1f%%) use operators nnperf does not support: %s; their outputs are unknown and "
+                "%d of %d nodes (%.1f%%) use operators nnperf does not support: %s; their outputs are "
+                "unknown and "
                 "their cost is not counted",
-                unsupported, g->n_nodes, 100.0 * unsupported / (g->n_nodes ? g->n_nodes : 1), sb.p ? sb.p : "");
+                unsupported, g->n_nodes, 100.0 * unsupported / (g->n_nodes ? g->n_nodes : 1),
+                sb.p ? sb.p : "");
         sb_free(&sb);
     }
     if (shape_unknown) {
         const struct ir_node *first = NULL;
         for (int k = 0; k < g->n_nodes && !first; k++)
             if (!g->nodes[k]->cost.known && g->nodes[k]->op >= 0) first = g->nodes[k];
-        an_warn(an, "%d of %d nodes (%.1f%%) could not be counted because shapes are unknown (first: '%s' (%s))",
+        an_warn(an,
+                "%d of %d nodes (%.1f%%) could not be counted because shapes are unknown (first: '%s' (%s))",
                 shape_unknown, g->n_nodes, 100.0 * shape_unknown / (g->n_nodes ? g->n_nodes : 1), first->name,
                 first->op_type);
     }

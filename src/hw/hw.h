@@ -48,17 +48,17 @@
 #include "../core/core.h"
 #include "../ops/ops.h"
 
-#define HW_MAX_NAME 64
-#define HW_MAX_OPS 256
-#define HW_MAX_ALIGN 8
-#define HW_MAX_FUSION 32
+#define HW_MAX_NAME    64
+#define HW_MAX_OPS     256
+#define HW_MAX_ALIGN   8
+#define HW_MAX_FUSION  32
 #define HW_MAX_PATTERN 8
 
 enum hw_dtype { HW_INT4, HW_INT8, HW_FP16, HW_BF16, HW_FP32, HW_NDT };
 
-const char *hw_dtype_name(int dt);      /* "int8", ... */
-int hw_dtype_from_name(const char *s);  /* -1 when unknown */
-int hw_dtype_bytes_x2(int dt);          /* bytes per element × 2 (int4 = 1) */
+const char *hw_dtype_name(int dt);     /* "int8", ... */
+int hw_dtype_from_name(const char *s); /* -1 when unknown */
+int hw_dtype_bytes_x2(int dt);         /* bytes per element × 2 (int4 = 1) */
 
 struct hw_align {
     unsigned class_mask; /* bit (1u << OC_xxx) per operator class */
@@ -85,9 +85,9 @@ struct hw_desc {
     int cores;
     double peak_ops[HW_NDT]; /* ops/s (2 per MAC); 0 = dtype unsupported */
     int default_dtype;
-    double vector_ops;       /* ops/s for non-MAC work; 0 = peak x efficiency */
+    double vector_ops; /* ops/s for non-MAC work; 0 = peak x efficiency */
     double eff_default;
-    double eff[OC_COUNT];    /* < 0: use eff_default */
+    double eff[OC_COUNT]; /* < 0: use eff_default */
     int n_supported, n_unsupported;
     char supported[HW_MAX_OPS][HW_MAX_NAME];
     char unsupported[HW_MAX_OPS][HW_MAX_NAME];
@@ -110,7 +110,8 @@ struct nnperf_platform {
 /* Defaults for every optional field (efficiency 1, ddr_efficiency 1, frames_per_run 1, overlap on, ...). */
 void hw_init(struct hw_desc *hw);
 /* Parses YAML text; 'file' names it in messages ("file.yaml:12: key 'compute.peak_ops.int9' is not known"). */
-enum nnperf_status hw_load_yaml(const char *text, size_t len, const char *file, struct hw_desc *hw, struct diag *d);
+enum nnperf_status hw_load_yaml(const char *text, size_t len, const char *file, struct hw_desc *hw,
+                                struct diag *d);
 enum nnperf_status hw_load_file(const char *path, struct hw_desc *hw, struct diag *d);
 /* A preset name (see hw_preset_*) or a path to a YAML file. */
 enum nnperf_status hw_resolve(const char *name_or_path, struct hw_desc *hw, struct diag *d);

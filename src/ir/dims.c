@@ -59,8 +59,8 @@ static struct ir_dim sym_expr(struct arena *ar, struct ir_dim a, struct ir_dim b
         sb = t;
     }
     int pa = !is_simple(sa) && op != '+', pb = !is_simple(sb) && op != '+';
-    struct ir_dim r = {-1, ar_printf(ar, "%s%s%s%c%s%s%s", pa ? "(" : "", sa, pa ? ")" : "", op, pb ? "(" : "", sb,
-                                     pb ? ")" : "")};
+    struct ir_dim r = {-1, ar_printf(ar, "%s%s%s%c%s%s%s", pa ? "(" : "", sa, pa ? ")" : "", op,
+                                     pb ? "(" : "", sb, pb ? ")" : "")};
     return r;
 }
 
@@ -97,9 +97,12 @@ static struct ir_dim cancel_factor(struct arena *ar, const char *expr, const cha
     size_t n = strlen(expr), f = strlen(factor);
     int depth = 0;
     for (size_t i = 0; i < n; i++) {
-        if (expr[i] == '(') depth++;
-        else if (expr[i] == ')') depth--;
-        else if (depth == 0 && (expr[i] == '+' || expr[i] == '-' || expr[i] == '/')) return IR_DIM_UNKNOWN;
+        if (expr[i] == '(')
+            depth++;
+        else if (expr[i] == ')')
+            depth--;
+        else if (depth == 0 && (expr[i] == '+' || expr[i] == '-' || expr[i] == '/'))
+            return IR_DIM_UNKNOWN;
     }
     if (n > f + 1 && !strncmp(expr, factor, f) && expr[f] == '*') {
         struct ir_dim r = {-1, ar_strdup(ar, expr + f + 1)};
@@ -132,8 +135,10 @@ struct ir_dim ir_dim_div(struct arena *ar, struct ir_dim a, struct ir_dim b)
                 size_t rl = strlen(r.sym);
                 int whole = rl > 2 && r.sym[0] == '(' && r.sym[rl - 1] == ')';
                 for (size_t i = 0, depth = 0; whole && i + 1 < rl; i++) {
-                    if (r.sym[i] == '(') depth++;
-                    else if (r.sym[i] == ')' && --depth == 0) whole = 0; /* "(a)*(b)": not one group */
+                    if (r.sym[i] == '(')
+                        depth++;
+                    else if (r.sym[i] == ')' && --depth == 0)
+                        whole = 0; /* "(a)*(b)": not one group */
                 }
                 if (whole) r.sym = ar_strndup(ar, r.sym + 1, rl - 2);
                 return r;
@@ -177,7 +182,8 @@ int ir_broadcast(struct arena *ar, const struct ir_value *const *vals, int n, in
                 have_unknown = 1;
                 continue;
             }
-            if (out.val == 1) out = x;
+            if (out.val == 1)
+                out = x;
             else if (!ir_dim_eq(out, x)) {
                 if (out.val >= 0 && x.val >= 0) {
                     *bad_axis = ax;
@@ -196,8 +202,8 @@ int ir_broadcast(struct arena *ar, const struct ir_value *const *vals, int n, in
     return 1;
 }
 
-int64_t ir_window_out(int64_t in, int64_t k, int64_t stride, int64_t dilation, int64_t pad_begin, int64_t pad_end,
-                      int ceil_mode)
+int64_t ir_window_out(int64_t in, int64_t k, int64_t stride, int64_t dilation, int64_t pad_begin,
+                      int64_t pad_end, int ceil_mode)
 {
     /* ONNX Conv/MaxPool: out = floor((in + pads - dil*(k-1) - 1) / stride + 1), ceil with ceil_mode; in ceil mode
      * the last window must start inside the input or its begin padding (ONNX MaxPool-12 reference, PyTorch) */
@@ -235,8 +241,11 @@ void ir_format_shape(struct strbuf *sb, const struct ir_value *v, const char *se
     }
     for (int i = 0; i < v->rank; i++) {
         if (i) sb_puts(sb, sep);
-        if (v->dims[i].val >= 0) sb_printf(sb, "%lld", (long long)v->dims[i].val);
-        else if (v->dims[i].sym) sb_puts(sb, v->dims[i].sym);
-        else sb_putc(sb, '?');
+        if (v->dims[i].val >= 0)
+            sb_printf(sb, "%lld", (long long)v->dims[i].val);
+        else if (v->dims[i].sym)
+            sb_puts(sb, v->dims[i].sym);
+        else
+            sb_putc(sb, '?');
     }
 }

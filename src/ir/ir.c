@@ -52,7 +52,8 @@ enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char
                                 struct diag *d)
 {
     if (ir_find(g, name))
-        return diag_set(d, NNPERF_E_INVALID, "value '%s' is defined twice (duplicate output or initializer)", name);
+        return diag_set(d, NNPERF_E_INVALID, "value '%s' is defined twice (duplicate output or initializer)",
+                        name);
     if ((g->vt.count + 1) * 2 > g->vt.cap && !vt_grow(ar, g))
         return diag_set(d, NNPERF_E_NOMEM, "out of memory");
     struct ir_value *v = ar_alloc(ar, sizeof *v);
@@ -90,18 +91,30 @@ static const struct {
     const char *name;
     int bits;
 } dtypes[DT_COUNT] = {
-    [DT_UNDEFINED] = {"undefined", 0},     [DT_FLOAT] = {"float32", 32},
-    [DT_UINT8] = {"uint8", 8},             [DT_INT8] = {"int8", 8},
-    [DT_UINT16] = {"uint16", 16},          [DT_INT16] = {"int16", 16},
-    [DT_INT32] = {"int32", 32},            [DT_INT64] = {"int64", 64},
-    [DT_STRING] = {"string", 0},           [DT_BOOL] = {"bool", 8},
-    [DT_FLOAT16] = {"float16", 16},        [DT_DOUBLE] = {"float64", 64},
-    [DT_UINT32] = {"uint32", 32},          [DT_UINT64] = {"uint64", 64},
-    [DT_COMPLEX64] = {"complex64", 64},    [DT_COMPLEX128] = {"complex128", 128},
-    [DT_BFLOAT16] = {"bfloat16", 16},      [DT_FLOAT8E4M3FN] = {"float8e4m3fn", 8},
-    [DT_FLOAT8E4M3FNUZ] = {"float8e4m3fnuz", 8}, [DT_FLOAT8E5M2] = {"float8e5m2", 8},
-    [DT_FLOAT8E5M2FNUZ] = {"float8e5m2fnuz", 8}, [DT_UINT4] = {"uint4", 4},
-    [DT_INT4] = {"int4", 4},               [DT_FLOAT4E2M1] = {"float4e2m1", 4},
+    [DT_UNDEFINED] = {"undefined", 0},
+    [DT_FLOAT] = {"float32", 32},
+    [DT_UINT8] = {"uint8", 8},
+    [DT_INT8] = {"int8", 8},
+    [DT_UINT16] = {"uint16", 16},
+    [DT_INT16] = {"int16", 16},
+    [DT_INT32] = {"int32", 32},
+    [DT_INT64] = {"int64", 64},
+    [DT_STRING] = {"string", 0},
+    [DT_BOOL] = {"bool", 8},
+    [DT_FLOAT16] = {"float16", 16},
+    [DT_DOUBLE] = {"float64", 64},
+    [DT_UINT32] = {"uint32", 32},
+    [DT_UINT64] = {"uint64", 64},
+    [DT_COMPLEX64] = {"complex64", 64},
+    [DT_COMPLEX128] = {"complex128", 128},
+    [DT_BFLOAT16] = {"bfloat16", 16},
+    [DT_FLOAT8E4M3FN] = {"float8e4m3fn", 8},
+    [DT_FLOAT8E4M3FNUZ] = {"float8e4m3fnuz", 8},
+    [DT_FLOAT8E5M2] = {"float8e5m2", 8},
+    [DT_FLOAT8E5M2FNUZ] = {"float8e5m2fnuz", 8},
+    [DT_UINT4] = {"uint4", 4},
+    [DT_INT4] = {"int4", 4},
+    [DT_FLOAT4E2M1] = {"float4e2m1", 4},
 };
 
 const char *ir_dtype_name(int dt)
@@ -117,8 +130,17 @@ int ir_dtype_bits(int dt)
 int ir_dtype_is_int(int dt)
 {
     switch (dt) {
-    case DT_UINT8: case DT_INT8: case DT_UINT16: case DT_INT16: case DT_INT32: case DT_INT64:
-    case DT_BOOL: case DT_UINT32: case DT_UINT64: case DT_UINT4: case DT_INT4: return 1;
+    case DT_UINT8:
+    case DT_INT8:
+    case DT_UINT16:
+    case DT_INT16:
+    case DT_INT32:
+    case DT_INT64:
+    case DT_BOOL:
+    case DT_UINT32:
+    case DT_UINT64:
+    case DT_UINT4:
+    case DT_INT4: return 1;
     default: return 0;
     }
 }
@@ -126,8 +148,15 @@ int ir_dtype_is_int(int dt)
 int ir_dtype_is_float(int dt)
 {
     switch (dt) {
-    case DT_FLOAT: case DT_FLOAT16: case DT_DOUBLE: case DT_BFLOAT16: case DT_FLOAT8E4M3FN:
-    case DT_FLOAT8E4M3FNUZ: case DT_FLOAT8E5M2: case DT_FLOAT8E5M2FNUZ: case DT_FLOAT4E2M1: return 1;
+    case DT_FLOAT:
+    case DT_FLOAT16:
+    case DT_DOUBLE:
+    case DT_BFLOAT16:
+    case DT_FLOAT8E4M3FN:
+    case DT_FLOAT8E4M3FNUZ:
+    case DT_FLOAT8E5M2:
+    case DT_FLOAT8E5M2FNUZ:
+    case DT_FLOAT4E2M1: return 1;
     default: return 0;
     }
 }

@@ -82,8 +82,10 @@ static inline struct ir_ival ir_ival_from_dim(struct ir_dim d)
 static inline struct ir_dim ir_dim_from_ival(struct ir_ival x)
 {
     struct ir_dim d = {-1, NULL};
-    if (x.known && x.v >= 0) d.val = x.v;
-    else if (!x.known) d.sym = x.sym;
+    if (x.known && x.v >= 0)
+        d.val = x.v;
+    else if (!x.known)
+        d.sym = x.sym;
     return d;
 }
 
@@ -91,36 +93,36 @@ enum ir_type_kind { TK_UNKNOWN = 0, TK_TENSOR, TK_SEQUENCE, TK_OPTIONAL, TK_MAP,
 
 /* Where initializer bytes are. */
 enum ir_data_enc {
-    DE_NONE = 0,  /* no data (graph input, intermediate) */
-    DE_RAW,       /* raw_data: little-endian packed elements */
-    DE_VARINT,    /* int32_data / int64_data / uint64_data: packed or repeated varints */
-    DE_FIXED32,   /* float_data: packed fixed32 */
-    DE_FIXED64,   /* double_data: packed fixed64 */
-    DE_EXTERNAL,  /* external file: ext_location, ext_offset, ext_length */
-    DE_REPEATED,  /* typed field given as unpacked repeated entries: decode from the TensorProto bytes */
+    DE_NONE = 0, /* no data (graph input, intermediate) */
+    DE_RAW,      /* raw_data: little-endian packed elements */
+    DE_VARINT,   /* int32_data / int64_data / uint64_data: packed or repeated varints */
+    DE_FIXED32,  /* float_data: packed fixed32 */
+    DE_FIXED64,  /* double_data: packed fixed64 */
+    DE_EXTERNAL, /* external file: ext_location, ext_offset, ext_length */
+    DE_REPEATED, /* typed field given as unpacked repeated entries: decode from the TensorProto bytes */
 };
 
-#define IR_V_INPUT 1u
+#define IR_V_INPUT  1u
 #define IR_V_OUTPUT 2u
-#define IR_V_INIT 4u
+#define IR_V_INIT   4u
 
 struct ir_node;
 struct ir_graph;
 
 struct ir_value {
     const char *name;
-    unsigned flags;    /* IR_V_* */
-    int type_kind;     /* enum ir_type_kind */
-    int dtype;         /* element dtype (of the tensor, or of the sequence's tensors) */
-    int rank;          /* -1 = unknown rank */
+    unsigned flags; /* IR_V_* */
+    int type_kind;  /* enum ir_type_kind */
+    int dtype;      /* element dtype (of the tensor, or of the sequence's tensors) */
+    int rank;       /* -1 = unknown rank */
     struct ir_dim *dims;
     struct ir_node *producer;
     int n_consumers;
-    int declared;      /* shape came from the model (graph input, initializer, value_info) */
+    int declared; /* shape came from the model (graph input, initializer, value_info) */
 
     /* initializer data (views into the mapping; never copied) */
-    int enc;                 /* enum ir_data_enc */
-    const uint8_t *data;     /* DE_RAW/VARINT/FIXED*: the bytes of the field */
+    int enc;             /* enum ir_data_enc */
+    const uint8_t *data; /* DE_RAW/VARINT/FIXED*: the bytes of the field */
     size_t data_len;
     const uint8_t *tensor_pb; /* DE_REPEATED: the whole TensorProto, decoded on demand */
     size_t tensor_pb_len;
@@ -174,20 +176,20 @@ enum ir_attr_type {
 
 struct ir_attr {
     const char *name;
-    int type;              /* enum ir_attr_type */
-    const char *ref_name;  /* ref_attr_name inside functions, else NULL */
+    int type;             /* enum ir_attr_type */
+    const char *ref_name; /* ref_attr_name inside functions, else NULL */
     int64_t i;
     double f;
-    const char *s;         /* NUL-terminated copy (strings are small); slen its length */
+    const char *s; /* NUL-terminated copy (strings are small); slen its length */
     size_t slen;
-    int64_t n;             /* element count for ints/floats/strings/graphs */
+    int64_t n; /* element count for ints/floats/strings/graphs */
     int64_t *ints;
     double *floats;
     const char **strings;
-    struct ir_value *t;    /* AT_TENSOR */
-    struct ir_graph *g;    /* AT_GRAPH */
+    struct ir_value *t; /* AT_TENSOR */
+    struct ir_graph *g; /* AT_GRAPH */
     struct ir_graph **graphs;
-    int tp_dtype;          /* AT_TYPE_PROTO: tensor elem type, if any */
+    int tp_dtype; /* AT_TYPE_PROTO: tensor elem type, if any */
 };
 
 /* Cost of one node. MACs and FLOPs are separate: flops = 2*macs + per-element work. */
@@ -210,8 +212,8 @@ struct ir_node {
     int index; /* position in execution order */
     struct ir_graph *graph;
     struct ir_cost cost;
-    int inferred;      /* 1 once shape inference ran on it */
-    int64_t repeat;    /* times it runs per inference (Loop trip counts); 1 at top level */
+    int inferred;   /* 1 once shape inference ran on it */
+    int64_t repeat; /* times it runs per inference (Loop trip counts); 1 at top level */
     /* values from enclosing scopes that this node's subgraphs read (dependencies for ordering) */
     struct ir_value **impl;
     int n_impl;
@@ -228,7 +230,7 @@ struct ir_graph {
     const char *name;
     struct ir_graph *parent; /* outer scope for subgraphs */
     int depth;
-    struct ir_node **nodes;  /* execution (topological) order once sorted */
+    struct ir_node **nodes; /* execution (topological) order once sorted */
     int n_nodes;
     struct ir_value **inputs, **outputs, **inits;
     int n_inputs, n_outputs, n_inits;
@@ -246,9 +248,9 @@ struct ir_function; /* model-local functions, see onnx/ */
 
 struct ir_model {
     struct arena ar;
-    const char *path;     /* as given, for messages */
-    const char *dir;      /* directory for external data */
-    const uint8_t *buf;   /* the mapped file */
+    const char *path;   /* as given, for messages */
+    const char *dir;    /* directory for external data */
+    const uint8_t *buf; /* the mapped file */
     size_t len;
     int mapped;
     int64_t ir_version;
@@ -262,8 +264,8 @@ struct ir_model {
 };
 
 /* --- graph building and lookup (ir.c) --- */
-struct ir_value *ir_find(const struct ir_graph *g, const char *name);       /* this scope only */
-struct ir_value *ir_lookup(const struct ir_graph *g, const char *name);     /* this scope, then outer ones */
+struct ir_value *ir_find(const struct ir_graph *g, const char *name);   /* this scope only */
+struct ir_value *ir_lookup(const struct ir_graph *g, const char *name); /* this scope, then outer ones */
 /* Creates a value in g (fails with NNPERF_E_INVALID on a duplicate name). */
 enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char *name, struct ir_value **out,
                                 struct diag *d);
@@ -284,8 +286,8 @@ int ir_broadcast(struct arena *ar, const struct ir_value *const *vals, int n, in
                  int *bad_axis);
 /* Output size of a conv/pool window along one axis with explicit begin/end pads (ONNX: floor or ceil mode);
  * -1 when the window does not fit or on overflow. */
-int64_t ir_window_out(int64_t in, int64_t k, int64_t stride, int64_t dilation, int64_t pad_begin, int64_t pad_end,
-                      int ceil_mode);
+int64_t ir_window_out(int64_t in, int64_t k, int64_t stride, int64_t dilation, int64_t pad_begin,
+                      int64_t pad_end, int ceil_mode);
 /* Normalises a possibly negative axis into [0, rank); returns 0 when out of range. */
 int ir_norm_axis(int64_t axis, int rank, int *out);
 /* Formats dims as "1x3x224x224" (symbols by name, '?' unknown, "?" for unknown rank). */

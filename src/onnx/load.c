@@ -16,7 +16,15 @@ enum { MP_IR_VERSION = 1, MP_PRODUCER = 2, MP_GRAPH = 7, MP_OPSET = 8, MP_FUNCTI
 /* OperatorSetIdProto */
 enum { OS_DOMAIN = 1, OS_VERSION = 2 };
 /* GraphProto */
-enum { GP_NODE = 1, GP_NAME = 2, GP_INIT = 5, GP_INPUT = 11, GP_OUTPUT = 12, GP_VALUE_INFO = 13, GP_SPARSE_INIT = 15 };
+enum {
+    GP_NODE = 1,
+    GP_NAME = 2,
+    GP_INIT = 5,
+    GP_INPUT = 11,
+    GP_OUTPUT = 12,
+    GP_VALUE_INFO = 13,
+    GP_SPARSE_INIT = 15
+};
 /* NodeProto */
 enum { NP_INPUT = 1, NP_OUTPUT = 2, NP_NAME = 3, NP_OP_TYPE = 4, NP_ATTR = 5, NP_DOMAIN = 7 };
 /* AttributeProto */
@@ -61,7 +69,16 @@ enum { TT_ELEM = 1, TT_SHAPE = 2 };
 enum { SH_DIM = 1 };
 enum { DM_VALUE = 1, DM_PARAM = 2 };
 /* FunctionProto */
-enum { FP_NAME = 1, FP_INPUT = 4, FP_OUTPUT = 5, FP_ATTR = 6, FP_NODE = 7, FP_OPSET = 9, FP_DOMAIN = 10, FP_ATTR_PROTO = 11 };
+enum {
+    FP_NAME = 1,
+    FP_INPUT = 4,
+    FP_OUTPUT = 5,
+    FP_ATTR = 6,
+    FP_NODE = 7,
+    FP_OPSET = 9,
+    FP_DOMAIN = 10,
+    FP_ATTR_PROTO = 11
+};
 
 struct ir_function {
     const char *name, *domain;
@@ -145,34 +162,65 @@ struct fspec {
     unsigned wires; /* bit (1 << wire) per allowed wire type */
     const char *name;
 };
-#define WV (1u << PB_VARINT)
-#define WL (1u << PB_LEN)
+#define WV  (1u << PB_VARINT)
+#define WL  (1u << PB_LEN)
 #define W32 (1u << PB_I32)
 #define W64 (1u << PB_I64)
 static const struct fspec model_fields[] = {
-    {1, WV, "ir_version"}, {2, WL, "producer_name"}, {3, WL, "producer_version"}, {4, WL, "domain"},
-    {5, WV, "model_version"}, {6, WL, "doc_string"}, {7, WL, "graph"}, {8, WL, "opset_import"},
-    {14, WL, "metadata_props"}, {20, WL, "training_info"}, {25, WL, "functions"}, {0, 0, NULL}};
+    {1, WV, "ir_version"},     {2, WL, "producer_name"}, {3, WL, "producer_version"},
+    {4, WL, "domain"},         {5, WV, "model_version"}, {6, WL, "doc_string"},
+    {7, WL, "graph"},          {8, WL, "opset_import"},  {14, WL, "metadata_props"},
+    {20, WL, "training_info"}, {25, WL, "functions"},    {0, 0, NULL}};
 static const struct fspec opset_fields[] = {{1, WL, "domain"}, {2, WV, "version"}, {0, 0, NULL}};
-static const struct fspec graph_fields[] = {
-    {1, WL, "node"}, {2, WL, "name"}, {5, WL, "initializer"}, {10, WL, "doc_string"}, {11, WL, "input"},
-    {12, WL, "output"}, {13, WL, "value_info"}, {14, WL, "quantization_annotation"},
-    {15, WL, "sparse_initializer"}, {0, 0, NULL}};
-static const struct fspec node_fields[] = {
-    {1, WL, "input"}, {2, WL, "output"}, {3, WL, "name"}, {4, WL, "op_type"}, {5, WL, "attribute"},
-    {6, WL, "doc_string"}, {7, WL, "domain"}, {0, 0, NULL}};
-static const struct fspec attr_fields[] = {
-    {1, WL, "name"}, {2, W32, "f"}, {3, WV, "i"}, {4, WL, "s"}, {5, WL, "t"}, {6, WL, "g"},
-    {7, W32 | WL, "floats"}, {8, WV | WL, "ints"}, {9, WL, "strings"}, {10, WL, "tensors"}, {11, WL, "graphs"},
-    {13, WL, "doc_string"}, {14, WL, "tp"}, {15, WL, "type_protos"}, {20, WV, "type"}, {21, WL, "ref_attr_name"},
-    {22, WL, "sparse_tensor"}, {23, WL, "sparse_tensors"}, {0, 0, NULL}};
-static const struct fspec tensor_fields[] = {
-    {1, WV | WL, "dims"}, {2, WV, "data_type"}, {3, WL, "segment"}, {4, W32 | WL, "float_data"},
-    {5, WV | WL, "int32_data"}, {6, WL, "string_data"}, {7, WV | WL, "int64_data"}, {8, WL, "name"},
-    {9, WL, "raw_data"}, {10, W64 | WL, "double_data"}, {11, WV | WL, "uint64_data"}, {12, WL, "doc_string"},
-    {13, WL, "external_data"}, {14, WV, "data_location"}, {0, 0, NULL}};
-static const struct fspec value_info_fields[] = {{1, WL, "name"}, {2, WL, "type"}, {3, WL, "doc_string"},
-                                                 {0, 0, NULL}};
+static const struct fspec graph_fields[] = {{1, WL, "node"},
+                                            {2, WL, "name"},
+                                            {5, WL, "initializer"},
+                                            {10, WL, "doc_string"},
+                                            {11, WL, "input"},
+                                            {12, WL, "output"},
+                                            {13, WL, "value_info"},
+                                            {14, WL, "quantization_annotation"},
+                                            {15, WL, "sparse_initializer"},
+                                            {0, 0, NULL}};
+static const struct fspec node_fields[] = {{1, WL, "input"},   {2, WL, "output"},    {3, WL, "name"},
+                                           {4, WL, "op_type"}, {5, WL, "attribute"}, {6, WL, "doc_string"},
+                                           {7, WL, "domain"},  {0, 0, NULL}};
+static const struct fspec attr_fields[] = {{1, WL, "name"},
+                                           {2, W32, "f"},
+                                           {3, WV, "i"},
+                                           {4, WL, "s"},
+                                           {5, WL, "t"},
+                                           {6, WL, "g"},
+                                           {7, W32 | WL, "floats"},
+                                           {8, WV | WL, "ints"},
+                                           {9, WL, "strings"},
+                                           {10, WL, "tensors"},
+                                           {11, WL, "graphs"},
+                                           {13, WL, "doc_string"},
+                                           {14, WL, "tp"},
+                                           {15, WL, "type_protos"},
+                                           {20, WV, "type"},
+                                           {21, WL, "ref_attr_name"},
+                                           {22, WL, "sparse_tensor"},
+                                           {23, WL, "sparse_tensors"},
+                                           {0, 0, NULL}};
+static const struct fspec tensor_fields[] = {{1, WV | WL, "dims"},
+                                             {2, WV, "data_type"},
+                                             {3, WL, "segment"},
+                                             {4, W32 | WL, "float_data"},
+                                             {5, WV | WL, "int32_data"},
+                                             {6, WL, "string_data"},
+                                             {7, WV | WL, "int64_data"},
+                                             {8, WL, "name"},
+                                             {9, WL, "raw_data"},
+                                             {10, W64 | WL, "double_data"},
+                                             {11, WV | WL, "uint64_data"},
+                                             {12, WL, "doc_string"},
+                                             {13, WL, "external_data"},
+                                             {14, WV, "data_location"},
+                                             {0, 0, NULL}};
+static const struct fspec value_info_fields[] = {
+    {1, WL, "name"}, {2, WL, "type"}, {3, WL, "doc_string"}, {0, 0, NULL}};
 
 /* The error for a field pb_next refused; names the field when it is known in tab (may be NULL). */
 static enum nnperf_status bad_field(struct ld *L, const char *what, const char *why, const uint8_t *at,
@@ -183,8 +231,8 @@ static enum nnperf_status bad_field(struct ld *L, const char *what, const char *
     for (; tab && tab->name; tab++)
         if (tab->num == f->num) fname = tab->name;
     char why2[160];
-    snprintf(why2, sizeof why2, "field '%s' (%u) claims %llu bytes, only %zu are left in the message", fname, f->num,
-             (unsigned long long)f->u, f->len);
+    snprintf(why2, sizeof why2, "field '%s' (%u) claims %llu bytes, only %zu are left in the message", fname,
+             f->num, (unsigned long long)f->u, f->len);
     return malformed(L, what, why2, at);
 }
 
@@ -198,7 +246,8 @@ static int wire_ok(struct ld *L, const char *what, const struct fspec *tab, cons
         int want = 0;
         while (!(tab->wires & (1u << want))) want++;
         char why[160];
-        snprintf(why, sizeof why, "field '%s' (%u) has wire type %d, expected %d", tab->name, f->num, f->wire, want);
+        snprintf(why, sizeof why, "field '%s' (%u) has wire type %d, expected %d", tab->name, f->num, f->wire,
+                 want);
         malformed(L, what, why, at);
         return 0;
     }
@@ -212,21 +261,25 @@ static const char *str(struct ld *L, const struct pb_field *f)
 
 /* Walks a message calling nothing; used to validate nested fields in one place: returns -1 on error. */
 #define FF_CAT2(a, b) a##b
-#define FF_CAT(a, b) FF_CAT2(a, b)
+#define FF_CAT(a, b)  FF_CAT2(a, b)
 #define FOR_FIELDS(r, f, what)                                                                               \
-    for (int FF_CAT(rc_, __LINE__); (FF_CAT(rc_, __LINE__) = pb_next(&(r), &(f), &why)) != 0;)              \
-        if (FF_CAT(rc_, __LINE__) < 0) return bad_field(L, what, why, (r).field, &(f), NULL);                \
+    for (int FF_CAT(rc_, __LINE__); (FF_CAT(rc_, __LINE__) = pb_next(&(r), &(f), &why)) != 0;)               \
+        if (FF_CAT(rc_, __LINE__) < 0)                                                                       \
+            return bad_field(L, what, why, (r).field, &(f), NULL);                                           \
         else
 /* The same, also checking the wire types of the known fields listed in tab (struct fspec). */
 #define FOR_FIELDS_CHECKED(r, f, what, tab)                                                                  \
-    for (int FF_CAT(rc_, __LINE__); (FF_CAT(rc_, __LINE__) = pb_next(&(r), &(f), &why)) != 0;)              \
-        if (FF_CAT(rc_, __LINE__) < 0) return bad_field(L, what, why, (r).field, &(f), tab);                 \
-        else if (!wire_ok(L, what, tab, &(f), (r).field)) return L->d->status;                              \
+    for (int FF_CAT(rc_, __LINE__); (FF_CAT(rc_, __LINE__) = pb_next(&(r), &(f), &why)) != 0;)               \
+        if (FF_CAT(rc_, __LINE__) < 0)                                                                       \
+            return bad_field(L, what, why, (r).field, &(f), tab);                                            \
+        else if (!wire_ok(L, what, tab, &(f), (r).field))                                                    \
+            return L->d->status;                                                                             \
         else
 
 /* ---- types and shapes ---- */
 
-static enum nnperf_status parse_shape(struct ld *L, const uint8_t *p, size_t n, int *rank, struct ir_dim **dims)
+static enum nnperf_status parse_shape(struct ld *L, const uint8_t *p, size_t n, int *rank,
+                                      struct ir_dim **dims)
 {
     const char *why;
     struct pb r = pb_make(p, n);
@@ -237,7 +290,8 @@ static enum nnperf_status parse_shape(struct ld *L, const uint8_t *p, size_t n, 
         if (f.num == SH_DIM && f.wire == PB_LEN) cnt++;
     }
     if (cnt > NNPERF_MAX_RANK)
-        return diag_set(L->d, NNPERF_E_LIMIT, "shape has %d dims, more than the limit of %d", cnt, NNPERF_MAX_RANK);
+        return diag_set(L->d, NNPERF_E_LIMIT, "shape has %d dims, more than the limit of %d", cnt,
+                        NNPERF_MAX_RANK);
     struct ir_dim *d = ar_calloc(L->ar, (size_t)(cnt ? cnt : 1), sizeof *d);
     if (!d) return nomem(L);
     r = pb_make(p, n);
@@ -271,12 +325,13 @@ static enum nnperf_status parse_shape(struct ld *L, const uint8_t *p, size_t n, 
 #define MAX_TYPE_DEPTH 32
 
 /* TypeProto -> kind, elem dtype, rank/dims (rank -1 when no shape given). depth: 0 at the outermost type. */
-static enum nnperf_status parse_type(struct ld *L, const uint8_t *p, size_t n, int *kind, int *dtype, int *rank,
-                                     struct ir_dim **dims, int depth)
+static enum nnperf_status parse_type(struct ld *L, const uint8_t *p, size_t n, int *kind, int *dtype,
+                                     int *rank, struct ir_dim **dims, int depth)
 {
     const char *why;
     if (depth > MAX_TYPE_DEPTH)
-        return diag_set(L->d, NNPERF_E_LIMIT, "type nested deeper than %d levels (sequence/optional)", MAX_TYPE_DEPTH);
+        return diag_set(L->d, NNPERF_E_LIMIT, "type nested deeper than %d levels (sequence/optional)",
+                        MAX_TYPE_DEPTH);
     struct pb r = pb_make(p, n);
     struct pb_field f;
     FOR_FIELDS(r, f, "TypeProto")
@@ -288,7 +343,8 @@ static enum nnperf_status parse_type(struct ld *L, const uint8_t *p, size_t n, i
             struct pb_field g;
             FOR_FIELDS(r2, g, "TypeProto.Tensor")
             {
-                if (g.num == TT_ELEM && g.wire == PB_VARINT) *dtype = (int)g.u;
+                if (g.num == TT_ELEM && g.wire == PB_VARINT)
+                    *dtype = (int)g.u;
                 else if (g.num == TT_SHAPE && g.wire == PB_LEN) {
                     enum nnperf_status st = parse_shape(L, g.data, g.len, rank, dims);
                     if (st) return st;
@@ -317,8 +373,8 @@ static enum nnperf_status parse_type(struct ld *L, const uint8_t *p, size_t n, i
 }
 
 /* ValueInfoProto -> name + declared type. */
-static enum nnperf_status parse_value_info(struct ld *L, const uint8_t *p, size_t n, const char **name, int *kind,
-                                           int *dtype, int *rank, struct ir_dim **dims)
+static enum nnperf_status parse_value_info(struct ld *L, const uint8_t *p, size_t n, const char **name,
+                                           int *kind, int *dtype, int *rank, struct ir_dim **dims)
 {
     const char *why;
     struct pb r = pb_make(p, n);
@@ -366,7 +422,8 @@ static enum nnperf_status parse_tensor(struct ld *L, const uint8_t *p, size_t n,
     FOR_FIELDS_CHECKED(r, f, "TensorProto", tensor_fields)
     {
         if (f.num == TP_DIMS) {
-            if (f.wire == PB_VARINT) ndims++;
+            if (f.wire == PB_VARINT)
+                ndims++;
             else if (f.wire == PB_LEN) {
                 int64_t c = pb_count_varints(f.data, f.len);
                 if (c < 0) return malformed(L, "TensorProto", "bad packed dims", f.data);
@@ -402,8 +459,8 @@ static enum nnperf_status parse_tensor(struct ld *L, const uint8_t *p, size_t n,
                 int rc;
                 while ((rc = pb_varint(&q, &x)) == 1) {
                     if ((int64_t)x < 0)
-                        return diag_set(L->d, NNPERF_E_INVALID, "tensor '%s' has a negative dim (%lld)", tname,
-                                        (long long)(int64_t)x);
+                        return diag_set(L->d, NNPERF_E_INVALID, "tensor '%s' has a negative dim (%lld)",
+                                        tname, (long long)(int64_t)x);
                     v->dims[di++] = ir_dim_known((int64_t)x);
                 }
                 if (rc < 0) return malformed(L, "TensorProto", "bad packed dims", f.data);
@@ -450,18 +507,23 @@ static enum nnperf_status parse_tensor(struct ld *L, const uint8_t *p, size_t n,
                 FOR_FIELDS(q, g, "StringStringEntryProto")
                 {
                     if (g.wire != PB_LEN) continue;
-                    if (g.num == 1) key = str(L, &g);
-                    else if (g.num == 2) val = str(L, &g);
+                    if (g.num == 1)
+                        key = str(L, &g);
+                    else if (g.num == 2)
+                        val = str(L, &g);
                 }
                 if (!key || !val) break;
-                if (!strcmp(key, "location")) v->ext_location = val;
+                if (!strcmp(key, "location"))
+                    v->ext_location = val;
                 else if (!strcmp(key, "offset") || !strcmp(key, "length")) {
                     char *end;
                     unsigned long long x = strtoull(val, &end, 10);
                     if (!*val || *end || val[0] == '-')
-                        return diag_set(L->d, NNPERF_E_PARSE, "tensor '%s': external data %s '%s' is not a number",
-                                        tname, key, val);
-                    if (!strcmp(key, "offset")) v->ext_offset = x;
+                        return diag_set(L->d, NNPERF_E_PARSE,
+                                        "tensor '%s': external data %s '%s' is not a number", tname, key,
+                                        val);
+                    if (!strcmp(key, "offset"))
+                        v->ext_offset = x;
                     else {
                         v->ext_length = x;
                         v->ext_has_length = 1;
@@ -473,7 +535,8 @@ static enum nnperf_status parse_tensor(struct ld *L, const uint8_t *p, size_t n,
         }
     }
     if (external) {
-        if (!v->ext_location) return diag_set(L->d, NNPERF_E_PARSE, "external tensor '%s' has no 'location'", tname);
+        if (!v->ext_location)
+            return diag_set(L->d, NNPERF_E_PARSE, "external tensor '%s' has no 'location'", tname);
         v->enc = DE_EXTERNAL;
         const char *loc = v->ext_location;
         /* refuse paths that escape the model's directory: absolute, or with a ".." component */
@@ -484,7 +547,8 @@ static enum nnperf_status parse_tensor(struct ld *L, const uint8_t *p, size_t n,
                 escapes = 1;
         if (escapes)
             return diag_set(L->d, NNPERF_E_INVALID,
-                            "tensor '%s': external data location '%s' escapes the model's directory", tname, loc);
+                            "tensor '%s': external data location '%s' escapes the model's directory", tname,
+                            loc);
     } else if (repeated && !has_data) {
         v->enc = DE_REPEATED;
         v->tensor_pb = p;
@@ -557,15 +621,16 @@ static enum nnperf_status parse_attr(struct ld *L, const uint8_t *p, size_t n, s
         case AP_S:
             if (f.wire == PB_LEN) {
                 if (f.len > NNPERF_MAX_ATTR_ELEMS)
-                    return diag_set(L->d, NNPERF_E_LIMIT, "node '%s': a string attribute has %zu bytes", node_name,
-                                    f.len);
+                    return diag_set(L->d, NNPERF_E_LIMIT, "node '%s': a string attribute has %zu bytes",
+                                    node_name, f.len);
                 a->s = str(L, &f);
                 a->slen = f.len;
                 if (!a->s) return nomem(L);
             }
             break;
         case AP_INTS:
-            if (f.wire == PB_VARINT) nints++;
+            if (f.wire == PB_VARINT)
+                nints++;
             else if (f.wire == PB_LEN) {
                 int64_t c = pb_count_varints(f.data, f.len);
                 if (c < 0) return malformed(L, "AttributeProto", "bad packed ints", f.data);
@@ -573,10 +638,12 @@ static enum nnperf_status parse_attr(struct ld *L, const uint8_t *p, size_t n, s
             }
             break;
         case AP_FLOATS:
-            if (f.wire == PB_I32) nfloats++;
+            if (f.wire == PB_I32)
+                nfloats++;
             else if (f.wire == PB_LEN) {
                 if (f.len % 4)
-                    return malformed(L, "AttributeProto", "packed floats are not a multiple of 4 bytes", f.data);
+                    return malformed(L, "AttributeProto", "packed floats are not a multiple of 4 bytes",
+                                     f.data);
                 nfloats += (int64_t)(f.len / 4);
             }
             break;
@@ -588,22 +655,25 @@ static enum nnperf_status parse_attr(struct ld *L, const uint8_t *p, size_t n, s
             break;
         default: break;
         }
-        if (nints > NNPERF_MAX_ATTR_ELEMS || nfloats > NNPERF_MAX_ATTR_ELEMS || nstrings > NNPERF_MAX_ATTR_ELEMS)
-            return diag_set(L->d, NNPERF_E_LIMIT, "node '%s': attribute '%s' has more than %d values", node_name,
-                            a->name ? a->name : "?", NNPERF_MAX_ATTR_ELEMS);
+        if (nints > NNPERF_MAX_ATTR_ELEMS || nfloats > NNPERF_MAX_ATTR_ELEMS ||
+            nstrings > NNPERF_MAX_ATTR_ELEMS)
+            return diag_set(L->d, NNPERF_E_LIMIT, "node '%s': attribute '%s' has more than %d values",
+                            node_name, a->name ? a->name : "?", NNPERF_MAX_ATTR_ELEMS);
     }
     if (!a->name) return diag_set(L->d, NNPERF_E_PARSE, "node '%s': an attribute has no name", node_name);
     if (nints && !(a->ints = ar_calloc(L->ar, (size_t)nints, sizeof(int64_t)))) return nomem(L);
     if (nfloats && !(a->floats = ar_calloc(L->ar, (size_t)nfloats, sizeof(double)))) return nomem(L);
     if (nstrings && !(a->strings = ar_calloc(L->ar, (size_t)nstrings, sizeof(char *)))) return nomem(L);
-    if (ngraphs && !(a->graphs = ar_calloc(L->ar, (size_t)ngraphs, sizeof(struct ir_graph *)))) return nomem(L);
+    if (ngraphs && !(a->graphs = ar_calloc(L->ar, (size_t)ngraphs, sizeof(struct ir_graph *))))
+        return nomem(L);
     int64_t ki = 0, kf = 0, ks = 0, kg = 0;
     r = pb_make(p, n);
     FOR_FIELDS(r, f, "AttributeProto")
     {
         switch (f.num) {
         case AP_INTS:
-            if (f.wire == PB_VARINT) a->ints[ki++] = (int64_t)f.u;
+            if (f.wire == PB_VARINT)
+                a->ints[ki++] = (int64_t)f.u;
             else if (f.wire == PB_LEN) {
                 struct pb q = pb_make(f.data, f.len);
                 uint64_t x;
@@ -675,8 +745,8 @@ static enum nnperf_status parse_attr(struct ld *L, const uint8_t *p, size_t n, s
                 if (!g) break;
                 struct ir_graph *sub;
                 if (g->depth + 1 > NNPERF_MAX_SUBGRAPH_DEPTH)
-                    return diag_set(L->d, NNPERF_E_LIMIT, "node '%s': subgraphs nested deeper than %d", node_name,
-                                    NNPERF_MAX_SUBGRAPH_DEPTH);
+                    return diag_set(L->d, NNPERF_E_LIMIT, "node '%s': subgraphs nested deeper than %d",
+                                    node_name, NNPERF_MAX_SUBGRAPH_DEPTH);
                 enum nnperf_status st = parse_graph(L, f.data, f.len, g, rn, &sub);
                 if (st) {
                     /* context from the outermost node only: one prefix per level would push the message
@@ -684,8 +754,10 @@ static enum nnperf_status parse_attr(struct ld *L, const uint8_t *p, size_t n, s
                     if (!g->parent) diag_prefix(L->d, "node '%s' attribute '%s': ", node_name, a->name);
                     return st;
                 }
-                if (f.num == AP_G) a->g = sub;
-                else a->graphs[kg++] = sub;
+                if (f.num == AP_G)
+                    a->g = sub;
+                else
+                    a->graphs[kg++] = sub;
             }
             break;
         case AP_TP:
@@ -700,17 +772,25 @@ static enum nnperf_status parse_attr(struct ld *L, const uint8_t *p, size_t n, s
         default: break;
         }
     }
-    a->n = a->type == AT_INTS ? nints : a->type == AT_FLOATS ? nfloats : a->type == AT_STRINGS ? nstrings
-                                                                      : a->type == AT_GRAPHS    ? ngraphs
-                                                                                                : 0;
+    a->n = a->type == AT_INTS      ? nints
+           : a->type == AT_FLOATS  ? nfloats
+           : a->type == AT_STRINGS ? nstrings
+           : a->type == AT_GRAPHS  ? ngraphs
+                                   : 0;
     /* IR version 1/2 models may leave 'type' unset: derive it from what is there */
     if (a->type == AT_UNDEFINED) {
-        if (a->g) a->type = AT_GRAPH;
-        else if (a->t) a->type = AT_TENSOR;
-        else if (a->s) a->type = AT_STRING;
-        else if (nints) a->type = AT_INTS, a->n = nints;
-        else if (nfloats) a->type = AT_FLOATS, a->n = nfloats;
-        else if (nstrings) a->type = AT_STRINGS, a->n = nstrings;
+        if (a->g)
+            a->type = AT_GRAPH;
+        else if (a->t)
+            a->type = AT_TENSOR;
+        else if (a->s)
+            a->type = AT_STRING;
+        else if (nints)
+            a->type = AT_INTS, a->n = nints;
+        else if (nfloats)
+            a->type = AT_FLOATS, a->n = nfloats;
+        else if (nstrings)
+            a->type = AT_STRINGS, a->n = nstrings;
     }
     return NNPERF_OK;
 }
@@ -742,8 +822,9 @@ static enum nnperf_status inline_call(struct ld *L, struct gstate *G, struct ir_
         return diag_set(L->d, NNPERF_E_LIMIT, "node '%s': function calls nested deeper than %d", call->name,
                         NNPERF_MAX_SUBGRAPH_DEPTH);
     if (++fn->n_calls > INLINE_MAX_CALLS)
-        return diag_set(L->d, NNPERF_E_LIMIT, "function '%s' is called more than %d times (nested calls multiply)",
-                        fn->name, INLINE_MAX_CALLS);
+        return diag_set(L->d, NNPERF_E_LIMIT,
+                        "function '%s' is called more than %d times (nested calls multiply)", fn->name,
+                        INLINE_MAX_CALLS);
     struct rename rn = {0};
     rn.fn = fn;
     rn.depth = depth;
@@ -813,8 +894,10 @@ static enum nnperf_status add_node_proto(struct ld *L, struct gstate *G, const u
         return diag_set(L->d, NNPERF_E_PARSE, "node '%s' has no op_type", nd->name);
     if (!strcmp(nd->domain, "ai.onnx")) nd->domain = "";
     /* nodes of an inlined function body are named after the call site */
-    if (rn && nd->name[0]) nd->name = ar_printf(L->ar, "%s/%s", rn->prefix, nd->name);
-    else if (rn) nd->name = ar_printf(L->ar, "%s/%s_%d", rn->prefix, nd->op_type, G->nodes.n);
+    if (rn && nd->name[0])
+        nd->name = ar_printf(L->ar, "%s/%s", rn->prefix, nd->name);
+    else if (rn)
+        nd->name = ar_printf(L->ar, "%s/%s_%d", rn->prefix, nd->op_type, G->nodes.n);
     if (++L->n_nodes_total > NNPERF_MAX_NODES)
         return diag_set(L->d, NNPERF_E_LIMIT, "the model has more than %d nodes", NNPERF_MAX_NODES);
     const char **in_names = ar_calloc(L->ar, (size_t)(nin ? nin : 1), sizeof(char *));
@@ -874,8 +957,10 @@ static enum nnperf_status add_node_proto(struct ld *L, struct gstate *G, const u
             struct ir_value *tmp = ar_alloc(L->ar, sizeof *tmp);
             if (!tmp) return nomem(L);
             tmp->name = nm;
-            if (is_in) nd->in[i] = nm[0] ? tmp : NULL;
-            else nd->out[i - nd->n_in] = nm[0] ? tmp : NULL;
+            if (is_in)
+                nd->in[i] = nm[0] ? tmp : NULL;
+            else
+                nd->out[i - nd->n_in] = nm[0] ? tmp : NULL;
         }
         return inline_call(L, G, nd, fn, rn);
     }
@@ -1048,16 +1133,21 @@ static enum nnperf_status parse_graph(struct ld *L, const uint8_t *p, size_t n, 
         int kind, dt, rk;
         struct ir_dim *dd;
         if ((st = parse_value_info(L, f.data, f.len, &name, &kind, &dt, &rk, &dd))) return st;
-        if ((st = check_size(L, f.num == GP_OUTPUT ? "graph output" : "value_info", name, rk, dd, dt))) return st;
+        if ((st = check_size(L, f.num == GP_OUTPUT ? "graph output" : "value_info", name, rk, dd, dt)))
+            return st;
         if (rn && !(name = rename_name(L, rn, name))) return nomem(L);
         struct ir_value *v = ir_find(g, name);
         if (f.num == GP_OUTPUT) {
             if (!v) v = ir_lookup(g, name); /* an output may pass an outer or input value through */
-            if (!v) return diag_set(L->d, NNPERF_E_INVALID, "graph output '%s' is not produced by any node", name);
+            if (!v)
+                return diag_set(L->d, NNPERF_E_INVALID, "graph output '%s' is not produced by any node",
+                                name);
             v->flags |= IR_V_OUTPUT;
             if (!pv_push(L->ar, &outputs, v)) return nomem(L);
-            if (v->producer && !drop_vi) set_decl(v, kind, dt, rk, dd);
-            else if (v->producer && kind != TK_UNKNOWN) v->type_kind = kind;
+            if (v->producer && !drop_vi)
+                set_decl(v, kind, dt, rk, dd);
+            else if (v->producer && kind != TK_UNKNOWN)
+                v->type_kind = kind;
         } else if (v && v->producer && !drop_vi) {
             set_decl(v, kind, dt, rk, dd);
         }
@@ -1115,9 +1205,10 @@ static enum nnperf_status resolve_graph(struct ld *L, struct ir_graph *g)
             if (!ph || ph->rank != -2) continue;
             struct ir_value *v = ir_lookup(g, ph->name);
             if (!v)
-                return diag_set(L->d, NNPERF_E_INVALID,
-                                "node '%s' (%s): input '%s' is not a graph input, an initializer or any node's output",
-                                nd->name, nd->op_type, ph->name);
+                return diag_set(
+                    L->d, NNPERF_E_INVALID,
+                    "node '%s' (%s): input '%s' is not a graph input, an initializer or any node's output",
+                    nd->name, nd->op_type, ph->name);
             nd->in[i] = v;
             v->n_consumers++;
         }
@@ -1252,9 +1343,10 @@ enum nnperf_status ox_load_model(struct ir_model *m, struct diag *d)
     while ((rc = pb_next(&r, &f, &why)) != 0) {
         /* at the top level a field running past its message runs past the end of the file */
         if (rc < 0 && why == pb_why_past_end)
-            return diag_set(d, NNPERF_E_PARSE,
-                            "truncated file: ModelProto field %u at byte %zu claims %llu bytes, the file has %zu",
-                            f.num, pb_offset(&r), (unsigned long long)f.u, m->len);
+            return diag_set(
+                d, NNPERF_E_PARSE,
+                "truncated file: ModelProto field %u at byte %zu claims %llu bytes, the file has %zu", f.num,
+                pb_offset(&r), (unsigned long long)f.u, m->len);
         if (rc < 0) return bad_field(L, "ModelProto", why, r.field, &f, model_fields);
         if (!wire_ok(L, "ModelProto", model_fields, &f, r.field)) return d->status;
         switch (f.num) {

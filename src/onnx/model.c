@@ -97,8 +97,10 @@ enum nnperf_status nnperf_model_load(const char *path, const struct nnperf_load_
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
-    if (slash) *slash = 0;
-    else snprintf(dir, sizeof dir, ".");
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
     if (!dir[0]) snprintf(dir, sizeof dir, "/");
     struct ir_model *m = new_model(path, dir);
     if (!m) {

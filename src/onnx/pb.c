@@ -61,7 +61,8 @@ int pb_next(struct pb *r, struct pb_field *f, const char **why)
         return 1;
     case PB_I32:
         if (r->end - r->p < 4) return fail(r, why, "truncated 32-bit field");
-        f->u = (uint64_t)r->p[0] | ((uint64_t)r->p[1] << 8) | ((uint64_t)r->p[2] << 16) | ((uint64_t)r->p[3] << 24);
+        f->u = (uint64_t)r->p[0] | ((uint64_t)r->p[1] << 8) | ((uint64_t)r->p[2] << 16) |
+               ((uint64_t)r->p[3] << 24);
         f->data = r->p;
         f->len = 4;
         r->p += 4;

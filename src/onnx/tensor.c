@@ -15,9 +15,12 @@ static double half_to_double(uint16_t h)
 {
     int s = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
     double v;
-    if (e == 0) v = ldexp(m, -24);
-    else if (e == 31) v = m ? NAN : INFINITY;
-    else v = ldexp(m + 1024, e - 25);
+    if (e == 0)
+        v = ldexp(m, -24);
+    else if (e == 31)
+        v = m ? NAN : INFINITY;
+    else
+        v = ldexp(m + 1024, e - 25);
     return s ? -v : v;
 }
 
@@ -71,7 +74,10 @@ static void raw_elem(int dt, const uint8_t *p, int64_t k, int64_t *iv, double *f
         break;
     }
     case DT_UINT4: *iv = (p[k / 2] >> (4 * (k % 2))) & 0xf; break;
-    default: *fv = 0; *iv = 0; break;
+    default:
+        *fv = 0;
+        *iv = 0;
+        break;
     }
 }
 
@@ -91,8 +97,8 @@ static enum nnperf_status decode_typed(struct ir_value *v, const uint8_t *p, siz
                         enc == DE_FIXED32 ? "float_data" : "double_data", ir_dtype_name(v->dtype));
     if (enc == DE_FIXED32) {
         if (n < (size_t)numel * 4)
-            return diag_set(d, NNPERF_E_INVALID, "tensor '%s' has %zu float_data bytes, expected %lld", v->name, n,
-                            (long long)numel * 4);
+            return diag_set(d, NNPERF_E_INVALID, "tensor '%s' has %zu float_data bytes, expected %lld",
+                            v->name, n, (long long)numel * 4);
         for (int64_t k = 0; k < numel; k++) raw_elem(DT_FLOAT, p, k, &ibuf[k], &fbuf[k]);
     } else if (enc == DE_FIXED64) {
         if (n < (size_t)numel * 8)
@@ -103,14 +109,20 @@ static enum nnperf_status decode_typed(struct ir_value *v, const uint8_t *p, siz
         for (int64_t k = 0; k < numel; k++) {
             uint64_t x;
             if (pb_varint(&r, &x) != 1)
-                return diag_set(d, NNPERF_E_INVALID, "tensor '%s' has fewer values than its %lld elements", v->name,
-                                (long long)numel);
-            if (v->dtype == DT_FLOAT16) fbuf[k] = half_to_double((uint16_t)x);
-            else if (v->dtype == DT_BFLOAT16) fbuf[k] = bf16_to_double((uint16_t)x);
-            else if (isf) fbuf[k] = (double)(int64_t)x; /* float tensor in an integer field: lenient */
-            else if (v->dtype == DT_INT32 || v->dtype == DT_INT16 || v->dtype == DT_INT8) ibuf[k] = (int32_t)x;
-            else if (v->dtype == DT_INT4) ibuf[k] = (int8_t)((x & 0xf) >= 8 ? (int)(x & 0xf) - 16 : (int)(x & 0xf));
-            else ibuf[k] = (int64_t)x;
+                return diag_set(d, NNPERF_E_INVALID, "tensor '%s' has fewer values than its %lld elements",
+                                v->name, (long long)numel);
+            if (v->dtype == DT_FLOAT16)
+                fbuf[k] = half_to_double((uint16_t)x);
+            else if (v->dtype == DT_BFLOAT16)
+                fbuf[k] = bf16_to_double((uint16_t)x);
+            else if (isf)
+                fbuf[k] = (double)(int64_t)x; /* float tensor in an integer field: lenient */
+            else if (v->dtype == DT_INT32 || v->dtype == DT_INT16 || v->dtype == DT_INT8)
+                ibuf[k] = (int32_t)x;
+            else if (v->dtype == DT_INT4)
+                ibuf[k] = (int8_t)((x & 0xf) >= 8 ? (int)(x & 0xf) - 16 : (int)(x & 0xf));
+            else
+                ibuf[k] = (int64_t)x;
         }
     }
     return NNPERF_OK;
@@ -131,15 +143,16 @@ enum nnperf_status ox_decode_values(struct ir_model *m, struct ir_value *v, stru
     int enc = v->enc;
     if (enc == DE_EXTERNAL) {
         if (v->ext_has_length && v->ext_length < need)
-            return diag_set(d, NNPERF_E_INVALID, "tensor '%s': external length %llu is less than the %zu bytes needed",
-                            v->name, (unsigned long long)v->ext_length, need);
+            return diag_set(d, NNPERF_E_INVALID,
+                            "tensor '%s': external length %llu is less than the %zu bytes needed", v->name,
+                            (unsigned long long)v->ext_length, need);
         char path[4096];
         int w = snprintf(path, sizeof path, "%s/%s", m->dir ? m->dir : ".", v->ext_location);
         if (w < 0 || (size_t)w >= sizeof path)
             return diag_set(d, NNPERF_E_IO, "tensor '%s': external data path too long", v->name);
         if (v->ext_offset > (uint64_t)INT64_MAX - need)
-            return diag_set(d, NNPERF_E_INVALID, "tensor '%s': external data offset %llu is out of range", v->name,
-                            (unsigned long long)v->ext_offset);
+            return diag_set(d, NNPERF_E_INVALID, "tensor '%s': external data offset %llu is out of range",
+                            v->name, (unsigned long long)v->ext_offset);
         /* O_NONBLOCK: a location naming a FIFO must not hang the load; only regular files are read */
         int fd = open(path, O_RDONLY | O_NONBLOCK);
         if (fd < 0)
@@ -148,12 +161,14 @@ enum nnperf_status ox_decode_values(struct ir_model *m, struct ir_value *v, stru
         struct stat sb;
         if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
             close(fd);
-            return diag_set(d, NNPERF_E_IO, "tensor '%s': external data '%s' is not a regular file", v->name, path);
+            return diag_set(d, NNPERF_E_IO, "tensor '%s': external data '%s' is not a regular file", v->name,
+                            path);
         }
         ssize_t got = pread(fd, ext, need, (off_t)v->ext_offset);
         close(fd);
         if (got < 0 || (size_t)got != need)
-            return diag_set(d, NNPERF_E_IO, "tensor '%s': external data '%s' is shorter than offset %llu + %zu bytes",
+            return diag_set(d, NNPERF_E_IO,
+                            "tensor '%s': external data '%s' is shorter than offset %llu + %zu bytes",
                             v->name, path, (unsigned long long)v->ext_offset, need);
         p = ext;
         n = need;
@@ -171,26 +186,33 @@ enum nnperf_status ox_decode_values(struct ir_model *m, struct ir_value *v, stru
             if ((f.num == 4 || f.num == 10) && !isf) /* as in decode_typed: ibuf would be left unset */
                 return diag_set(d, NNPERF_E_INVALID, "tensor '%s': %s is not valid for a %s tensor", v->name,
                                 f.num == 4 ? "float_data" : "double_data", ir_dtype_name(v->dtype));
-            if (f.num == 4 && f.wire == PB_I32) raw_elem(DT_FLOAT, f.data, 0, &ibuf[k], &fbuf[k]), k++;
-            else if (f.num == 10 && f.wire == PB_I64) raw_elem(DT_DOUBLE, f.data, 0, &ibuf[k], &fbuf[k]), k++;
+            if (f.num == 4 && f.wire == PB_I32)
+                raw_elem(DT_FLOAT, f.data, 0, &ibuf[k], &fbuf[k]), k++;
+            else if (f.num == 10 && f.wire == PB_I64)
+                raw_elem(DT_DOUBLE, f.data, 0, &ibuf[k], &fbuf[k]), k++;
             else if ((f.num == 5 || f.num == 7 || f.num == 11) && f.wire == PB_VARINT) {
                 uint64_t x = f.u;
-                if (v->dtype == DT_FLOAT16) fbuf[k] = half_to_double((uint16_t)x);
-                else if (v->dtype == DT_BFLOAT16) fbuf[k] = bf16_to_double((uint16_t)x);
-                else if (isf) fbuf[k] = (double)(int64_t)x;
-                else if (f.num == 5) ibuf[k] = (int32_t)x;
-                else ibuf[k] = (int64_t)x;
+                if (v->dtype == DT_FLOAT16)
+                    fbuf[k] = half_to_double((uint16_t)x);
+                else if (v->dtype == DT_BFLOAT16)
+                    fbuf[k] = bf16_to_double((uint16_t)x);
+                else if (isf)
+                    fbuf[k] = (double)(int64_t)x;
+                else if (f.num == 5)
+                    ibuf[k] = (int32_t)x;
+                else
+                    ibuf[k] = (int64_t)x;
                 k++;
             }
         }
         if (rc < 0) return diag_set(d, NNPERF_E_PARSE, "tensor '%s': %s", v->name, why);
         if (k < numel)
-            return diag_set(d, NNPERF_E_INVALID, "tensor '%s' has %lld values, expected %lld", v->name, (long long)k,
-                            (long long)numel);
+            return diag_set(d, NNPERF_E_INVALID, "tensor '%s' has %lld values, expected %lld", v->name,
+                            (long long)k, (long long)numel);
     } else if (enc == DE_RAW) {
         if (n < need)
-            return diag_set(d, NNPERF_E_INVALID, "tensor '%s' has %zu bytes of raw data, expected %zu", v->name, n,
-                            need);
+            return diag_set(d, NNPERF_E_INVALID, "tensor '%s' has %zu bytes of raw data, expected %zu",
+                            v->name, n, need);
         for (int64_t k = 0; k < numel; k++) raw_elem(v->dtype, p, k, &ibuf[k], &fbuf[k]);
     } else {
         enum nnperf_status st = decode_typed(v, p, n, enc, numel, ibuf, fbuf, d);

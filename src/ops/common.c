@@ -69,8 +69,8 @@ enum nnperf_status op_err(struct op_ctx *c, const char *attr, const char *fmt, .
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (attr)
-        return diag_set(c->d, NNPERF_E_INVALID, "node '%s' (%s): attribute '%s' %s", c->n->name, c->n->op_type, attr,
-                        msg);
+        return diag_set(c->d, NNPERF_E_INVALID, "node '%s' (%s): attribute '%s' %s", c->n->name,
+                        c->n->op_type, attr, msg);
     return diag_set(c->d, NNPERF_E_INVALID, "node '%s' (%s): %s", c->n->name, c->n->op_type, msg);
 }
 
@@ -94,8 +94,9 @@ enum nnperf_status op_set(struct op_ctx *c, int i, int dtype, int rank, const st
     struct ir_value *v = op_out(c, i);
     if (!v) return NNPERF_OK;
     if (rank > NNPERF_MAX_RANK)
-        return diag_set(c->d, NNPERF_E_LIMIT, "node '%s' (%s): output %d would have rank %d, over the limit of %d",
-                        c->n->name, c->n->op_type, i, rank, NNPERF_MAX_RANK);
+        return diag_set(c->d, NNPERF_E_LIMIT,
+                        "node '%s' (%s): output %d would have rank %d, over the limit of %d", c->n->name,
+                        c->n->op_type, i, rank, NNPERF_MAX_RANK);
     v->dtype = dtype;
     if (v->type_kind != TK_SEQUENCE && v->type_kind != TK_OPTIONAL) v->type_kind = TK_TENSOR;
     if (rank < 0 || !dims) {

@@ -4,7 +4,8 @@
 #include "ops.h"
 
 const struct op_def op_table[OPID_COUNT] = {
-#define OP(id, dom, name, since, until, klass, fpe, infer, count) {dom, name, since, until, klass, fpe, infer, count},
+#define OP(id, dom, name, since, until, klass, fpe, infer, count)                                            \
+    {dom, name, since, until, klass, fpe, infer, count},
 #include "op_list.def"
 #undef OP
 };
@@ -23,19 +24,25 @@ int op_find(const char *domain, const char *name)
         int mid = (lo + hi) / 2;
         int c = cmp_key(domain, name, op_table[mid].domain, op_table[mid].name);
         if (!c) return mid;
-        if (c < 0) hi = mid - 1;
-        else lo = mid + 1;
+        if (c < 0)
+            hi = mid - 1;
+        else
+            lo = mid + 1;
     }
     return -1;
 }
 
 static const char *const class_names[OC_COUNT] = {
-    [OC_CONV] = "conv",       [OC_GEMM] = "gemm",       [OC_MATMUL] = "matmul",   [OC_ATTENTION] = "attention",
-    [OC_RNN] = "rnn",         [OC_ELTWISE] = "eltwise", [OC_ACT] = "activation", [OC_POOL] = "pool",
-    [OC_NORM] = "norm",       [OC_REDUCE] = "reduce",   [OC_SOFTMAX] = "softmax", [OC_RESIZE] = "resize",
-    [OC_DATA] = "data",       [OC_VIEW] = "view",       [OC_QUANT] = "quant",     [OC_GEN] = "generator",
-    [OC_CONTROL] = "control", [OC_SEQUENCE] = "sequence", [OC_OTHER] = "other",
-    [OC_CONV_GROUPED] = "conv_grouped",
+    [OC_CONV] = "conv",       [OC_GEMM] = "gemm",
+    [OC_MATMUL] = "matmul",   [OC_ATTENTION] = "attention",
+    [OC_RNN] = "rnn",         [OC_ELTWISE] = "eltwise",
+    [OC_ACT] = "activation",  [OC_POOL] = "pool",
+    [OC_NORM] = "norm",       [OC_REDUCE] = "reduce",
+    [OC_SOFTMAX] = "softmax", [OC_RESIZE] = "resize",
+    [OC_DATA] = "data",       [OC_VIEW] = "view",
+    [OC_QUANT] = "quant",     [OC_GEN] = "generator",
+    [OC_CONTROL] = "control", [OC_SEQUENCE] = "sequence",
+    [OC_OTHER] = "other",     [OC_CONV_GROUPED] = "conv_grouped",
 };
 
 const char *op_class_name(int klass)

@@ -26,8 +26,10 @@ static int find_first(const struct cons *c, int n, const struct ir_value *v)
     int lo = 0, hi = n;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if ((uintptr_t)c[mid].v < (uintptr_t)v) lo = mid + 1;
-        else hi = mid;
+        if ((uintptr_t)c[mid].v < (uintptr_t)v)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < n && c[lo].v == v ? lo : -1;
 }
@@ -197,20 +199,24 @@ enum nnperf_status pass_fuse(struct nnperf_prediction *p)
             L->mac_ops += 2.0 * (double)nd->cost.macs * p->batch * smac;
             L->vec_ops += (double)(nd->cost.flops - 2 * nd->cost.macs) * p->batch * svec;
         }
-        L->name = L->n_nodes > 1 ? ar_printf(&p->ar, "%s+%d", L->nodes[0]->name, L->n_nodes - 1) : L->nodes[0]->name;
+        L->name = L->n_nodes > 1 ? ar_printf(&p->ar, "%s+%d", L->nodes[0]->name, L->n_nodes - 1)
+                                 : L->nodes[0]->name;
         L->klass = L->main->op >= 0 ? op_table[L->main->op].klass : OC_OTHER;
         if (L->klass == OC_CONV) {
             /* grouped and depthwise convolutions run far below a dense conv's efficiency on most hardware */
             for (int a = 0; a < L->main->n_attr; a++)
-                if (!strcmp(L->main->attrs[a].name, "group") && L->main->attrs[a].i > 1) L->klass = OC_CONV_GROUPED;
+                if (!strcmp(L->main->attrs[a].name, "group") && L->main->attrs[a].i > 1)
+                    L->klass = OC_CONV_GROUPED;
             if (adv_wi_grouped(p->wi, L->main)) L->klass = OC_CONV_GROUPED; /* what-if: made grouped */
         }
         L->fallback = !supported(p, L->main->op_type);
         for (int i = 0; i < L->n_nodes; i++)
             if (!supported(p, L->nodes[i]->op_type)) L->fallback = 1;
         if (L->fallback && !hw->fb.present) {
-            pr_warn(p, "layer '%s' (%s) is not supported by %s and the platform has no fallback unit: counted on the "
-                       "accelerator",
+            pr_warn(p,
+                    "layer '%s' (%s) is not supported by %s and the platform has no fallback unit: counted "
+                    "on the "
+                    "accelerator",
                     L->name, L->main->op_type, hw->name);
             L->fallback = 0;
         }

@@ -32,8 +32,10 @@ static int lookup(const struct vmap *m, int n, const struct ir_value *v)
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
         if (m[mid].v == v) return m[mid].t;
-        if ((uintptr_t)m[mid].v < (uintptr_t)v) lo = mid + 1;
-        else hi = mid - 1;
+        if ((uintptr_t)m[mid].v < (uintptr_t)v)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
     }
     return -1;
 }
@@ -61,7 +63,8 @@ static int is_view_layer(const struct nnperf_prediction *p, const struct pr_laye
 }
 
 /* tensors a layer reads: inputs of its nodes not produced inside it (activations only) */
-static int layer_reads(const struct nnperf_prediction *p, int l, const struct vmap *m, int nm, int *out, int cap)
+static int layer_reads(const struct nnperf_prediction *p, int l, const struct vmap *m, int nm, int *out,
+                       int cap)
 {
     const struct pr_layer *L = &p->layers[l];
     int n = 0;
@@ -138,7 +141,8 @@ enum nnperf_status pass_memplan(struct nnperf_prediction *p)
         struct pr_tensor *T = &p->tensors[t];
         int64_t n;
         T->bytes = ir_numel(T->v, &n) ? (double)n * eb * p->batch : 0;
-        if (T->producer >= 0 && p->layers[T->producer].out == T->v) T->bytes *= p->layers[T->producer].align_factor;
+        if (T->producer >= 0 && p->layers[T->producer].out == T->v)
+            T->bytes *= p->layers[T->producer].align_factor;
         T->bytes *= adv_wi_bytes_scale(p->wi, T->v); /* what-if: another channel count (1 without one) */
         if (T->v->flags & IR_V_OUTPUT) T->last_use = p->n_layers;
     }
@@ -185,8 +189,10 @@ enum nnperf_status pass_memplan(struct nnperf_prediction *p)
             } else if (resident[r]) {
                 L->sram_bytes += T->bytes;
             } else {
-                if (T->spilled) L->spill_load_bytes += T->bytes;
-                else L->load_bytes += T->bytes;
+                if (T->spilled)
+                    L->spill_load_bytes += T->bytes;
+                else
+                    L->load_bytes += T->bytes;
             }
         }
         /* outputs of this layer */

@@ -82,8 +82,10 @@ void perf_match(const struct nnperf_prediction *p, const struct perf_profile *pr
         const struct perf_profile_node *pn = &prof->nodes[i];
         double per_run = pn->total_us / runs; /* every profiled run executes each node once */
         int l = ix ? match_layer(p, ix, n, pn->name) : -1;
-        if (l >= 0) layer_us[l] += per_run;
-        else *unmatched_us += per_run;
+        if (l >= 0)
+            layer_us[l] += per_run;
+        else
+            *unmatched_us += per_run;
     }
     free(ix);
 }
@@ -92,8 +94,8 @@ void perf_match(const struct nnperf_prediction *p, const struct perf_profile *pr
  * Conv+Sum+activation fusion, ConvAddFusion, MatMulAddFusion, GemmActivationFusion): a platform without fusion
  * patterns that is calibrated against ORT profiles gets these, so layers line up with ORT's kernels. */
 static const char *const ort_fusions[][4] = {
-    {"Conv", "Add", "Relu", NULL}, {"Conv", "Relu", NULL},     {"Conv", "Clip", NULL},  {"Conv", "Add", NULL},
-    {"Conv", "HardSigmoid", NULL}, {"Conv", "Sigmoid", NULL},  {"MatMul", "Add", NULL}, {"Gemm", "Relu", NULL},
+    {"Conv", "Add", "Relu", NULL}, {"Conv", "Relu", NULL},    {"Conv", "Clip", NULL},  {"Conv", "Add", NULL},
+    {"Conv", "HardSigmoid", NULL}, {"Conv", "Sigmoid", NULL}, {"MatMul", "Add", NULL}, {"Gemm", "Relu", NULL},
     {"Conv", "LeakyRelu", NULL},   {"Conv", "Tanh", NULL},
 };
 
@@ -146,7 +148,7 @@ enum nnperf_status perf_calibrate(struct hw_desc *hw, int dtype, struct perf_cal
         perf_match(preds[i], in[i].profile, lus[i], &unmatched);
         for (int l = 0; l < preds[i]->n_layers; l++) {
             const struct pr_layer *L = &preds[i]->layers[l];
-            double ideal = L->t_compute > 0 ? L->t_compute : L->t_memory; /* copies: their memory time */
+            double ideal = L->t_compute > 0 ? L->t_compute : L->t_memory;      /* copies: their memory time */
             if (lus[i][l] <= 0 || ideal <= 0 || L->klass == OC_VIEW) continue; /* views: overhead */
             meas[L->klass] += lus[i][l] * 1e-6;
             comp[L->klass] += ideal;
@@ -182,7 +184,8 @@ enum nnperf_status perf_calibrate(struct hw_desc *hw, int dtype, struct perf_cal
             o = cnt && res > 0 ? res / cnt : 0;
         }
         for (int c = 0; c < OC_COUNT; c++) {
-            if (eff[c] > 1) eff[c] = 1; /* a class faster than the probed peak: cap (the peak was underestimated) */
+            if (eff[c] > 1)
+                eff[c] = 1; /* a class faster than the probed peak: cap (the peak was underestimated) */
             if (eff[c] > 0 && eff[c] < 1e-4) eff[c] = 1e-4;
         }
         /* what the kernels do not explain (framework dispatch, kernels ORT inserted such as layout reorders):
@@ -212,8 +215,8 @@ enum nnperf_status perf_calibrate(struct hw_desc *hw, int dtype, struct perf_cal
             sb_printf(log, "calibrated %s on %d model%s (dtype %s):\n", hw->name, n, n == 1 ? "" : "s", dt);
             for (int c = 0; c < OC_COUNT; c++)
                 if (eff[c] > 0)
-                    sb_printf(log, "  %-14s efficiency %.4f  (measured %.3f ms, ideal %.3f ms)\n", op_class_name(c),
-                              eff[c], meas[c] * 1e3, comp[c] * 1e3);
+                    sb_printf(log, "  %-14s efficiency %.4f  (measured %.3f ms, ideal %.3f ms)\n",
+                              op_class_name(c), eff[c], meas[c] * 1e3, comp[c] * 1e3);
             sb_printf(log,
                       "  default        efficiency %.4f\n  per-layer overhead %.2f us (kernel fit %.2f us + "
                       "unexplained run time %.2f us)\n",

@@ -11,9 +11,9 @@ static void put_err(char *err, size_t errlen, const char *msg)
     if (err && errlen) snprintf(err, errlen, "%s", msg);
 }
 
-enum nnperf_status nnperf_calibrate(const char *platform, const char *const *models, const char *const *profiles,
-                                    int n, const char *dtype, char **yaml, size_t *yaml_len, char **log, char *err,
-                                    size_t errlen)
+enum nnperf_status nnperf_calibrate(const char *platform, const char *const *models,
+                                    const char *const *profiles, int n, const char *dtype, char **yaml,
+                                    size_t *yaml_len, char **log, char *err, size_t errlen)
 {
     *yaml = NULL;
     *yaml_len = 0;
@@ -52,14 +52,17 @@ enum nnperf_status nnperf_calibrate(const char *platform, const char *const *mod
         snprintf(name, sizeof name, "%.50s-cal", hw.name);
         memcpy(hw.name, name, sizeof name);
         hw_write_yaml(&hw, &y);
-        if (y.overflow || !y.p) st = diag_set(&d, NNPERF_E_NOMEM, "out of memory");
+        if (y.overflow || !y.p)
+            st = diag_set(&d, NNPERF_E_NOMEM, "out of memory");
         else {
             *yaml = y.p;
             *yaml_len = y.len;
         }
     }
-    if (log && !st) *log = lg.p;
-    else sb_free(&lg);
+    if (log && !st)
+        *log = lg.p;
+    else
+        sb_free(&lg);
     for (int i = 0; i < n && as && ms && ps; i++) {
         nnperf_analysis_free(as[i]);
         nnperf_model_free(ms[i]);
@@ -70,9 +73,9 @@ enum nnperf_status nnperf_calibrate(const char *platform, const char *const *mod
     return st;
 }
 
-enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char *profile, enum nnperf_format fmt,
-                                   char **out, size_t *len, double *predicted_s, double *measured_s, char *err,
-                                   size_t errlen)
+enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char *profile,
+                                   enum nnperf_format fmt, char **out, size_t *len, double *predicted_s,
+                                   double *measured_s, char *err, size_t errlen)
 {
     *out = NULL;
     *len = 0;
@@ -100,13 +103,16 @@ enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char
     if (fmt == NNPERF_FORMAT_JSON) {
         sb_puts(&sb, "{\"schema\":\"nnperf.validate\",\"schema_version\":1,\"platform\":");
         sb_json_str(&sb, p->hw.name);
-        sb_printf(&sb, ",\"predicted_ms\":%.6g,\"measured_ms\":%.6g,\"error_pct\":%.4g,\"unmatched_measured_ms\":%.6g,"
-                       "\"layers\":[",
-                  pred * 1e3, meas * 1e3, err_pct, unmatched * 1e-3);
+        sb_printf(
+            &sb,
+            ",\"predicted_ms\":%.6g,\"measured_ms\":%.6g,\"error_pct\":%.4g,\"unmatched_measured_ms\":%.6g,"
+            "\"layers\":[",
+            pred * 1e3, meas * 1e3, err_pct, unmatched * 1e-3);
         for (int l = 0; l < p->n_layers; l++) {
             sb_puts(&sb, l ? ",\n{\"layer\":" : "\n{\"layer\":");
             sb_json_str(&sb, p->layers[l].name);
-            sb_printf(&sb, ",\"predicted_us\":%.6g,\"measured_us\":%.6g}", p->layers[l].t_total * 1e6, lus[l]);
+            sb_printf(&sb, ",\"predicted_us\":%.6g,\"measured_us\":%.6g}", p->layers[l].t_total * 1e6,
+                      lus[l]);
         }
         sb_puts(&sb, "\n]}\n");
     } else if (fmt == NNPERF_FORMAT_CSV) {
@@ -118,7 +124,8 @@ enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char
                 if (*c == '"') sb_putc(&sb, '"');
                 sb_putc(&sb, *c);
             }
-            sb_printf(&sb, "\",%s,%.4f,%.4f\n", p->layers[l].main->op_type, p->layers[l].t_total * 1e6, lus[l]);
+            sb_printf(&sb, "\",%s,%.4f,%.4f\n", p->layers[l].main->op_type, p->layers[l].t_total * 1e6,
+                      lus[l]);
         }
         sb_printf(&sb, "\"(total)\",,%.4f,%.4f\n", pred * 1e6, meas * 1e6);
     } else {
@@ -133,8 +140,10 @@ enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char
                       L->main->op_type, L->t_total * 1e6, lus[l], e);
         }
         sb_printf(&sb, "\nkernels ORT added or nnperf could not match: %.1f us per run\n", unmatched);
-        sb_printf(&sb, "whole run: predicted %.3f ms, measured %.3f ms (median of %d profiled runs): error %+.1f%%\n",
-                  pred * 1e3, meas * 1e3, prof.runs, err_pct);
+        sb_printf(
+            &sb,
+            "whole run: predicted %.3f ms, measured %.3f ms (median of %d profiled runs): error %+.1f%%\n",
+            pred * 1e3, meas * 1e3, prof.runs, err_pct);
     }
     free(lus);
     perf_profile_free(&prof);

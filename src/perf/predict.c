@@ -58,16 +58,20 @@ enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct 
         if (opts->dtype) {
             p->dtype = hw_dtype_from_name(opts->dtype);
             if (p->dtype < 0)
-                st = diag_set(&p->d, NNPERF_E_USAGE, "unknown dtype '%s' (int4, int8, fp16, bf16 or fp32)", opts->dtype);
+                st = diag_set(&p->d, NNPERF_E_USAGE, "unknown dtype '%s' (int4, int8, fp16, bf16 or fp32)",
+                              opts->dtype);
         }
         if (opts->batch < 0 || opts->batch > 1000000)
             st = diag_set(&p->d, NNPERF_E_USAGE, "batch %d is out of range (1 to 1000000)", opts->batch);
-        else if (opts->batch > 0) p->batch = opts->batch;
+        else if (opts->batch > 0)
+            p->batch = opts->batch;
         if (opts->memory_model < 0 || opts->memory_model > 1)
             st = diag_set(&p->d, NNPERF_E_USAGE, "unknown memory model %d", opts->memory_model);
         p->memory_model = opts->memory_model;
-        if (opts->interval_s < 0) st = diag_set(&p->d, NNPERF_E_USAGE, "the timeline interval must be positive");
-        else if (opts->interval_s > 0) p->interval_s = opts->interval_s;
+        if (opts->interval_s < 0)
+            st = diag_set(&p->d, NNPERF_E_USAGE, "the timeline interval must be positive");
+        else if (opts->interval_s > 0)
+            p->interval_s = opts->interval_s;
         /* what-if (advice, issue 6): the passes consult p->wi; its batch and dtype replace the options' */
         p->wi = opts->whatif;
         if (p->wi && p->wi->batch > 0) p->batch = p->wi->batch;
@@ -94,13 +98,18 @@ enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct 
         return st;
     }
     if (p->unknown_layers)
-        pr_warn(p, "%d of %d layers have an unknown cost (unsupported operators or unknown shapes) and count as 0 s",
-                p->unknown_layers, p->n_layers);
+        pr_warn(
+            p,
+            "%d of %d layers have an unknown cost (unsupported operators or unknown shapes) and count as 0 s",
+            p->unknown_layers, p->n_layers);
     if (p->fallback_layers)
-        pr_warn(p, "%d layers run on the fallback unit (%s): each crossing pays the transfer and (de)quantization",
-                p->fallback_layers, p->hw.fb.name[0] ? p->hw.fb.name : "cpu");
+        pr_warn(
+            p,
+            "%d layers run on the fallback unit (%s): each crossing pays the transfer and (de)quantization",
+            p->fallback_layers, p->hw.fb.name[0] ? p->hw.fb.name : "cpu");
     if (p->spilled_tensors)
-        pr_warn(p, "%d tensors do not stay in the %.0f KiB on-chip memory and are spilled to DDR and read back",
+        pr_warn(p,
+                "%d tensors do not stay in the %.0f KiB on-chip memory and are spilled to DDR and read back",
                 p->spilled_tensors, p->hw.sram_bytes / 1024);
     *out = p;
     return NNPERF_OK;
@@ -125,7 +134,8 @@ void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_
     s->ops_per_run = p->mac_ops + p->vec_ops;
     s->ops_per_frame = s->ops_per_run / b;
     double aligned = 0;
-    for (int l = 0; l < p->n_layers; l++) aligned += p->layers[l].mac_ops_aligned + p->layers[l].vec_ops_aligned;
+    for (int l = 0; l < p->n_layers; l++)
+        aligned += p->layers[l].mac_ops_aligned + p->layers[l].vec_ops_aligned;
     s->aligned_ops_per_frame = aligned / b;
     double ddr = p->w_bytes + p->load_bytes + p->store_bytes + p->spill_bytes;
     s->ddr_bytes_per_run = ddr;

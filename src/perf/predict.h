@@ -14,12 +14,12 @@ enum pr_bound { PB_COMPUTE, PB_MEMORY, PB_OVERHEAD, PB_UNKNOWN };
 /* A tensor passed between layers (an activation), after view aliasing. */
 struct pr_tensor {
     const struct ir_value *v;
-    int storage;          /* index of the tensor whose memory this one shares (views alias), else itself */
-    int producer;         /* layer index, -1 = graph input */
-    int last_use;         /* last consuming layer, or n_layers for graph outputs */
-    double bytes;         /* per run, at the prediction dtype, after alignment */
-    int in_sram;          /* 1 when it lives on chip for its whole life */
-    int spilled;          /* 1 when stored to DDR and read back */
+    int storage;  /* index of the tensor whose memory this one shares (views alias), else itself */
+    int producer; /* layer index, -1 = graph input */
+    int last_use; /* last consuming layer, or n_layers for graph outputs */
+    double bytes; /* per run, at the prediction dtype, after alignment */
+    int in_sram;  /* 1 when it lives on chip for its whole life */
+    int spilled;  /* 1 when stored to DDR and read back */
 };
 
 struct pr_layer {
@@ -27,12 +27,12 @@ struct pr_layer {
     struct ir_node **nodes; /* in execution order; nodes[0] names the layer, main is the costliest */
     int n_nodes;
     const struct ir_node *main;
-    int klass;              /* operator class of the main node */
-    int fallback;           /* runs on the fallback unit */
+    int klass;    /* operator class of the main node */
+    int fallback; /* runs on the fallback unit */
     int cost_known;
     /* work per run (frames_per_run frames) */
-    double mac_ops, vec_ops;  /* effective: 2 x MACs, other FLOPs */
-    double align_factor;      /* aligned / original output elements (>= 1) */
+    double mac_ops, vec_ops; /* effective: 2 x MACs, other FLOPs */
+    double align_factor;     /* aligned / original output elements (>= 1) */
     double mac_ops_aligned, vec_ops_aligned;
     const struct ir_value *out; /* the layer's (first) output */
     int64_t aligned_dims[NNPERF_MAX_RANK];
@@ -61,7 +61,7 @@ struct nnperf_prediction {
     const struct nnperf_whatif *wi; /* a design change to apply (src/advise/whatif.h), NULL = none */
     struct pr_layer *layers;
     int n_layers;
-    int *layer_of;           /* node index -> layer index */
+    int *layer_of; /* node index -> layer index */
     struct pr_tensor *tensors;
     int n_tensors;
     struct pr_interval *iv;

@@ -26,7 +26,8 @@ void perf_roofline(struct nnperf_prediction *p)
     double ddr = hw->ddr_bw * (hw->ddr_eff > 0 ? hw->ddr_eff : 1.0);
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
-        double ddr_bytes = L->w_bytes + L->load_bytes + L->store_bytes + L->spill_store_bytes + L->spill_load_bytes;
+        double ddr_bytes =
+            L->w_bytes + L->load_bytes + L->store_bytes + L->spill_store_bytes + L->spill_load_bytes;
         int has_work = L->mac_ops > 0 || L->vec_ops > 0 || ddr_bytes > 0 || L->transfer_bytes > 0;
         if (L->fallback) {
             const struct hw_fallback *fb = &hw->fb;
@@ -55,10 +56,14 @@ void perf_roofline(struct nnperf_prediction *p)
         double body = hw->overlap ? (L->t_compute > L->t_memory ? L->t_compute : L->t_memory)
                                   : L->t_compute + L->t_memory;
         L->t_total = body + L->t_transfer + L->t_overhead;
-        if (!L->cost_known) L->bound = PB_UNKNOWN;
-        else if (L->t_overhead > body && L->t_overhead >= L->t_transfer) L->bound = PB_OVERHEAD;
-        else if (L->t_compute >= L->t_memory) L->bound = PB_COMPUTE;
-        else L->bound = PB_MEMORY;
+        if (!L->cost_known)
+            L->bound = PB_UNKNOWN;
+        else if (L->t_overhead > body && L->t_overhead >= L->t_transfer)
+            L->bound = PB_OVERHEAD;
+        else if (L->t_compute >= L->t_memory)
+            L->bound = PB_COMPUTE;
+        else
+            L->bound = PB_MEMORY;
     }
     if (p->memory_model == 1) {
         /* weights-only: the whole model is one roofline point (QuTiBench): latency = max(sum of compute, sum of

@@ -19,8 +19,10 @@ static const char *kind_name(const struct ir_value *v)
 
 static void fmt_u64(char *b, size_t n, uint64_t x, int known)
 {
-    if (!known) snprintf(b, n, "?");
-    else snprintf(b, n, "%llu", (unsigned long long)x);
+    if (!known)
+        snprintf(b, n, "?");
+    else
+        snprintf(b, n, "%llu", (unsigned long long)x);
 }
 
 /* Human-readable count: 4.09G, 118M, 1.2k */
@@ -29,8 +31,10 @@ void rep_fmt_si(char *b, size_t n, double x)
     const char *u[] = {"", "k", "M", "G", "T", "P"};
     int i = 0;
     while (x >= 1000.0 && i < 5) x /= 1000.0, i++;
-    if (i == 0) snprintf(b, n, "%.0f", x);
-    else snprintf(b, n, x >= 100 ? "%.0f%s" : x >= 10 ? "%.1f%s" : "%.2f%s", x, u[i]);
+    if (i == 0)
+        snprintf(b, n, "%.0f", x);
+    else
+        snprintf(b, n, x >= 100 ? "%.0f%s" : x >= 10 ? "%.1f%s" : "%.2f%s", x, u[i]);
 }
 
 static double intensity(const struct ir_cost *c)
@@ -55,17 +59,22 @@ static void json_shape(struct strbuf *sb, const struct ir_value *v)
     sb_putc(sb, '[');
     for (int i = 0; i < v->rank; i++) {
         if (i) sb_putc(sb, ',');
-        if (v->dims[i].val >= 0) sb_printf(sb, "%lld", (long long)v->dims[i].val);
-        else if (v->dims[i].sym) sb_json_str(sb, v->dims[i].sym);
-        else sb_puts(sb, "null");
+        if (v->dims[i].val >= 0)
+            sb_printf(sb, "%lld", (long long)v->dims[i].val);
+        else if (v->dims[i].sym)
+            sb_json_str(sb, v->dims[i].sym);
+        else
+            sb_puts(sb, "null");
     }
     sb_putc(sb, ']');
 }
 
 static void json_cost_field(struct strbuf *sb, const char *k, uint64_t x, int known)
 {
-    if (known) sb_printf(sb, "\"%s\":%llu,", k, (unsigned long long)x);
-    else sb_printf(sb, "\"%s\":null,", k);
+    if (known)
+        sb_printf(sb, "\"%s\":%llu,", k, (unsigned long long)x);
+    else
+        sb_printf(sb, "\"%s\":null,", k);
 }
 
 void rep_analysis_json(const struct an_state *an, struct strbuf *sb, const struct nnperf_prediction *p)
@@ -105,14 +114,19 @@ void rep_analysis_json(const struct an_state *an, struct strbuf *sb, const struc
         sb_json_str(sb, v->name);
         sb_puts(sb, ",\"dtype\":");
         const char *dn = ir_dtype_name(v->dtype);
-        if (v->dtype && dn) sb_json_str(sb, dn);
-        else sb_puts(sb, "null");
+        if (v->dtype && dn)
+            sb_json_str(sb, dn);
+        else
+            sb_puts(sb, "null");
         sb_puts(sb, ",\"shape\":");
         json_shape(sb, v);
         sb_printf(sb, ",\"kind\":\"%s\"", kind_name(v));
-        if (v->type_kind == TK_SEQUENCE) sb_puts(sb, ",\"type\":\"sequence\"");
-        else if (v->type_kind == TK_OPTIONAL) sb_puts(sb, ",\"type\":\"optional\"");
-        else if (v->type_kind == TK_MAP) sb_puts(sb, ",\"type\":\"map\"");
+        if (v->type_kind == TK_SEQUENCE)
+            sb_puts(sb, ",\"type\":\"sequence\"");
+        else if (v->type_kind == TK_OPTIONAL)
+            sb_puts(sb, ",\"type\":\"optional\"");
+        else if (v->type_kind == TK_MAP)
+            sb_puts(sb, ",\"type\":\"map\"");
         if (v->unknown_reason) {
             sb_puts(sb, ",\"unknown_reason\":");
             sb_json_str(sb, v->unknown_reason);
@@ -135,8 +149,10 @@ void rep_analysis_json(const struct an_state *an, struct strbuf *sb, const struc
         sb_puts(sb, ",\"inputs\":[");
         for (int i = 0; i < nd->n_in; i++) {
             if (i) sb_putc(sb, ',');
-            if (nd->in[i]) sb_json_str(sb, nd->in[i]->name);
-            else sb_puts(sb, "\"\"");
+            if (nd->in[i])
+                sb_json_str(sb, nd->in[i]->name);
+            else
+                sb_puts(sb, "\"\"");
         }
         sb_puts(sb, "],\"outputs\":[");
         for (int i = 0; i < nd->n_out; i++) {
@@ -149,8 +165,10 @@ void rep_analysis_json(const struct an_state *an, struct strbuf *sb, const struc
         json_cost_field(sb, "params", c->params, c->known);
         json_cost_field(sb, "bytes_read", c->bytes_read, c->known);
         json_cost_field(sb, "bytes_written", c->bytes_written, c->known);
-        if (c->known) sb_printf(sb, "\"intensity\":%.4f,", intensity(c));
-        else sb_puts(sb, "\"intensity\":null,");
+        if (c->known)
+            sb_printf(sb, "\"intensity\":%.4f,", intensity(c));
+        else
+            sb_puts(sb, "\"intensity\":null,");
         sb_printf(sb, "\"cost_known\":%s}", c->known ? "true" : "false");
     }
     sb_puts(sb, "\n],\n\"warnings\":[");
@@ -180,7 +198,8 @@ static void csv_field(struct strbuf *sb, const char *s)
 static void render_csv(const struct an_state *an, struct strbuf *sb)
 {
     const struct ir_graph *g = an->m->graph;
-    sb_puts(sb, "index,name,op,domain,output_shape,macs,flops,params,bytes_read,bytes_written,intensity,cost_known\n");
+    sb_puts(sb, "index,name,op,domain,output_shape,macs,flops,params,bytes_read,bytes_written,intensity,cost_"
+                "known\n");
     struct strbuf shp;
     sb_init(&shp, 4096);
     for (int k = 0; k < g->n_nodes; k++) {
@@ -252,8 +271,8 @@ void rep_analysis_table(const struct an_state *an, struct strbuf *sb)
 {
     const struct ir_graph *g = an->m->graph;
     const struct nnperf_summary *s = &an->sum;
-    struct col cols[] = {{"#", 5, 1},      {"node", 28, 0},  {"op", 18, 0},       {"output shape", 20, 0},
-                         {"MACs", 9, 1},   {"FLOPs", 9, 1},  {"params", 8, 1},    {"read", 8, 1},
+    struct col cols[] = {{"#", 5, 1},       {"node", 28, 0}, {"op", 18, 0},    {"output shape", 20, 0},
+                         {"MACs", 9, 1},    {"FLOPs", 9, 1}, {"params", 8, 1}, {"read", 8, 1},
                          {"written", 8, 1}, {"FLOP/B", 7, 1}};
     int nc = (int)(sizeof cols / sizeof cols[0]);
     sb_printf(sb, "model: %s (IR %lld, %s)\n", an->m->path, (long long)an->m->ir_version,
@@ -283,8 +302,11 @@ void rep_analysis_table(const struct an_state *an, struct strbuf *sb)
         } else {
             for (int i = 4; i < 10; i++) snprintf(f[i], 64, "?");
         }
-        const char *vals[10] = {f[0], nd->name[0] ? nd->name : "-", nd->op_type, shp.p ? shp.p : "?",
-                                f[4], f[5],    f[6],          f[7],       f[8],                      f[9]};
+        const char *vals[10] = {f[0],        nd->name[0] ? nd->name : "-",
+                                nd->op_type, shp.p ? shp.p : "?",
+                                f[4],        f[5],
+                                f[6],        f[7],
+                                f[8],        f[9]};
         for (int i = 0; i < nc; i++) {
             if (i) sb_putc(sb, ' ');
             pad(sb, vals[i], cols[i].width, cols[i].right);
@@ -300,7 +322,9 @@ void rep_analysis_table(const struct an_state *an, struct strbuf *sb)
     rep_fmt_si(a[4], 32, (double)s->activation_bytes);
     sb_printf(sb, "\ntotal: %d nodes, %s MACs, %s FLOPs (FLOPs = 2 x MACs + element-wise work), %s params\n",
               s->nodes, a[0], a[1], a[2]);
-    sb_printf(sb, "       weights %s bytes, activations %s bytes; conv/gemm/matmul MACs %.3f G (torchvision's \"GFLOPS\")\n",
+    sb_printf(sb,
+              "       weights %s bytes, activations %s bytes; conv/gemm/matmul MACs %.3f G (torchvision's "
+              "\"GFLOPS\")\n",
               a[3], a[4], (double)s->conv_gemm_matmul_macs / 1e9);
     if (s->unknown_nodes || s->unknown_tensors)
         sb_printf(sb, "       %d nodes without a cost, %d tensors without concrete dims\n", s->unknown_nodes,
@@ -322,7 +346,8 @@ void rep_analysis_table(const struct an_state *an, struct strbuf *sb)
                 rep_fmt_si(b, 32, (double)v);
                 uint64_t tot = by ? 0 : s->macs;
                 if (by)
-                    for (int j = 0; j < n; j++) tot += g->nodes[j]->cost.bytes_read + g->nodes[j]->cost.bytes_written;
+                    for (int j = 0; j < n; j++)
+                        tot += g->nodes[j]->cost.bytes_read + g->nodes[j]->cost.bytes_written;
                 sb_printf(sb, "  %-40s %-16s %8s  %5.1f%%\n", nd->name, nd->op_type, b,
                           tot ? 100.0 * (double)v / (double)tot : 0.0);
             }

@@ -12,9 +12,12 @@
 
 void rep_json_num(struct strbuf *sb, double x)
 {
-    if (!isfinite(x)) sb_puts(sb, "null");
-    else if (x == floor(x) && fabs(x) < 1e15) sb_printf(sb, "%.0f", x);
-    else sb_printf(sb, "%.6g", x);
+    if (!isfinite(x))
+        sb_puts(sb, "null");
+    else if (x == floor(x) && fabs(x) < 1e15)
+        sb_printf(sb, "%.0f", x);
+    else
+        sb_printf(sb, "%.6g", x);
 }
 
 static void kv(struct strbuf *sb, const char *k, double x)
@@ -47,8 +50,8 @@ void rep_prediction_json_summary(const struct nnperf_prediction *p, struct strbu
     kv(sb, "weight_bytes_per_frame", s.weight_bytes_per_frame);
     kv(sb, "spill_bytes_per_frame", s.spill_bytes_per_frame);
     kv(sb, "avg_utilization", s.avg_utilization);
-    sb_printf(sb, ",\"layers\":%d,\"fallback_layers\":%d,\"spilled_tensors\":%d,\"unknown_layers\":%d", s.layers,
-              s.fallback_layers, s.spilled_tensors, s.unknown_layers);
+    sb_printf(sb, ",\"layers\":%d,\"fallback_layers\":%d,\"spilled_tensors\":%d,\"unknown_layers\":%d",
+              s.layers, s.fallback_layers, s.spilled_tensors, s.unknown_layers);
 }
 
 static void json_dims(struct strbuf *sb, const struct pr_layer *L, int aligned)
@@ -61,8 +64,11 @@ static void json_dims(struct strbuf *sb, const struct pr_layer *L, int aligned)
     for (int i = 0; i < L->out->rank; i++) {
         if (i) sb_putc(sb, ',');
         struct ir_dim d = L->out->dims[i];
-        if (d.val < 0) sb_puts(sb, "null");
-        else sb_printf(sb, "%lld", (long long)(aligned && L->out_rank == L->out->rank ? L->aligned_dims[i] : d.val));
+        if (d.val < 0)
+            sb_puts(sb, "null");
+        else
+            sb_printf(sb, "%lld",
+                      (long long)(aligned && L->out_rank == L->out->rank ? L->aligned_dims[i] : d.val));
     }
     sb_putc(sb, ']');
 }
@@ -147,9 +153,12 @@ void rep_prediction_json_tail(const struct nnperf_prediction *p, struct strbuf *
 
 static void fmt_time(char *b, size_t n, double s)
 {
-    if (s >= 1) snprintf(b, n, "%.3f s", s);
-    else if (s >= 1e-3) snprintf(b, n, "%.3f ms", s * 1e3);
-    else snprintf(b, n, "%.1f us", s * 1e6);
+    if (s >= 1)
+        snprintf(b, n, "%.3f s", s);
+    else if (s >= 1e-3)
+        snprintf(b, n, "%.3f ms", s * 1e3);
+    else
+        snprintf(b, n, "%.1f us", s * 1e6);
 }
 
 static void shape_str(char *b, size_t n, const struct pr_layer *L, int aligned)
@@ -163,8 +172,10 @@ static void shape_str(char *b, size_t n, const struct pr_layer *L, int aligned)
     for (int i = 0; i < L->out->rank && o + 24 < n; i++) {
         struct ir_dim d = L->out->dims[i];
         int64_t v = aligned && L->out_rank == L->out->rank ? L->aligned_dims[i] : d.val;
-        if (d.val < 0) o += (size_t)snprintf(b + o, n - o, "%s?", i ? "x" : "");
-        else o += (size_t)snprintf(b + o, n - o, "%s%lld", i ? "x" : "", (long long)v);
+        if (d.val < 0)
+            o += (size_t)snprintf(b + o, n - o, "%s?", i ? "x" : "");
+        else
+            o += (size_t)snprintf(b + o, n - o, "%s%lld", i ? "x" : "", (long long)v);
     }
 }
 
@@ -189,7 +200,8 @@ void rep_prediction_table(const struct nnperf_prediction *p, struct strbuf *sb)
     rep_fmt_si(a[1], 48, s.stored_bytes_per_frame);
     rep_fmt_si(a[2], 48, s.weight_bytes_per_frame);
     rep_fmt_si(a[3], 48, s.spill_bytes_per_frame);
-    sb_printf(sb, "  loaded / stored per frame %sB / %sB (weights %sB, spills %sB)\n", a[0], a[1], a[2], a[3]);
+    sb_printf(sb, "  loaded / stored per frame %sB / %sB (weights %sB, spills %sB)\n", a[0], a[1], a[2],
+              a[3]);
     fmt_time(a[6], 48, s.latency_s);
     sb_printf(sb, "  latency                  %s per run\n", a[6]);
     sb_printf(sb, "  FPS                      %.2f\n", s.fps);
@@ -197,7 +209,8 @@ void rep_prediction_table(const struct nnperf_prediction *p, struct strbuf *sb)
     sb_printf(sb, "  layers                   %d (%d on the fallback unit, %d spilled tensors)\n", s.layers,
               s.fallback_layers, s.spilled_tensors);
     sb_printf(sb, "\n%-5s %-30s %-14s %9s %-18s %-18s %10s %10s %-22s %-8s %6s\n", "#", "layer", "op", "ops",
-              "output shape", "aligned shape", "compute", "load/store", "active period (us)", "bound", "share");
+              "output shape", "aligned shape", "compute", "load/store", "active period (us)", "bound",
+              "share");
     for (int l = 0; l < p->n_layers; l++) {
         const struct pr_layer *L = &p->layers[l];
         if (L->t_total <= 0 && L->mac_ops + L->vec_ops <= 0) continue; /* views and folded work */
@@ -207,18 +220,21 @@ void rep_prediction_table(const struct nnperf_prediction *p, struct strbuf *sb)
         shape_str(ash, sizeof ash, L, 1);
         fmt_time(tc, sizeof tc, L->t_compute);
         fmt_time(tm, sizeof tm, L->t_memory + L->t_transfer);
-        snprintf(per, sizeof per, "%.1f ~ %.1f (%.1f)", L->start * 1e6, L->end * 1e6, (L->end - L->start) * 1e6);
+        snprintf(per, sizeof per, "%.1f ~ %.1f (%.1f)", L->start * 1e6, L->end * 1e6,
+                 (L->end - L->start) * 1e6);
         const char *nm = L->name;
         size_t nl = strlen(nm);
         sb_printf(sb, "%-5d %-30s %-14s %9s %-18s %-18s %10s %10s %-22s %-8s %5.1f%%\n", l,
                   nl > 30 ? nm + nl - 30 : nm, L->main->op_type, ops, sh, ash, tc, tm, per,
-                  L->fallback ? "fallback" : (L->bound == PB_COMPUTE ? "compute"
-                                              : L->bound == PB_MEMORY ? "memory"
-                                              : L->bound == PB_OVERHEAD ? "overhead"
-                                                                        : "unknown"),
+                  L->fallback ? "fallback"
+                              : (L->bound == PB_COMPUTE    ? "compute"
+                                 : L->bound == PB_MEMORY   ? "memory"
+                                 : L->bound == PB_OVERHEAD ? "overhead"
+                                                           : "unknown"),
                   p->latency > 0 ? 100 * L->t_total / p->latency : 0);
     }
-    sb_printf(sb, "\ntimeline (interval %.3f ms): utilization %% | load MB/s | store MB/s\n", p->interval_s * 1e3);
+    sb_printf(sb, "\ntimeline (interval %.3f ms): utilization %% | load MB/s | store MB/s\n",
+              p->interval_s * 1e3);
     int step = p->n_iv > 40 ? (p->n_iv + 39) / 40 : 1;
     for (int i = 0; i < p->n_iv; i += step)
         sb_printf(sb, "  %8.3f ms  %5.1f%%  %10.1f  %10.1f\n", i * p->interval_s * 1e3, p->iv[i].util * 100,
@@ -243,8 +259,9 @@ static void csv_str(struct strbuf *sb, const char *s)
 
 void rep_prediction_csv(const struct nnperf_prediction *p, struct strbuf *sb)
 {
-    sb_puts(sb, "index,layer,op,class,unit,nodes,ops,aligned_ops,weight_bytes,load_bytes,store_bytes,spill_bytes,"
-                "compute_us,memory_us,transfer_us,time_us,start_us,end_us,bound,share\n");
+    sb_puts(sb,
+            "index,layer,op,class,unit,nodes,ops,aligned_ops,weight_bytes,load_bytes,store_bytes,spill_bytes,"
+            "compute_us,memory_us,transfer_us,time_us,start_us,end_us,bound,share\n");
     for (int l = 0; l < p->n_layers; l++) {
         const struct pr_layer *L = &p->layers[l];
         struct nnperf_layer_info li;
@@ -253,16 +270,16 @@ void rep_prediction_csv(const struct nnperf_prediction *p, struct strbuf *sb)
         csv_str(sb, L->name);
         sb_putc(sb, ',');
         csv_str(sb, li.op);
-        sb_printf(sb, ",%s,%s,%d,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s,%.6f\n", li.klass,
-                  L->fallback ? "fallback" : "accelerator", L->n_nodes, li.ops, li.aligned_ops, li.weight_bytes,
-                  li.load_bytes, li.store_bytes, li.spill_bytes, L->t_compute * 1e6, L->t_memory * 1e6,
-                  L->t_transfer * 1e6, L->t_total * 1e6, L->start * 1e6, L->end * 1e6, li.bound,
-                  p->latency > 0 ? L->t_total / p->latency : 0);
+        sb_printf(sb, ",%s,%s,%d,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s,%.6f\n",
+                  li.klass, L->fallback ? "fallback" : "accelerator", L->n_nodes, li.ops, li.aligned_ops,
+                  li.weight_bytes, li.load_bytes, li.store_bytes, li.spill_bytes, L->t_compute * 1e6,
+                  L->t_memory * 1e6, L->t_transfer * 1e6, L->t_total * 1e6, L->start * 1e6, L->end * 1e6,
+                  li.bound, p->latency > 0 ? L->t_total / p->latency : 0);
     }
 }
 
-enum nnperf_status nnperf_prediction_render(const struct nnperf_prediction *p, enum nnperf_format fmt, char **out,
-                                            size_t *len, char *err, size_t errlen)
+enum nnperf_status nnperf_prediction_render(const struct nnperf_prediction *p, enum nnperf_format fmt,
+                                            char **out, size_t *len, char *err, size_t errlen)
 {
     struct strbuf sb;
     sb_init(&sb, (size_t)1 << 31);

@@ -17,7 +17,7 @@ static const struct {
     const char *model;
     double gmacs;
 } published[] = {
-    {"resnet18", 1.814},        {"resnet50", 4.089}, {"mobilenet_v2", 0.301}, {"mobilenet_v3_large", 0.217},
+    {"resnet18", 1.814},        {"resnet50", 4.089},  {"mobilenet_v2", 0.301}, {"mobilenet_v3_large", 0.217},
     {"efficientnet_b0", 0.386}, {"googlenet", 1.498}, {"vgg16", 15.47},
 };
 
@@ -36,7 +36,8 @@ int main(int argc, char **argv)
         char name[128], input[64];
         double gmacs;
         unsigned long long macs, params;
-        if (sscanf(line, "%127[^,],%63[^,],%lf,%llu,%llu", name, input, &gmacs, &macs, &params) != 5) continue;
+        if (sscanf(line, "%127[^,],%63[^,],%lf,%llu,%llu", name, input, &gmacs, &macs, &params) != 5)
+            continue;
         snprintf(path, sizeof path, "%s/%s.onnx", dir, name);
         char err[1024];
         struct nnperf_load_options lo = {NNPERF_LOAD_DROP_VALUE_INFO};
@@ -66,7 +67,8 @@ int main(int argc, char **argv)
             if (!strcmp(published[i].model, name)) {
                 double g = round((double)s.macs / 1e6) / 1e3;
                 if (fabs(g - published[i].gmacs) > 1e-9)
-                    fprintf(stderr, "%s: %.3f G-MACs, torchvision publishes %.3f\n", name, g, published[i].gmacs);
+                    fprintf(stderr, "%s: %.3f G-MACs, torchvision publishes %.3f\n", name, g,
+                            published[i].gmacs);
                 CHECK(fabs(g - published[i].gmacs) < 1e-9);
             }
         nnperf_analysis_free(a);
