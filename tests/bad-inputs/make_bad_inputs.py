@@ -82,7 +82,7 @@ rng = random.Random(20240607)
 case("random_bytes", bytes(rng.getrandbits(8) for _ in range(256)), "malformed ModelProto")
 
 good = model(small_graph())
-case("truncated", good[: len(good) // 2], "truncated")
+case("truncated", good[: len(good) // 2], "truncated file: ModelProto field 7")
 
 # ModelProto.graph (field 7) sent as a varint instead of a length-delimited message
 case("wrong_wire_type", fld_varint(1, 8) + fld_varint(7, 5), "field 'graph' (7) has wire type 0, expected 2")
@@ -93,7 +93,8 @@ case("varint_overflow", key(1, 0) + b"\xff" * 10 + b"\x01", "varint longer than 
 # a node whose 'input' string claims 200 bytes inside a 12-byte NodeProto
 bad_node = fld_len(4, b"Relu") + key(1, 2) + varint(200) + b"x"
 g = helper.make_graph([], "g", [vi("x", [2])], []).SerializeToString() + fld_len(1, bad_node)
-case("length_past_end", model_with_raw_graph(g), "malformed NodeProto")
+case("length_past_end", model_with_raw_graph(g),
+     "malformed NodeProto at byte 38: field 'input' (1) claims 200 bytes")
 
 # ---- tensors and shapes ----
 t = TensorProto(name="w", data_type=TensorProto.FLOAT)
@@ -106,13 +107,14 @@ case("negative_dim", model(g), "tensor 'w' has a negative dim (-1)")
 big = [1 << 40, 1 << 40]
 g = helper.make_graph([helper.make_node("Add", ["a", "b"], ["y"], name="add")], "g",
                       [vi("a", big), vi("b", big)], [vi("y", None)])
-case("dim_product_overflow", model(g), "overflow")
+case("dim_product_overflow", model(g),
+     "graph input 'a': the size of shape 1099511627776x1099511627776 overflows int64")
 
 # the same as an initializer without data
 t = TensorProto(name="w", data_type=TensorProto.FLOAT)
 t.dims.extend(big)
 g = helper.make_graph([helper.make_node("Relu", ["w"], ["y"], name="relu")], "g", [], [vi("y", None)], [t])
-case("init_dim_overflow", model(g), "overflow")
+case("init_dim_overflow", model(g), "initializer 'w': the size of shape 1099511627776x1099511627776 overflows")
 
 g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu")], "g", [vi("x", [1] * 17)],
                       [vi("y", None)])
@@ -136,7 +138,7 @@ case("deep_type_nesting", model(g), "type nested deeper than")
 g = helper.make_graph([helper.make_node("Relu", ["b"], ["a"], name="node_a"),
                        helper.make_node("Relu", ["a"], ["b"], name="node_b")], "g", [vi("x", [1])],
                       [vi("b", None)])
-case("cycle", model(g), "cycle")
+case("cycle", model(g), "cycle through node")
 
 g = helper.make_graph([helper.make_node("Relu", ["nowhere"], ["y"], name="relu")], "g", [vi("x", [1])],
                       [vi("y", None)])
@@ -158,7 +160,8 @@ case("no_op_type", model(g), "node 'n1' has no op_type")
 attr = fld_len(1, b"axes") + fld_varint(20, 7) + key(8, 2) + varint(1 << 31) + b"\x00\x01\x02"
 bad_node = fld_len(1, b"x") + fld_len(2, b"y") + fld_len(3, b"unsq") + fld_len(4, b"Unsqueeze") + fld_len(5, attr)
 g = helper.make_graph([], "g", [vi("x", [2])], [vi("y", None)]).SerializeToString() + fld_len(1, bad_node)
-case("attr_huge_packed_ints", model_with_raw_graph(g, ir_version=6), "malformed AttributeProto")
+case("attr_huge_packed_ints", model_with_raw_graph(g, ir_version=6),
+     "malformed AttributeProto at byte 77: field 'ints' (8) claims 2147483648 bytes")
 
 g = helper.make_graph([helper.make_node("Conv", ["x", "w"], ["y"], name="conv", pads=[1, 1, 1])], "g",
                       [vi("x", [1, 1, 5, 5])], [vi("y", None)],

@@ -30,14 +30,12 @@ cp "$here"/corpus/* "$root"/tests/bad-inputs/*.onnx "$work/corpus/"
 cd "$work"
 echo "run_fuzz.sh: fuzzing for ${secs}s (work directory $work)"
 set +e
+# shellcheck disable=SC2086
+opts="-max_total_time=$secs -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1"
 if [ "$jobs" -gt 1 ]; then
-    "$bin" "$work/corpus" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-        -artifact_prefix="$work/artifacts/" -print_final_stats=1 -jobs="$jobs" -workers="$jobs" \
-        >"$work/log.txt" 2>&1
-else
-    "$bin" "$work/corpus" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-        -artifact_prefix="$work/artifacts/" -print_final_stats=1 >"$work/log.txt" 2>&1
+    opts="$opts -jobs=$jobs -workers=$jobs"
 fi
+"$bin" "$work/corpus" $opts -dict="$here/onnx.dict" -artifact_prefix="$work/artifacts/" >"$work/log.txt" 2>&1
 rc=$?
 set -e
 tail -n 15 "$work/log.txt"

@@ -36,14 +36,14 @@ int cmd_analyze(int argc, char **argv)
     struct nnperf_prediction *pred = NULL;
     char err[1024];
     int rc = 0;
+    struct nnperf_predict_options po = {.dtype = r.n_dtypes ? r.dtypes[0] : NULL,
+                                        .batch = r.n_batches ? r.batches[0] : 0,
+                                        .memory_model = r.memory_model,
+                                        .interval_s = r.interval_s};
     if (r.n_hw) {
         if (cli_load_platforms(&r, &plat))
             rc = 2;
         else {
-            struct nnperf_predict_options po = {.dtype = r.n_dtypes ? r.dtypes[0] : NULL,
-                                                .batch = r.n_batches ? r.batches[0] : 0,
-                                                .memory_model = r.memory_model,
-                                                .interval_s = r.interval_s};
             if (nnperf_predict(an, plat, &po, &pred, err, sizeof err) != NNPERF_OK) {
                 cli_error("%s: %s", r.hw[0], err);
                 rc = 2;
@@ -54,9 +54,23 @@ int cmd_analyze(int argc, char **argv)
     size_t len = 0;
     if (!rc) {
         cli_progress(2, 3, "writing the report");
-        enum nnperf_status st = r.plot ? nnperf_plot_svg(pred, r.plot, &text, &len, err, sizeof err)
-                                : pred ? nnperf_prediction_render(pred, r.fmt, &text, &len, err, sizeof err)
-                                       : nnperf_analysis_render(an, r.fmt, &text, &len, err, sizeof err);
+        enum nnperf_status st;
+        struct nnperf_advice *adv = NULL;
+        if (pred && !r.plot && r.fmt == NNPERF_FORMAT_HTML) {
+            /* the HTML report of a prediction carries an Advice tab (issue 6): the advice page is the prediction
+             * page plus that tab */
+            struct nnperf_advise_options ao = {.predict = po};
+            if (nnperf_advise(an, plat, &ao, &adv, err, sizeof err) != NNPERF_OK) adv = NULL;
+        }
+        if (adv)
+            st = nnperf_advice_render(adv, NNPERF_FORMAT_HTML, &text, &len, err, sizeof err);
+        else if (r.plot)
+            st = nnperf_plot_svg(pred, r.plot, &text, &len, err, sizeof err);
+        else if (pred)
+            st = nnperf_prediction_render(pred, r.fmt, &text, &len, err, sizeof err);
+        else
+            st = nnperf_analysis_render(an, r.fmt, &text, &len, err, sizeof err);
+        nnperf_advice_free(adv);
         cli_progress_end();
         if (st != NNPERF_OK) {
             cli_error("%s", err);
