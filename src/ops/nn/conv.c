@@ -4,7 +4,8 @@
 #include "window.h"
 
 /* Spatial rank of a conv-like node from X (rank-2), W (rank-2) or the kernel_shape attribute; -1 if unknown. */
-static int conv_spatial(struct op_ctx *c, const struct ir_value *x, const struct ir_value *w, int *s)
+static enum nnperf_status conv_spatial(struct op_ctx *c, const struct ir_value *x, const struct ir_value *w,
+                                       int *s)
 {
     const int64_t *ks;
     int64_t kn = op_attr_ints(c, "kernel_shape", &ks);
