@@ -11,25 +11,11 @@
 
 void an_warn(struct an_state *an, const char *fmt, ...)
 {
-    if (an->n_warn >= AN_MAX_WARNINGS) {
-        an->dropped_warn++;
-        return;
-    }
-    if (an->n_warn == an->cap_warn) {
-        int nc = an->cap_warn ? an->cap_warn * 2 : 16;
-        const char **nw = ar_calloc(&an->ar, (size_t)nc, sizeof *nw);
-        if (!nw) return;
-        if (an->n_warn) memcpy(nw, an->warn, (size_t)an->n_warn * sizeof *nw);
-        an->warn = nw;
-        an->cap_warn = nc;
-    }
-    char buf[600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    if (ar_append_msg(&an->ar, &an->warn, &an->n_warn, &an->cap_warn, AN_MAX_WARNINGS, fmt, ap) < 0)
+        an->dropped_warn++;
     va_end(ap);
-    const char *s = ar_strdup(&an->ar, buf);
-    if (s) an->warn[an->n_warn++] = s;
 }
 
 enum nnperf_status an_topo_sort(struct ir_graph *g, struct arena *ar, struct diag *d)

@@ -83,6 +83,25 @@ char *ar_printf(struct arena *a, const char *fmt, ...)
     return p;
 }
 
+int ar_append_msg(struct arena *a, const char ***v, int *n, int *cap, int max, const char *fmt, va_list ap)
+{
+    if (*n >= max) return -1;
+    if (*n == *cap) {
+        int nc = *cap ? *cap * 2 : 16;
+        const char **nv = ar_calloc(a, (size_t)nc, sizeof *nv);
+        if (!nv) return 0;
+        if (*n) memcpy(nv, *v, (size_t)*n * sizeof *nv);
+        *v = nv;
+        *cap = nc;
+    }
+    char buf[600];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    const char *s = ar_strdup(a, buf);
+    if (!s) return 0;
+    (*v)[(*n)++] = s;
+    return 1;
+}
+
 void ar_free(struct arena *a)
 {
     struct ar_block *b = a->head;

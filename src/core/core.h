@@ -30,6 +30,9 @@ char *ar_printf(struct arena *a, const char *fmt, ...)
 #endif
     ;
 void ar_free(struct arena *a);
+/* Appends a formatted message (copied into the arena) to the growable list *v of *n entries (capacity *cap),
+ * holding at most max: returns 1 when added, -1 when the list is full, 0 when out of memory. */
+int ar_append_msg(struct arena *a, const char ***v, int *n, int *cap, int max, const char *fmt, va_list ap);
 
 /* ---- diagnostics: the first error wins, later ones are dropped ---- */
 struct diag {

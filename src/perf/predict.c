@@ -10,22 +10,10 @@
 
 void pr_warn(struct nnperf_prediction *p, const char *fmt, ...)
 {
-    if (p->n_warn >= PR_MAX_WARNINGS) return;
-    if (p->n_warn == p->cap_warn) {
-        int nc = p->cap_warn ? p->cap_warn * 2 : 8;
-        const char **nw = ar_calloc(&p->ar, (size_t)nc, sizeof *nw);
-        if (!nw) return;
-        if (p->n_warn) memcpy(nw, p->warn, (size_t)p->n_warn * sizeof *nw);
-        p->warn = nw;
-        p->cap_warn = nc;
-    }
-    char buf[600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    ar_append_msg(&p->ar, &p->warn, &p->n_warn, &p->cap_warn, PR_MAX_WARNINGS, fmt, ap);
     va_end(ap);
-    const char *s = ar_strdup(&p->ar, buf);
-    if (s) p->warn[p->n_warn++] = s;
 }
 
 static void fail(char *err, size_t errlen, const char *msg)
