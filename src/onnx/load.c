@@ -231,8 +231,8 @@ static enum nnperf_status bad_field(struct ld *L, const char *what, const char *
     for (; tab && tab->name; tab++)
         if (tab->num == f->num) fname = tab->name;
     char why2[160];
-    snprintf(why2, sizeof why2, "field '%s' (%u) claims %llu bytes, the message has %zu left", fname,
-             f->num, (unsigned long long)f->u, f->len);
+    snprintf(why2, sizeof why2, "field '%s' (%u) claims %llu bytes, the message has %zu left", fname, f->num,
+             (unsigned long long)f->u, f->len);
     return malformed(L, what, why2, at);
 }
 
