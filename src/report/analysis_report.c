@@ -37,6 +37,28 @@ void rep_fmt_si(char *b, size_t n, double x)
         snprintf(b, n, x >= 100 ? "%.0f%s" : x >= 10 ? "%.1f%s" : "%.2f%s", x, u[i]);
 }
 
+void rep_fmt_time(char *b, size_t n, double s)
+{
+    if (s >= 1)
+        snprintf(b, n, "%.3f s", s);
+    else if (s >= 1e-3)
+        snprintf(b, n, "%.3f ms", s * 1e3);
+    else
+        snprintf(b, n, "%.1f us", s * 1e6);
+}
+
+enum nnperf_status rep_finish(struct strbuf *sb, char **out, size_t *len, char *err, size_t errlen)
+{
+    if (sb->overflow || !sb->p) {
+        sb_free(sb);
+        if (err && errlen) snprintf(err, errlen, "report too large or out of memory");
+        return NNPERF_E_LIMIT;
+    }
+    *out = sb->p;
+    if (len) *len = sb->len;
+    return NNPERF_OK;
+}
+
 static double intensity(const struct ir_cost *c)
 {
     uint64_t b = c->bytes_read + c->bytes_written;
@@ -376,12 +398,5 @@ enum nnperf_status nnperf_analysis_render(const struct nnperf_analysis *a, enum 
         if (err && errlen) snprintf(err, errlen, "unknown output format %d", (int)fmt);
         return NNPERF_E_USAGE;
     }
-    if (sb.overflow || !sb.p) {
-        sb_free(&sb);
-        if (err && errlen) snprintf(err, errlen, "report too large or out of memory");
-        return NNPERF_E_LIMIT;
-    }
-    *out = sb.p;
-    *len = sb.len;
-    return NNPERF_OK;
+    return rep_finish(&sb, out, len, err, errlen);
 }

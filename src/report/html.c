@@ -193,16 +193,6 @@ static void kv(struct strbuf *sb, const char *k, const char *v)
     sb_puts(sb, "</td></tr>\n");
 }
 
-static void fmt_time(char *b, size_t n, double s)
-{
-    if (s >= 1)
-        snprintf(b, n, "%.3f s", s);
-    else if (s >= 1e-3)
-        snprintf(b, n, "%.3f ms", s * 1e3);
-    else
-        snprintf(b, n, "%.1f us", s * 1e6);
-}
-
 static void si(char *b, size_t n, double x, const char *unit)
 {
     char t[32];
@@ -451,7 +441,7 @@ static void prediction_summary(const struct nnperf_prediction *p, struct strbuf 
     const struct nnperf_summary *as = &p->an->sum;
     char b[160], c1[32], c2[32], c3[32];
     sb_puts(sb, "<div class=\"cards\">\n");
-    fmt_time(b, sizeof b, s.latency_s);
+    rep_fmt_time(b, sizeof b, s.latency_s);
     card(sb, "latency per run", b);
     snprintf(b, sizeof b, "%.2f", s.fps);
     card(sb, "FPS", b);
@@ -496,7 +486,7 @@ static void prediction_summary(const struct nnperf_prediction *p, struct strbuf 
     rep_fmt_si(c2, sizeof c2, s.spill_bytes_per_frame);
     snprintf(b, sizeof b, "weights %s B, spills %s B (%d spilled tensors)", c1, c2, s.spilled_tensors);
     kv(sb, "of which per frame", b);
-    fmt_time(c1, sizeof c1, s.latency_s);
+    rep_fmt_time(c1, sizeof c1, s.latency_s);
     snprintf(b, sizeof b, "%s per run, %.2f FPS", c1, s.fps);
     kv(sb, "latency", b);
     snprintf(b, sizeof b, "%.1f%%", s.avg_utilization * 100);
@@ -554,7 +544,7 @@ static void prediction_layers(const struct nnperf_prediction *p, struct strbuf *
         td_text(sb, "name", L->name);
         td_text(sb, NULL, L->main->op_type);
         td_text(sb, NULL, op_class_name(L->klass));
-        fmt_time(b, sizeof b, L->t_total);
+        rep_fmt_time(b, sizeof b, L->t_total);
         td_num(sb, b, L->t_total * 1e6);
         double share = p->latency > 0 ? 100 * L->t_total / p->latency : 0;
         snprintf(b, sizeof b, "%.1f%%", share);
@@ -563,9 +553,9 @@ static void prediction_layers(const struct nnperf_prediction *p, struct strbuf *
         sb_printf(sb, "<td class=\"b-%s\">%s</td>", bd, bd);
         rep_fmt_si(b, sizeof b, L->mac_ops + L->vec_ops);
         td_num(sb, b, L->mac_ops + L->vec_ops);
-        fmt_time(b, sizeof b, L->t_compute);
+        rep_fmt_time(b, sizeof b, L->t_compute);
         td_num(sb, b, L->t_compute * 1e6);
-        fmt_time(b, sizeof b, L->t_memory + L->t_transfer);
+        rep_fmt_time(b, sizeof b, L->t_memory + L->t_transfer);
         td_num(sb, b, (L->t_memory + L->t_transfer) * 1e6);
         snprintf(b, sizeof b, "%.1f ~ %.1f (%.1f)", L->start * 1e6, L->end * 1e6, (L->end - L->start) * 1e6);
         td_num(sb, b, L->start * 1e6);
@@ -766,18 +756,6 @@ void rep_html_compare(const struct nnperf_compare_data *d, struct strbuf *sb)
 
 /* ---- public entry points ---- */
 
-static enum nnperf_status finish(struct strbuf *sb, char **out, size_t *len, char *err, size_t errlen)
-{
-    if (sb->overflow || !sb->p) {
-        sb_free(sb);
-        if (err && errlen) snprintf(err, errlen, "report too large or out of memory");
-        return NNPERF_E_LIMIT;
-    }
-    *out = sb->p;
-    if (len) *len = sb->len;
-    return NNPERF_OK;
-}
-
 enum nnperf_status nnperf_plot_svg(const struct nnperf_prediction *p, const char *kind, char **out,
                                    size_t *len, char *err, size_t errlen)
 {
@@ -802,7 +780,7 @@ enum nnperf_status nnperf_plot_svg(const struct nnperf_prediction *p, const char
         if (err && errlen) snprintf(err, errlen, "unknown plot '%s' (roofline, timeline or memory)", kind);
         return NNPERF_E_USAGE;
     }
-    return finish(&sb, out, len, err, errlen);
+    return rep_finish(&sb, out, len, err, errlen);
 }
 
 enum nnperf_status nnperf_compare_render(const struct nnperf_compare_data *d, enum nnperf_format fmt,
@@ -824,5 +802,5 @@ enum nnperf_status nnperf_compare_render(const struct nnperf_compare_data *d, en
     struct strbuf sb;
     sb_init(&sb, (size_t)1 << 30);
     rep_html_compare(d, &sb);
-    return finish(&sb, out, len, err, errlen);
+    return rep_finish(&sb, out, len, err, errlen);
 }

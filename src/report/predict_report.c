@@ -151,16 +151,6 @@ void rep_prediction_json_tail(const struct nnperf_prediction *p, struct strbuf *
     sb_puts(sb, p->n_warn ? "\n]" : "]");
 }
 
-static void fmt_time(char *b, size_t n, double s)
-{
-    if (s >= 1)
-        snprintf(b, n, "%.3f s", s);
-    else if (s >= 1e-3)
-        snprintf(b, n, "%.3f ms", s * 1e3);
-    else
-        snprintf(b, n, "%.1f us", s * 1e6);
-}
-
 static void shape_str(char *b, size_t n, const struct pr_layer *L, int aligned)
 {
     size_t o = 0;
@@ -202,7 +192,7 @@ void rep_prediction_table(const struct nnperf_prediction *p, struct strbuf *sb)
     rep_fmt_si(a[3], 48, s.spill_bytes_per_frame);
     sb_printf(sb, "  loaded / stored per frame %sB / %sB (weights %sB, spills %sB)\n", a[0], a[1], a[2],
               a[3]);
-    fmt_time(a[6], 48, s.latency_s);
+    rep_fmt_time(a[6], 48, s.latency_s);
     sb_printf(sb, "  latency                  %s per run\n", a[6]);
     sb_printf(sb, "  FPS                      %.2f\n", s.fps);
     sb_printf(sb, "  average utilization      %.1f%%\n", s.avg_utilization * 100);
@@ -218,8 +208,8 @@ void rep_prediction_table(const struct nnperf_prediction *p, struct strbuf *sb)
         rep_fmt_si(ops, sizeof ops, L->mac_ops + L->vec_ops);
         shape_str(sh, sizeof sh, L, 0);
         shape_str(ash, sizeof ash, L, 1);
-        fmt_time(tc, sizeof tc, L->t_compute);
-        fmt_time(tm, sizeof tm, L->t_memory + L->t_transfer);
+        rep_fmt_time(tc, sizeof tc, L->t_compute);
+        rep_fmt_time(tm, sizeof tm, L->t_memory + L->t_transfer);
         snprintf(per, sizeof per, "%.1f ~ %.1f (%.1f)", L->start * 1e6, L->end * 1e6,
                  (L->end - L->start) * 1e6);
         const char *nm = L->name;
@@ -297,12 +287,5 @@ enum nnperf_status nnperf_prediction_render(const struct nnperf_prediction *p, e
         if (err && errlen) snprintf(err, errlen, "unknown output format %d", (int)fmt);
         return NNPERF_E_USAGE;
     }
-    if (sb.overflow || !sb.p) {
-        sb_free(&sb);
-        if (err && errlen) snprintf(err, errlen, "report too large or out of memory");
-        return NNPERF_E_LIMIT;
-    }
-    *out = sb.p;
-    *len = sb.len;
-    return NNPERF_OK;
+    return rep_finish(&sb, out, len, err, errlen);
 }

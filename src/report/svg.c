@@ -202,16 +202,6 @@ static void svg_open(struct strbuf *sb, int w, int h, int standalone, const char
     sb_puts(sb, "/>\n");
 }
 
-static void fmt_time(char *b, size_t n, double s)
-{
-    if (s >= 1)
-        snprintf(b, n, "%.3f s", s);
-    else if (s >= 1e-3)
-        snprintf(b, n, "%.3f ms", s * 1e3);
-    else
-        snprintf(b, n, "%.1f us", s * 1e6);
-}
-
 /* legend of the operator classes present in p, from x to the right, wrapping at xmax */
 static void class_legend(const struct nnperf_prediction *p, struct strbuf *sb, double x, double y,
                          double xmax)
@@ -243,7 +233,7 @@ static void layer_tip(struct strbuf *sb, const struct nnperf_prediction *p,
                       const struct nnperf_layer_info *li)
 {
     char t[48], o[32], b[32];
-    fmt_time(t, sizeof t, li->t_total);
+    rep_fmt_time(t, sizeof t, li->t_total);
     rep_fmt_si(o, sizeof o, li->ops);
     rep_fmt_si(b, sizeof b, li->ddr_bytes);
     sb_puts(sb, "<title>");

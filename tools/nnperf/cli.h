@@ -68,6 +68,12 @@ struct cli_run {
 int cli_parse_run(int argc, char **argv, struct cli_run *r, const char *cmd, unsigned allowed);
 int cli_load(const struct cli_run *r, const char *model, struct nnperf_model **m, struct nnperf_analysis **a);
 int cli_load_platforms(const struct cli_run *r, struct nnperf_platform **plats);
+/* The one platform (--hw) and the one model of a command: returns 0, or prints the error and returns 2 with nothing
+ * left to free. */
+int cli_load_one(const struct cli_run *r, struct nnperf_platform **plat, struct nnperf_model **m,
+                 struct nnperf_analysis **an);
+/* Prediction options from the command line: its first --dtype and --batch (NULL / 0: the platform's own). */
+struct nnperf_predict_options cli_predict_options(const struct cli_run *r);
 const char *cli_model_name(const char *path);
 /* Writes s as a JSON string literal. */
 void cli_json_str(FILE *f, const char *s);

@@ -188,6 +188,27 @@ int cli_load_platforms(const struct cli_run *r, struct nnperf_platform **plats)
     return 0;
 }
 
+int cli_load_one(const struct cli_run *r, struct nnperf_platform **plat, struct nnperf_model **m,
+                 struct nnperf_analysis **an)
+{
+    if (cli_load_platforms(r, plat)) return 2;
+    if (cli_load(r, r->models[0], m, an)) {
+        nnperf_platform_free(*plat);
+        *plat = NULL;
+        return 2;
+    }
+    return 0;
+}
+
+struct nnperf_predict_options cli_predict_options(const struct cli_run *r)
+{
+    struct nnperf_predict_options po = {.dtype = r->n_dtypes ? r->dtypes[0] : NULL,
+                                        .batch = r->n_batches ? r->batches[0] : 0,
+                                        .memory_model = r->memory_model,
+                                        .interval_s = r->interval_s};
+    return po;
+}
+
 const char *cli_model_name(const char *path)
 {
     const char *s = strrchr(path, '/');

@@ -88,18 +88,11 @@ int cmd_advise(int argc, char **argv)
         return 2;
     }
     struct nnperf_platform *plat;
-    if (cli_load_platforms(&r, &plat)) return 2;
     struct nnperf_model *m;
     struct nnperf_analysis *an;
-    if (cli_load(&r, r.models[0], &m, &an)) {
-        nnperf_platform_free(plat);
-        return 2;
-    }
+    if (cli_load_one(&r, &plat, &m, &an)) return 2;
     struct nnperf_advise_options ao = {
-        .predict = {.dtype = r.n_dtypes ? r.dtypes[0] : NULL,
-                    .batch = r.n_batches ? r.batches[0] : 0,
-                    .memory_model = r.memory_model,
-                    .interval_s = r.interval_s},
+        .predict = cli_predict_options(&r),
         .min_gain = min_gain / 100,
     };
     struct nnperf_advice *adv;

@@ -36,10 +36,7 @@ int cmd_analyze(int argc, char **argv)
     struct nnperf_prediction *pred = NULL;
     char err[1024];
     int rc = 0;
-    struct nnperf_predict_options po = {.dtype = r.n_dtypes ? r.dtypes[0] : NULL,
-                                        .batch = r.n_batches ? r.batches[0] : 0,
-                                        .memory_model = r.memory_model,
-                                        .interval_s = r.interval_s};
+    struct nnperf_predict_options po = cli_predict_options(&r);
     if (r.n_hw) {
         if (cli_load_platforms(&r, &plat))
             rc = 2;

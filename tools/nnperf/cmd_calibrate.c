@@ -97,17 +97,12 @@ int cmd_validate(int argc, char **argv)
         return 2;
     }
     struct nnperf_platform *plat;
-    if (cli_load_platforms(&r, &plat)) return 2;
     struct nnperf_model *m;
     struct nnperf_analysis *an;
-    if (cli_load(&r, r.models[0], &m, &an)) {
-        nnperf_platform_free(plat);
-        return 2;
-    }
-    struct nnperf_predict_options po = {.dtype = r.n_dtypes ? r.dtypes[0] : "fp32",
-                                        .batch = r.n_batches ? r.batches[0] : 1,
-                                        .memory_model = r.memory_model,
-                                        .interval_s = r.interval_s};
+    if (cli_load_one(&r, &plat, &m, &an)) return 2;
+    struct nnperf_predict_options po = cli_predict_options(&r);
+    if (!po.dtype) po.dtype = "fp32"; /* ORT profiles are of fp32 models, one frame per run */
+    if (!po.batch) po.batch = 1;
     struct nnperf_prediction *p;
     char err[1024];
     int rc = 0;

@@ -52,10 +52,7 @@ int cmd_compare(int argc, char **argv)
             break;
         }
         for (int hi = 0; hi < r.n_hw; hi++) {
-            struct nnperf_predict_options po = {.dtype = r.n_dtypes ? r.dtypes[0] : NULL,
-                                                .batch = r.n_batches ? r.batches[0] : 0,
-                                                .memory_model = r.memory_model,
-                                                .interval_s = r.interval_s};
+            struct nnperf_predict_options po = cli_predict_options(&r);
             struct nnperf_prediction *p;
             char err[1024];
             fps[mi * r.n_hw + hi] = NAN;

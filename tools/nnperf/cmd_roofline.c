@@ -15,17 +15,10 @@ int cmd_roofline(int argc, char **argv)
         return 2;
     }
     struct nnperf_platform *plat;
-    if (cli_load_platforms(&r, &plat)) return 2;
     struct nnperf_model *m;
     struct nnperf_analysis *an;
-    if (cli_load(&r, r.models[0], &m, &an)) {
-        nnperf_platform_free(plat);
-        return 2;
-    }
-    struct nnperf_predict_options po = {.dtype = r.n_dtypes ? r.dtypes[0] : NULL,
-                                        .batch = r.n_batches ? r.batches[0] : 0,
-                                        .memory_model = r.memory_model,
-                                        .interval_s = r.interval_s};
+    if (cli_load_one(&r, &plat, &m, &an)) return 2;
+    struct nnperf_predict_options po = cli_predict_options(&r);
     struct nnperf_prediction *p;
     char err[1024];
     int rc = 0;
