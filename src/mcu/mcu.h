@@ -160,6 +160,9 @@ uint64_t mcu_layer_cycles(const struct mcu_layer *l);
 /* validate.c: checks every device rule; problems appended to out; returns their number. */
 int mcu_validate(const struct mcu_plan *p, struct mcu_msgs *out);
 int mcu_popcount(uint64_t m);
+/* The data-memory instances a processor mask touches: bit i set when any of processors 4i..4i+3 is (4 processors
+ * share one memory instance). */
+unsigned mcu_instances(uint64_t mask);
 /* the plan behind a public handle (tests and the validator's users) */
 struct nnperf_mcu_plan;
 struct mcu_plan *mcu_plan_of(struct nnperf_mcu_plan *h);

@@ -276,14 +276,6 @@ struct block {
     int64_t offset;
 };
 
-static unsigned instances_of(uint64_t mask)
-{
-    unsigned r = 0;
-    for (int i = 0; i < 16; i++)
-        if (mask >> (4 * i) & 0xf) r |= 1u << i;
-    return r;
-}
-
 static int last_reader(const struct mcu_plan *p, int q)
 {
     int last = -1;
@@ -349,7 +341,7 @@ static enum nnperf_status place_data(struct mcu_plan *p, struct diag *d)
             if (p->layers[i].in_seq[k] == -1) first = i;
     if (first >= 0) {
         const struct mcu_layer *f = &p->layers[first];
-        b[nb] = (struct block){0, last_reader(p, -1), instances_of(f->in_mask), input_size(f), -1};
+        b[nb] = (struct block){0, last_reader(p, -1), mcu_instances(f->in_mask), input_size(f), -1};
         blk[0] = nb++;
     }
     /* groups: operands of element-wise and concatenation layers */
@@ -363,7 +355,7 @@ static enum nnperf_status place_data(struct mcu_plan *p, struct diag *d)
             int q = l->in_seq[k];
             if (q < 0 || blk[q + 1] >= 0) continue;
             if (q < start) start = q;
-            inst |= instances_of(p->layers[q].out_mask);
+            inst |= mcu_instances(p->layers[q].out_mask);
             int64_t s = out_size(p, &p->layers[q]);
             if (s > sz) sz = s;
         }
@@ -381,7 +373,7 @@ static enum nnperf_status place_data(struct mcu_plan *p, struct diag *d)
     for (int i = 0; i < n; i++) {
         if (blk[i + 1] >= 0) continue;
         struct mcu_layer *l = &p->layers[i];
-        b[nb] = (struct block){i, last_reader(p, i), instances_of(l->out_mask), out_size(p, l), -1};
+        b[nb] = (struct block){i, last_reader(p, i), mcu_instances(l->out_mask), out_size(p, l), -1};
         blk[i + 1] = nb++;
     }
     /* first fit in order of birth, bigger first */

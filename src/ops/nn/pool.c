@@ -3,22 +3,30 @@
  * prod(kernel) FLOPs (one compare or add per window tap, no MACs). */
 #include "window.h"
 
+/* The required kernel_shape of a pooling node (one value per spatial axis of x) and its window attributes. */
+static enum nnperf_status read_kernel(struct op_ctx *c, const struct ir_value *x, const int64_t **ks, int *s,
+                                      struct nn_win *win)
+{
+    int64_t kn = op_attr_ints(c, "kernel_shape", ks);
+    if (kn <= 0) return op_err(c, "kernel_shape", "is required");
+    if (kn > NNPERF_MAX_RANK - 2)
+        return op_err(c, "kernel_shape", "has %lld values, over the limit", (long long)kn);
+    *s = (int)kn;
+    if (x && x->rank >= 0 && x->rank != *s + 2)
+        return op_err(c, "kernel_shape", "has %d values but the input has rank %d (expected %d)", *s, x->rank,
+                      *s + 2);
+    return nn_win_read(c, *s, win);
+}
+
 /* AveragePool / MaxPool / LpPool: [N, C, D1..Dn] -> [N, C, out1..outn] with kernel_shape (required). */
 enum nnperf_status infer_pool(struct op_ctx *c)
 {
     struct ir_value *x = op_in(c, 0);
     int dtype = x ? x->dtype : DT_UNDEFINED;
     const int64_t *ks;
-    int64_t kn = op_attr_ints(c, "kernel_shape", &ks);
-    if (kn <= 0) return op_err(c, "kernel_shape", "is required");
-    if (kn > NNPERF_MAX_RANK - 2)
-        return op_err(c, "kernel_shape", "has %lld values, over the limit", (long long)kn);
-    int s = (int)kn;
-    if (x && x->rank >= 0 && x->rank != s + 2)
-        return op_err(c, "kernel_shape", "has %d values but the input has rank %d (expected %d)", s, x->rank,
-                      s + 2);
+    int s;
     struct nn_win win;
-    enum nnperf_status st = nn_win_read(c, s, &win);
+    enum nnperf_status st = read_kernel(c, x, &ks, &s, &win);
     if (st) return st;
     for (int i = 0; i < s; i++) {
         if (ks[i] <= 0)
@@ -108,16 +116,9 @@ enum nnperf_status infer_max_unpool(struct op_ctx *c)
     struct ir_value *x = op_in(c, 0), *os = op_in(c, 2);
     int dtype = x ? x->dtype : DT_UNDEFINED;
     const int64_t *ks;
-    int64_t kn = op_attr_ints(c, "kernel_shape", &ks);
-    if (kn <= 0) return op_err(c, "kernel_shape", "is required");
-    if (kn > NNPERF_MAX_RANK - 2)
-        return op_err(c, "kernel_shape", "has %lld values, over the limit", (long long)kn);
-    int s = (int)kn;
-    if (x && x->rank >= 0 && x->rank != s + 2)
-        return op_err(c, "kernel_shape", "has %d values but the input has rank %d (expected %d)", s, x->rank,
-                      s + 2);
+    int s;
     struct nn_win win;
-    enum nnperf_status st = nn_win_read(c, s, &win);
+    enum nnperf_status st = read_kernel(c, x, &ks, &s, &win);
     if (st) return st;
     struct ir_dim d[NNPERF_MAX_RANK];
     if (os) {
