@@ -3,13 +3,15 @@
 # copy of the seed corpus and the bad inputs. Used by CI; exits non-zero when the fuzzer finds a crash, leak,
 # sanitizer report or timeout (the input is left in the work directory, printed at the end: save it to
 # tests/fuzz/crashes/<short-name> and it becomes a regression test for fuzz_replay).
-# usage: tests/fuzz/run_fuzz.sh [SECONDS=60] [BUILD_DIR=/tmp/nnperf-fuzz-build]
+# usage: tests/fuzz/run_fuzz.sh [SECONDS=60] [BUILD_DIR=<repository>/build-fuzz]
+# The default build directory lies inside this checkout, so two checkouts (or two CI runs) on one machine never
+# share a CMake cache (a cache made from another source directory makes cmake stop).
 # environment: JOBS (parallel fuzzing processes, default 1), CC (default clang)
 set -eu
 secs=${1:-60}
-build=${2:-${TMPDIR:-/tmp}/nnperf-fuzz-build}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+build=${2:-$root/build-fuzz}
 cc=${CC:-clang}
 jobs=${JOBS:-1}
 
