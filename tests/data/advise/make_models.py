@@ -67,6 +67,11 @@ for tag, c in (("yes", 33), ("no", 32)):
 for tag, c in (("yes", 256), ("no", 128)):
     save("grouped_" + tag, [conv("x", "w", "y", "conv")], [vi("x", [1, c, 4, 4])], [w("w", [c, c, 3, 3])])
 
+# grouped_edit: grouped_yes with the change its finding suggests made by hand (4 groups of 64 channels); the test
+# checks that the finding's what-if predicts exactly this graph. (For fusion, align-channels and data-transform the
+# _no model is the edited graph.)
+save("grouped_edit", [conv("x", "w", "y", "conv", group=4)], [vi("x", [1, 256, 4, 4])], [w("w", [256, 64, 3, 3])])
+
 # spilled-shortcut: conv1's output is read again by the Add after conv5 (fused with it) and does not fit beside the
 # chain in a 1 MiB SRAM (3 x 512 KiB); no: a 64x64 map (3 x 128 KiB fit)
 for tag, s in (("yes", 128), ("no", 64)):
