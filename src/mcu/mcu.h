@@ -163,6 +163,9 @@ int mcu_popcount(uint64_t m);
 /* The data-memory instances a processor mask touches: bit i set when any of processors 4i..4i+3 is (4 processors
  * share one memory instance). */
 unsigned mcu_instances(uint64_t mask);
+/* The last layer that reads layer q's output (q = -1: the network's input): n_layers when it is a network output or
+ * nothing reads it (it must stay until the end). The planner and the validator both derive lifetimes from it. */
+int mcu_last_reader(const struct mcu_plan *p, int q);
 /* the plan behind a public handle (tests and the validator's users) */
 struct nnperf_mcu_plan;
 struct mcu_plan *mcu_plan_of(struct nnperf_mcu_plan *h);

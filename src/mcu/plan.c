@@ -276,16 +276,6 @@ struct block {
     int64_t offset;
 };
 
-static int last_reader(const struct mcu_plan *p, int q)
-{
-    int last = -1;
-    for (int i = 0; i < p->n_layers; i++)
-        for (int k = 0; k < p->layers[i].n_in; k++)
-            if (p->layers[i].in_seq[k] == q) last = i;
-    if (q >= 0 && (p->layers[q].is_output || last < 0)) last = p->n_layers;
-    return last;
-}
-
 static int64_t out_size(const struct mcu_plan *p, const struct mcu_layer *l)
 {
     (void)p;
@@ -341,7 +331,7 @@ static enum nnperf_status place_data(struct mcu_plan *p, struct diag *d)
             if (p->layers[i].in_seq[k] == -1) first = i;
     if (first >= 0) {
         const struct mcu_layer *f = &p->layers[first];
-        b[nb] = (struct block){0, last_reader(p, -1), mcu_instances(f->in_mask), input_size(f), -1};
+        b[nb] = (struct block){0, mcu_last_reader(p, -1), mcu_instances(f->in_mask), input_size(f), -1};
         blk[0] = nb++;
     }
     /* groups: operands of element-wise and concatenation layers */
@@ -373,7 +363,7 @@ static enum nnperf_status place_data(struct mcu_plan *p, struct diag *d)
     for (int i = 0; i < n; i++) {
         if (blk[i + 1] >= 0) continue;
         struct mcu_layer *l = &p->layers[i];
-        b[nb] = (struct block){i, last_reader(p, i), mcu_instances(l->out_mask), out_size(p, l), -1};
+        b[nb] = (struct block){i, mcu_last_reader(p, i), mcu_instances(l->out_mask), out_size(p, l), -1};
         blk[i + 1] = nb++;
     }
     /* first fit in order of birth, bigger first */

@@ -47,7 +47,7 @@ static int64_t footprint(const struct region *r)
     return r->size * (r->gap + 1) - 4 * r->gap;
 }
 
-static int readers_last(const struct mcu_plan *p, int q)
+int mcu_last_reader(const struct mcu_plan *p, int q)
 {
     int last = -1;
     for (int i = 0; i < p->n_layers; i++)
@@ -175,14 +175,14 @@ int mcu_validate(const struct mcu_plan *p, struct mcu_msgs *out)
             const struct mcu_layer *f = &p->layers[first];
             int64_t sz = f->chw ? ((int64_t)f->in_h * f->in_w + 3) / 4 * 4 * f->in_ch
                                 : mcu_data_bytes(f, f->in_ch, f->in_h, f->in_w, 0);
-            r[nr++] =
-                (struct region){-1, 0, readers_last(p, -1), 0, mcu_instances(f->in_mask), f->in_offset, sz};
+            r[nr++] = (struct region){-1,           0, mcu_last_reader(p, -1), 0, mcu_instances(f->in_mask),
+                                      f->in_offset, sz};
         }
         for (int i = 0; i < n; i++) {
             const struct mcu_layer *l = &p->layers[i];
             int64_t sz = mcu_data_bytes(l, l->out_ch, l->out_h, l->out_w, l->output_width == 32);
             r[nr++] = (struct region){
-                i, i, readers_last(p, i), l->write_gap, mcu_instances(l->out_mask), l->out_offset, sz};
+                i, i, mcu_last_reader(p, i), l->write_gap, mcu_instances(l->out_mask), l->out_offset, sz};
         }
         for (int a = 0; a < nr; a++) {
             const struct region *x = &r[a];
