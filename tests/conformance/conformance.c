@@ -7,7 +7,6 @@
  * element dims). Prints the pass count and writes the
  * failures to conformance-failures.txt in the working directory.
  * usage: conformance NODE_DIR [MIN_PASS] [TEST_NAME_FILTER] */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,28 +14,7 @@
 #include "analysis/analysis.h"
 #include "onnx/onnx.h"
 #include "onnx/pb.h"
-
-static unsigned char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = malloc(n > 0 ? (size_t)n : 1);
-    if (b && n > 0 && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *len = (size_t)(n > 0 ? n : 0);
-    return b;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+#include "common/testfiles.h"
 
 /* dims of every tensor inside a SequenceProto / OptionalProto (field 3 tensors; 5 nested sequences) */
 static int collect_tensors(struct ir_model *m, const uint8_t *p, size_t n, int is_optional,
@@ -100,7 +78,7 @@ static int run_test(const char *dir, char *why, size_t whylen)
         if (v->flags & IR_V_INIT) continue;
         snprintf(path, sizeof path, "%s/test_data_set_0/input_%d.pb", dir, k++);
         size_t len;
-        unsigned char *b = read_file(path, &len);
+        unsigned char *b = tf_read_file(path, &len);
         if (!b) continue;
         bufs[nb++] = b;
         if (v->type_kind == TK_SEQUENCE && m->ir_version >= 4) {
@@ -167,7 +145,7 @@ static int run_test(const char *dir, char *why, size_t whylen)
             struct ir_value *v = g->outputs[i];
             snprintf(path, sizeof path, "%s/test_data_set_0/output_%d.pb", dir, i);
             size_t len;
-            unsigned char *b = read_file(path, &len);
+            unsigned char *b = tf_read_file(path, &len);
             if (!b) {
                 snprintf(why, whylen, "missing %s", path);
                 pass = 0;
@@ -242,39 +220,25 @@ int main(int argc, char **argv)
     const char *root = argv[1];
     int min_pass = argc > 2 ? atoi(argv[2]) : 0;
     const char *filter = argc > 3 ? argv[3] : NULL;
-    DIR *dd = opendir(root);
-    if (!dd) {
+    size_t n_all;
+    char **names = tf_list_dir(root, &n_all);
+    if (!names) {
         printf("conformance: %s not found (install libonnx-testdata); skipped\n", root);
         return 77;
     }
-    char **names = NULL;
-    int n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(dd))) {
-        if (de->d_name[0] == '.') continue;
-        if (filter && !strstr(de->d_name, filter)) continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 1024;
-            char **nn = realloc(names, (size_t)cap * sizeof *nn);
-            if (!nn) return 2;
-            names = nn;
-        }
-        names[n++] = strdup(de->d_name);
-    }
-    closedir(dd);
-    if (n) qsort(names, (size_t)n, sizeof *names, cmp_str);
     FILE *fail = fopen("conformance-failures.txt", "w");
-    int passed = 0;
-    for (int i = 0; i < n; i++) {
+    int passed = 0, n = 0;
+    for (size_t i = 0; i < n_all; i++) {
+        if (filter && !strstr(names[i], filter)) continue;
         char dir[4096], why[1024] = "";
         snprintf(dir, sizeof dir, "%s/%s", root, names[i]);
         int ok = run_test(dir, why, sizeof why);
+        n++;
         passed += ok;
         if (!ok && fail) fprintf(fail, "%s: %s\n", names[i], why);
         if (!ok && filter) printf("FAIL %s: %s\n", names[i], why);
-        free(names[i]);
     }
-    free(names);
+    tf_free_names(names, n_all);
     if (fail) fclose(fail);
     printf("conformance: %d of %d ONNX backend node tests pass (required: %d)\n", passed, n, min_pass);
     printf("%d passed, %d failed\n", passed, n - passed);

@@ -13,7 +13,6 @@
  * bad: the bad-input corpus, fuzzer seeds and crashes): whatever protobuf-c rejects, nnperf must reject too; nnperf
  * may refuse what protobuf-c decodes for a reason of meaning (a cycle, an escaping external path, a limit); what
  * both accept is compared as above. Prints counts; exit 1 on any difference. */
-#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/testfiles.h"
 #include "ir/ir.h"
 #include "nnperf.h"
 #include "onnx.pb-c.h"
@@ -415,33 +415,13 @@ struct counts {
     int files, same, differ, both_refused, nnperf_refused, pbc_refused_nnperf_loaded;
 };
 
-static unsigned char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    struct stat st;
-    if (fstat(fileno(f), &st) || st.st_size < 0) {
-        fclose(f);
-        return NULL;
-    }
-    size_t n = (size_t)st.st_size;
-    unsigned char *b = malloc(n ? n : 1);
-    if (b && n && fread(b, 1, n, f) != n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *len = n;
-    return b;
-}
-
 static void check_file(const char *path, int mixed_set, struct counts *c)
 {
     cur_file = path;
     n_diff = 0;
     c->files++;
     size_t len;
-    unsigned char *buf = slurp(path, &len);
+    unsigned char *buf = tf_read_file(path, &len);
     if (!buf) {
         diff("cannot read");
         c->differ++;
@@ -482,22 +462,9 @@ static void check_file(const char *path, int mixed_set, struct counts *c)
 
 static int walk(const char *dir, int mixed_set, struct counts *c)
 {
-    DIR *d = opendir(dir);
-    if (!d) return 0;
-    struct dirent *e;
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **nn = realloc(names, cap * sizeof *nn);
-            if (!nn) break;
-            names = nn;
-        }
-        names[n++] = strdup(e->d_name);
-    }
-    closedir(d);
+    size_t n;
+    char **names = tf_list_dir(dir, &n);
+    if (!names) return 0;
     for (size_t i = 0; i < n; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -509,9 +476,8 @@ static int walk(const char *dir, int mixed_set, struct counts *c)
             else if (mixed_set || (l > 5 && !strcmp(names[i] + l - 5, ".onnx")))
                 check_file(path, mixed_set, c);
         }
-        free(names[i]);
     }
-    free(names);
+    tf_free_names(names, n);
     return 1;
 }
 

@@ -81,21 +81,29 @@ static void check_gains(const struct nnperf_analysis *a, const struct nnperf_adv
     nnperf_prediction_free(base);
 }
 
-static void run_case(const struct rcase *c)
+static int load_analyze(const char *name, struct nnperf_model **m, struct nnperf_analysis **a)
 {
     char path[256], err[512];
-    snprintf(path, sizeof path, "tests/data/advise/%s.onnx", c->model);
+    snprintf(path, sizeof path, "tests/data/advise/%s.onnx", name);
+    if (nnperf_model_load(path, NULL, m, err, sizeof err) != NNPERF_OK) {
+        fprintf(stderr, "%s\n", err);
+        return 0;
+    }
+    if (nnperf_analyze(*m, NULL, a, err, sizeof err) != NNPERF_OK) {
+        fprintf(stderr, "%s\n", err);
+        nnperf_model_free(*m);
+        return 0;
+    }
+    return 1;
+}
+
+static void run_case(const struct rcase *c)
+{
+    char err[512];
     struct nnperf_model *m;
     struct nnperf_analysis *a;
-    if (nnperf_model_load(path, NULL, &m, err, sizeof err) != NNPERF_OK) {
-        fprintf(stderr, "%s\n", err);
+    if (!load_analyze(c->model, &m, &a)) {
         CHECK(0);
-        return;
-    }
-    if (nnperf_analyze(m, NULL, &a, err, sizeof err) != NNPERF_OK) {
-        fprintf(stderr, "%s\n", err);
-        CHECK(0);
-        nnperf_model_free(m);
         return;
     }
     struct nnperf_advise_options ao = {.predict = {.dtype = c->dtype}};
@@ -158,22 +166,6 @@ static const struct ecase edits[] = {
     {"transform_yes", "data-transform", "transform_no"}, /* Transpose -> a view */
     {"fallback_yes", "fallback", "fallback_no"},         /* Erf -> an operator the platform runs */
 };
-
-static int load_analyze(const char *name, struct nnperf_model **m, struct nnperf_analysis **a)
-{
-    char path[256], err[512];
-    snprintf(path, sizeof path, "tests/data/advise/%s.onnx", name);
-    if (nnperf_model_load(path, NULL, m, err, sizeof err) != NNPERF_OK) {
-        fprintf(stderr, "%s\n", err);
-        return 0;
-    }
-    if (nnperf_analyze(*m, NULL, a, err, sizeof err) != NNPERF_OK) {
-        fprintf(stderr, "%s\n", err);
-        nnperf_model_free(*m);
-        return 0;
-    }
-    return 1;
-}
 
 static void test_whatif_equals_edit(const struct ecase *c)
 {
