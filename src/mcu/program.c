@@ -246,17 +246,24 @@ static int prepare(struct builder *b, int x, const struct ir_node *n)
     return resolve(b, x, &tmp, n);
 }
 
+/* The layer of node n that reads entry x: what reading x needs runs first (prepare), then the layer is allocated
+ * and its inputs filled (resolve). Returns its index, or -1 on error (recorded in b->d). */
+static int reader_layer(struct builder *b, int x, const struct ir_node *n)
+{
+    if (prepare(b, x, n)) return -1;
+    struct mcu_layer *l = new_layer(b, n);
+    if (!l || resolve(b, x, l, n)) return -1;
+    return (int)(l - b->p->layers);
+}
+
 /* Makes entry x a layer output: a pass-through layer (operation none) doing its pooling / element-wise work.
  * Returns the producing layer, or -2 on error. */
 static int materialize(struct builder *b, int x, const struct ir_node *n)
 {
     if (b->vt[x].kind == VT_REAL) return b->vt[x].layer;
-    if (prepare(b, x, n)) return -2;
-    struct mcu_layer *l = new_layer(b, n);
-    if (!l) return -2;
-    int li = (int)(l - b->p->layers);
-    if (resolve(b, x, l, n)) return -2;
-    l = &b->p->layers[li];
+    int li = reader_layer(b, x, n);
+    if (li < 0) return -2;
+    struct mcu_layer *l = &b->p->layers[li];
     l->op = MCU_OP_NONE;
     struct vt *t = &b->vt[x];
     l->out_ch = l->in_ch;
@@ -284,12 +291,9 @@ static int is_graph_output(const struct ir_value *v)
 static int build_compute(struct builder *b, const struct ir_node *n, int x)
 {
     const struct mcu_device *dev = b->p->dev;
-    if (prepare(b, x, n)) return -1;
-    struct mcu_layer *l = new_layer(b, n);
-    if (!l) return -1;
-    int li = (int)(l - b->p->layers);
-    if (resolve(b, x, l, n)) return -1;
-    l = &b->p->layers[li];
+    int li = reader_layer(b, x, n);
+    if (li < 0) return -1;
+    struct mcu_layer *l = &b->p->layers[li];
     const struct ir_value *w = n->n_in > 1 ? n->in[1] : NULL;
     const struct ir_value *bias = n->n_in > 2 ? n->in[2] : NULL;
     const struct ir_value *y = n->out[0];
@@ -443,12 +447,9 @@ static int build_act(struct builder *b, const struct ir_node *n, int x, int act)
             return 0;
         }
     }
-    if (prepare(b, x, n)) return -1;
-    struct mcu_layer *l = new_layer(b, n);
-    if (!l) return -1;
-    int li = (int)(l - b->p->layers);
-    if (resolve(b, x, l, n)) return -1;
-    l = &b->p->layers[li];
+    int li = reader_layer(b, x, n);
+    if (li < 0) return -1;
+    struct mcu_layer *l = &b->p->layers[li];
     l->act = act;
     l->out_ch = l->in_ch, l->out_h = l->pooled_h, l->out_w = l->pooled_w;
     int e = add_vt(b, y, VT_REAL);
