@@ -1,12 +1,14 @@
 /* fuzz_onnx.c - libFuzzer harness for the ONNX reader: nnperf_model_load_buffer, then nnperf_analyze and the JSON
- * renderer when the model loads. Built by tests/fuzz/CMakeLists.txt when NNPERF_FUZZ is ON (clang,
- * -fsanitize=fuzzer,address,undefined); replay.c runs the same function over saved inputs without libFuzzer. */
+ * renderer when the model loads. Bad input must come back as an error status, never a crash: the sanitizers and
+ * libFuzzer judge the rest. Built and run like every tests/fuzz/fuzz_*.c harness (see CMakeLists.txt there):
+ * as a libFuzzer binary (NNPERF_FUZZ=ON, run_fuzz.sh) and as the replay test fuzz_replay_onnx. */
 #include <stdlib.h>
 
-#include "fuzz_onnx.h"
 #include "nnperf.h"
 
-int fuzz_onnx_one(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char err[512];
     struct nnperf_model *m = NULL;
@@ -25,12 +27,3 @@ int fuzz_onnx_one(const uint8_t *data, size_t size)
     nnperf_model_free(m);
     return 0;
 }
-
-#ifndef NNPERF_FUZZ_REPLAY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    return fuzz_onnx_one(data, size);
-}
-#endif

@@ -1,13 +1,13 @@
 #!/usr/bin/python3
-"""make_seeds.py - writes a few small valid models to tests/fuzz/corpus/ that the ONNX backend test models do not
-cover: initializers in every encoding (raw_data, typed fields packed and unpacked, external data), value
+"""make_seeds.py - writes a few small valid models to tests/fuzz/corpus/fuzz_onnx/ that the ONNX backend test models
+do not cover: initializers in every encoding (raw_data, typed fields packed and unpacked, external data), value
 propagation into Reshape/Slice, a model-local function, value_info and symbolic dims. Dev tool (needs /usr/bin/python3
 with python3-onnx); deterministic. Run: /usr/bin/python3 tests/fuzz/make_seeds.py"""
 import os
 
 from onnx import TensorProto, helper
 
-HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "fuzz_onnx")
 OPSET = [helper.make_opsetid("", 17), helper.make_opsetid("local", 1)]
 
 
