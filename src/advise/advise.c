@@ -128,9 +128,9 @@ static void add_layer(struct adv_finding *f, const struct pr_layer *L)
     if (f->n_layers < ADV_MAX_LAYERS) f->layers[f->n_layers++] = L->name;
 }
 
-static struct adv_change *change(struct run *r, struct adv_finding *f, int kind)
+static struct pr_change *change(struct run *r, struct adv_finding *f, int kind)
 {
-    struct adv_change *c = adv_wi_add(&r->adv->ar, &f->wi, kind);
+    struct pr_change *c = pr_whatif_add(&r->adv->ar, &f->wi, kind);
     if (!c) r->st = NNPERF_E_NOMEM;
     return c;
 }
@@ -216,7 +216,7 @@ static void flush(struct run *r)
             if (!b->f || strcmp(a->ev, b->ev) || strcmp(a->ch, b->ch) || b->f->wi.batch || b->f->wi.dtype)
                 continue;
             for (int k = 0; k < b->f->wi.n; k++) {
-                struct adv_change *c = adv_wi_add(&r->adv->ar, &a->f->wi, b->f->wi.c[k].kind);
+                struct pr_change *c = pr_whatif_add(&r->adv->ar, &a->f->wi, b->f->wi.c[k].kind);
                 if (!c) {
                     r->st = NNPERF_E_NOMEM;
                     return;
@@ -273,7 +273,7 @@ static void rule_fallback(struct run *r)
                 if (!strcmp(L->nodes[j]->op_type, op)) seen = 1;
             if (seen) continue;
             struct adv_finding *f = start(r, "fallback");
-            struct adv_change *c = f ? change(r, f, WI_SUPPORT_OP) : NULL;
+            struct pr_change *c = f ? change(r, f, WI_SUPPORT_OP) : NULL;
             if (!c) return;
             c->op = op;
             double t = 0, tt = 0, q = 0;
@@ -372,7 +372,7 @@ static void rule_fusion(struct run *r)
         ops[m++] = act->op_type;
         if (!has_pattern(&P->hw, ops, m)) continue;
         struct adv_finding *f = start(r, "fusion-blocked");
-        struct adv_change *c = f ? change(r, f, WI_FUSE) : NULL;
+        struct pr_change *c = f ? change(r, f, WI_FUSE) : NULL;
         int *nodes = ar_calloc(&r->adv->ar, (size_t)n, sizeof *nodes);
         if (!c || !nodes) {
             r->st = NNPERF_E_NOMEM;
@@ -416,14 +416,14 @@ static int channel_change(struct run *r, struct adv_finding *f, const struct pr_
     const struct nnperf_prediction *P = r->base;
     if (depth > 8 || !L->out || (L->out->flags & IR_V_OUTPUT)) return 0;
     for (int i = 0; i < L->n_nodes; i++) {
-        struct adv_change *c = change(r, f, WI_SCALE_NODE);
+        struct pr_change *c = change(r, f, WI_SCALE_NODE);
         if (!c) return 0;
         c->node = L->nodes[i]->index;
         c->mac = c->vec = c->params = s;
         for (int o = 0; o < L->nodes[i]->n_out; o++) {
             const struct ir_value *v = L->nodes[i]->out[o];
             if (!v || (v != L->out && (v->flags & IR_V_OUTPUT))) continue;
-            struct adv_change *cv = change(r, f, WI_CHANNELS);
+            struct pr_change *cv = change(r, f, WI_CHANNELS);
             if (!cv) return 0;
             cv->v = v;
             cv->n = nc;
@@ -441,7 +441,7 @@ static int channel_change(struct run *r, struct adv_finding *f, const struct pr_
         int64_t groups = attr_i(nd, "group", 1), cin = dim(nd->in[0], 1);
         if ((klass == OC_CONV && groups == 1) || klass == OC_GEMM || klass == OC_MATMUL) {
             if (nd->in[0] != L->out) return 0; /* e.g. the weights side of a MatMul */
-            struct adv_change *c = change(r, f, WI_SCALE_NODE);
+            struct pr_change *c = change(r, f, WI_SCALE_NODE);
             if (!c) return 0;
             c->node = cs[i];
             c->mac = c->params = s;
@@ -516,8 +516,8 @@ static void rule_grouped(struct run *r)
         while (gr >= 2 && (cin % gr || cout % gr)) gr--;
         if (gr < 2) continue;
         struct adv_finding *f = start(r, "grouped-conv");
-        struct adv_change *c = f ? change(r, f, WI_SCALE_NODE) : NULL;
-        struct adv_change *cg = c ? change(r, f, WI_GROUPED) : NULL;
+        struct pr_change *c = f ? change(r, f, WI_SCALE_NODE) : NULL;
+        struct pr_change *cg = c ? change(r, f, WI_GROUPED) : NULL;
         if (!cg) return;
         c->node = cg->node = nd->index;
         c->mac = c->params = 1.0 / (double)gr;
@@ -546,7 +546,7 @@ static void rule_spill(struct run *r)
         const struct pr_tensor *T = &P->tensors[t];
         if (!T->spilled || T->producer < 0) continue;
         struct adv_finding *f = start(r, "spilled-shortcut");
-        struct adv_change *c = f ? change(r, f, WI_PIN) : NULL;
+        struct pr_change *c = f ? change(r, f, WI_PIN) : NULL;
         if (!c) return;
         c->v = T->v;
         const struct pr_layer *A = &P->layers[T->producer];
@@ -593,7 +593,7 @@ static void rule_weights(struct run *r)
         if (!f) return;
         for (int i = 0; i < L->n_nodes; i++) {
             if (!L->nodes[i]->cost.params) continue;
-            struct adv_change *c = change(r, f, WI_SCALE_NODE);
+            struct pr_change *c = change(r, f, WI_SCALE_NODE);
             if (!c) return;
             c->node = L->nodes[i]->index;
             c->params = 0.5;
@@ -638,7 +638,7 @@ static void rule_transform(struct run *r)
                 continue;
             if (L->t_total <= 0) continue;
             if (!f && !(f = start(r, "data-transform"))) return;
-            struct adv_change *c = change(r, f, WI_DROP);
+            struct pr_change *c = change(r, f, WI_DROP);
             if (!c) return;
             c->node = L->main->index;
             add_layer(f, L);

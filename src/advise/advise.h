@@ -4,8 +4,7 @@
 #ifndef NNPERF_ADVISE_H
 #define NNPERF_ADVISE_H
 
-#include "../perf/predict.h"
-#include "whatif.h"
+#include "../predict/predict.h"
 
 #define ADV_MAX_LAYERS 64 /* layers named per finding (the rest are counted in the evidence) */
 

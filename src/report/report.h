@@ -2,7 +2,7 @@
 #ifndef NNPERF_REPORT_H
 #define NNPERF_REPORT_H
 
-#include "../perf/predict.h"
+#include "../predict/predict.h"
 
 /* The analysis JSON document; with p, the prediction's fields are added (summary, platform, layers, timeline). */
 void rep_analysis_json(const struct an_state *an, struct strbuf *sb, const struct nnperf_prediction *p);

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "perf/predict.h"
+#include "predict/predict.h"
 #include "tinytest.h"
 
 static int near(double a, double b)

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "perf/profile.h"
+#include "predict/profile.h"
 #include "tinytest.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-6)

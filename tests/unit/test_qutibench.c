@@ -2,7 +2,7 @@
  * RCL-lab/QutibenchWeb, Apache-2.0, Copyright Xilinx; copies and sources in tests/data/qutibench/) reproduced
  * through nnperf's roofline, weights-only memory model:
  *   weight bytes per frame = ops / OI[dtype]          (QuTiBench: OI = ops / (weights x bytes per weight))
- *   inputs/s = perf_attainable(ops, weight bytes, peak[dtype], bandwidth) / ops
+ *   inputs/s = pr_attainable(ops, weight bytes, peak[dtype], bandwidth) / ops
  * with peak and bandwidth from hardware_platforms.csv, OI from cnn_topologies_compute_memory_requirements.csv and the
  * ops per frame QuTiBench computed with (network_precise.csv: the table's "Total OPs" column is rounded, e.g. 3.1 for
  * GoogLeNet's 3.13). Every non-zero cell must match within 0.1%, except the cells listed in 'exceptions' (each
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "hw/hw.h"
-#include "perf/predict.h"
+#include "predict/predict.h"
 #include "tinytest.h"
 
 #define DIR        "tests/data/qutibench/"
@@ -244,7 +244,7 @@ static int rel_near(double a, double b, double tol)
 static double predict_fps(double ops, double oi, double peak, double bw)
 {
     double weight_bytes = ops / oi;
-    return perf_attainable(ops, weight_bytes, peak, bw) / ops;
+    return pr_attainable(ops, weight_bytes, peak, bw) / ops;
 }
 
 static void test_predictions(void)
@@ -291,7 +291,7 @@ static void test_predictions(void)
             if (peak < P->bw * N->oi[cdt]) compute_bound++;
             /* for comparison only: the table's rounded Total OPs, with Model Size x bytes per weight or with OI */
             double fps_rounded =
-                perf_attainable(N->table_ops, N->table_me * dt_bytes[cdt], peak, P->bw) / N->table_ops;
+                pr_attainable(N->table_ops, N->table_me * dt_bytes[cdt], peak, P->bw) / N->table_ops;
             if (rel_near(fps_rounded, v, TOL)) rounded_ok++;
             if (rel_near(predict_fps(N->table_ops, N->oi[cdt], peak, P->bw), v, TOL)) rounded_oi_ok++;
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "perf/predict.h"
+#include "predict/predict.h"
 #include "tinytest.h"
 
 static double latency(const struct nnperf_analysis *a, const struct nnperf_platform *p, int batch,

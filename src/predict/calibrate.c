@@ -1,6 +1,6 @@
 /* calibrate.c - fitting a platform to measurements, and comparing a prediction with a measurement.
  *
- * Measurements are ONNX Runtime profiles (src/perf/profile.h): per-node kernel times and whole-run times. ORT names
+ * Measurements are ONNX Runtime profiles (profile.h): per-node kernel times and whole-run times. ORT names
  * the nodes of the graph it ran: an unfused node keeps its ONNX name, a fused or re-laid-out node is named after its
  * output value plus a suffix ("/features.1/Relu_output_0_nchwc"). Each profile node is matched to the nnperf layer
  * that contains that node or produces that value; nodes ORT inserted itself (ReorderInput/Output) stay unmatched and

@@ -5,7 +5,7 @@
 
 #include "predict.h"
 
-enum nnperf_status perf_timeline(struct nnperf_prediction *p)
+enum nnperf_status pr_timeline(struct nnperf_prediction *p)
 {
     double peak = p->hw.peak_ops[p->dtype];
     double dt = p->interval_s;

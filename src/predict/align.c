@@ -1,7 +1,7 @@
-/* align.c - pass 2: pads each layer's output shape by the platform's alignment rule for its operator class
+/* align.c - stage 2: pads each layer's output shape by the platform's alignment rule for its operator class
  * (e.g. a BPU pads H to 8, W to 16, C to 32: Horizon's design advice, seed 003; the HBDK report's "aligned output
  * shape", seed 000) and scales the layer's ops by aligned / original elements: the padding is computed too. */
-#include "../perf/predict.h"
+#include "predict.h"
 
 static int64_t round_up(int64_t x, int64_t m)
 {
@@ -17,7 +17,7 @@ static int64_t next_pow2(int64_t x)
     return r;
 }
 
-enum nnperf_status pass_align(struct nnperf_prediction *p)
+enum nnperf_status pr_align(struct nnperf_prediction *p)
 {
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
@@ -31,10 +31,11 @@ enum nnperf_status pass_align(struct nnperf_prediction *p)
         }
         L->out_rank = v->rank;
         for (int i = 0; i < v->rank; i++) L->aligned_dims[i] = v->dims[i].val;
-        /* what-if (src/advise/whatif.h): another channel count for this output (axis 1 of NCHW, else the
-         * last, as below); fuse.c already scaled its ops by new/old, so the factor is over the new size */
+        /* a what-if input: another channel count for this output (axis 1 of NCHW, else the last, as below);
+         * its node's ops are already scaled by new/old, so the factor is over the new size */
         double chan_scale = 1.0;
-        int64_t nc = adv_wi_channels(p->wi, v);
+        const struct pr_value_in *vi = pr_value(p, v);
+        int64_t nc = vi ? vi->channels : 0;
         if (nc > 0 && v->rank > 0) {
             int ax = v->rank == 4 ? 1 : v->rank - 1;
             chan_scale = (double)nc / (double)L->aligned_dims[ax];

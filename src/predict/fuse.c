@@ -1,4 +1,4 @@
-/* fuse.c - pass 1: groups the graph's nodes into layers. A layer is one node, or a chain matched by one of the
+/* fuse.c - stage 1: groups the graph's nodes into layers. A layer is one node, or a chain matched by one of the
  * platform's fusion patterns (e.g. Conv -> BatchNormalization -> Add -> Relu) where every intermediate output has
  * exactly one consumer, so it never leaves the chip. Nodes whose outputs are all known constants (shape arithmetic
  * the compiler folds) form no layer. Unsupported operators become fallback layers. Layers are ordered by their
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../perf/predict.h"
+#include "predict.h"
 
 /* consumers of each value among the top graph's nodes: pairs sorted by value address */
 struct cons {
@@ -71,32 +71,28 @@ static int cmp_span(const void *a, const void *b)
     return x->last - y->last;
 }
 
-/* what-if hooks (src/advise/whatif.h; no effect without a what-if): an operator treated as supported, and a
- * forced fusion starting at node k (e.g. Conv, Relu, Add with the Relu moved after the Add). */
-static int supported(const struct nnperf_prediction *p, const char *op_type)
-{
-    return hw_supports(&p->hw, op_type) || adv_wi_supports(p->wi, op_type);
-}
-
+/* a forced fused layer (a what-if input) starting at node k */
 static int forced_span(struct nnperf_prediction *p, int k, int n, struct lspan *sp)
 {
-    const int *fz;
-    int nf = adv_wi_fuse_group(p->wi, k, &fz);
-    if (nf < 2 || nf > HW_MAX_PATTERN) return 0;
-    for (int i = 0; i < nf; i++)
-        if (fz[i] < 0 || fz[i] >= n || (i && p->layer_of[fz[i]] != -2)) return 0;
-    *sp = (struct lspan){k, k, nf, {0}};
-    for (int i = 0; i < nf; i++) {
-        sp->nodes[i] = fz[i];
-        p->layer_of[fz[i]] = -3;
-        if (fz[i] > sp->last) sp->last = fz[i];
+    for (int gi = 0; gi < p->n_groups; gi++) {
+        const struct pr_group_in *gr = &p->groups[gi];
+        if (gr->n < 2 || gr->n > HW_MAX_PATTERN || gr->nodes[0] != k) continue;
+        for (int i = 0; i < gr->n; i++)
+            if (gr->nodes[i] < 0 || gr->nodes[i] >= n || (i && p->layer_of[gr->nodes[i]] != -2)) return 0;
+        *sp = (struct lspan){k, k, gr->n, {0}};
+        for (int i = 0; i < gr->n; i++) {
+            sp->nodes[i] = gr->nodes[i];
+            p->layer_of[gr->nodes[i]] = -3;
+            if (gr->nodes[i] > sp->last) sp->last = gr->nodes[i];
+        }
+        return 1;
     }
-    return 1;
+    return 0;
 }
 
-enum nnperf_status pass_fuse(struct nnperf_prediction *p)
+enum nnperf_status pr_fuse(struct nnperf_prediction *p)
 {
-    const struct ir_graph *g = p->an->m->graph;
+    const struct ir_graph *g = p->g;
     int n = g->n_nodes;
     const struct hw_desc *hw = &p->hw;
     p->layer_of = ar_calloc(&p->ar, (size_t)(n ? n : 1), sizeof *p->layer_of);
@@ -136,7 +132,7 @@ enum nnperf_status pass_fuse(struct nnperf_prediction *p)
             spans[ns++] = sp;
             continue;
         }
-        if (supported(p, nd->op_type)) {
+        if (hw_supports(hw, nd->op_type)) {
             for (int pi = 0; pi < hw->n_fusion; pi++) {
                 const struct hw_pattern *pat = &hw->fusion[order[pi]];
                 if (pat->len < 2 || strcmp(pat->ops[0], nd->op_type)) continue;
@@ -145,7 +141,7 @@ enum nnperf_status pass_fuse(struct nnperf_prediction *p)
                 while (len < pat->len) {
                     int nx = single_consumer(c, ncons, g->nodes[cur]->out[0]);
                     if (nx < 0 || p->layer_of[nx] != -2 || strcmp(g->nodes[nx]->op_type, pat->ops[len]) ||
-                        !supported(p, g->nodes[nx]->op_type))
+                        !hw_supports(hw, g->nodes[nx]->op_type))
                         break;
                     /* the other outputs of an inner node must not escape the layer */
                     int escapes = 0;
@@ -194,24 +190,17 @@ enum nnperf_status pass_fuse(struct nnperf_prediction *p)
                 L->main = nd;
                 best = nd->cost.macs;
             }
-            double smac, svec, sw; /* what-if scales (channels, groups, dropped): 1 without one */
-            adv_wi_node_scales(p->wi, nd, &smac, &svec, &sw);
-            L->mac_ops += 2.0 * (double)nd->cost.macs * p->batch * smac;
-            L->vec_ops += (double)(nd->cost.flops - 2 * nd->cost.macs) * p->batch * svec;
+            const struct pr_node_in *in = &p->node_in[nd->index];
+            L->mac_ops += in->mac_ops * p->batch;
+            L->vec_ops += in->vec_ops * p->batch;
+            L->params += in->params;
         }
         L->name = L->n_nodes > 1 ? ar_printf(&p->ar, "%s+%d", L->nodes[0]->name, L->n_nodes - 1)
                                  : L->nodes[0]->name;
-        L->klass = L->main->op >= 0 ? op_table[L->main->op].klass : OC_OTHER;
-        if (L->klass == OC_CONV) {
-            /* grouped and depthwise convolutions run far below a dense conv's efficiency on most hardware */
-            for (int a = 0; a < L->main->n_attr; a++)
-                if (!strcmp(L->main->attrs[a].name, "group") && L->main->attrs[a].i > 1)
-                    L->klass = OC_CONV_GROUPED;
-            if (adv_wi_grouped(p->wi, L->main)) L->klass = OC_CONV_GROUPED; /* what-if: made grouped */
-        }
-        L->fallback = !supported(p, L->main->op_type);
+        L->klass = p->node_in[L->main->index].klass;
+        L->fallback = !hw_supports(hw, L->main->op_type);
         for (int i = 0; i < L->n_nodes; i++)
-            if (!supported(p, L->nodes[i]->op_type)) L->fallback = 1;
+            if (!hw_supports(hw, L->nodes[i]->op_type)) L->fallback = 1;
         if (L->fallback && !hw->fb.present) {
             pr_warn(p,
                     "layer '%s' (%s) is not supported by %s and the platform has no fallback unit: counted "

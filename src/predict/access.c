@@ -1,0 +1,102 @@
+/* access.c - the public accessors of a prediction (include/nnperf.h): summary, layers, warnings, ceilings. Reports
+ * and bindings read predictions through these. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "predict.h"
+
+void nnperf_prediction_free(struct nnperf_prediction *p)
+{
+    if (!p) return;
+    ar_free(&p->ar);
+    free(p);
+}
+
+void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_prediction_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    double b = p->batch;
+    s->platform = p->hw.name;
+    s->dtype = hw_dtype_name(p->dtype);
+    s->frames_per_run = p->batch;
+    s->latency_s = p->latency;
+    s->fps = p->latency > 0 ? b / p->latency : 0;
+    s->ops_per_run = p->mac_ops + p->vec_ops;
+    s->ops_per_frame = s->ops_per_run / b;
+    double aligned = 0;
+    for (int l = 0; l < p->n_layers; l++)
+        aligned += p->layers[l].mac_ops_aligned + p->layers[l].vec_ops_aligned;
+    s->aligned_ops_per_frame = aligned / b;
+    double ddr = p->w_bytes + p->load_bytes + p->store_bytes + p->spill_bytes;
+    s->ddr_bytes_per_run = ddr;
+    s->ddr_bytes_per_frame = ddr / b;
+    s->ddr_bytes_per_second = p->latency > 0 ? ddr / p->latency : 0;
+    double spill_load = 0, spill_store = 0;
+    for (int l = 0; l < p->n_layers; l++) {
+        spill_load += p->layers[l].spill_load_bytes;
+        spill_store += p->layers[l].spill_store_bytes;
+    }
+    s->loaded_bytes_per_frame = (p->w_bytes + p->load_bytes + spill_load) / b;
+    s->stored_bytes_per_frame = (p->store_bytes + spill_store) / b;
+    s->weight_bytes_per_frame = p->w_bytes / b;
+    s->spill_bytes_per_frame = p->spill_bytes / b;
+    s->avg_utilization = p->avg_util;
+    s->layers = p->n_layers;
+    s->fallback_layers = p->fallback_layers;
+    s->spilled_tensors = p->spilled_tensors;
+    s->unknown_layers = p->unknown_layers;
+    s->warnings = p->n_warn;
+}
+
+const char *nnperf_prediction_warning(const struct nnperf_prediction *p, int i)
+{
+    return i >= 0 && i < p->n_warn ? p->warn[i] : NULL;
+}
+
+int nnperf_prediction_layer_count(const struct nnperf_prediction *p)
+{
+    return p->n_layers;
+}
+
+static const char *bound_name(int b)
+{
+    switch (b) {
+    case PB_COMPUTE: return "compute";
+    case PB_MEMORY: return "memory";
+    case PB_OVERHEAD: return "overhead";
+    default: return "unknown";
+    }
+}
+
+void nnperf_prediction_layer(const struct nnperf_prediction *p, int i, struct nnperf_layer_info *li)
+{
+    memset(li, 0, sizeof *li);
+    if (i < 0 || i >= p->n_layers) return;
+    const struct pr_layer *L = &p->layers[i];
+    li->name = L->name;
+    li->op = L->main->op_type;
+    li->klass = op_class_name(L->klass);
+    li->bound = bound_name(L->bound);
+    li->nodes = L->n_nodes;
+    li->fallback = L->fallback;
+    li->ops = L->mac_ops + L->vec_ops;
+    li->aligned_ops = L->mac_ops_aligned + L->vec_ops_aligned;
+    li->weight_bytes = L->w_bytes;
+    li->load_bytes = L->load_bytes;
+    li->store_bytes = L->store_bytes;
+    li->spill_bytes = L->spill_load_bytes + L->spill_store_bytes;
+    li->ddr_bytes = li->weight_bytes + li->load_bytes + li->store_bytes + li->spill_bytes;
+    li->t_compute = L->t_compute;
+    li->t_memory = L->t_memory;
+    li->t_total = L->t_total;
+    li->start = L->start;
+    li->end = L->end;
+    li->intensity = li->ddr_bytes > 0 ? li->aligned_ops / li->ddr_bytes : 0;
+    li->attained = L->t_total > 0 ? li->aligned_ops / L->t_total : 0;
+}
+
+void nnperf_prediction_ceilings(const struct nnperf_prediction *p, double *peak_ops, double *ddr_bw)
+{
+    if (peak_ops) *peak_ops = p->hw.peak_ops[p->dtype];
+    if (ddr_bw) *ddr_bw = pr_ddr_bw(p);
+}

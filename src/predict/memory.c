@@ -1,0 +1,350 @@
+/* memory.c - stage 3, the memory model: where each activation and weight lives and what crosses DDR. One function
+ * per model and one row in pr_memory_models (indexed by enum nnperf_memory_model):
+ *
+ * "planned": tensors are the values passed between layers (views such as Reshape share their input's storage).
+ * Walking the layers in order, a new output stays in on-chip SRAM while it fits with everything still alive; when it
+ * does not, the live tensor whose last use is farthest away (a long shortcut, typically) is spilled: written to DDR
+ * and read back by its later consumers (Belady's rule on last use). A tensor larger than the SRAM goes to DDR
+ * directly. Graph inputs are loaded from DDR and graph outputs stored to it. Weights are loaded once per run, so their
+ * DDR bytes per frame fall as 1/frames_per_run. Layers on the fallback unit exchange their inputs and outputs through
+ * DDR and pay the transfer and (de)quantization at the boundary.
+ *
+ * "weights-only" (QuTiBench's assumption, docs/sources.md [QUTIBENCH]): only weights move, once per frame;
+ * activations stay on chip; the schedule treats the whole model as one roofline point.
+ *
+ * Cost: O((layers + tensors) log tensors): tensors are created in layer order (each layer's outputs are one
+ * range), the spill victim comes from a heap ordered by last use, and residents are freed from per-layer buckets. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "predict.h"
+
+struct vmap {
+    const struct ir_value *v;
+    int t;
+};
+
+static int cmp_vmap(const void *a, const void *b)
+{
+    const struct vmap *x = a, *y = b;
+    return x->v == y->v ? 0 : (uintptr_t)x->v < (uintptr_t)y->v ? -1 : 1;
+}
+
+static int lookup(const struct vmap *m, int n, const struct ir_value *v)
+{
+    int lo = 0, hi = n - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (m[mid].v == v) return m[mid].t;
+        if ((uintptr_t)m[mid].v < (uintptr_t)v)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+double pr_elem_bytes(const struct nnperf_prediction *p, int is_weight)
+{
+    /* int4 packs weights two per byte; activations of an int4 model stay int8 (common NPU practice, documented) */
+    switch (p->dtype) {
+    case HW_INT4: return is_weight ? 0.5 : 1.0;
+    case HW_INT8: return 1.0;
+    case HW_FP16:
+    case HW_BF16: return 2.0;
+    default: return 4.0;
+    }
+}
+
+/* weights per layer: the weight elements its nodes read, once per run (weights-only: once per frame) */
+static void weight_bytes(struct nnperf_prediction *p, double per_run)
+{
+    double wb = pr_elem_bytes(p, 1);
+    for (int l = 0; l < p->n_layers; l++) p->layers[l].w_bytes = p->layers[l].params * wb * per_run;
+}
+
+static enum nnperf_status plan_weights_only(struct nnperf_prediction *p)
+{
+    weight_bytes(p, p->batch);
+    return NNPERF_OK;
+}
+
+/* a layer of views only (no bytes move); a node a what-if folds away counts as a view */
+static int is_view_layer(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    for (int i = 0; i < L->n_nodes; i++)
+        if ((L->nodes[i]->op < 0 || op_table[L->nodes[i]->op].klass != OC_VIEW) &&
+            !p->node_in[L->nodes[i]->index].dropped)
+            return 0;
+    return 1;
+}
+
+/* tensors a layer reads: inputs of its nodes not produced inside it (activations only) */
+static int layer_reads(const struct nnperf_prediction *p, int l, const struct vmap *m, int nm, int *out,
+                       int cap)
+{
+    const struct pr_layer *L = &p->layers[l];
+    int n = 0;
+    for (int i = 0; i < L->n_nodes; i++)
+        for (int k = 0; k < L->nodes[i]->n_in; k++) {
+            const struct ir_value *v = L->nodes[i]->in[k];
+            if (!v) continue;
+            int t = lookup(m, nm, v);
+            if (t < 0 || p->tensors[t].producer == l) continue;
+            int dup = 0;
+            for (int j = 0; j < n; j++) dup |= out[j] == t;
+            if (!dup && n < cap) out[n++] = t;
+        }
+    return n;
+}
+
+static int root(const struct nnperf_prediction *p, int t)
+{
+    while (p->tensors[t].storage != t) t = p->tensors[t].storage;
+    return t;
+}
+
+/* ---- the planned model's working set ---- */
+
+struct plan {
+    struct nnperf_prediction *p;
+    char *resident, *in_ddr;
+    int *heap,
+        n_heap; /* spill candidates: residents by last use (largest first), then index (smallest first) */
+    int *bucket_head, *bucket_next; /* residents by the layer after which they are freed */
+    double used;
+};
+
+static int heap_before(const struct plan *s, int a, int b)
+{
+    int la = s->p->tensors[a].last_use, lb = s->p->tensors[b].last_use;
+    return la != lb ? la > lb : a < b;
+}
+
+static void heap_push(struct plan *s, int t)
+{
+    int i = s->n_heap++;
+    s->heap[i] = t;
+    while (i > 0 && heap_before(s, s->heap[i], s->heap[(i - 1) / 2])) {
+        int par = (i - 1) / 2, x = s->heap[i];
+        s->heap[i] = s->heap[par];
+        s->heap[par] = x;
+        i = par;
+    }
+}
+
+static void heap_pop(struct plan *s)
+{
+    s->heap[0] = s->heap[--s->n_heap];
+    for (int i = 0;;) {
+        int a = 2 * i + 1, b = a + 1, m = i;
+        if (a < s->n_heap && heap_before(s, s->heap[a], s->heap[m])) m = a;
+        if (b < s->n_heap && heap_before(s, s->heap[b], s->heap[m])) m = b;
+        if (m == i) break;
+        int x = s->heap[i];
+        s->heap[i] = s->heap[m];
+        s->heap[m] = x;
+        i = m;
+    }
+}
+
+/* the resident spill candidate with the farthest last use, or -1 (entries no longer resident are dropped) */
+static int heap_top(struct plan *s)
+{
+    while (s->n_heap > 0 && !s->resident[s->heap[0]]) heap_pop(s);
+    return s->n_heap > 0 ? s->heap[0] : -1;
+}
+
+static void make_resident(struct plan *s, int t, int layer, int pinned)
+{
+    struct pr_tensor *T = &s->p->tensors[t];
+    s->resident[t] = (char)(pinned ? 2 : 1);
+    T->in_sram = 1;
+    if (!pinned) {
+        s->used += T->bytes;
+        heap_push(s, t);
+    }
+    int at = T->last_use > layer ? T->last_use : layer;
+    if (at >= s->p->n_layers) return; /* lives to the end of the run */
+    s->bucket_next[t] = s->bucket_head[at];
+    s->bucket_head[at] = t;
+}
+
+static enum nnperf_status plan_planned(struct nnperf_prediction *p)
+{
+    const struct ir_graph *g = p->g;
+    double eb = pr_elem_bytes(p, 0);
+    weight_bytes(p, 1);
+
+    /* tensors: graph inputs, then every layer output that leaves its layer (in layer order: each layer's outputs
+     * are one range first_out[l] .. first_out[l + 1]) */
+    int cap = g->n_inputs;
+    for (int l = 0; l < p->n_layers; l++)
+        for (int i = 0; i < p->layers[l].n_nodes; i++) cap += p->layers[l].nodes[i]->n_out;
+    size_t ncap = (size_t)(cap ? cap : 1);
+    p->tensors = ar_calloc(&p->ar, ncap, sizeof *p->tensors);
+    int *first_out = ar_calloc(&p->ar, (size_t)p->n_layers + 1, sizeof *first_out);
+    struct vmap *m = malloc(ncap * sizeof *m);
+    struct plan s = {p,
+                     calloc(ncap, 1),
+                     calloc(ncap, 1),
+                     malloc(ncap * sizeof(int)),
+                     0,
+                     malloc(((size_t)p->n_layers + 1) * sizeof(int)),
+                     malloc(ncap * sizeof(int)),
+                     0};
+    int *reads = malloc(ncap * sizeof *reads);
+    enum nnperf_status st = NNPERF_OK;
+    if (!p->tensors || !first_out || !m || !s.resident || !s.in_ddr || !s.heap || !s.bucket_head ||
+        !s.bucket_next || !reads) {
+        st = diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+        goto done;
+    }
+    int nt = 0;
+    for (int i = 0; i < g->n_inputs; i++) {
+        const struct ir_value *v = g->inputs[i];
+        if (v->flags & IR_V_INIT) continue;
+        p->tensors[nt] = (struct pr_tensor){v, nt, -1, -1, 0, 0, 0};
+        nt++;
+    }
+    for (int l = 0; l < p->n_layers; l++) {
+        const struct pr_layer *L = &p->layers[l];
+        first_out[l] = nt;
+        for (int i = 0; i < L->n_nodes; i++)
+            for (int k = 0; k < L->nodes[i]->n_out; k++) {
+                const struct ir_value *v = L->nodes[i]->out[k];
+                if (!v || (!v->n_consumers && !(v->flags & IR_V_OUTPUT))) continue;
+                p->tensors[nt] = (struct pr_tensor){v, nt, l, -1, 0, 0, 0};
+                nt++;
+            }
+    }
+    first_out[p->n_layers] = nt;
+    p->n_tensors = nt;
+    for (int t = 0; t < nt; t++) m[t] = (struct vmap){p->tensors[t].v, t};
+    qsort(m, (size_t)nt, sizeof *m, cmp_vmap);
+    /* sizes, views, last uses */
+    for (int t = 0; t < nt; t++) {
+        struct pr_tensor *T = &p->tensors[t];
+        int64_t n;
+        T->bytes = ir_numel(T->v, &n) ? (double)n * eb * p->batch : 0;
+        if (T->producer >= 0 && p->layers[T->producer].out == T->v)
+            T->bytes *= p->layers[T->producer].align_factor;
+        const struct pr_value_in *vi = pr_value(p, T->v); /* a what-if's channel change */
+        if (vi) T->bytes *= vi->bytes_scale;
+        if (T->v->flags & IR_V_OUTPUT) T->last_use = p->n_layers;
+    }
+    for (int l = 0; l < p->n_layers; l++) {
+        int nr = layer_reads(p, l, m, nt, reads, (int)ncap);
+        for (int j = 0; j < nr; j++)
+            if (p->tensors[reads[j]].last_use < l) p->tensors[reads[j]].last_use = l;
+        if (is_view_layer(p, &p->layers[l]) && nr == 1)
+            for (int t = first_out[l]; t < first_out[l + 1]; t++) p->tensors[t].storage = root(p, reads[0]);
+    }
+    /* a root lives until the last use of any alias */
+    for (int t = 0; t < nt; t++) {
+        int r = root(p, t);
+        if (p->tensors[t].last_use > p->tensors[r].last_use) p->tensors[r].last_use = p->tensors[t].last_use;
+    }
+    /* walk the layers with the SRAM as a set of resident roots */
+    double sram = p->hw.sram_bytes;
+    for (int l = 0; l <= p->n_layers; l++) s.bucket_head[l] = -1;
+    for (int t = 0; t < nt; t++)
+        if (p->tensors[t].producer < 0) s.in_ddr[t] = 1; /* graph inputs arrive in DDR */
+    for (int l = 0; l < p->n_layers; l++) {
+        struct pr_layer *L = &p->layers[l];
+        int nr = layer_reads(p, l, m, nt, reads, (int)ncap);
+        int view = is_view_layer(p, L);
+        for (int j = 0; j < nr && !view; j++) {
+            int r = root(p, reads[j]);
+            struct pr_tensor *T = &p->tensors[r];
+            if (L->fallback) {
+                /* the CPU reads it from DDR; if it was on chip, the accelerator writes it out first */
+                if (!s.in_ddr[r]) {
+                    L->store_bytes += T->bytes;
+                    s.in_ddr[r] = 1;
+                }
+                L->transfer_bytes += T->bytes;
+                L->quant_elems += T->bytes / eb;
+            } else if (s.resident[r]) {
+                L->sram_bytes += T->bytes;
+            } else if (T->spilled) {
+                L->spill_load_bytes += T->bytes;
+            } else {
+                L->load_bytes += T->bytes;
+            }
+        }
+        /* outputs of this layer */
+        for (int t = first_out[l]; t < first_out[l + 1]; t++) {
+            struct pr_tensor *T = &p->tensors[t];
+            if (root(p, t) != t) continue;
+            if (L->fallback) {
+                L->transfer_bytes += T->bytes;
+                L->quant_elems += T->bytes / eb;
+                s.in_ddr[t] = 1;
+                continue;
+            }
+            L->sram_bytes += T->bytes;
+            if (T->v->flags & IR_V_OUTPUT) {
+                L->store_bytes += T->bytes;
+                s.in_ddr[t] = 1;
+            }
+            if (!T->v->n_consumers) continue; /* a graph output nothing else reads */
+            const struct pr_value_in *vi = pr_value(p, T->v);
+            if (vi && vi->pinned) {
+                /* a what-if: kept on chip beside the plan, as if its shortcut were short enough (its bytes do not
+                 * count against the SRAM: the upper bound of shortening it) */
+                make_resident(&s, t, l, 1);
+                continue;
+            }
+            if (T->bytes > sram) {
+                if (!s.in_ddr[t]) L->store_bytes += T->bytes;
+                s.in_ddr[t] = 1;
+                continue;
+            }
+            /* make room: spill residents whose last use is farther than this tensor's */
+            while (s.used + T->bytes > sram) {
+                int far = heap_top(&s);
+                if (far < 0 || p->tensors[far].last_use <= T->last_use) break;
+                heap_pop(&s);
+                s.resident[far] = 0;
+                s.used -= p->tensors[far].bytes;
+                if (!s.in_ddr[far]) {
+                    L->spill_store_bytes += p->tensors[far].bytes;
+                    s.in_ddr[far] = 1;
+                }
+                p->tensors[far].spilled = 1;
+                p->spilled_tensors++;
+            }
+            if (s.used + T->bytes <= sram) {
+                make_resident(&s, t, l, 0);
+            } else if (!s.in_ddr[t]) {
+                L->store_bytes += T->bytes;
+                s.in_ddr[t] = 1;
+            }
+        }
+        /* free what is no longer needed */
+        for (int r = s.bucket_head[l]; r >= 0; r = s.bucket_next[r])
+            if (s.resident[r]) {
+                if (s.resident[r] == 1) s.used -= p->tensors[r].bytes;
+                s.resident[r] = 0;
+            }
+        if (s.used < 0) s.used = 0;
+    }
+    for (int t = 0; t < nt; t++)
+        if (p->tensors[t].spilled) p->tensors[t].in_sram = 0;
+done:
+    free(m), free(s.resident), free(s.in_ddr), free(s.heap), free(s.bucket_head), free(s.bucket_next);
+    free(reads);
+    return st;
+}
+
+const struct pr_memory_model pr_memory_models[] = {
+    [NNPERF_MEMORY_PLANNED] = {"planned", plan_planned, PR_SCHED_SEQUENTIAL},
+    [NNPERF_MEMORY_WEIGHTS_ONLY] = {"weights-only", plan_weights_only, PR_SCHED_OVERLAPPED},
+};
+const int pr_n_memory_models = (int)(sizeof pr_memory_models / sizeof pr_memory_models[0]);
+
+enum nnperf_status pr_memory(struct nnperf_prediction *p)
+{
+    return pr_memory_models[p->memory_model].plan(p);
+}

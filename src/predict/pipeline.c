@@ -1,0 +1,115 @@
+/* pipeline.c - nnperf_predict: fills the pipeline's inputs (the platform copy, the options, per-node work with the
+ * what-if applied) and runs the ordered table of stages over the pipeline state (predict.h). */
+#include "predict.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PR_MAX_WARNINGS 500
+
+void pr_warn(struct nnperf_prediction *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ar_append_msg(&p->ar, &p->warn, &p->n_warn, &p->cap_warn, PR_MAX_WARNINGS, fmt, ap);
+    va_end(ap);
+}
+
+/* The stages, in order. Each reads what earlier stages wrote and adds its own. */
+static const struct {
+    const char *name;
+    enum nnperf_status (*run)(struct nnperf_prediction *p);
+} stages[] = {
+    {"fuse", pr_fuse},       {"align", pr_align},       {"memory", pr_memory},
+    {"compute", pr_compute}, {"schedule", pr_schedule}, {"timeline", pr_timeline},
+};
+
+static void fail(char *err, size_t errlen, const char *msg)
+{
+    if (err && errlen) snprintf(err, errlen, "%s", msg);
+}
+
+/* the options (and the what-if's batch and dtype, which replace the options') into the state */
+static enum nnperf_status read_options(struct nnperf_prediction *p, const struct nnperf_predict_options *opts)
+{
+    enum nnperf_status st = NNPERF_OK;
+    if (!opts) return st;
+    if (opts->dtype) {
+        p->dtype = hw_dtype_from_name(opts->dtype);
+        if (p->dtype < 0)
+            st = diag_set(&p->d, NNPERF_E_USAGE, "unknown dtype '%s' (int4, int8, fp16, bf16 or fp32)",
+                          opts->dtype);
+    }
+    if (opts->batch < 0 || opts->batch > 1000000)
+        st = diag_set(&p->d, NNPERF_E_USAGE, "batch %d is out of range (1 to 1000000)", opts->batch);
+    else if (opts->batch > 0)
+        p->batch = opts->batch;
+    if (opts->memory_model < 0 || opts->memory_model >= pr_n_memory_models)
+        st = diag_set(&p->d, NNPERF_E_USAGE, "unknown memory model %d", opts->memory_model);
+    else
+        p->memory_model = opts->memory_model;
+    if (opts->interval_s < 0)
+        st = diag_set(&p->d, NNPERF_E_USAGE, "the timeline interval must be positive");
+    else if (opts->interval_s > 0)
+        p->interval_s = opts->interval_s;
+    const struct nnperf_whatif *w = opts->whatif;
+    if (w && w->batch > 0) p->batch = w->batch;
+    if (w && w->dtype) {
+        p->dtype = hw_dtype_from_name(w->dtype);
+        if (p->dtype < 0) st = diag_set(&p->d, NNPERF_E_USAGE, "unknown dtype '%s' in the what-if", w->dtype);
+    }
+    return st;
+}
+
+enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct nnperf_platform *plat,
+                                  const struct nnperf_predict_options *opts, struct nnperf_prediction **out,
+                                  char *err, size_t errlen)
+{
+    *out = NULL;
+    if (!a || !plat) {
+        fail(err, errlen, "nnperf_predict: no analysis or platform");
+        return NNPERF_E_USAGE;
+    }
+    struct nnperf_prediction *p = calloc(1, sizeof *p);
+    if (!p) {
+        fail(err, errlen, "out of memory");
+        return NNPERF_E_NOMEM;
+    }
+    ar_init(&p->ar, 0);
+    p->an = &a->st;
+    p->g = a->st.m->graph;
+    p->hw = plat->hw;
+    p->dtype = p->hw.default_dtype;
+    p->batch = p->hw.frames_per_run > 0 ? p->hw.frames_per_run : 1;
+    p->interval_s = 0.5e-3;
+    p->memory_model = NNPERF_MEMORY_PLANNED;
+    p->compute_model = PR_COMPUTE_ROOFLINE;
+    enum nnperf_status st = read_options(p, opts);
+    if (!st && p->hw.peak_ops[p->dtype] <= 0)
+        st = diag_set(&p->d, NNPERF_E_USAGE, "platform '%s' has no %s peak (compute.peak_ops.%s)", p->hw.name,
+                      hw_dtype_name(p->dtype), hw_dtype_name(p->dtype));
+    if (!st) st = pr_inputs(p, opts ? opts->whatif : NULL);
+    for (size_t i = 0; !st && i < sizeof stages / sizeof stages[0]; i++) st = stages[i].run(p);
+    if (st) {
+        fail(err, errlen, p->d.msg[0] ? p->d.msg : nnperf_status_name(st));
+        nnperf_prediction_free(p);
+        return st;
+    }
+    if (p->unknown_layers)
+        pr_warn(
+            p,
+            "%d of %d layers have an unknown cost (unsupported operators or unknown shapes) and count as 0 s",
+            p->unknown_layers, p->n_layers);
+    if (p->fallback_layers)
+        pr_warn(
+            p,
+            "%d layers run on the fallback unit (%s): each crossing pays the transfer and (de)quantization",
+            p->fallback_layers, p->hw.fb.name[0] ? p->hw.fb.name : "cpu");
+    if (p->spilled_tensors)
+        pr_warn(p,
+                "%d tensors do not stay in the %.0f KiB on-chip memory and are spilled to DDR and read back",
+                p->spilled_tensors, p->hw.sram_bytes / 1024);
+    *out = p;
+    return NNPERF_OK;
+}

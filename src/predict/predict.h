@@ -1,0 +1,176 @@
+/* predict.h - the prediction pipeline: an analysed graph mapped onto a platform.
+ *
+ * The pipeline state (struct nnperf_prediction) is owned by one prediction. nnperf_predict (pipeline.c) fills its
+ * inputs (a copy of the platform, the options, and per-node work copied from the analysis with the what-if applied:
+ * whatif.c), then runs an explicit, ordered table of stages, each a function over the state that reads what earlier
+ * stages wrote and adds its own:
+ *
+ *     fuse -> align -> memory model -> compute model -> schedule -> timeline
+ *
+ * Memory models (how activations and weights reach the compute units) and compute models (how long a layer's work
+ * takes) are enums with a table of implementations each (memory.c, compute.c): a new model is one function and one
+ * row. The model and its analysis are never modified, so one analysis can be predicted on many platforms. */
+#ifndef NNPERF_PREDICT_H
+#define NNPERF_PREDICT_H
+
+#include "../analysis/analysis.h"
+#include "../hw/hw.h"
+#include "whatif.h"
+
+enum pr_bound { PB_COMPUTE, PB_MEMORY, PB_OVERHEAD, PB_UNKNOWN };
+
+/* ---- inputs: copies the stages read (a what-if transforms these, never the analysis) ---- */
+
+/* Per node of the top graph (indexed by ir_node.index). */
+struct pr_node_in {
+    double mac_ops, vec_ops; /* per frame: 2 x MACs, other FLOPs */
+    double params;           /* weight elements the node reads */
+    int klass;               /* operator class (enum op_class; a grouped conv is OC_CONV_GROUPED) */
+    int dropped;             /* folded away (a what-if): no work, no bytes, treated as a view */
+};
+
+/* A value whose size or placement a what-if changes. */
+struct pr_value_in {
+    const struct ir_value *v;
+    int64_t channels;   /* > 0: its channel axis becomes this (alignment of its producer) */
+    double bytes_scale; /* its bytes scale by this */
+    int pinned;         /* kept on chip beside the plan */
+};
+
+/* A forced fused layer (a what-if): node indices in execution order. */
+struct pr_group_in {
+    const int *nodes;
+    int n;
+};
+
+/* ---- results ---- */
+
+/* A tensor passed between layers (an activation), after view aliasing. */
+struct pr_tensor {
+    const struct ir_value *v;
+    int storage;  /* index of the tensor whose memory this one shares (views alias), else itself */
+    int producer; /* layer index, -1 = graph input */
+    int last_use; /* last consuming layer, or n_layers for graph outputs */
+    double bytes; /* per run, at the prediction dtype, after alignment */
+    int in_sram;  /* 1 when it lives on chip for its whole life */
+    int spilled;  /* 1 when stored to DDR and read back */
+};
+
+struct pr_layer {
+    const char *name;
+    struct ir_node **nodes; /* in execution order; nodes[0] names the layer, main is the costliest */
+    int n_nodes;
+    const struct ir_node *main;
+    int klass;    /* operator class of the main node */
+    int fallback; /* runs on the fallback unit */
+    int cost_known;
+    /* work per run (frames_per_run frames) */
+    double mac_ops, vec_ops; /* effective: 2 x MACs, other FLOPs */
+    double align_factor;     /* aligned / original output elements (>= 1) */
+    double mac_ops_aligned, vec_ops_aligned;
+    const struct ir_value *out; /* the layer's (first) output */
+    int64_t aligned_dims[NNPERF_MAX_RANK];
+    int out_rank;
+    double params; /* weight elements read */
+    /* DDR traffic per run, bytes */
+    double w_bytes, load_bytes, store_bytes, spill_store_bytes, spill_load_bytes, sram_bytes;
+    double transfer_bytes, quant_elems; /* fallback boundary crossing */
+    /* times, seconds per run */
+    double t_compute, t_memory, t_transfer, t_overhead, t_total;
+    int bound;
+    double start, end;
+};
+
+struct pr_interval {
+    double util, load_bw, store_bw; /* utilization in [0,1]; bytes/s */
+};
+
+/* ---- the pipeline state ---- */
+
+struct nnperf_prediction {
+    struct arena ar;
+    const struct an_state *an;
+    const struct ir_graph *g; /* the analysed top graph */
+    /* inputs */
+    struct hw_desc hw; /* a copy of the platform (a what-if may let it run more operators) */
+    int dtype;         /* enum hw_dtype */
+    int batch;         /* frames per run */
+    int memory_model;  /* enum nnperf_memory_model */
+    int compute_model; /* enum pr_compute_model */
+    double interval_s;
+    struct pr_node_in *node_in; /* [g->n_nodes] */
+    struct pr_value_in *val_in;
+    int n_val_in;
+    struct pr_group_in *groups;
+    int n_groups;
+    /* results */
+    struct pr_layer *layers;
+    int n_layers;
+    int *layer_of; /* node index -> layer index (-1: folded) */
+    struct pr_tensor *tensors;
+    int n_tensors;
+    struct pr_interval *iv;
+    int n_iv;
+    /* totals per run */
+    double latency, mac_ops, vec_ops, w_bytes, load_bytes, store_bytes, spill_bytes;
+    double avg_util;
+    int fallback_layers, spilled_tensors, unknown_layers;
+    const char **warn;
+    int n_warn, cap_warn;
+    struct diag d;
+};
+
+void pr_warn(struct nnperf_prediction *p, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* ---- stages (in pipeline order; pipeline.c holds the table) ---- */
+enum nnperf_status pr_fuse(struct nnperf_prediction *p);
+enum nnperf_status pr_align(struct nnperf_prediction *p);
+enum nnperf_status pr_memory(struct nnperf_prediction *p);   /* dispatches on p->memory_model */
+enum nnperf_status pr_compute(struct nnperf_prediction *p);  /* dispatches on p->compute_model */
+enum nnperf_status pr_schedule(struct nnperf_prediction *p); /* the memory model's schedule */
+enum nnperf_status pr_timeline(struct nnperf_prediction *p);
+
+/* ---- memory models (memory.c) ---- */
+enum pr_schedule_kind {
+    PR_SCHED_SEQUENTIAL, /* layers one after another */
+    PR_SCHED_OVERLAPPED, /* the whole model is one roofline point: latency = max(sum compute, sum traffic) */
+};
+struct pr_memory_model {
+    const char *name; /* as in --memory-model */
+    enum nnperf_status (*plan)(struct nnperf_prediction *p);
+    int schedule; /* enum pr_schedule_kind */
+};
+extern const struct pr_memory_model pr_memory_models[];
+extern const int pr_n_memory_models;
+
+/* ---- compute models (compute.c) ---- */
+enum pr_compute_model {
+    PR_COMPUTE_ROOFLINE = 0, /* per layer: max(ops / (peak x efficiency), bytes / bandwidth) + overhead */
+};
+struct pr_compute_model_row {
+    const char *name;
+    void (*layer_time)(struct nnperf_prediction *p, struct pr_layer *L);
+};
+extern const struct pr_compute_model_row pr_compute_models[];
+extern const int pr_n_compute_models;
+
+/* ---- inputs (whatif.c) ---- */
+/* Fills p->node_in / val_in / groups from the analysis and applies the what-if w (may be NULL). */
+enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_whatif *w);
+/* The what-if override of value v, or NULL. */
+const struct pr_value_in *pr_value(const struct nnperf_prediction *p, const struct ir_value *v);
+
+/* ---- helpers ---- */
+/* The roofline of one workload: attainable ops/s = min(peak, bandwidth x intensity) (docs/sources.md [ROOFLINE]).
+ * Returns 0 when peak or bandwidth is 0. */
+double pr_attainable(double ops, double bytes, double peak, double bandwidth);
+/* Bytes per element at the prediction dtype (int4 weights: 0.5). */
+double pr_elem_bytes(const struct nnperf_prediction *p, int is_weight);
+/* Effective DDR bandwidth (bandwidth x efficiency), bytes/s. */
+double pr_ddr_bw(const struct nnperf_prediction *p);
+
+#endif

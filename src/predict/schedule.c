@@ -1,0 +1,40 @@
+/* schedule.c - stage 5: when each layer runs. The memory model chooses the schedule (memory.c):
+ *
+ * sequential: layers run one after another in graph order; each layer's active period is [start, end); the run's
+ * latency is the end of the last layer (a real compiler overlaps neighbouring layers; docs/prediction.md).
+ * overlapped: the whole model is one roofline point (QuTiBench, docs/sources.md [QUTIBENCH]): latency = max(sum of
+ * compute, sum of memory time); layer times are scaled to add up to it, then laid out one after another. */
+#include "predict.h"
+
+enum nnperf_status pr_schedule(struct nnperf_prediction *p)
+{
+    if (pr_memory_models[p->memory_model].schedule == PR_SCHED_OVERLAPPED) {
+        double tc = 0, tm = 0, sum = 0;
+        for (int l = 0; l < p->n_layers; l++) {
+            tc += p->layers[l].t_compute;
+            tm += p->layers[l].t_memory;
+            sum += p->layers[l].t_total;
+        }
+        double lat = (tc > tm ? tc : tm);
+        for (int l = 0; l < p->n_layers; l++) {
+            struct pr_layer *L = &p->layers[l];
+            L->t_total = sum > 0 ? L->t_total * lat / sum : 0;
+        }
+    }
+    double t = 0;
+    p->mac_ops = p->vec_ops = p->w_bytes = p->load_bytes = p->store_bytes = p->spill_bytes = 0;
+    for (int l = 0; l < p->n_layers; l++) {
+        struct pr_layer *L = &p->layers[l];
+        L->start = t;
+        t += L->t_total;
+        L->end = t;
+        p->mac_ops += L->mac_ops;
+        p->vec_ops += L->vec_ops;
+        p->w_bytes += L->w_bytes;
+        p->load_bytes += L->load_bytes;
+        p->store_bytes += L->store_bytes;
+        p->spill_bytes += L->spill_store_bytes + L->spill_load_bytes;
+    }
+    p->latency = t;
+    return NNPERF_OK;
+}

@@ -1,0 +1,118 @@
+/* whatif.c - the pipeline's inputs: per-node work copied from the analysis, with a what-if (whatif.h) applied to
+ * the copy before any stage runs. A what-if lists a few changes, so applying it is a scan per change. */
+#include <stdio.h>
+#include <string.h>
+
+#include "predict.h"
+
+struct pr_change *pr_whatif_add(struct arena *ar, struct nnperf_whatif *w, int kind)
+{
+    if (w->n == w->cap) {
+        int nc = w->cap ? w->cap * 2 : 8;
+        struct pr_change *c = ar_calloc(ar, (size_t)nc, sizeof *c);
+        if (!c) return NULL;
+        if (w->n) memcpy(c, w->c, (size_t)w->n * sizeof *c);
+        w->c = c;
+        w->cap = nc;
+    }
+    struct pr_change *c = &w->c[w->n++];
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->node = -1;
+    c->mac = c->vec = c->params = c->factor = 1.0;
+    return c;
+}
+
+/* the platform copy runs op: drop it from the unsupported list, add it to an explicit supported list */
+static void allow_op(struct hw_desc *hw, const char *op)
+{
+    for (int i = 0; i < hw->n_unsupported; i++)
+        if (!strcmp(hw->unsupported[i], op)) {
+            memmove(hw->unsupported[i], hw->unsupported[i + 1],
+                    (size_t)(hw->n_unsupported - i - 1) * sizeof hw->unsupported[0]);
+            hw->n_unsupported--;
+            i--;
+        }
+    if (hw->n_supported > 0 && !hw_supports(hw, op) && hw->n_supported < HW_MAX_OPS) {
+        snprintf(hw->supported[hw->n_supported], sizeof hw->supported[0], "%s", op);
+        hw->n_supported++;
+    }
+}
+
+static struct pr_value_in *value_slot(struct nnperf_prediction *p, const struct ir_value *v, int cap)
+{
+    for (int i = 0; i < p->n_val_in; i++)
+        if (p->val_in[i].v == v) return &p->val_in[i];
+    if (p->n_val_in == cap) return NULL;
+    struct pr_value_in *s = &p->val_in[p->n_val_in++];
+    *s = (struct pr_value_in){v, 0, 1.0, 0};
+    return s;
+}
+
+enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_whatif *w)
+{
+    const struct ir_graph *g = p->g;
+    int n = g->n_nodes;
+    p->node_in = ar_calloc(&p->ar, (size_t)(n ? n : 1), sizeof *p->node_in);
+    if (!p->node_in) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    for (int k = 0; k < n; k++) {
+        const struct ir_node *nd = g->nodes[k];
+        struct pr_node_in *in = &p->node_in[k];
+        in->mac_ops = 2.0 * (double)nd->cost.macs;
+        in->vec_ops = (double)(nd->cost.flops - 2 * nd->cost.macs);
+        in->params = (double)nd->cost.params;
+        in->klass = nd->op >= 0 ? op_table[nd->op].klass : OC_OTHER;
+        if (in->klass == OC_CONV) /* grouped and depthwise convolutions are a class of their own */
+            for (int a = 0; a < nd->n_attr; a++)
+                if (!strcmp(nd->attrs[a].name, "group") && nd->attrs[a].i > 1) in->klass = OC_CONV_GROUPED;
+    }
+    if (!w) return NNPERF_OK;
+    p->val_in = ar_calloc(&p->ar, (size_t)(w->n ? w->n : 1), sizeof *p->val_in);
+    p->groups = ar_calloc(&p->ar, (size_t)(w->n ? w->n : 1), sizeof *p->groups);
+    if (!p->val_in || !p->groups) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    for (int i = 0; i < w->n; i++) {
+        const struct pr_change *c = &w->c[i];
+        struct pr_node_in *in = c->node >= 0 && c->node < n ? &p->node_in[c->node] : NULL;
+        struct pr_value_in *vi;
+        switch (c->kind) {
+        case WI_SUPPORT_OP:
+            if (c->op) allow_op(&p->hw, c->op);
+            break;
+        case WI_FUSE: p->groups[p->n_groups++] = (struct pr_group_in){c->nodes, c->n_nodes}; break;
+        case WI_CHANNELS:
+            if ((vi = value_slot(p, c->v, w->n)) != NULL) {
+                vi->channels = c->n;
+                vi->bytes_scale = c->factor;
+            }
+            break;
+        case WI_PIN:
+            if ((vi = value_slot(p, c->v, w->n)) != NULL) vi->pinned = 1;
+            break;
+        case WI_SCALE_NODE:
+            if (in) {
+                in->mac_ops *= c->mac;
+                in->vec_ops *= c->vec;
+                in->params *= c->params;
+            }
+            break;
+        case WI_GROUPED:
+            if (in) in->klass = OC_CONV_GROUPED;
+            break;
+        case WI_DROP:
+            if (in) {
+                in->mac_ops = in->vec_ops = in->params = 0;
+                in->dropped = 1;
+            }
+            break;
+        default: break;
+        }
+    }
+    return NNPERF_OK;
+}
+
+const struct pr_value_in *pr_value(const struct nnperf_prediction *p, const struct ir_value *v)
+{
+    for (int i = 0; i < p->n_val_in; i++)
+        if (p->val_in[i].v == v) return &p->val_in[i];
+    return NULL;
+}
