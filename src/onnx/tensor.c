@@ -1,15 +1,190 @@
-/* tensor.c - decoding the values of small tensors (shape constants, axes, scales) on demand, from raw_data, the
- * typed repeated fields or an external file. Large tensors are never decoded: their bytes stay where they are. */
+/* tensor.c - TensorProto: dtype, dims and a view of the data (raw_data, a typed repeated field, or an external
+ * file whose location must stay inside the model's folder); and decoding the values of small tensors (shape
+ * constants, axes, scales) on demand. Large tensors are never decoded: their bytes stay where they are. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "onnx.h"
-#include "pb.h"
+#include "load.h"
+
+static const struct fspec tensor_fields[] = {{1, WV | WL, "dims"},
+                                             {2, WV, "data_type"},
+                                             {3, WL, "segment"},
+                                             {4, W32 | WL, "float_data"},
+                                             {5, WV | WL, "int32_data"},
+                                             {6, WL, "string_data"},
+                                             {7, WV | WL, "int64_data"},
+                                             {8, WL, "name"},
+                                             {9, WL, "raw_data"},
+                                             {10, W64 | WL, "double_data"},
+                                             {11, WV | WL, "uint64_data"},
+                                             {12, WL, "doc_string"},
+                                             {13, WL, "external_data"},
+                                             {14, WV, "data_location"},
+                                             {0, 0, NULL}};
+
+enum nnperf_status ox_parse_tensor_proto(struct ld *L, const uint8_t *p, size_t n, struct ir_value *v,
+                                         const char **name_out)
+{
+    const char *why;
+    struct pb r = pb_make(p, n);
+    struct pb_field f;
+    int ndims = 0;
+    int has_data = 0, external = 0, repeated = 0;
+    const char *tname = NULL; /* for messages: the name may come after the dims */
+    FOR_FIELDS_CHECKED(r, f, "TensorProto", tensor_fields)
+    {
+        if (f.num == TP_DIMS) {
+            if (f.wire == PB_VARINT)
+                ndims++;
+            else if (f.wire == PB_LEN) {
+                int64_t c = pb_count_varints(f.data, f.len);
+                if (c < 0) return ox_malformed(L, "TensorProto", "bad packed dims", f.data);
+                ndims += (int)(c > NNPERF_MAX_RANK ? NNPERF_MAX_RANK + 1 : c);
+            }
+            if (ndims > NNPERF_MAX_RANK) ndims = NNPERF_MAX_RANK + 1; /* reported below; no int overflow */
+        } else if (f.num == TP_NAME && f.wire == PB_LEN && !(tname = ox_str(L, &f))) {
+            return ox_nomem(L);
+        }
+    }
+    if (!tname) tname = v->name ? v->name : "";
+    if (ndims > NNPERF_MAX_RANK)
+        return diag_set(L->d, NNPERF_E_LIMIT, "tensor '%s' has more than %d dims", tname, NNPERF_MAX_RANK);
+    v->type_kind = TK_TENSOR;
+    v->rank = ndims;
+    v->dims = ar_calloc(L->ar, (size_t)(ndims ? ndims : 1), sizeof(struct ir_dim));
+    if (!v->dims) return ox_nomem(L);
+    v->declared = 1;
+    r = pb_make(p, n);
+    int di = 0;
+    FOR_FIELDS(r, f, "TensorProto")
+    {
+        switch (f.num) {
+        case TP_DIMS:
+            if (f.wire == PB_VARINT) {
+                if ((int64_t)f.u < 0)
+                    return diag_set(L->d, NNPERF_E_INVALID, "tensor '%s' has a negative dim (%lld)", tname,
+                                    (long long)(int64_t)f.u);
+                v->dims[di++] = ir_dim_known((int64_t)f.u);
+            } else if (f.wire == PB_LEN) {
+                struct pb q = pb_make(f.data, f.len);
+                uint64_t x;
+                int rc;
+                while ((rc = pb_varint(&q, &x)) == 1) {
+                    if ((int64_t)x < 0)
+                        return diag_set(L->d, NNPERF_E_INVALID, "tensor '%s' has a negative dim (%lld)",
+                                        tname, (long long)(int64_t)x);
+                    v->dims[di++] = ir_dim_known((int64_t)x);
+                }
+                if (rc < 0) return ox_malformed(L, "TensorProto", "bad packed dims", f.data);
+            }
+            break;
+        case TP_DTYPE:
+            if (f.wire == PB_VARINT) v->dtype = f.u < DT_COUNT ? (int)f.u : DT_UNDEFINED;
+            break;
+        case TP_NAME:
+            if (f.wire == PB_LEN && name_out) *name_out = tname;
+            break;
+        case TP_RAW:
+            if (f.wire == PB_LEN) {
+                v->enc = DE_RAW;
+                v->data = f.data;
+                v->data_len = f.len;
+                has_data = 1;
+            }
+            break;
+        case TP_FLOAT:
+        case TP_INT32:
+        case TP_INT64:
+        case TP_DOUBLE:
+        case TP_UINT64:
+            if (f.wire == PB_LEN) {
+                if (has_data && v->data_len && f.len) break; /* keep the first non-empty field */
+                v->enc = (f.num == TP_FLOAT) ? DE_FIXED32 : (f.num == TP_DOUBLE) ? DE_FIXED64 : DE_VARINT;
+                v->data = f.data;
+                v->data_len = f.len;
+                has_data = 1;
+            } else {
+                repeated = 1; /* unpacked repeated scalars */
+            }
+            break;
+        case TP_STRING: has_data = 1; break;
+        case TP_LOCATION:
+            if (f.wire == PB_VARINT && f.u == 1) external = 1;
+            break;
+        case TP_EXTERNAL:
+            if (f.wire == PB_LEN) {
+                struct pb q = pb_make(f.data, f.len);
+                struct pb_field g;
+                const char *key = NULL, *val = NULL;
+                FOR_FIELDS(q, g, "StringStringEntryProto")
+                {
+                    if (g.wire != PB_LEN) continue;
+                    if (g.num == 1)
+                        key = ox_str(L, &g);
+                    else if (g.num == 2)
+                        val = ox_str(L, &g);
+                }
+                if (!key || !val) break;
+                if (!strcmp(key, "location"))
+                    v->ext_location = val;
+                else if (!strcmp(key, "offset") || !strcmp(key, "length")) {
+                    char *end;
+                    unsigned long long x = strtoull(val, &end, 10);
+                    if (!*val || *end || val[0] == '-')
+                        return diag_set(L->d, NNPERF_E_PARSE,
+                                        "tensor '%s': external data %s '%s' is not a number", tname, key,
+                                        val);
+                    if (!strcmp(key, "offset"))
+                        v->ext_offset = x;
+                    else {
+                        v->ext_length = x;
+                        v->ext_has_length = 1;
+                    }
+                }
+            }
+            break;
+        default: break;
+        }
+    }
+    if (external) {
+        if (!v->ext_location)
+            return diag_set(L->d, NNPERF_E_PARSE, "external tensor '%s' has no 'location'", tname);
+        v->enc = DE_EXTERNAL;
+        const char *loc = v->ext_location;
+        /* refuse paths that escape the model's directory: absolute, or with a ".." component */
+        int escapes = loc[0] == '/' || loc[0] == '\\' || (loc[0] && loc[1] == ':');
+        for (const char *s = loc; *s && !escapes; s++)
+            if (s[0] == '.' && s[1] == '.' && (s == loc || s[-1] == '/' || s[-1] == '\\') &&
+                (s[2] == 0 || s[2] == '/' || s[2] == '\\'))
+                escapes = 1;
+        if (escapes)
+            return diag_set(L->d, NNPERF_E_INVALID,
+                            "tensor '%s': external data location '%s' escapes the model's directory", tname,
+                            loc);
+    } else if (repeated && !has_data) {
+        v->enc = DE_REPEATED;
+        v->tensor_pb = p;
+        v->tensor_pb_len = n;
+    }
+    v->flags |= 0;
+    return NNPERF_OK;
+}
+
+enum nnperf_status ox_parse_tensor(struct ir_model *m, const uint8_t *buf, size_t len, struct ir_value *v,
+                                   struct diag *d)
+{
+    struct ld L0 = {m, &m->ar, d, 0};
+    const char *name = NULL;
+    enum nnperf_status st = ox_parse_tensor_proto(&L0, buf, len, v, &name);
+    if (!st && name && !v->name) v->name = name;
+    return st;
+}
 
 static double half_to_double(uint16_t h)
 {

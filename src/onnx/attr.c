@@ -1,0 +1,232 @@
+/* attr.c - AttributeProto -> struct ir_attr: scalars, lists (packed or not), strings, tensors (dense and sparse),
+ * graphs (If/Loop/Scan bodies, parsed as subgraphs with the node's graph as outer scope) and type protos. */
+#include <string.h>
+
+#include "load.h"
+
+static const struct fspec attr_fields[] = {{1, WL, "name"},
+                                           {2, W32, "f"},
+                                           {3, WV, "i"},
+                                           {4, WL, "s"},
+                                           {5, WL, "t"},
+                                           {6, WL, "g"},
+                                           {7, W32 | WL, "floats"},
+                                           {8, WV | WL, "ints"},
+                                           {9, WL, "strings"},
+                                           {10, WL, "tensors"},
+                                           {11, WL, "graphs"},
+                                           {13, WL, "doc_string"},
+                                           {14, WL, "tp"},
+                                           {15, WL, "type_protos"},
+                                           {20, WV, "type"},
+                                           {21, WL, "ref_attr_name"},
+                                           {22, WL, "sparse_tensor"},
+                                           {23, WL, "sparse_tensors"},
+                                           {0, 0, NULL}};
+
+enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struct ir_graph *g,
+                                 const struct rename *rn, const char *node_name, struct ir_attr *a)
+{
+    const char *why;
+    struct pb r = pb_make(p, n);
+    struct pb_field f;
+    int64_t nints = 0, nfloats = 0, nstrings = 0, ngraphs = 0;
+    FOR_FIELDS_CHECKED(r, f, "AttributeProto", attr_fields)
+    {
+        switch (f.num) {
+        case AP_NAME:
+            if (f.wire == PB_LEN && !(a->name = ox_str(L, &f))) return ox_nomem(L);
+            break;
+        case AP_REF:
+            if (f.wire == PB_LEN && !(a->ref_name = ox_str(L, &f))) return ox_nomem(L);
+            break;
+        case AP_TYPE:
+            if (f.wire == PB_VARINT) a->type = (int)f.u;
+            break;
+        case AP_F:
+            if (f.wire == PB_I32) {
+                float x;
+                uint32_t u = (uint32_t)f.u;
+                memcpy(&x, &u, 4);
+                a->f = x;
+            }
+            break;
+        case AP_I:
+            if (f.wire == PB_VARINT) a->i = (int64_t)f.u;
+            break;
+        case AP_S:
+            if (f.wire == PB_LEN) {
+                if (f.len > NNPERF_MAX_ATTR_ELEMS)
+                    return diag_set(L->d, NNPERF_E_LIMIT, "node '%s': a string attribute has %zu bytes",
+                                    node_name, f.len);
+                a->s = ox_str(L, &f);
+                a->slen = f.len;
+                if (!a->s) return ox_nomem(L);
+            }
+            break;
+        case AP_INTS:
+            if (f.wire == PB_VARINT)
+                nints++;
+            else if (f.wire == PB_LEN) {
+                int64_t c = pb_count_varints(f.data, f.len);
+                if (c < 0) return ox_malformed(L, "AttributeProto", "bad packed ints", f.data);
+                nints += c;
+            }
+            break;
+        case AP_FLOATS:
+            if (f.wire == PB_I32)
+                nfloats++;
+            else if (f.wire == PB_LEN) {
+                if (f.len % 4)
+                    return ox_malformed(L, "AttributeProto", "packed floats are not a multiple of 4 bytes",
+                                        f.data);
+                nfloats += (int64_t)(f.len / 4);
+            }
+            break;
+        case AP_STRINGS:
+            if (f.wire == PB_LEN) nstrings++;
+            break;
+        case AP_GRAPHS:
+            if (f.wire == PB_LEN) ngraphs++;
+            break;
+        default: break;
+        }
+        if (nints > NNPERF_MAX_ATTR_ELEMS || nfloats > NNPERF_MAX_ATTR_ELEMS ||
+            nstrings > NNPERF_MAX_ATTR_ELEMS)
+            return diag_set(L->d, NNPERF_E_LIMIT, "node '%s': attribute '%s' has more than %d values",
+                            node_name, a->name ? a->name : "?", NNPERF_MAX_ATTR_ELEMS);
+    }
+    if (!a->name) return diag_set(L->d, NNPERF_E_PARSE, "node '%s': an attribute has no name", node_name);
+    if (nints && !(a->ints = ar_calloc(L->ar, (size_t)nints, sizeof(int64_t)))) return ox_nomem(L);
+    if (nfloats && !(a->floats = ar_calloc(L->ar, (size_t)nfloats, sizeof(double)))) return ox_nomem(L);
+    if (nstrings && !(a->strings = ar_calloc(L->ar, (size_t)nstrings, sizeof(char *)))) return ox_nomem(L);
+    if (ngraphs && !(a->graphs = ar_calloc(L->ar, (size_t)ngraphs, sizeof(struct ir_graph *))))
+        return ox_nomem(L);
+    int64_t ki = 0, kf = 0, ks = 0, kg = 0;
+    r = pb_make(p, n);
+    FOR_FIELDS(r, f, "AttributeProto")
+    {
+        switch (f.num) {
+        case AP_INTS:
+            if (f.wire == PB_VARINT)
+                a->ints[ki++] = (int64_t)f.u;
+            else if (f.wire == PB_LEN) {
+                struct pb q = pb_make(f.data, f.len);
+                uint64_t x;
+                int rc;
+                while ((rc = pb_varint(&q, &x)) == 1) a->ints[ki++] = (int64_t)x;
+                if (rc < 0) return ox_malformed(L, "AttributeProto", "bad packed ints", f.data);
+            }
+            break;
+        case AP_FLOATS:
+            if (f.wire == PB_I32) {
+                float x;
+                uint32_t u = (uint32_t)f.u;
+                memcpy(&x, &u, 4);
+                a->floats[kf++] = x;
+            } else if (f.wire == PB_LEN) {
+                for (size_t o = 0; o + 4 <= f.len; o += 4) {
+                    float x;
+                    memcpy(&x, f.data + o, 4);
+                    a->floats[kf++] = x;
+                }
+            }
+            break;
+        case AP_STRINGS:
+            if (f.wire == PB_LEN && !(a->strings[ks++] = ox_str(L, &f))) return ox_nomem(L);
+            break;
+        case AP_T:
+        case AP_SPARSE:
+            if (f.wire == PB_LEN) {
+                struct ir_value *t = ar_alloc(L->ar, sizeof *t);
+                if (!t) return ox_nomem(L);
+                t->producer = NULL;
+                t->name = a->name;
+                if (f.num == AP_T) {
+                    enum nnperf_status st = ox_parse_tensor_proto(L, f.data, f.len, t, NULL);
+                    if (st) return st;
+                } else {
+                    /* SparseTensorProto: dims (field 3) give the dense shape; values are not propagated */
+                    struct pb q = pb_make(f.data, f.len);
+                    struct pb_field h;
+                    int nd = 0;
+                    t->dims = ar_calloc(L->ar, NNPERF_MAX_RANK, sizeof(struct ir_dim));
+                    if (!t->dims) return ox_nomem(L);
+                    FOR_FIELDS(q, h, "SparseTensorProto")
+                    {
+                        if (h.num == SP_DIMS && h.wire == PB_VARINT && nd < NNPERF_MAX_RANK)
+                            t->dims[nd++] = ir_dim_known((int64_t)h.u >= 0 ? (int64_t)h.u : 0);
+                        else if (h.num == SP_DIMS && h.wire == PB_LEN) {
+                            struct pb q2 = pb_make(h.data, h.len);
+                            uint64_t x;
+                            while (nd < NNPERF_MAX_RANK && pb_varint(&q2, &x) == 1)
+                                t->dims[nd++] = ir_dim_known((int64_t)x >= 0 ? (int64_t)x : 0);
+                        } else if (h.num == SP_VALUES && h.wire == PB_LEN) {
+                            struct ir_value tmp = {0};
+                            enum nnperf_status st = ox_parse_tensor_proto(L, h.data, h.len, &tmp, NULL);
+                            if (st) return st;
+                            t->dtype = tmp.dtype;
+                        }
+                    }
+                    t->rank = nd;
+                    t->type_kind = TK_TENSOR;
+                    t->declared = 1;
+                }
+                a->t = t;
+            }
+            break;
+        case AP_G:
+        case AP_GRAPHS:
+            if (f.wire == PB_LEN) {
+                if (!g) break;
+                struct ir_graph *sub;
+                if (g->depth + 1 > NNPERF_MAX_SUBGRAPH_DEPTH)
+                    return diag_set(L->d, NNPERF_E_LIMIT, "node '%s': subgraphs nested deeper than %d",
+                                    node_name, NNPERF_MAX_SUBGRAPH_DEPTH);
+                enum nnperf_status st = ox_parse_graph(L, f.data, f.len, g, rn, &sub);
+                if (st) {
+                    /* context from the outermost node only: one prefix per level would push the message
+                     * itself out of the (capped) diagnostic when subgraphs nest deeply */
+                    if (!g->parent) diag_prefix(L->d, "node '%s' attribute '%s': ", node_name, a->name);
+                    return st;
+                }
+                if (f.num == AP_G)
+                    a->g = sub;
+                else
+                    a->graphs[kg++] = sub;
+            }
+            break;
+        case AP_TP:
+            if (f.wire == PB_LEN) {
+                int kind = 0, dt = 0, rk = -1;
+                struct ir_dim *dd = NULL;
+                enum nnperf_status st = ox_parse_type(L, f.data, f.len, &kind, &dt, &rk, &dd, 0);
+                if (st) return st;
+                a->tp_dtype = dt;
+            }
+            break;
+        default: break;
+        }
+    }
+    a->n = a->type == AT_INTS      ? nints
+           : a->type == AT_FLOATS  ? nfloats
+           : a->type == AT_STRINGS ? nstrings
+           : a->type == AT_GRAPHS  ? ngraphs
+                                   : 0;
+    /* IR version 1/2 models may leave 'type' unset: derive it from what is there */
+    if (a->type == AT_UNDEFINED) {
+        if (a->g)
+            a->type = AT_GRAPH;
+        else if (a->t)
+            a->type = AT_TENSOR;
+        else if (a->s)
+            a->type = AT_STRING;
+        else if (nints)
+            a->type = AT_INTS, a->n = nints;
+        else if (nfloats)
+            a->type = AT_FLOATS, a->n = nfloats;
+        else if (nstrings)
+            a->type = AT_STRINGS, a->n = nstrings;
+    }
+    return NNPERF_OK;
+}

@@ -1,0 +1,78 @@
+/* fields.c - the wire-level helpers the ModelProto reader (load.c, types.c, attr.c, tensor.c, function.c,
+ * graph.c) shares: errors naming the message, field and byte offset, the wire-type check of known fields, strings
+ * copied into the model arena, growable arena arrays. */
+#include <stdio.h>
+#include <string.h>
+
+#include "load.h"
+
+int ox_pv_push(struct arena *ar, struct pvec *p, void *x)
+{
+    if (p->n == p->cap) {
+        int nc = p->cap ? p->cap * 2 : 8;
+        void **nv = ar_calloc(ar, (size_t)nc, sizeof(void *));
+        if (!nv) return 0;
+        if (p->n) memcpy(nv, p->v, (size_t)p->n * sizeof(void *));
+        p->v = nv;
+        p->cap = nc;
+    }
+    p->v[p->n++] = x;
+    return 1;
+}
+
+enum nnperf_status ox_nomem(struct ld *L)
+{
+    return diag_set(L->d, NNPERF_E_NOMEM, "out of memory while reading the model");
+}
+
+/* Byte offset of p in the model file, or -1 when p is in another buffer (ox_parse_tensor). */
+static long long file_offset(const struct ld *L, const uint8_t *p)
+{
+    const uint8_t *b = L->m->buf;
+    if (!b || p < b || p > b + L->m->len) return -1;
+    return (long long)(p - b);
+}
+
+enum nnperf_status ox_malformed(struct ld *L, const char *what, const char *why, const uint8_t *at)
+{
+    long long off = file_offset(L, at);
+    if (off < 0) return diag_set(L->d, NNPERF_E_PARSE, "malformed %s: %s", what, why);
+    return diag_set(L->d, NNPERF_E_PARSE, "malformed %s at byte %lld: %s", what, off, why);
+}
+
+/* The error for a field pb_next refused; names the field when it is known in tab (may be NULL). */
+enum nnperf_status ox_bad_field(struct ld *L, const char *what, const char *why, const uint8_t *at,
+                                const struct pb_field *f, const struct fspec *tab)
+{
+    if (why != pb_why_past_end) return ox_malformed(L, what, why, at);
+    const char *fname = "?";
+    for (; tab && tab->name; tab++)
+        if (tab->num == f->num) fname = tab->name;
+    char why2[160];
+    snprintf(why2, sizeof why2, "field '%s' (%u) claims %llu bytes, the message has %zu left", fname, f->num,
+             (unsigned long long)f->u, f->len);
+    return ox_malformed(L, what, why2, at);
+}
+
+/* 1 when f is unknown in tab or has an allowed wire type; else an error naming the field. */
+int ox_wire_ok(struct ld *L, const char *what, const struct fspec *tab, const struct pb_field *f,
+               const uint8_t *at)
+{
+    for (; tab->name; tab++) {
+        if (tab->num != f->num) continue;
+        if (tab->wires & (1u << f->wire)) return 1;
+        int want = 0;
+        while (!(tab->wires & (1u << want))) want++;
+        char why[160];
+        snprintf(why, sizeof why, "field '%s' (%u) has wire type %d, expected %d", tab->name, f->num, f->wire,
+                 want);
+        ox_malformed(L, what, why, at);
+        return 0;
+    }
+    return 1;
+}
+
+const char *ox_str(struct ld *L, const struct pb_field *f)
+{
+    return ar_strndup(L->ar, (const char *)f->data, f->len);
+}

@@ -1,0 +1,422 @@
+/* graph.c - GraphProto -> struct ir_graph: initializers (dense and sparse), inputs, nodes (a call of a model-local
+ * function is replaced by its body, function.c), outputs and value_info; then name resolution once every value
+ * exists, with the outer-scope reads of subgraphs recorded on their If/Loop/Scan node. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../ops/ops.h"
+#include "load.h"
+
+static const struct fspec graph_fields[] = {{1, WL, "node"},
+                                            {2, WL, "name"},
+                                            {5, WL, "initializer"},
+                                            {10, WL, "doc_string"},
+                                            {11, WL, "input"},
+                                            {12, WL, "output"},
+                                            {13, WL, "value_info"},
+                                            {14, WL, "quantization_annotation"},
+                                            {15, WL, "sparse_initializer"},
+                                            {0, 0, NULL}};
+static const struct fspec node_fields[] = {{1, WL, "input"},   {2, WL, "output"},    {3, WL, "name"},
+                                           {4, WL, "op_type"}, {5, WL, "attribute"}, {6, WL, "doc_string"},
+                                           {7, WL, "domain"},  {0, 0, NULL}};
+
+static const struct ir_attr *find_attr(const struct ir_node *nd, const char *name)
+{
+    for (int i = 0; i < nd->n_attr; i++)
+        if (!strcmp(nd->attrs[i].name, name)) return &nd->attrs[i];
+    return NULL;
+}
+
+enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p, size_t n,
+                               const struct rename *rn)
+{
+    const char *why;
+    struct pb r = pb_make(p, n);
+    struct pb_field f;
+    struct ir_node *nd = ar_alloc(L->ar, sizeof *nd);
+    if (!nd) return ox_nomem(L);
+    int nin = 0, nout = 0, nattr = 0;
+    nd->name = "";
+    nd->domain = "";
+    nd->op_type = NULL;
+    FOR_FIELDS_CHECKED(r, f, "NodeProto", node_fields)
+    {
+        if (f.wire != PB_LEN) continue;
+        switch (f.num) {
+        case NP_INPUT: nin++; break;
+        case NP_OUTPUT: nout++; break;
+        case NP_ATTR: nattr++; break;
+        case NP_NAME:
+            if (!(nd->name = ox_str(L, &f))) return ox_nomem(L);
+            break;
+        case NP_OP_TYPE:
+            if (!(nd->op_type = ox_str(L, &f))) return ox_nomem(L);
+            break;
+        case NP_DOMAIN:
+            if (!(nd->domain = ox_str(L, &f))) return ox_nomem(L);
+            break;
+        default: break;
+        }
+    }
+    if (!nd->op_type || !nd->op_type[0])
+        return diag_set(L->d, NNPERF_E_PARSE, "node '%s' has no op_type", nd->name);
+    if (!strcmp(nd->domain, "ai.onnx")) nd->domain = "";
+    /* nodes of an inlined function body are named after the call site */
+    if (rn && nd->name[0])
+        nd->name = ar_printf(L->ar, "%s/%s", rn->prefix, nd->name);
+    else if (rn)
+        nd->name = ar_printf(L->ar, "%s/%s_%d", rn->prefix, nd->op_type, G->nodes.n);
+    if (++L->n_nodes_total > NNPERF_MAX_NODES)
+        return diag_set(L->d, NNPERF_E_LIMIT, "the model has more than %d nodes", NNPERF_MAX_NODES);
+    const char **in_names = ar_calloc(L->ar, (size_t)(nin ? nin : 1), sizeof(char *));
+    nd->in = ar_calloc(L->ar, (size_t)(nin ? nin : 1), sizeof(struct ir_value *));
+    nd->out = ar_calloc(L->ar, (size_t)(nout ? nout : 1), sizeof(struct ir_value *));
+    nd->attrs = ar_calloc(L->ar, (size_t)(nattr ? nattr : 1), sizeof(struct ir_attr));
+    if (!in_names || !nd->in || !nd->out || !nd->attrs) return ox_nomem(L);
+    nd->graph = G->g;
+    nd->op = -1;
+    nd->repeat = 1;
+    r = pb_make(p, n);
+    const char **out_names = ar_calloc(L->ar, (size_t)(nout ? nout : 1), sizeof(char *));
+    if (!out_names) return ox_nomem(L);
+    FOR_FIELDS(r, f, "NodeProto")
+    {
+        if (f.wire != PB_LEN) continue;
+        if (f.num == NP_INPUT) {
+            const char *s = ox_str(L, &f);
+            if (!s || !(s = ox_rename_name(L, rn, s))) return ox_nomem(L);
+            in_names[nd->n_in++] = s;
+        } else if (f.num == NP_OUTPUT) {
+            const char *s = ox_str(L, &f);
+            if (!s || !(s = ox_rename_name(L, rn, s))) return ox_nomem(L);
+            out_names[nd->n_out++] = s;
+        } else if (f.num == NP_ATTR) {
+            struct ir_attr *a = &nd->attrs[nd->n_attr];
+            memset(a, 0, sizeof *a); /* the slot may hold a dropped reference attribute (continue below) */
+            enum nnperf_status st = ox_parse_attr(L, f.data, f.len, G->g, rn, nd->name, a);
+            if (st) return st;
+            if (a->ref_name) {
+                /* attribute reference inside a function body: take the call's value, else the default */
+                const struct ir_attr *src = NULL;
+                if (rn && rn->call) src = find_attr(rn->call, a->ref_name);
+                if (!src && rn && rn->fn)
+                    for (int k = 0; k < rn->fn->n_defaults; k++)
+                        if (!strcmp(rn->fn->defaults[k].name, a->ref_name)) src = &rn->fn->defaults[k];
+                if (!src) continue; /* not given: the attribute is absent */
+                const char *nm = a->name;
+                *a = *src;
+                a->name = nm;
+                a->ref_name = NULL;
+            }
+            nd->n_attr++;
+        }
+    }
+    for (int i = 0; i < nd->n_attr; i++) {
+        if (nd->attrs[i].type == AT_GRAPH && nd->attrs[i].g) nd->n_sub++;
+        if (nd->attrs[i].type == AT_GRAPHS) nd->n_sub += (int)nd->attrs[i].n;
+    }
+    /* a model-local function call is replaced by its body (unless the registry has the operator): the call's
+     * inputs and outputs are only names for the body's renaming, not values */
+    struct ir_function *fn = ox_find_function(L, nd->domain, nd->op_type);
+    if (fn && op_find(nd->domain, nd->op_type) < 0) {
+        for (int i = 0; i < nd->n_in + nd->n_out; i++) {
+            int is_in = i < nd->n_in;
+            const char *nm = is_in ? in_names[i] : out_names[i - nd->n_in];
+            struct ir_value *tmp = ar_alloc(L->ar, sizeof *tmp);
+            if (!tmp) return ox_nomem(L);
+            tmp->name = nm;
+            if (is_in)
+                nd->in[i] = nm[0] ? tmp : NULL;
+            else
+                nd->out[i - nd->n_in] = nm[0] ? tmp : NULL;
+        }
+        return ox_inline_call(L, G, nd, fn, rn);
+    }
+    /* outputs become values now; inputs are resolved once every value exists */
+    for (int i = 0; i < nd->n_out; i++) {
+        if (!out_names[i][0]) continue;
+        struct ir_value *v;
+        enum nnperf_status st = ir_add_value(L->ar, G->g, out_names[i], &v, L->d);
+        if (st) {
+            diag_prefix(L->d, "node '%s' (%s): ", nd->name, nd->op_type);
+            return st;
+        }
+        v->producer = nd;
+        nd->out[i] = v;
+    }
+    /* stash input names in the in[] slots as name-only placeholders */
+    for (int i = 0; i < nd->n_in; i++) {
+        if (!in_names[i][0]) {
+            nd->in[i] = NULL;
+            continue;
+        }
+        struct ir_value *ph = ar_alloc(L->ar, sizeof *ph);
+        if (!ph) return ox_nomem(L);
+        ph->name = in_names[i];
+        ph->rank = -2; /* placeholder marker */
+        nd->in[i] = ph;
+    }
+    if (!ox_pv_push(L->ar, &G->nodes, nd)) return ox_nomem(L);
+    return NNPERF_OK;
+}
+
+static void set_decl(struct ir_value *v, int kind, int dtype, int rank, struct ir_dim *dims)
+{
+    v->decl_rank = rank;
+    v->decl_dims = dims;
+    v->decl_dtype = dtype;
+    if (kind != TK_UNKNOWN) v->type_kind = kind;
+}
+
+/* A declared shape whose element count or byte size does not fit in int64 is refused here, so that nothing
+ * downstream multiplies such dims. Symbolic and unknown dims are skipped; a zero dim makes the tensor empty. */
+static enum nnperf_status check_size(struct ld *L, const char *what, const char *name, int rank,
+                                     const struct ir_dim *dims, int dtype)
+{
+    int64_t numel = 1;
+    int overflow = 0;
+    for (int i = 0; i < rank && dims; i++) {
+        if (dims[i].val == 0) return NNPERF_OK;
+        if (dims[i].val > 0 && !ck_mul_i64(numel, dims[i].val, &numel)) overflow = 1;
+    }
+    int64_t bytes = (ir_dtype_bits(dtype) + 7) / 8;
+    if (!overflow && bytes > 1 && !ck_mul_i64(numel, bytes, &numel)) overflow = 1;
+    if (!overflow) return NNPERF_OK;
+    char shape[256];
+    size_t k = 0;
+    shape[0] = 0;
+    for (int i = 0; i < rank && k < sizeof shape; i++) {
+        int w = snprintf(shape + k, sizeof shape - k, i ? "x%lld" : "%lld", (long long)dims[i].val);
+        if (w < 0) break;
+        k += (size_t)w;
+    }
+    return diag_set(L->d, NNPERF_E_LIMIT, "%s '%s': the size of shape %s overflows int64", what, name, shape);
+}
+
+enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, struct ir_graph *parent,
+                                  const struct rename *rn, struct ir_graph **out)
+{
+    const char *why;
+    struct ir_graph *g = ar_alloc(L->ar, sizeof *g);
+    if (!g) return ox_nomem(L);
+    g->parent = parent;
+    g->depth = parent ? parent->depth + 1 : 0;
+    g->name = "";
+    struct gstate G = {g, {0}, rn};
+    struct pvec inputs = {0}, outputs = {0}, inits = {0};
+    int drop_vi = (L->m->load_flags & NNPERF_LOAD_DROP_VALUE_INFO) != 0;
+    struct pb r = pb_make(p, n);
+    struct pb_field f;
+    enum nnperf_status st;
+    /* pass 1: initializers (they may also be listed as inputs, IR < 4) */
+    FOR_FIELDS_CHECKED(r, f, "GraphProto", graph_fields)
+    {
+        if (f.wire != PB_LEN) continue;
+        if (f.num == GP_NAME) {
+            if (!(g->name = ox_str(L, &f))) return ox_nomem(L);
+        } else if (f.num == GP_INIT || f.num == GP_SPARSE_INIT) {
+            struct ir_value tmp = {0};
+            const char *name = NULL;
+            if (f.num == GP_INIT) {
+                st = ox_parse_tensor_proto(L, f.data, f.len, &tmp, &name);
+            } else {
+                /* SparseTensorProto: the name is on its values tensor */
+                struct pb q = pb_make(f.data, f.len);
+                struct pb_field h;
+                st = NNPERF_OK;
+                int nd = 0;
+                struct ir_dim *dd = ar_calloc(L->ar, NNPERF_MAX_RANK, sizeof *dd);
+                if (!dd) return ox_nomem(L);
+                FOR_FIELDS(q, h, "SparseTensorProto")
+                {
+                    if (h.num == SP_VALUES && h.wire == PB_LEN) {
+                        struct ir_value vv = {0};
+                        st = ox_parse_tensor_proto(L, h.data, h.len, &vv, &name);
+                        if (st) return st;
+                        tmp.dtype = vv.dtype;
+                    } else if (h.num == SP_DIMS && h.wire == PB_VARINT && nd < NNPERF_MAX_RANK) {
+                        dd[nd++] = ir_dim_known((int64_t)h.u >= 0 ? (int64_t)h.u : 0);
+                    } else if (h.num == SP_DIMS && h.wire == PB_LEN) {
+                        struct pb q2 = pb_make(h.data, h.len);
+                        uint64_t x;
+                        while (nd < NNPERF_MAX_RANK && pb_varint(&q2, &x) == 1)
+                            dd[nd++] = ir_dim_known((int64_t)x >= 0 ? (int64_t)x : 0);
+                    }
+                }
+                tmp.rank = nd;
+                tmp.dims = dd;
+                tmp.type_kind = TK_TENSOR;
+                tmp.declared = 1;
+            }
+            if (st) return st;
+            if (!name || !name[0]) return diag_set(L->d, NNPERF_E_PARSE, "an initializer has no name");
+            if ((st = check_size(L, "initializer", name, tmp.rank, tmp.dims, tmp.dtype))) return st;
+            if (rn && !(name = ox_rename_name(L, rn, name))) return ox_nomem(L);
+            struct ir_value *v;
+            if ((st = ir_add_value(L->ar, g, name, &v, L->d))) return st;
+            const char *nm = v->name;
+            *v = tmp;
+            v->name = nm;
+            v->flags |= IR_V_INIT;
+            v->decl_rank = -1;
+            if (!ox_pv_push(L->ar, &inits, v)) return ox_nomem(L);
+        }
+    }
+    /* pass 2: inputs, then nodes, outputs, value_info in file order */
+    r = pb_make(p, n);
+    FOR_FIELDS(r, f, "GraphProto")
+    {
+        if (f.wire != PB_LEN) continue;
+        if (f.num == GP_INPUT) {
+            const char *name;
+            int kind, dt, rk;
+            struct ir_dim *dd;
+            if ((st = ox_parse_value_info(L, f.data, f.len, &name, &kind, &dt, &rk, &dd))) return st;
+            if ((st = check_size(L, "graph input", name, rk, dd, dt))) return st;
+            if (rn && !(name = ox_rename_name(L, rn, name))) return ox_nomem(L);
+            struct ir_value *v = ir_find(g, name);
+            if (v && (v->flags & IR_V_INIT)) {
+                v->flags |= IR_V_INPUT; /* an input with a default value: treated as the constant */
+            } else {
+                if (v) return diag_set(L->d, NNPERF_E_INVALID, "graph input '%s' is listed twice", name);
+                if ((st = ir_add_value(L->ar, g, name, &v, L->d))) return st;
+                v->flags |= IR_V_INPUT;
+                v->type_kind = kind == TK_UNKNOWN ? TK_TENSOR : kind;
+                v->dtype = dt;
+                v->rank = rk;
+                v->dims = dd;
+                v->declared = 1;
+                v->decl_rank = -1;
+            }
+            if (!ox_pv_push(L->ar, &inputs, v)) return ox_nomem(L);
+        } else if (f.num == GP_NODE) {
+            if ((st = ox_add_node(L, &G, f.data, f.len, rn))) return st;
+        }
+    }
+    r = pb_make(p, n);
+    FOR_FIELDS(r, f, "GraphProto")
+    {
+        if (f.wire != PB_LEN || (f.num != GP_OUTPUT && f.num != GP_VALUE_INFO)) continue;
+        const char *name;
+        int kind, dt, rk;
+        struct ir_dim *dd;
+        if ((st = ox_parse_value_info(L, f.data, f.len, &name, &kind, &dt, &rk, &dd))) return st;
+        if ((st = check_size(L, f.num == GP_OUTPUT ? "graph output" : "value_info", name, rk, dd, dt)))
+            return st;
+        if (rn && !(name = ox_rename_name(L, rn, name))) return ox_nomem(L);
+        struct ir_value *v = ir_find(g, name);
+        if (f.num == GP_OUTPUT) {
+            if (!v) v = ir_lookup(g, name); /* an output may pass an outer or input value through */
+            if (!v)
+                return diag_set(L->d, NNPERF_E_INVALID, "graph output '%s' is not produced by any node",
+                                name);
+            v->flags |= IR_V_OUTPUT;
+            if (!ox_pv_push(L->ar, &outputs, v)) return ox_nomem(L);
+            if (v->producer && !drop_vi)
+                set_decl(v, kind, dt, rk, dd);
+            else if (v->producer && kind != TK_UNKNOWN)
+                v->type_kind = kind;
+        } else if (v && v->producer && !drop_vi) {
+            set_decl(v, kind, dt, rk, dd);
+        }
+    }
+    g->nodes = (struct ir_node **)G.nodes.v;
+    g->n_nodes = G.nodes.n;
+    g->inputs = (struct ir_value **)inputs.v;
+    g->n_inputs = inputs.n;
+    g->outputs = (struct ir_value **)outputs.v;
+    g->n_outputs = outputs.n;
+    g->inits = (struct ir_value **)inits.v;
+    g->n_inits = inits.n;
+    *out = g;
+    return NNPERF_OK;
+}
+
+static enum nnperf_status add_impl(struct ld *L, struct ir_node *nd, struct ir_value *v)
+{
+    for (int i = 0; i < nd->n_impl; i++)
+        if (nd->impl[i] == v) return NNPERF_OK;
+    struct ir_value **nv = ar_calloc(L->ar, (size_t)nd->n_impl + 1, sizeof *nv);
+    if (!nv) return ox_nomem(L);
+    if (nd->n_impl) memcpy(nv, nd->impl, (size_t)nd->n_impl * sizeof *nv);
+    nv[nd->n_impl++] = v;
+    nd->impl = nv;
+    return NNPERF_OK;
+}
+
+/* Is value v defined in graph g or a graph nested in g? */
+static int defined_within(const struct ir_value *v, const struct ir_graph *g)
+{
+    if (!v->producer) {
+        /* graph inputs/initializers: find the graph they belong to */
+        for (const struct ir_graph *s = g; s; s = NULL)
+            if (ir_find(s, v->name) == v) return 1;
+        return 0;
+    }
+    for (const struct ir_graph *s = v->producer->graph; s; s = s->parent)
+        if (s == g) return 1;
+    return 0;
+}
+
+static enum nnperf_status collect_outer_reads(struct ld *L, struct ir_node *owner, struct ir_graph *sub);
+
+enum nnperf_status ox_resolve_graph(struct ld *L, struct ir_graph *g)
+{
+    enum nnperf_status st;
+    for (int k = 0; k < g->n_nodes; k++) {
+        struct ir_node *nd = g->nodes[k];
+        for (int i = 0; i < nd->n_in; i++) {
+            struct ir_value *ph = nd->in[i];
+            if (!ph || ph->rank != -2) continue;
+            struct ir_value *v = ir_lookup(g, ph->name);
+            if (!v)
+                return diag_set(
+                    L->d, NNPERF_E_INVALID,
+                    "node '%s' (%s): input '%s' is not a graph input, an initializer or any node's output",
+                    nd->name, nd->op_type, ph->name);
+            nd->in[i] = v;
+            v->n_consumers++;
+        }
+        for (int a = 0; a < nd->n_attr; a++) {
+            struct ir_attr *at = &nd->attrs[a];
+            if (at->type == AT_GRAPH && at->g) {
+                if ((st = ox_resolve_graph(L, at->g))) return st;
+            } else if (at->type == AT_GRAPHS) {
+                for (int j = 0; j < at->n; j++)
+                    if (at->graphs[j] && (st = ox_resolve_graph(L, at->graphs[j]))) return st;
+            }
+        }
+    }
+    /* after the whole subtree is resolved, record outer reads on each control-flow node */
+    for (int k = 0; k < g->n_nodes; k++) {
+        struct ir_node *nd = g->nodes[k];
+        for (int a = 0; a < nd->n_attr; a++) {
+            struct ir_attr *at = &nd->attrs[a];
+            if (at->type == AT_GRAPH && at->g && (st = collect_outer_reads(L, nd, at->g))) return st;
+            if (at->type == AT_GRAPHS)
+                for (int j = 0; j < at->n; j++)
+                    if (at->graphs[j] && (st = collect_outer_reads(L, nd, at->graphs[j]))) return st;
+        }
+    }
+    return NNPERF_OK;
+}
+
+static enum nnperf_status collect_outer_reads(struct ld *L, struct ir_node *owner, struct ir_graph *sub)
+{
+    enum nnperf_status st;
+    for (int k = 0; k < sub->n_nodes; k++) {
+        struct ir_node *nd = sub->nodes[k];
+        for (int i = 0; i < nd->n_in; i++) {
+            struct ir_value *v = nd->in[i];
+            if (v && !defined_within(v, sub) && (st = add_impl(L, owner, v))) return st;
+        }
+        for (int i = 0; i < nd->n_impl; i++)
+            if (!defined_within(nd->impl[i], sub) && (st = add_impl(L, owner, nd->impl[i]))) return st;
+    }
+    for (int i = 0; i < sub->n_outputs; i++) {
+        struct ir_value *v = sub->outputs[i];
+        if (v && !defined_within(v, sub) && (st = add_impl(L, owner, v))) return st;
+    }
+    return NNPERF_OK;
+}
