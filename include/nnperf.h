@@ -92,10 +92,14 @@ struct nnperf_summary {
     int nodes, unknown_nodes;       /* unknown_nodes: nodes whose cost could not be counted */
     int unknown_tensors;            /* tensors without fully concrete dims */
     int warnings;
+    int unbound_dims; /* symbolic dims of the inputs left unbound (nnperf_analysis_unbound_dim) */
 };
 void nnperf_analysis_summary(const struct nnperf_analysis *a, struct nnperf_summary *s);
 /* The i-th warning message (0 <= i < summary.warnings), or NULL. */
 const char *nnperf_analysis_warning(const struct nnperf_analysis *a, int i);
+/* The i-th symbolic input dim left unbound (0 <= i < summary.unbound_dims), or NULL. Nodes whose cost depends on it
+ * cannot be counted; sweep and compare refuse such an analysis. */
+const char *nnperf_analysis_unbound_dim(const struct nnperf_analysis *a, int i);
 
 /* NNPERF_FORMAT_HTML: one self-contained page (inline CSS, SVG plots and a little script; nothing loaded from the
  * network), see nnperf_prediction_render and nnperf_compare_render. */
@@ -231,6 +235,7 @@ struct nnperf_platform_info {
     double peak_int4, peak_int8, peak_fp16, peak_bf16, peak_fp32;
     const char *default_dtype; /* "int8", "fp16", ... */
     double ddr_bandwidth, sram_bytes;
+    double ddr_bytes; /* device memory capacity, bytes; 0 = not given (memory.ddr_bytes) */
     int cores;
     int has_fallback;          /* a CPU runs the operators the accelerator lacks */
     const char *fallback_name; /* NULL without fallback */
@@ -325,6 +330,71 @@ void nnperf_advice_free(struct nnperf_advice *adv);
 int nnperf_advice_rule_count(void);
 const char *nnperf_advice_rule_id(int i);
 const char *nnperf_advice_explain(const char *rule);
+
+/* ---- LLM inference: prefill and decode (`nnperf llm`, docs/llm.md) ----
+ * Recognises a decoder-only model's conventions (input_ids, attention_mask, position_ids, past_key_values.N.key/value
+ * -> present.N.key/value; HF Optimum and ONNX Runtime GenAI dim names: batch, sequence, past and total sequence
+ * lengths, also as expressions such as "past_sequence_length + sequence_length"), binds the dims itself and predicts
+ * for every (prompt N, batch B): the prefill (sequence N, past 0) and the decode steps (sequence 1, past N to
+ * N+M-1, predicted at a few past lengths and summed over every step by linear interpolation), the KV cache and the
+ * device memory. The model is analysed once per configuration and left as loaded; the result borrows nothing. */
+struct nnperf_llm;
+
+struct nnperf_llm_options {
+    const int *prompts; /* prompt lengths N; NULL or n_prompts 0: {512} */
+    int n_prompts;
+    int generate;       /* output tokens M (decode steps); 0: 128 */
+    const int *batches; /* sequences per run B; NULL or n_batches 0: {1} */
+    int n_batches;
+    /* dtypes ("int4", "int8", "fp8", "fp16", "bf16", "fp32"); NULL: the model's own for weights and KV cache, the
+     * platform's default for compute */
+    const char *weights, *kv, *compute;
+    int decode_points;       /* past lengths predicted per generation (>= 2); 0: 5 */
+    const char *const *dims; /* extra symbol bindings "NAME=N" for dims the conventions do not name */
+    int n_dims;
+};
+
+/* One (prompt, batch) configuration. Times in seconds, sizes in bytes. */
+struct nnperf_llm_row {
+    int prompt, generate, batch;
+    double ttft_s; /* prefill of N tokens (time to first token) */
+    double tpot_first_s, tpot_last_s,
+        tpot_mean_s;                       /* decode step at past N, at N+M-1, mean over the M steps */
+    double decode_tokens_per_s;            /* B x M / decode time */
+    double e2e_s;                          /* ttft + every decode step */
+    double kv_cache_bytes;                 /* after N + M tokens, all B sequences */
+    double kv_bytes_per_token;             /* per token of one sequence */
+    double weight_bytes, activation_bytes; /* weights (shared initializers once); peak activations */
+    double memory_bytes;                   /* weights + KV cache + peak activations */
+    int fits;                              /* memory_bytes <= the platform's memory.ddr_bytes; -1 unknown */
+};
+
+struct nnperf_llm_summary {
+    const char *model, *platform, *weights, *kv, *compute; /* dtype names as used */
+    int layers, kv_heads, head_dim;                        /* of the KV cache (0 when the model has none) */
+    int has_kv_cache;    /* 0: no past inputs: each decode step re-runs the whole sequence */
+    double device_bytes; /* memory.ddr_bytes of the platform; 0 unknown */
+    int max_batch;       /* largest batch that fits at the first prompt + M tokens; -1 unknown */
+    int max_context;     /* largest context (prompt + generated tokens) that fits at the first batch */
+    int rows, warnings;
+};
+
+/* Errors: NNPERF_E_USAGE (bad options, no input_ids, a dim it cannot bind: the message names the input and dim),
+ * those of nnperf_analyze and nnperf_predict, NNPERF_E_NOMEM. opts may be NULL. */
+enum nnperf_status nnperf_llm(struct nnperf_model *m, const struct nnperf_platform *p,
+                              const struct nnperf_llm_options *opts, struct nnperf_llm **out, char *err,
+                              size_t errlen);
+void nnperf_llm_summary(const struct nnperf_llm *l, struct nnperf_llm_summary *s);
+/* The i-th configuration (0 <= i < summary.rows), prompts outer, batches inner. */
+void nnperf_llm_row(const struct nnperf_llm *l, int i, struct nnperf_llm_row *r);
+const char *nnperf_llm_warning(const struct nnperf_llm *l, int i);
+/* Table, JSON (schema "nnperf.llm": "summary" of the first configuration with ttft_ms, tpot_ms,
+ * decode_tokens_per_s, e2e_ms, kv_cache_bytes, weight_bytes, memory_bytes, fits; "rows" for all), CSV (one row per
+ * configuration) or HTML (tabs Summary, Prefill, Decode, Context: layer tables of the first configuration's
+ * prefill and last decode step, KV cache and latency vs context plots). *out is malloc'd (caller frees). */
+enum nnperf_status nnperf_llm_render(const struct nnperf_llm *l, enum nnperf_format fmt, char **out,
+                                     size_t *len, char *err, size_t errlen);
+void nnperf_llm_free(struct nnperf_llm *l);
 
 #ifdef __cplusplus
 }

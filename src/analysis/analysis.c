@@ -132,17 +132,42 @@ static uint64_t value_bytes(const struct ir_value *v, int *ok)
     return ((uint64_t)n * (uint64_t)bits + 7) / 8;
 }
 
-/* Outputs of a node are constant when all its inputs are (and it is not a random generator). */
+/* Whether every element of v is known after binding the dims (a propagated value with no symbol or unknown). */
+static int value_known(const struct ir_value *v)
+{
+    if (v->fv) return 1;
+    if (!v->iv) return 0;
+    for (int64_t k = 0; k < v->nv; k++)
+        if (!v->iv[k].known) return 0;
+    return 1;
+}
+
+/* Outputs of a node are constant (is_const 1) when all its inputs are initializers or constants of that kind (and
+ * it is not a random generator): a compiler folds them and their elements are parameters. They are known after
+ * binding (is_const 2) when every input is constant of either kind, or every output's value is fully known (shape
+ * arithmetic on runtime tensors: Shape -> Gather -> Unsqueeze -> Concat once the dims are bound): a runtime
+ * evaluates them once, they are no layer and no parameters. */
 static void mark_const(struct ir_node *nd)
 {
-    int is_const = nd->op >= 0 && op_table[nd->op].klass != OC_CONTROL && strncmp(nd->op_type, "Random", 6) &&
-                   strcmp(nd->op_type, "Bernoulli") && strcmp(nd->op_type, "Multinomial");
-    for (int i = 0; i < nd->n_in && is_const; i++) {
+    int gen = nd->op >= 0 && op_table[nd->op].klass != OC_CONTROL && strncmp(nd->op_type, "Random", 6) &&
+              strcmp(nd->op_type, "Bernoulli") && strcmp(nd->op_type, "Multinomial");
+    int level = gen ? 1 : 0;
+    for (int i = 0; i < nd->n_in && level; i++) {
         const struct ir_value *v = nd->in[i];
-        if (v && !(v->flags & IR_V_INIT) && !v->is_const) is_const = 0;
+        if (!v || (v->flags & IR_V_INIT)) continue;
+        if (!v->is_const)
+            level = 0;
+        else if (v->is_const == 2)
+            level = 2;
+    }
+    if (!level && gen) {
+        int any = 0, all = 1;
+        for (int i = 0; i < nd->n_out; i++)
+            if (nd->out[i]) any = 1, all &= value_known(nd->out[i]);
+        if (any && all) level = 2;
     }
     for (int i = 0; i < nd->n_out; i++)
-        if (nd->out[i]) nd->out[i]->is_const = is_const;
+        if (nd->out[i]) nd->out[i]->is_const = level;
 }
 
 static void count_node(struct op_ctx *c)
@@ -167,7 +192,7 @@ static void count_node(struct op_ctx *c)
         uint64_t b = value_bytes(v, &ok);
         if (od->klass != OC_VIEW) cost->bytes_read = ck_sat_add(cost->bytes_read, b);
         int64_t n;
-        if (((v->flags & IR_V_INIT) || v->is_const) && ir_numel(v, &n))
+        if (((v->flags & IR_V_INIT) || v->is_const == 1) && ir_numel(v, &n))
             cost->params = ck_sat_add(cost->params, (uint64_t)n);
     }
     for (int i = 0; i < nd->n_out; i++) {
@@ -175,6 +200,16 @@ static void count_node(struct op_ctx *c)
         if (!v || v->type_kind == TK_SEQUENCE || v->type_kind == TK_MAP) continue;
         uint64_t b = value_bytes(v, &ok);
         if (od->klass != OC_VIEW) cost->bytes_written = ck_sat_add(cost->bytes_written, b);
+    }
+    cost->params_read = cost->params;
+    /* a Gather from a constant table (an embedding) reads only the rows it gathers */
+    const struct ir_value *tab = nd->n_in > 0 ? nd->in[0] : NULL, *rows = nd->n_out > 0 ? nd->out[0] : NULL;
+    int64_t nt, nr;
+    if (nd->op == OPID_GATHER && tab && rows && ((tab->flags & IR_V_INIT) || tab->is_const == 1) &&
+        ir_numel(tab, &nt) && ir_numel(rows, &nr) && nr < nt) {
+        int ok2 = 1;
+        cost->bytes_read = ck_sat_add(cost->bytes_read - value_bytes(tab, &ok2), value_bytes(rows, &ok2));
+        cost->params_read = cost->params - (uint64_t)nt + (uint64_t)nr;
     }
     if (!ok) cost->known = 0;
 }
@@ -366,6 +401,37 @@ static int cmp_node_op(const void *a, const void *b)
     return c ? c : strcmp(x->op_type, y->op_type);
 }
 
+/* Symbolic dims of the model's inputs that no --input/--dim bound: recorded (an->unbound) and warned about with the
+ * share of nodes they leave uncounted, since every prediction of those nodes would be 0 s. */
+static void unbound_dims(struct an_state *an)
+{
+    const struct ir_graph *g = an->m->graph;
+    struct strbuf sb;
+    sb_init(&sb, 2000);
+    for (int i = 0; i < g->n_inputs; i++) {
+        const struct ir_value *v = g->inputs[i];
+        if (v->flags & IR_V_INIT) continue;
+        for (int k = 0; k < v->rank; k++) {
+            const char *sym = v->dims[k].val < 0 ? v->dims[k].sym : NULL;
+            int seen = 0;
+            for (int j = 0; sym && j < an->n_unbound; j++) seen |= !strcmp(an->unbound[j], sym);
+            if (!sym || seen || an->n_unbound == AN_MAX_UNBOUND) continue;
+            an->unbound[an->n_unbound++] = sym;
+            sb_printf(&sb, "%s'%s'", an->n_unbound > 1 ? ", " : "", sym);
+        }
+    }
+    if (an->n_unbound) {
+        int uncounted = 0;
+        for (int k = 0; k < g->n_nodes; k++) uncounted += !g->nodes[k]->cost.known;
+        an_warn(
+            an,
+            "unbound symbolic input dims %s: %d of %d nodes (%.1f%%) cannot be counted and predict as 0 s; "
+            "bind them with --dim NAME=N or --input NAME=SHAPE",
+            sb.p ? sb.p : "", uncounted, g->n_nodes, 100.0 * uncounted / (g->n_nodes ? g->n_nodes : 1));
+    }
+    sb_free(&sb);
+}
+
 static void summarize(struct an_state *an)
 {
     struct nnperf_summary *s = &an->sum;
@@ -435,6 +501,7 @@ static void summarize(struct an_state *an)
                 shape_unknown, g->n_nodes, 100.0 * shape_unknown / (g->n_nodes ? g->n_nodes : 1), first->name,
                 first->op_type);
     }
+    unbound_dims(an);
     if (an->dropped_warn) an_warn(an, "%d more warnings were dropped", an->dropped_warn);
     s->warnings = an->n_warn;
 }
@@ -485,6 +552,12 @@ void nnperf_analysis_free(struct nnperf_analysis *a)
 void nnperf_analysis_summary(const struct nnperf_analysis *a, struct nnperf_summary *s)
 {
     *s = a->st.sum;
+    s->unbound_dims = a->st.n_unbound;
+}
+
+const char *nnperf_analysis_unbound_dim(const struct nnperf_analysis *a, int i)
+{
+    return i >= 0 && i < a->st.n_unbound ? a->st.unbound[i] : NULL;
 }
 
 const char *nnperf_analysis_warning(const struct nnperf_analysis *a, int i)

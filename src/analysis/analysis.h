@@ -7,6 +7,7 @@
 #include "../ops/ops.h"
 
 #define AN_MAX_WARNINGS 2000
+#define AN_MAX_UNBOUND  64
 
 struct an_state {
     struct ir_model *m;
@@ -15,7 +16,9 @@ struct an_state {
     const char **warn;
     int n_warn, cap_warn, dropped_warn;
     struct nnperf_summary sum;
-    int sub_depth; /* > 0 while inferring a subgraph */
+    int sub_depth;                       /* > 0 while inferring a subgraph */
+    const char *unbound[AN_MAX_UNBOUND]; /* symbolic input dims left unbound (names in the model arena) */
+    int n_unbound;
 };
 
 struct nnperf_analysis {

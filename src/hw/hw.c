@@ -266,6 +266,8 @@ enum nnperf_status hw_validate(const struct hw_desc *hw, const char *file, struc
         return verr(d, file, "memory.ddr_bandwidth", "must be positive, got %g", hw->ddr_bw);
     if (bad_eff(hw->ddr_eff))
         return verr(d, file, "memory.ddr_efficiency", "must be in (0, 1], got %g", hw->ddr_eff);
+    if (bad_nonneg(hw->ddr_bytes))
+        return verr(d, file, "memory.ddr_bytes", "must not be negative, got %g", hw->ddr_bytes);
     if (hw->overlap != 0 && hw->overlap != 1)
         return verr(d, file, "memory.overlap", "must be 0 or 1, got %d", hw->overlap);
     if (bad_nonneg(hw->layer_overhead_s))
@@ -435,6 +437,7 @@ void hw_write_yaml(const struct hw_desc *hw, struct strbuf *sb)
     put_kv(sb, "  sram_bandwidth: ", hw->sram_bw);
     put_kv(sb, "  ddr_bandwidth: ", hw->ddr_bw);
     put_kv(sb, "  ddr_efficiency: ", hw->ddr_eff);
+    if (hw->ddr_bytes > 0) put_kv(sb, "  ddr_bytes: ", hw->ddr_bytes);
     sb_printf(sb, "  overlap: %s\n", hw->overlap ? "true" : "false");
     if (hw->fb.present) {
         const struct hw_fallback *fb = &hw->fb;

@@ -28,6 +28,7 @@
  *     sram_bandwidth: 1e12           # bytes/s
  *     ddr_bandwidth: 19.2e9          # bytes/s, required
  *     ddr_efficiency: 0.8            # fraction of ddr_bandwidth reached, default 1
+ *     ddr_bytes: 80e9                # device memory capacity (weights, KV cache, activations); 0/absent = unknown
  *     overlap: true                  # loads/stores overlap compute (time = max), else they add
  *   fallback:                        # CPU for operators the accelerator lacks
  *     name: cortex-a53
@@ -96,6 +97,7 @@ struct hw_desc {
     int n_fusion;
     struct hw_pattern fusion[HW_MAX_FUSION];
     double sram_bytes, sram_bw, ddr_bw, ddr_eff;
+    double ddr_bytes; /* device (DDR/HBM) memory capacity, bytes; 0 = not given */
     int overlap;
     double layer_overhead_s;
     struct hw_fallback fb;

@@ -84,6 +84,7 @@ void nnperf_platform_info(const struct nnperf_platform *p, struct nnperf_platfor
     info->default_dtype = hw_dtype_name(hw->default_dtype);
     info->ddr_bandwidth = hw->ddr_bw;
     info->sram_bytes = hw->sram_bytes;
+    info->ddr_bytes = hw->ddr_bytes;
     info->cores = hw->cores;
     info->has_fallback = hw->fb.present;
     info->fallback_name = hw->fb.present ? hw->fb.name : NULL;

@@ -451,14 +451,14 @@ static int read_compute(struct ld *c, const yaml_node_t *n)
 
 static int read_memory(struct ld *c, const yaml_node_t *n)
 {
-    static const char *const keys[] = {"sram_bytes", "sram_bandwidth", "ddr_bandwidth", "ddr_efficiency",
-                                       "overlap"};
+    static const char *const keys[] = {"sram_bytes",     "sram_bandwidth", "ddr_bandwidth",
+                                       "ddr_efficiency", "overlap",        "ddr_bytes"};
     struct hw_desc *hw = c->hw;
-    unsigned long first[5] = {0};
+    unsigned long first[6] = {0};
     if (!want(c, n, YAML_MAPPING_NODE, "a mapping")) return 0;
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
         size_t m;
-        int k = key_of(c, p, keys, 5, first, &m);
+        int k = key_of(c, p, keys, 6, first, &m);
         if (k < 0) return 0;
         yaml_node_t *v = node(c, p->value);
         int ok;
@@ -470,6 +470,7 @@ static int read_memory(struct ld *c, const yaml_node_t *n)
             ok = get_num(c, v, R_POS, &hw->ddr_bw);
             break;
         case 3: ok = get_num(c, v, R_EFF, &hw->ddr_eff); break;
+        case 5: ok = get_num(c, v, R_NONNEG, &hw->ddr_bytes); break;
         default: ok = get_bool(c, v, &hw->overlap); break;
         }
         if (!ok) return 0;

@@ -146,7 +146,9 @@ struct ir_value {
     struct ir_value **elems;
 
     /* 1 when the value does not depend on any graph input: an initializer, or computed only from constants (a
-     * compiler folds it; its elements count as parameters of the nodes reading it) */
+     * compiler folds it; its elements count as parameters of the nodes reading it). 2 when it is known once the
+     * dims are bound (shape arithmetic on runtime tensors, and what is computed only from such values): folded too,
+     * but not a parameter. 0 otherwise. */
     int is_const;
     /* data-dependent dims: why this value's shape is unknown (a reason shown in warnings) */
     const char *unknown_reason;
@@ -195,7 +197,9 @@ struct ir_attr {
 /* Cost of one node. MACs and FLOPs are separate: flops = 2*macs + per-element work. */
 struct ir_cost {
     uint64_t macs, flops, params, bytes_read, bytes_written;
-    int known; /* 0: could not be counted (unknown op or unknown shapes) */
+    uint64_t params_read; /* parameter elements read per run: params, but a Gather from a constant table (an
+                           * embedding) reads only the rows it gathers */
+    int known;            /* 0: could not be counted (unknown op or unknown shapes) */
 };
 
 struct ir_node {

@@ -804,3 +804,35 @@ enum nnperf_status nnperf_compare_render(const struct nnperf_compare_data *d, en
     rep_html_compare(d, &sb);
     return rep_finish(&sb, out, len, err, errlen);
 }
+
+/* ---- page pieces for reports written elsewhere (src/llm/) ---- */
+
+void rep_html_page_open(struct strbuf *sb, const char *title, const char *sub, const char *const *tab_ids,
+                        const char *const *tab_titles, int n_tabs)
+{
+    struct tabdef t[16];
+    int n = n_tabs < 16 ? n_tabs : 16;
+    for (int i = 0; i < n; i++) t[i] = (struct tabdef){tab_ids[i], tab_titles[i]};
+    page_open(sb, title, sub);
+    nav(sb, t, n);
+}
+
+void rep_html_tab(struct strbuf *sb, const char *id, const char *h2, int first)
+{
+    tab_open(sb, id, h2, first);
+}
+
+void rep_html_tab_close(struct strbuf *sb)
+{
+    sb_puts(sb, "</section>\n");
+}
+
+void rep_html_card(struct strbuf *sb, const char *k, const char *v)
+{
+    card(sb, k, v);
+}
+
+void rep_html_page_close(struct strbuf *sb)
+{
+    page_close(sb);
+}

@@ -6,11 +6,11 @@ _nnperf() {
     prev=${COMP_WORDS[COMP_CWORD-1]}
     cmd=${COMP_WORDS[1]}
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "analyze compare sweep roofline hw probe calibrate validate map advise ops help --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "analyze compare sweep roofline hw probe calibrate validate llm map advise ops help --help --version" -- "$cur"))
         return
     fi
     case "$prev" in
-    help) COMPREPLY=($(compgen -W "analyze compare sweep roofline hw probe calibrate validate map advise ops" -- "$cur")); return ;;
+    help) COMPREPLY=($(compgen -W "analyze compare sweep roofline hw probe calibrate validate llm map advise ops" -- "$cur")); return ;;
     --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1{print $1}')" -- "$cur") $(compgen -f -X '!*.yaml' -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W "table json csv html" -- "$cur")); return ;;
     --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")); return ;;
@@ -28,6 +28,7 @@ _nnperf() {
     probe) opts="-o --seconds --output --help" ;;
     calibrate) opts="--hw -o --dtype --help" ;;
     validate) opts="--hw --measured --format -o --help" ;;
+    llm) opts="--hw --prompt --generate --batch --weights --kv --compute --decode-points --dim --format -o --output --help" ;;
     map) opts="--target --weight-bits --format -o --input --output --help" ;;
     advise) opts="--hw --format -o --min-gain --explain --output --input --dim --dtype --batch --memory-model --interval --help" ;;
     ops) opts="--format --help" ;;

@@ -29,6 +29,8 @@ int cmd_validate(int argc, char **argv);
 extern const char calibrate_usage[], validate_usage[];
 extern const char probe_usage[];
 int cmd_probe(int argc, char **argv);
+extern const char llm_usage[];
+int cmd_llm(int argc, char **argv);
 extern const char map_usage[];
 int cmd_map(int argc, char **argv);
 extern const char advise_usage[];
@@ -67,6 +69,9 @@ struct cli_run {
 /* Returns 0, or prints the error and returns 2. */
 int cli_parse_run(int argc, char **argv, struct cli_run *r, const char *cmd, unsigned allowed);
 int cli_load(const struct cli_run *r, const char *model, struct nnperf_model **m, struct nnperf_analysis **a);
+/* sweep and compare: 0 when every symbolic input dim of the analysis is bound, else prints an error naming them
+ * and returns 2. */
+int cli_require_bound(const struct nnperf_analysis *an, const char *cmd, const char *model);
 int cli_load_platforms(const struct cli_run *r, struct nnperf_platform **plats);
 /* The one platform (--hw) and the one model of a command: returns 0, or prints the error and returns 2 with nothing
  * left to free. */

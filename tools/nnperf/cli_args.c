@@ -175,6 +175,26 @@ int cli_load(const struct cli_run *r, const char *model, struct nnperf_model **m
     return 0;
 }
 
+int cli_require_bound(const struct nnperf_analysis *an, const char *cmd, const char *model)
+{
+    struct nnperf_summary s;
+    nnperf_analysis_summary(an, &s);
+    if (!s.unbound_dims) return 0;
+    char names[512] = "";
+    size_t used = 0;
+    for (int i = 0; i < s.unbound_dims && used + 1 < sizeof names; i++) {
+        int n = snprintf(names + used, sizeof names - used, "%s'%s'", i ? ", " : "",
+                         nnperf_analysis_unbound_dim(an, i));
+        if (n < 0) break;
+        used += (size_t)n;
+    }
+    cli_error(
+        "%s: %s: unbound symbolic input dims %s (%d of %d nodes cannot be counted); bind them with --dim "
+        "NAME=N or --input NAME=SHAPE",
+        cmd, model, names, s.unknown_nodes, s.nodes);
+    return 2;
+}
+
 int cli_load_platforms(const struct cli_run *r, struct nnperf_platform **plats)
 {
     char err[1024];

@@ -51,6 +51,12 @@ int cmd_compare(int argc, char **argv)
             rc = 2;
             break;
         }
+        if (cli_require_bound(an, "compare", r.models[mi])) {
+            nnperf_analysis_free(an);
+            nnperf_model_free(m);
+            rc = 2;
+            break;
+        }
         for (int hi = 0; hi < r.n_hw; hi++) {
             struct nnperf_predict_options po = cli_predict_options(&r);
             struct nnperf_prediction *p;

@@ -20,9 +20,11 @@ int cmd_sweep(int argc, char **argv)
         free(plats);
         return 2;
     }
-    struct nnperf_model *m;
-    struct nnperf_analysis *an;
-    if (cli_load(&r, r.models[0], &m, &an)) {
+    struct nnperf_model *m = NULL;
+    struct nnperf_analysis *an = NULL;
+    if (cli_load(&r, r.models[0], &m, &an) || cli_require_bound(an, "sweep", r.models[0])) {
+        nnperf_analysis_free(an);
+        nnperf_model_free(m);
         for (int i = 0; i < r.n_hw; i++) nnperf_platform_free(plats[i]);
         free(plats);
         return 2;

@@ -20,6 +20,7 @@ const struct cli_cmd cli_cmds[] = {
      cmd_probe},
     {"calibrate", "fit a platform's efficiencies to ONNX Runtime profiles", calibrate_usage, cmd_calibrate},
     {"validate", "predicted vs measured time per layer and in total", validate_usage, cmd_validate},
+    {"llm", "LLM inference: time to first token, tokens/s, KV cache, memory fit", llm_usage, cmd_llm},
     {"map", "plan a model on a MAX78000/MAX78002 CNN accelerator", map_usage, cmd_map},
     {"advise", "which layers waste compute or bandwidth, what to change, and the predicted gain",
      advise_usage, cmd_advise},

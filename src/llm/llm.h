@@ -1,0 +1,50 @@
+/* llm.h - LLM inference predictions (`nnperf llm`, docs/llm.md): the result of nnperf_llm, shared by the driver
+ * (llm.c: binding the decoder's dims, prefill and decode predictions, KV cache and memory) and its writers
+ * (llm_report.c: table, JSON, CSV, HTML). The result owns copies of everything it reports. */
+#ifndef NNPERF_LLM_H
+#define NNPERF_LLM_H
+
+#include "../report/html.h"
+
+#define LLM_MAX_POINTS 64
+#define LLM_MAX_ROWS   4096
+
+/* one layer of a kept phase (copied from the prediction) */
+struct llm_layer {
+    const char *name, *op, *klass, *bound;
+    double ops, ddr_bytes, weight_bytes, t_total;
+};
+
+/* a predicted phase: one prefill or one decode step */
+struct llm_phase {
+    int batch, seq, past;
+    double latency_s, ddr_bytes, ops;
+    int n_layers;
+    struct llm_layer *layers; /* kept for the first configuration's prefill and last decode step only */
+};
+
+struct nnperf_llm {
+    struct arena ar;
+    const char *model, *platform;
+    const char *weights, *kv, *compute; /* dtype names as used ("model" = the model's own) */
+    int has_kv_cache, layers, kv_heads, head_dim;
+    double device_bytes;
+    int max_batch, max_context;
+    struct nnperf_llm_row *rows;
+    int n_rows;
+    struct llm_phase prefill, last_decode; /* first configuration, with layers */
+    /* first configuration's decode samples: context (past + 1) and step latency */
+    int n_points;
+    double point_ctx[LLM_MAX_POINTS], point_s[LLM_MAX_POINTS];
+    const char **warn;
+    int n_warn, cap_warn;
+};
+
+/* The LLM result's warnings (deduplicated by the caller). */
+void llm_warn(struct nnperf_llm *l, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#endif

@@ -1,0 +1,340 @@
+/* llm_report.c - nnperf_llm_render: the LLM result as a table, JSON (schema "nnperf.llm", docs/llm.md), CSV (one
+ * row per prompt and batch) or a self-contained HTML page (Summary, Prefill, Decode and Context tabs: layer
+ * tables of the first configuration's prefill and last decode step, KV cache and latency against the context). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "llm.h"
+
+static void fmt_bytes(char *b, size_t n, double x)
+{
+    char t[32];
+    rep_fmt_si(t, sizeof t, x);
+    snprintf(b, n, "%sB", t);
+}
+
+static void fmt_ms(char *b, size_t n, double s)
+{
+    rep_fmt_time(b, n, s);
+}
+
+static const char *fits_word(int fits)
+{
+    return fits < 0 ? "unknown" : fits ? "fits" : "does not fit";
+}
+
+/* ---- table ---- */
+
+static void table(const struct nnperf_llm *l, struct strbuf *sb)
+{
+    char a[48], b[48], c[48], d[48];
+    const struct nnperf_llm_row *r = &l->rows[0];
+    sb_printf(sb, "model: %s\nplatform: %s, weights %s, KV cache %s, compute %s\n", l->model, l->platform,
+              l->weights, l->kv, l->compute ? l->compute : "default");
+    if (l->has_kv_cache)
+        sb_printf(sb, "KV cache: %d layers x %d KV heads x %d head dim, keys and values\n", l->layers,
+                  l->kv_heads, l->head_dim);
+    else
+        sb_puts(sb, "KV cache: none (each decode step re-runs the whole sequence)\n");
+    sb_printf(sb, "\nprompt %d tokens, %d generated, batch %d\n", r->prompt, r->generate, r->batch);
+    fmt_ms(a, sizeof a, r->ttft_s);
+    sb_printf(sb, "  time to first token      %s\n", a);
+    fmt_ms(a, sizeof a, r->tpot_first_s), fmt_ms(b, sizeof b, r->tpot_last_s),
+        fmt_ms(c, sizeof c, r->tpot_mean_s);
+    sb_printf(sb, "  time per output token    first %s, last %s, mean %s\n", a, b, c);
+    sb_printf(sb, "  decode tokens/s          %.2f\n", r->decode_tokens_per_s);
+    fmt_ms(a, sizeof a, r->e2e_s);
+    sb_printf(sb, "  end to end               %s\n", a);
+    fmt_bytes(a, sizeof a, r->kv_cache_bytes), fmt_bytes(b, sizeof b, r->kv_bytes_per_token);
+    sb_printf(sb, "  KV cache                 %s after %d tokens (%.0f bytes exactly; %s per token)\n", a,
+              r->prompt + r->generate, r->kv_cache_bytes, b);
+    fmt_bytes(a, sizeof a, r->weight_bytes), fmt_bytes(b, sizeof b, r->kv_cache_bytes);
+    fmt_bytes(c, sizeof c, r->activation_bytes), fmt_bytes(d, sizeof d, r->memory_bytes);
+    sb_printf(sb, "  memory                   weights %s + KV cache %s + activations %s = %s", a, b, c, d);
+    if (l->device_bytes > 0) {
+        fmt_bytes(a, sizeof a, l->device_bytes);
+        sb_printf(sb, " of %s: %s\n", a, fits_word(r->fits));
+        sb_printf(sb,
+                  "  largest batch that fits  %d (at %d tokens); largest context at batch %d: %d tokens\n",
+                  l->max_batch, r->prompt + r->generate, r->batch, l->max_context);
+    } else
+        sb_puts(sb, " (device memory unknown)\n");
+    if (l->n_rows > 1) {
+        sb_printf(sb, "\n%7s %6s %12s %12s %12s %12s %12s %12s  %s\n", "prompt", "batch", "TTFT", "TPOT mean",
+                  "tokens/s", "end to end", "KV cache", "memory", "fits");
+        for (int i = 0; i < l->n_rows; i++) {
+            const struct nnperf_llm_row *x = &l->rows[i];
+            fmt_ms(a, sizeof a, x->ttft_s), fmt_ms(b, sizeof b, x->tpot_mean_s),
+                fmt_ms(c, sizeof c, x->e2e_s);
+            char e[48], f[48];
+            fmt_bytes(e, sizeof e, x->kv_cache_bytes), fmt_bytes(f, sizeof f, x->memory_bytes);
+            sb_printf(sb, "%7d %6d %12s %12s %12.2f %12s %12s %12s  %s\n", x->prompt, x->batch, a, b,
+                      x->decode_tokens_per_s, c, e, f, fits_word(x->fits));
+        }
+    }
+    if (l->n_warn) {
+        sb_printf(sb, "\nwarnings (%d):\n", l->n_warn);
+        for (int i = 0; i < l->n_warn; i++) sb_printf(sb, "  %s\n", l->warn[i]);
+    }
+}
+
+/* ---- JSON ---- */
+
+static void jnum(struct strbuf *sb, const char *key, double v, int comma)
+{
+    sb_printf(sb, "%s\"%s\":", comma ? "," : "", key);
+    rep_json_num(sb, v);
+}
+
+static void json_row(const struct nnperf_llm_row *r, struct strbuf *sb)
+{
+    sb_printf(sb, "\"prompt\":%d,\"generate\":%d,\"batch\":%d", r->prompt, r->generate, r->batch);
+    jnum(sb, "ttft_ms", r->ttft_s * 1e3, 1);
+    jnum(sb, "tpot_ms", r->tpot_mean_s * 1e3, 1);
+    jnum(sb, "tpot_first_ms", r->tpot_first_s * 1e3, 1);
+    jnum(sb, "tpot_last_ms", r->tpot_last_s * 1e3, 1);
+    jnum(sb, "decode_tokens_per_s", r->decode_tokens_per_s, 1);
+    jnum(sb, "e2e_ms", r->e2e_s * 1e3, 1);
+    sb_printf(sb, ",\"kv_cache_bytes\":%.0f", r->kv_cache_bytes);
+    jnum(sb, "kv_bytes_per_token", r->kv_bytes_per_token, 1);
+    sb_printf(sb, ",\"weight_bytes\":%.0f,\"activation_bytes\":%.0f,\"memory_bytes\":%.0f", r->weight_bytes,
+              r->activation_bytes, r->memory_bytes);
+    sb_printf(sb, ",\"fits\":%s", r->fits < 0 ? "null" : r->fits ? "true" : "false");
+}
+
+static void json_layers(const struct llm_phase *ph, struct strbuf *sb)
+{
+    sb_printf(sb, "{\"batch\":%d,\"sequence\":%d,\"past\":%d", ph->batch, ph->seq, ph->past);
+    jnum(sb, "latency_ms", ph->latency_s * 1e3, 1);
+    jnum(sb, "ddr_bytes", ph->ddr_bytes, 1);
+    sb_puts(sb, ",\"layers\":[");
+    for (int i = 0; i < ph->n_layers; i++) {
+        const struct llm_layer *L = &ph->layers[i];
+        sb_puts(sb, i ? ",\n{\"name\":" : "\n{\"name\":");
+        sb_json_str(sb, L->name);
+        sb_puts(sb, ",\"op\":");
+        sb_json_str(sb, L->op);
+        sb_printf(sb, ",\"class\":\"%s\",\"bound\":\"%s\"", L->klass, L->bound);
+        jnum(sb, "ops", L->ops, 1);
+        jnum(sb, "ddr_bytes", L->ddr_bytes, 1);
+        jnum(sb, "time_us", L->t_total * 1e6, 1);
+        sb_puts(sb, "}");
+    }
+    sb_puts(sb, "]}");
+}
+
+static void json(const struct nnperf_llm *l, struct strbuf *sb)
+{
+    sb_puts(sb, "{\"schema\":\"nnperf.llm\",\"schema_version\":1,\"nnperf_version\":\"" NNPERF_VERSION "\"");
+    sb_puts(sb, ",\"model\":");
+    sb_json_str(sb, l->model);
+    sb_puts(sb, ",\"platform\":");
+    sb_json_str(sb, l->platform);
+    sb_printf(sb, ",\"dtypes\":{\"weights\":\"%s\",\"kv\":\"%s\",\"compute\":\"%s\"}", l->weights, l->kv,
+              l->compute ? l->compute : "default");
+    sb_printf(sb, ",\"kv_cache\":{\"present\":%s,\"layers\":%d,\"kv_heads\":%d,\"head_dim\":%d}",
+              l->has_kv_cache ? "true" : "false", l->layers, l->kv_heads, l->head_dim);
+    sb_printf(sb, ",\"device_bytes\":%.0f", l->device_bytes);
+    sb_puts(sb, ",\n\"summary\":{");
+    json_row(&l->rows[0], sb);
+    sb_printf(sb, ",\"max_batch\":%d,\"max_context\":%d}", l->max_batch, l->max_context);
+    sb_puts(sb, ",\n\"rows\":[");
+    for (int i = 0; i < l->n_rows; i++) {
+        sb_puts(sb, i ? ",\n{" : "\n{");
+        json_row(&l->rows[i], sb);
+        sb_puts(sb, "}");
+    }
+    sb_puts(sb, "],\n\"decode_points\":[");
+    for (int i = 0; i < l->n_points; i++) {
+        sb_printf(sb, "%s{\"context\":%.0f", i ? "," : "", l->point_ctx[i]);
+        jnum(sb, "tpot_ms", l->point_s[i] * 1e3, 1);
+        sb_puts(sb, "}");
+    }
+    sb_puts(sb, "],\n\"prefill\":");
+    json_layers(&l->prefill, sb);
+    sb_puts(sb, ",\n\"decode\":");
+    json_layers(&l->last_decode, sb);
+    sb_puts(sb, ",\n\"warnings\":[");
+    for (int i = 0; i < l->n_warn; i++) {
+        if (i) sb_puts(sb, ",");
+        sb_json_str(sb, l->warn[i]);
+    }
+    sb_puts(sb, "]}\n");
+}
+
+/* ---- CSV ---- */
+
+static void csv(const struct nnperf_llm *l, struct strbuf *sb)
+{
+    sb_puts(sb, "prompt,generate,batch,ttft_ms,tpot_first_ms,tpot_last_ms,tpot_ms,decode_tokens_per_s,e2e_ms,"
+                "kv_cache_bytes,kv_bytes_per_token,weight_bytes,activation_bytes,memory_bytes,fits\n");
+    for (int i = 0; i < l->n_rows; i++) {
+        const struct nnperf_llm_row *r = &l->rows[i];
+        sb_printf(sb, "%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.0f,%.6g,%.0f,%.0f,%.0f,%s\n", r->prompt,
+                  r->generate, r->batch, r->ttft_s * 1e3, r->tpot_first_s * 1e3, r->tpot_last_s * 1e3,
+                  r->tpot_mean_s * 1e3, r->decode_tokens_per_s, r->e2e_s * 1e3, r->kv_cache_bytes,
+                  r->kv_bytes_per_token, r->weight_bytes, r->activation_bytes, r->memory_bytes,
+                  r->fits < 0 ? ""
+                  : r->fits   ? "true"
+                              : "false");
+    }
+}
+
+/* ---- HTML ---- */
+
+static void td(struct strbuf *sb, const char *text, double key, int num)
+{
+    if (num) {
+        sb_puts(sb, "<td class=\"n\" data-v=\"");
+        if (isfinite(key))
+            sb_printf(sb, "%.6g", key);
+        else
+            sb_puts(sb, "NaN");
+        sb_puts(sb, "\">");
+    } else
+        sb_puts(sb, "<td>");
+    rep_esc(sb, text);
+    sb_puts(sb, "</td>");
+}
+
+static void head(struct strbuf *sb, const char *id, const char *const *cols, int n)
+{
+    sb_printf(sb, "<div class=\"tablewrap\"><table class=\"sortable\" id=\"%s\">\n<thead><tr>", id);
+    for (int i = 0; i < n; i++) {
+        sb_printf(sb, "<th%s data-key=\"c%d\">", i ? " class=\"n\"" : "", i);
+        rep_esc(sb, cols[i]);
+        sb_puts(sb, "</th>");
+    }
+    sb_puts(sb, "</tr></thead>\n<tbody>\n");
+}
+
+static void html_layers(const struct llm_phase *ph, const char *id, struct strbuf *sb)
+{
+    char a[64];
+    snprintf(a, sizeof a, "%d layers; batch %d, sequence %d, past %d: ", ph->n_layers, ph->batch, ph->seq,
+             ph->past);
+    sb_puts(sb, "<p>");
+    rep_esc(sb, a);
+    fmt_ms(a, sizeof a, ph->latency_s);
+    rep_esc(sb, a);
+    sb_puts(sb, "</p>\n");
+    static const char *const cols[] = {"layer", "op", "bound", "ops", "DDR bytes", "time (us)"};
+    head(sb, id, cols, 6);
+    for (int i = 0; i < ph->n_layers; i++) {
+        const struct llm_layer *L = &ph->layers[i];
+        sb_puts(sb, "<tr>");
+        td(sb, L->name, 0, 0);
+        sb_puts(sb, "<td class=\"n\">");
+        rep_esc(sb, L->op);
+        sb_puts(sb, "</td><td class=\"n\">");
+        rep_esc(sb, L->bound);
+        sb_puts(sb, "</td>");
+        rep_fmt_si(a, sizeof a, L->ops);
+        td(sb, a, L->ops, 1);
+        fmt_bytes(a, sizeof a, L->ddr_bytes);
+        td(sb, a, L->ddr_bytes, 1);
+        snprintf(a, sizeof a, "%.2f", L->t_total * 1e6);
+        td(sb, a, L->t_total * 1e6, 1);
+        sb_puts(sb, "</tr>\n");
+    }
+    sb_puts(sb, "</tbody></table></div>\n");
+}
+
+static void html(const struct nnperf_llm *l, struct strbuf *sb)
+{
+    const struct nnperf_llm_row *r = &l->rows[0];
+    char sub[512], a[64], b[64];
+    snprintf(sub, sizeof sub,
+             "%s on %s: prompt %d, %d generated, batch %d; weights %s, KV cache %s, compute %s", l->model,
+             l->platform, r->prompt, r->generate, r->batch, l->weights, l->kv,
+             l->compute ? l->compute : "default");
+    static const char *const ids[] = {"summary", "prefill", "decode", "context"};
+    static const char *const titles[] = {"Summary", "Prefill", "Decode", "Context"};
+    rep_html_page_open(sb, "nnperf: LLM inference", sub, ids, titles, 4);
+    rep_html_tab(sb, "summary", "Time, throughput and memory", 1);
+    sb_puts(sb, "<div class=\"cards\">\n");
+    fmt_ms(a, sizeof a, r->ttft_s);
+    rep_html_card(sb, "time to first token", a);
+    fmt_ms(a, sizeof a, r->tpot_mean_s);
+    rep_html_card(sb, "time per output token (mean)", a);
+    snprintf(a, sizeof a, "%.2f", r->decode_tokens_per_s);
+    rep_html_card(sb, "decode tokens/s", a);
+    fmt_ms(a, sizeof a, r->e2e_s);
+    rep_html_card(sb, "end to end", a);
+    fmt_bytes(a, sizeof a, r->kv_cache_bytes);
+    rep_html_card(sb, "KV cache at the end", a);
+    fmt_bytes(a, sizeof a, r->memory_bytes);
+    if (l->device_bytes > 0) {
+        fmt_bytes(b, sizeof b, l->device_bytes);
+        snprintf(a + strlen(a), sizeof a - strlen(a), " of %s", b);
+    }
+    rep_html_card(sb, fits_word(r->fits), a);
+    sb_puts(sb, "</div>\n");
+    static const char *const cols[] = {"prompt",   "batch",    "TTFT (ms)",    "TPOT (ms)", "tokens/s",
+                                       "e2e (ms)", "KV bytes", "memory bytes", "fits"};
+    head(sb, "rows", cols, 9);
+    for (int i = 0; i < l->n_rows; i++) {
+        const struct nnperf_llm_row *x = &l->rows[i];
+        double v[8] = {
+            x->prompt,      x->batch,          x->ttft_s * 1e3, x->tpot_mean_s * 1e3, x->decode_tokens_per_s,
+            x->e2e_s * 1e3, x->kv_cache_bytes, x->memory_bytes};
+        sb_puts(sb, "<tr>");
+        for (int k = 0; k < 8; k++) {
+            snprintf(a, sizeof a, k < 2 || k > 5 ? "%.0f" : "%.3f", v[k]);
+            td(sb, a, v[k], k > 0);
+        }
+        td(sb, fits_word(x->fits), x->fits, 1);
+        sb_puts(sb, "</tr>\n");
+    }
+    sb_puts(sb, "</tbody></table></div>\n");
+    if (l->n_warn) {
+        sb_puts(sb, "<div class=\"warn\"><b>warnings</b><ul>");
+        for (int i = 0; i < l->n_warn; i++) {
+            sb_puts(sb, "<li>");
+            rep_esc(sb, l->warn[i]);
+            sb_puts(sb, "</li>");
+        }
+        sb_puts(sb, "</ul></div>\n");
+    }
+    rep_html_tab_close(sb);
+    rep_html_tab(sb, "prefill", "Prefill (time to first token)", 0);
+    html_layers(&l->prefill, "prefill-layers", sb);
+    rep_html_tab_close(sb);
+    rep_html_tab(sb, "decode", "Last decode step", 0);
+    html_layers(&l->last_decode, "decode-layers", sb);
+    rep_html_tab_close(sb);
+    rep_html_tab(sb, "context", "KV cache and latency against the context", 0);
+    /* KV cache of the first configuration's batch, linear in the context, up to the largest that fits (or 2x the
+     * generation's end) */
+    double end = r->prompt + r->generate, cmax = l->max_context > end ? l->max_context : 2 * end;
+    double kx[2] = {0, cmax}, ky[2] = {0, r->kv_bytes_per_token * r->batch * cmax / 1e6};
+    struct rep_series ks = {"KV cache (MB)", 2, kx, ky, NULL};
+    struct rep_plot kp = {"KV cache against the context", "context (tokens)", "MB", 0, 0, 0};
+    sb_puts(sb, "<div class=\"plot\">");
+    rep_svg_lines(&kp, &ks, 1, sb, 0);
+    sb_puts(sb, "</div>\n");
+    double ty[LLM_MAX_POINTS];
+    for (int i = 0; i < l->n_points; i++) ty[i] = l->point_s[i] * 1e3;
+    struct rep_series ts = {"decode step (ms)", l->n_points, l->point_ctx, ty, NULL};
+    struct rep_plot tp = {"Time per output token against the context", "context (tokens)", "ms", 0, 0, 0};
+    sb_puts(sb, "<div class=\"plot\">");
+    rep_svg_lines(&tp, &ts, 1, sb, 0);
+    sb_puts(sb, "</div>\n");
+    rep_html_tab_close(sb);
+    rep_html_page_close(sb);
+}
+
+enum nnperf_status nnperf_llm_render(const struct nnperf_llm *l, enum nnperf_format fmt, char **out,
+                                     size_t *len, char *err, size_t errlen)
+{
+    struct strbuf sb;
+    sb_init(&sb, (size_t)64 << 20);
+    switch (fmt) {
+    case NNPERF_FORMAT_JSON: json(l, &sb); break;
+    case NNPERF_FORMAT_CSV: csv(l, &sb); break;
+    case NNPERF_FORMAT_HTML: html(l, &sb); break;
+    default: table(l, &sb); break;
+    }
+    return rep_finish(&sb, out, len, err, errlen);
+}

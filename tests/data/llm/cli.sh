@@ -1,0 +1,53 @@
+#!/bin/sh
+# cli.sh - the CLI side of LLM support: `nnperf llm` (formats, bad options with exit 2 and one line naming the
+# problem, nothing half-written) and sweep/compare refusing unbound symbolic dims.
+# usage: cli.sh NNPERF DATA_DIR WORKDIR
+set -u
+nnperf=$1
+dir=$2
+work=$3/nnperf-llm-cli.$$
+mkdir -p "$work" || exit 1
+trap 'rm -rf "$work"' EXIT
+fail=0
+pass=0
+
+# expect RC SUBSTRING-ON-STDERR -- command...
+expect() {
+    rc=$1
+    msg=$2
+    shift 2
+    "$@" >"$work/out" 2>"$work/err"
+    got=$?
+    if [ "$got" -ne "$rc" ]; then
+        echo "FAIL ($*): exit $got, expected $rc"; cat "$work/err"; fail=$((fail + 1)); return
+    fi
+    if [ -n "$msg" ] && ! grep -qF -- "$msg" "$work/err"; then
+        echo "FAIL ($*): stderr lacks '$msg':"; cat "$work/err"; fail=$((fail + 1)); return
+    fi
+    pass=$((pass + 1))
+}
+
+m=$dir/tiny-llama-hf.onnx
+expect 2 "sweep: $m: unbound symbolic input dims 'batch_size', 'sequence_length'" \
+    "$nnperf" sweep "$m" --hw a100-80gb
+expect 2 "compare: $m: unbound symbolic input dims 'batch_size'" "$nnperf" compare "$m" --hw a100-80gb
+expect 0 "" "$nnperf" sweep "$m" --hw a100-80gb --dim batch_size=1 --dim sequence_length=4 \
+    --dim past_sequence_length=2 --dim "past_sequence_length + sequence_length=6"
+expect 2 "llm: --hw is required" "$nnperf" llm "$m"
+expect 2 "llm: --prompt 'x': expected positive integers" "$nnperf" llm "$m" --hw a100-80gb --prompt x
+expect 2 "llm: --generate takes one value" "$nnperf" llm "$m" --hw a100-80gb --generate 3,4
+expect 2 "unknown dtype (int4, int8, fp8, fp16, bf16 or fp32)" "$nnperf" llm "$m" --hw a100-80gb --weights int3
+expect 2 "has no input named 'input_ids'" "$nnperf" llm "$dir/../../../models/resnet18.onnx" --hw a100-80gb
+expect 2 "llm: unknown format 'xml'" "$nnperf" llm "$m" --hw a100-80gb --format xml
+# a failed run leaves no output file
+expect 2 "" "$nnperf" llm "$m" --hw a100-80gb --kv fp7 -o "$work/x.json"
+if [ -e "$work/x.json" ]; then echo "FAIL: -o file left behind"; fail=$((fail + 1)); fi
+for f in table json csv html; do
+    expect 0 "" "$nnperf" llm "$m" --hw a100-40gb --prompt 8,16 --batch 1,2 --generate 4 --format $f -o "$work/r.$f"
+    [ -s "$work/r.$f" ] || { echo "FAIL: empty $f report"; fail=$((fail + 1)); }
+done
+grep -q '"ttft_ms"' "$work/r.json" || { echo "FAIL: no ttft_ms in JSON"; fail=$((fail + 1)); }
+[ "$(wc -l <"$work/r.csv")" -eq 5 ] || { echo "FAIL: CSV has not 4 rows"; fail=$((fail + 1)); }
+grep -q "largest batch that fits" "$work/r.table" || { echo "FAIL: table lacks the fit"; fail=$((fail + 1)); }
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

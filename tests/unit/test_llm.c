@@ -1,0 +1,245 @@
+/* test_llm.c - LLM inference (nnperf_llm) on the tiny decoder graphs of tests/data/llm/ (made by
+ * bench/llm/make_graphs.py --tiny: 2 layers, hidden 64, 4 heads, 2 KV heads for tiny-llama), and the analysis
+ * fixes it relies on: shape arithmetic known after binding is folded, an embedding Gather reads only its rows,
+ * unbound symbolic dims are named. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "llm/llm.h"
+#include "tinytest.h"
+
+#define DIR "tests/data/llm/"
+
+/* a GPU-like platform with 1 MB of device memory: the tiny models fit at batch 1, not at batch 64 */
+static const char gpu_yaml[] = "format: 1\n"
+                               "name: tiny-gpu\n"
+                               "compute:\n"
+                               "  peak_ops: {fp16: 1e12, fp32: 5e11}\n"
+                               "  default_dtype: fp16\n"
+                               "memory:\n"
+                               "  ddr_bandwidth: 1e10\n"
+                               "  ddr_bytes: 1MB\n"
+                               "overhead:\n"
+                               "  per_layer_s: 1e-6\n";
+
+static struct nnperf_platform gpu;
+
+static struct nnperf_model *load(const char *name)
+{
+    char path[256], err[512];
+    struct nnperf_model *m = NULL;
+    snprintf(path, sizeof path, DIR "%s.onnx", name);
+    if (nnperf_model_load(path, NULL, &m, err, sizeof err) != NNPERF_OK) fprintf(stderr, "%s\n", err);
+    return m;
+}
+
+static struct nnperf_llm *run(struct nnperf_model *m, const struct nnperf_llm_options *o)
+{
+    char err[1024];
+    struct nnperf_llm *l = NULL;
+    if (nnperf_llm(m, &gpu, o, &l, err, sizeof err) != NNPERF_OK) fprintf(stderr, "%s\n", err);
+    return l;
+}
+
+/* KV cache: 2 (K, V) x layers x KV heads x head dim x tokens x batch x bytes, exactly */
+static void test_kv_exact(void)
+{
+    int prompts[2] = {16, 40}, batches[2] = {1, 3};
+    struct nnperf_llm_options o = {
+        .prompts = prompts, .n_prompts = 2, .generate = 8, .batches = batches, .n_batches = 2};
+    const char *names[3] = {"tiny-llama-hf", "tiny-llama-genai", "tiny-llama-genai-int4"};
+    double first_kv[3] = {0};
+    for (int k = 0; k < 3; k++) {
+        struct nnperf_model *m = load(names[k]);
+        struct nnperf_llm *l = m ? run(m, &o) : NULL;
+        CHECK(l != NULL);
+        if (!l) {
+            nnperf_model_free(m);
+            continue;
+        }
+        struct nnperf_llm_summary s;
+        nnperf_llm_summary(l, &s);
+        CHECK_EQ_U(s.rows, 4);
+        CHECK_EQ_U(s.layers, 2);
+        CHECK_EQ_U(s.kv_heads, 2);
+        CHECK_EQ_U(s.head_dim, 16);
+        CHECK(s.has_kv_cache);
+        for (int i = 0; i < s.rows; i++) {
+            struct nnperf_llm_row r;
+            nnperf_llm_row(l, i, &r);
+            CHECK_EQ_U(r.prompt, prompts[i / 2]);
+            CHECK_EQ_U(r.batch, batches[i % 2]);
+            double want = 2.0 * 2 * 2 * 16 * (r.prompt + 8) * r.batch * 2;
+            CHECK(r.kv_cache_bytes == want);
+            CHECK(r.kv_bytes_per_token == 2.0 * 2 * 2 * 16 * 2);
+            CHECK(r.ttft_s > 0 && r.tpot_first_s > 0);
+            CHECK(r.tpot_last_s >= r.tpot_first_s);
+            CHECK(r.tpot_mean_s >= r.tpot_first_s && r.tpot_mean_s <= r.tpot_last_s);
+            CHECK(fabs(r.e2e_s - (r.ttft_s + 8 * r.tpot_mean_s)) <= 1e-9 * r.e2e_s);
+            CHECK(fabs(r.decode_tokens_per_s - r.batch / r.tpot_mean_s) <= 1e-6 * r.decode_tokens_per_s);
+            CHECK(r.memory_bytes == r.weight_bytes + r.kv_cache_bytes + r.activation_bytes);
+            CHECK(r.fits == (r.memory_bytes <= 1e6));
+        }
+        /* a longer prompt takes longer to prefill; a bigger batch holds more cache */
+        struct nnperf_llm_row a, b, c;
+        nnperf_llm_row(l, 0, &a), nnperf_llm_row(l, 1, &b), nnperf_llm_row(l, 2, &c);
+        CHECK(c.ttft_s > a.ttft_s);
+        CHECK(b.kv_cache_bytes == 3 * a.kv_cache_bytes);
+        first_kv[k] = a.kv_cache_bytes;
+        /* what fits: the largest batch and context computed from the first row's rates */
+        double per_seq = a.kv_cache_bytes + a.activation_bytes;
+        CHECK_EQ_U(s.max_batch, (unsigned)floor((1e6 - a.weight_bytes) / per_seq));
+        CHECK(s.max_context > a.prompt);
+        nnperf_llm_free(l);
+        nnperf_model_free(m);
+    }
+    /* the same model in both layouts has the same cache */
+    CHECK(first_kv[0] == first_kv[1] && first_kv[1] == first_kv[2]);
+}
+
+/* the hf layout's shape arithmetic (Shape -> Gather -> Unsqueeze -> Concat, Range of positions) is folded once the
+ * dims are bound: no layer is a Shape, Range or a Concat of shapes */
+static void test_folding(void)
+{
+    struct nnperf_model *m = load("tiny-llama-hf");
+    const char *inputs[] = {"input_ids=1x8",
+                            "attention_mask=1x12",
+                            "position_ids=1x8",
+                            "past_key_values.0.key=1x2x4x16",
+                            "past_key_values.0.value=1x2x4x16",
+                            "past_key_values.1.key=1x2x4x16",
+                            "past_key_values.1.value=1x2x4x16"};
+    struct nnperf_analyze_options ao = {inputs, 7, NULL, 0};
+    struct nnperf_analysis *a = NULL;
+    char err[512];
+    CHECK(m && nnperf_analyze(m, &ao, &a, err, sizeof err) == NNPERF_OK);
+    if (!a) {
+        nnperf_model_free(m);
+        return;
+    }
+    struct nnperf_summary s;
+    nnperf_analysis_summary(a, &s);
+    CHECK_EQ_U(s.unbound_dims, 0);
+    CHECK_EQ_U(s.unknown_nodes, 0);
+    const struct ir_graph *g = a->st.m->graph;
+    int shapes = 0, folded_shapes = 0, embed = 0;
+    for (int k = 0; k < g->n_nodes; k++) {
+        const struct ir_node *nd = g->nodes[k];
+        if (!strcmp(nd->op_type, "Shape")) {
+            shapes++;
+            folded_shapes += nd->out[0]->is_const == 2;
+            CHECK_EQ_U(nd->cost.params, 0); /* known after binding, not a parameter */
+        }
+        if (!strcmp(nd->name, "/embed_tokens/Gather")) {
+            /* 256 x 64 fp16 table, 8 ids: reads 8 rows (1 KiB) and the 8 int64 ids */
+            embed = 1;
+            CHECK_EQ_U(nd->cost.bytes_read, 8 * 64 * 2 + 8 * 8);
+            CHECK_EQ_U(nd->cost.params, 256 * 64);
+            CHECK_EQ_U(nd->cost.params_read, 8 * 64);
+        }
+    }
+    CHECK(shapes > 10 && folded_shapes == shapes);
+    CHECK(embed);
+    struct nnperf_prediction *p = NULL;
+    CHECK(nnperf_predict(a, &gpu, NULL, &p, err, sizeof err) == NNPERF_OK);
+    int bad = 0;
+    for (int i = 0; p && i < nnperf_prediction_layer_count(p); i++) {
+        struct nnperf_layer_info li;
+        nnperf_prediction_layer(p, i, &li);
+        if (!strcmp(li.op, "Shape") || !strcmp(li.op, "Range") || !strcmp(li.op, "ConstantOfShape")) bad++;
+    }
+    CHECK_EQ_U(bad, 0);
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
+/* unbound symbolic dims are named, in the summary and a warning */
+static void test_unbound(void)
+{
+    struct nnperf_model *m = load("tiny-llama-genai");
+    struct nnperf_analysis *a = NULL;
+    char err[512];
+    CHECK(m && nnperf_analyze(m, NULL, &a, err, sizeof err) == NNPERF_OK);
+    if (a) {
+        struct nnperf_summary s;
+        nnperf_analysis_summary(a, &s);
+        CHECK_EQ_U(s.unbound_dims, 4); /* batch_size, sequence_length, total_sequence_length, past_... */
+        CHECK_STR(nnperf_analysis_unbound_dim(a, 0), "batch_size");
+        CHECK(nnperf_analysis_unbound_dim(a, 4) == NULL);
+        int found = 0;
+        for (int i = 0; i < s.warnings; i++)
+            found |=
+                strstr(nnperf_analysis_warning(a, i), "unbound symbolic input dims 'batch_size'") != NULL;
+        CHECK(found);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
+/* errors: a model that is no decoder, bad options */
+static void test_errors(void)
+{
+    char err[512];
+    struct nnperf_llm *l = NULL;
+    struct nnperf_model *m = NULL;
+    CHECK(nnperf_model_load("models/resnet18.onnx", NULL, &m, err, sizeof err) == NNPERF_OK);
+    CHECK(nnperf_llm(m, &gpu, NULL, &l, err, sizeof err) == NNPERF_E_USAGE);
+    CHECK(strstr(err, "no input named 'input_ids'") != NULL);
+    CHECK(l == NULL);
+    nnperf_model_free(m);
+    m = load("tiny-gpt2-hf-fp32");
+    struct nnperf_llm_options o = {.kv = "fp7"};
+    CHECK(nnperf_llm(m, &gpu, &o, &l, err, sizeof err) == NNPERF_E_USAGE);
+    CHECK(strstr(err, "--kv 'fp7': unknown dtype") != NULL);
+    o = (struct nnperf_llm_options){.generate = -3};
+    CHECK(nnperf_llm(m, &gpu, &o, &l, err, sizeof err) == NNPERF_E_USAGE);
+    /* a kv dtype changes the cache bytes: fp32 model, fp8 cache: a quarter */
+    int prompt = 8;
+    struct nnperf_llm_options o32 = {.prompts = &prompt, .n_prompts = 1, .generate = 4};
+    struct nnperf_llm_options o8 = o32;
+    o8.kv = "fp8";
+    struct nnperf_llm *a = run(m, &o32), *b = run(m, &o8);
+    CHECK(a && b);
+    if (a && b) {
+        struct nnperf_llm_row ra, rb;
+        nnperf_llm_row(a, 0, &ra), nnperf_llm_row(b, 0, &rb);
+        CHECK(ra.kv_cache_bytes == 2.0 * 2 * 4 * 16 * 12 * 4);
+        CHECK(rb.kv_cache_bytes * 4 == ra.kv_cache_bytes);
+        /* renders: the JSON summary keys the issue names, CSV header, HTML tabs */
+        static const char *const keys[] = {
+            "\"ttft_ms\"",        "\"tpot_ms\"",      "\"decode_tokens_per_s\"", "\"e2e_ms\"",
+            "\"kv_cache_bytes\"", "\"weight_bytes\"", "\"memory_bytes\"",        "\"fits\""};
+        char *out;
+        size_t len;
+        CHECK(nnperf_llm_render(a, NNPERF_FORMAT_JSON, &out, &len, err, sizeof err) == NNPERF_OK);
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) CHECK(strstr(out, keys[k]) != NULL);
+        free(out);
+        CHECK(nnperf_llm_render(a, NNPERF_FORMAT_CSV, &out, &len, err, sizeof err) == NNPERF_OK);
+        CHECK(!strncmp(out, "prompt,generate,batch,ttft_ms", 29));
+        free(out);
+        CHECK(nnperf_llm_render(a, NNPERF_FORMAT_HTML, &out, &len, err, sizeof err) == NNPERF_OK);
+        CHECK(strstr(out, "data-tab=\"prefill\"") && strstr(out, "data-tab=\"decode\"") &&
+              strstr(out, "<svg"));
+        free(out);
+    }
+    nnperf_llm_free(a);
+    nnperf_llm_free(b);
+    nnperf_model_free(m);
+}
+
+int main(void)
+{
+    struct diag d = {0};
+    if (hw_load_yaml(gpu_yaml, sizeof gpu_yaml - 1, "tiny-gpu", &gpu.hw, &d) != NNPERF_OK) {
+        fprintf(stderr, "%s\n", d.msg);
+        return 1;
+    }
+    test_kv_exact();
+    test_folding();
+    test_unbound();
+    test_errors();
+    return tt_done();
+}
