@@ -241,6 +241,16 @@ struct nnperf_platform_info {
     const char *fallback_name; /* NULL without fallback */
 };
 void nnperf_platform_info(const struct nnperf_platform *p, struct nnperf_platform_info *info);
+/* The keys of the platform whose values are assumptions rather than published facts (its `assumptions:` list), as
+ * dotted key paths ("compute.efficiency.conv", docs/platform-format.md): their number, and the i-th one (NULL when
+ * i is out of range). Strings live as long as the handle. */
+int nnperf_platform_assumption_count(const struct nnperf_platform *p);
+const char *nnperf_platform_assumption(const struct nnperf_platform *p, int i);
+/* The value of one key as YAML text ("4194304", "[Conv, Relu]", "{default: 0.7, conv: 0.85}") into out (at most cap
+ * bytes with the NUL). key is a dotted path of the key table, or a map key and its entry ("compute.peak_ops.int8").
+ * Errors: NNPERF_E_USAGE (unknown key, a section, a missing argument), NNPERF_E_LIMIT (cap too small). */
+enum nnperf_status nnperf_platform_get(const struct nnperf_platform *p, const char *key, char *out,
+                                       size_t cap);
 
 /* ---- host probe (`nnperf probe`, issue 3) ----
  * Measures this machine on one thread for about budget_s seconds (<= 0: 10 s; clamped to [1, 30]): fp32 FMA peak,

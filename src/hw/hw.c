@@ -3,12 +3,13 @@
  * (presets/NAME.yaml embedded at build time, see cmake/embed.cmake) and resolving a name or a path. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw.h"
+#include "keys.h"
 #include "presets.h"
 
 #define HW_FILE_MAX_BYTES (1u << 20)
@@ -36,14 +37,20 @@ int hw_dtype_bytes_x2(int dt)
 void hw_init(struct hw_desc *hw)
 {
     memset(hw, 0, sizeof *hw);
-    hw->frames_per_run = 1;
-    hw->cores = 1;
-    hw->default_dtype = HW_INT8;
-    hw->eff_default = 1;
-    for (int i = 0; i < OC_COUNT; i++) hw->eff[i] = -1;
-    hw->ddr_eff = 1;
-    hw->overlap = 1;
-    hw->fb.efficiency = 1;
+    for (int i = 0; i < hw_n_keys; i++) {
+        const struct hw_key *k = &hw_keys[i];
+        if (k->def == 0 || strstr(k->path, "[]")) continue;
+        char *p = (char *)hw + k->off;
+        if (k->type == HW_T_NUM)
+            for (int e = 0; e < (k->map ? hw_key_map_size(k) : 1); e++) {
+                double v = k->def;
+                memcpy(p + (size_t)e * sizeof v, &v, sizeof v);
+            }
+        else if (k->type == HW_T_INT || k->type == HW_T_BOOL || k->type == HW_T_DTYPE) {
+            int v = (int)k->def;
+            memcpy(p, &v, sizeof v);
+        }
+    }
 }
 
 double hw_eff(const struct hw_desc *hw, int klass)
@@ -64,85 +71,6 @@ int hw_supports(const struct hw_desc *hw, const char *op_type)
     return 0;
 }
 
-/* ---- numbers ---- */
-
-struct suffix {
-    const char *s;
-    double mul;
-};
-
-/* Multipliers; an SI or IEC prefix may be followed by a unit (B, B/s, ops, ...), time units stand alone. */
-static const struct suffix prefixes[] = {
-    {"Ki", 1024.0},
-    {"Mi", 1048576.0},
-    {"Gi", 1073741824.0},
-    {"Ti", 1099511627776.0},
-    {"Pi", 1125899906842624.0},
-    {"k", 1e3},
-    {"M", 1e6},
-    {"G", 1e9},
-    {"T", 1e12},
-    {"P", 1e15},
-};
-static const char *const units[] = {"B/s", "B", "ops/s", "ops", "OPS", "FLOPS", "Hz"};
-static const struct suffix times[] = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
-
-static int is_digit(char ch)
-{
-    return ch >= '0' && ch <= '9';
-}
-
-static int unit_ok(const char *u)
-{
-    if (!*u) return 1;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (!strcmp(u, units[i])) return 1;
-    return 0;
-}
-
-int hw_parse_number(const char *s, double *out)
-{
-    if (!s || !out) return 0;
-    const char *p = s;
-    if (*p == '+' || *p == '-') p++;
-    size_t ndig = 0;
-    while (is_digit(*p)) p++, ndig++;
-    if (*p == '.') {
-        p++;
-        while (is_digit(*p)) p++, ndig++;
-    }
-    if (!ndig) return 0;
-    if (*p == 'e' || *p == 'E') {
-        const char *q = p + 1;
-        if (*q == '+' || *q == '-') q++;
-        if (!is_digit(*q)) return 0;
-        while (is_digit(*q)) q++;
-        p = q;
-    }
-    char num[64];
-    size_t nlen = (size_t)(p - s);
-    if (nlen >= sizeof num) return 0;
-    memcpy(num, s, nlen);
-    num[nlen] = 0;
-    if (*p == ' ' && p[1]) p++; /* "19.2 GB/s" */
-    double mul = 1;
-    int found = !*p;
-    for (size_t i = 0; !found && i < sizeof times / sizeof times[0]; i++)
-        if (!strcmp(p, times[i].s)) mul = times[i].mul, found = 1;
-    for (size_t i = 0; !found && i < sizeof prefixes / sizeof prefixes[0]; i++) {
-        size_t l = strlen(prefixes[i].s);
-        if (!strncmp(p, prefixes[i].s, l) && unit_ok(p + l)) mul = prefixes[i].mul, found = 1;
-    }
-    if (!found && !unit_ok(p)) return 0;
-    char *end;
-    double v = strtod(num, &end);
-    if (*end || !isfinite(v)) return 0;
-    v *= mul;
-    if (!isfinite(v)) return 0;
-    *out = v;
-    return 1;
-}
-
 /* ---- validation ---- */
 
 static enum nnperf_status verr(struct diag *d, const char *file, const char *key, const char *fmt, ...)
@@ -152,7 +80,7 @@ static enum nnperf_status verr(struct diag *d, const char *file, const char *key
     ;
 static enum nnperf_status verr(struct diag *d, const char *file, const char *key, const char *fmt, ...)
 {
-    char msg[200];
+    char msg[300];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -161,168 +89,127 @@ static enum nnperf_status verr(struct diag *d, const char *file, const char *key
     return diag_set(d, NNPERF_E_INVALID, "%s: %s", key, msg);
 }
 
-static int bad_nonneg(double v)
+int hw_key_is_element(const struct hw_key *k)
 {
-    return !isfinite(v) || v < 0;
+    return strstr(k->path, "[]") != NULL;
 }
 
-static int bad_pos(double v)
+int hw_key_empty(const struct hw_key *k, const void *base)
 {
-    return !isfinite(v) || !(v > 0);
-}
-
-static int bad_eff(double v)
-{
-    return !isfinite(v) || !(v > 0 && v <= 1);
-}
-
-static int bad_string(const char *s, size_t cap, int allow_space)
-{
-    size_t n = strnlen(s, cap);
-    if (n == cap) return 1;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        if (ch < 0x20 && !(allow_space && (ch == '\n' || ch == '\t'))) return 1;
-        if (ch == 0x7f || (!allow_space && ch == ' ')) return 1;
+    const char *p = (const char *)base + k->off;
+    if (k->type == HW_T_NUM) {
+        double v;
+        memcpy(&v, p, sizeof v);
+        return v == 0;
+    }
+    if (k->type == HW_T_TEXT || k->type == HW_T_NAME) return !p[0];
+    if (k->type == HW_T_CLASSES) {
+        unsigned m;
+        memcpy(&m, p, sizeof m);
+        return !m;
     }
     return 0;
 }
 
-static enum nnperf_status check_ops(struct diag *d, const char *file, const char *key, int n,
-                                    const char (*ops)[HW_MAX_NAME])
+int hw_section_present(const struct hw_desc *hw, const struct hw_key *k)
 {
-    if (n < 0 || n > HW_MAX_OPS) return verr(d, file, key, "%d entries, out of range", n);
-    for (int i = 0; i < n; i++)
-        if (!ops[i][0] || bad_string(ops[i], HW_MAX_NAME, 0))
-            return verr(d, file, key, "entry %d is empty or not a plain name", i);
-    return NNPERF_OK;
+    if (!(k->flags & HW_F_PRESENCE)) return 1;
+    int v;
+    memcpy(&v, (const char *)hw + k->off, sizeof v);
+    return v != 0;
+}
+
+const char *hw_check_rules(const struct hw_desc *hw, const char **key, char *buf, size_t cap)
+{
+    int any = 0;
+    for (int i = 0; i < HW_NDT; i++) any |= hw->peak_ops[i] > 0;
+    if (!any) {
+        *key = "compute.peak_ops";
+        return "no dtype has a positive peak (e.g. peak_ops: {int8: 4T})";
+    }
+    if (hw->default_dtype >= 0 && hw->default_dtype < HW_NDT && !(hw->peak_ops[hw->default_dtype] > 0)) {
+        *key = "compute.default_dtype";
+        snprintf(buf, cap, "'%s' has no peak in compute.peak_ops", hw_dtype_name(hw->default_dtype));
+        return buf;
+    }
+    return NULL;
+}
+
+/* The message key of row k at map entry or list index 'bad' ("compute.efficiency.conv", "compute.fusion[2]"). */
+static void key_name(const struct hw_key *k, int bad, const char *elem_key, char *out, size_t cap)
+{
+    const char *path = elem_key ? elem_key : k->path;
+    if (bad >= 0 && k->map)
+        snprintf(out, cap, "%s.%s", path, hw_key_map_name(k, bad));
+    else if (bad >= 0)
+        snprintf(out, cap, "%s[%d]", path, bad);
+    else
+        snprintf(out, cap, "%s", path);
+}
+
+/* The rows of one list element: each value, the required ones, then the list row's rule across them. */
+static enum nnperf_status check_element(const struct hw_key *list, const void *elem, int index,
+                                        const char *file, struct diag *d)
+{
+    char at[HW_MAX_KEY + 16], key[HW_MAX_KEY + 40], buf[200];
+    size_t plen = strlen(list->path);
+    snprintf(at, sizeof at, "%s[%d]", list->path, index);
+    for (int i = 0; i < hw_n_keys; i++) {
+        const struct hw_key *r = &hw_keys[i];
+        if (strncmp(r->path, list->path, plen) || strncmp(r->path + plen, "[]", 2)) continue;
+        const char *rest = r->path + plen + 2; /* "" or ".key" */
+        if (strchr(rest + (*rest == '.'), '.') || strchr(rest, '[')) continue;
+        snprintf(key, sizeof key, "%s%s", at, rest);
+        int bad;
+        const char *why = hw_key_check(r, elem, &bad, buf, sizeof buf);
+        if (why) {
+            char full[HW_MAX_KEY + 60];
+            key_name(r, bad, key, full, sizeof full);
+            return verr(d, file, full, "%s", why);
+        }
+        if ((r->flags & HW_F_REQUIRED) && hw_key_empty(r, elem))
+            return verr(d, file, key, "required key missing");
+    }
+    const char *why = list->check ? list->check(elem) : NULL;
+    return why ? verr(d, file, at, "%s", why) : NNPERF_OK;
 }
 
 enum nnperf_status hw_validate(const struct hw_desc *hw, const char *file, struct diag *d)
 {
-    enum nnperf_status st;
-    if (!hw->name[0] || bad_string(hw->name, sizeof hw->name, 0))
-        return verr(d, file, "name", "must be a non-empty name without spaces");
-    if (bad_string(hw->description, sizeof hw->description, 1))
-        return verr(d, file, "description", "contains control characters");
-    if (bad_string(hw->source, sizeof hw->source, 1))
-        return verr(d, file, "source", "contains control characters");
-    if (hw->frames_per_run < 1 || hw->frames_per_run > (1 << 20))
-        return verr(d, file, "frames_per_run", "must be between 1 and 1048576, got %d", hw->frames_per_run);
-    if (hw->cores < 1 || hw->cores > 4096)
-        return verr(d, file, "compute.cores", "must be between 1 and 4096, got %d", hw->cores);
-    int any = 0;
-    for (int i = 0; i < HW_NDT; i++) {
-        char key[64];
-        snprintf(key, sizeof key, "compute.peak_ops.%s", dtype_names[i]);
-        if (bad_nonneg(hw->peak_ops[i]))
-            return verr(d, file, key, "must not be negative, got %g", hw->peak_ops[i]);
-        any |= hw->peak_ops[i] > 0;
+    char buf[200], key[HW_MAX_KEY + 40];
+    for (int i = 0; i < hw_n_keys; i++) {
+        const struct hw_key *k = &hw_keys[i];
+        if (hw_key_is_element(k) || !hw_key_live(hw, k)) continue;
+        int bad;
+        const char *why = hw_key_check(k, hw, &bad, buf, sizeof buf);
+        if (why) {
+            key_name(k, bad, NULL, key, sizeof key);
+            return verr(d, file, key, "%s", why);
+        }
+        if ((k->flags & HW_F_REQUIRED) && hw_key_empty(k, hw))
+            return verr(d, file, k->path, "required key missing");
+        if (k->type != HW_T_LIST) continue;
+        int n;
+        memcpy(&n, (const char *)hw + k->count_off, sizeof n);
+        for (int e = 0; e < n; e++) {
+            enum nnperf_status st =
+                check_element(k, (const char *)hw + k->off + (size_t)e * k->size, e, file, d);
+            if (st != NNPERF_OK) return st;
+        }
     }
-    if (!any) return verr(d, file, "compute.peak_ops", "no dtype has a positive peak");
-    if (hw->default_dtype < 0 || hw->default_dtype >= HW_NDT || !(hw->peak_ops[hw->default_dtype] > 0))
-        return verr(d, file, "compute.default_dtype", "'%s' has no peak in compute.peak_ops",
-                    hw_dtype_name(hw->default_dtype));
-    if (bad_nonneg(hw->vector_ops))
-        return verr(d, file, "compute.vector_ops", "must not be negative, got %g", hw->vector_ops);
-    if (bad_eff(hw->eff_default))
-        return verr(d, file, "compute.efficiency.default", "must be in (0, 1], got %g", hw->eff_default);
-    for (int i = 0; i < OC_COUNT; i++) {
-        char key[64];
-        snprintf(key, sizeof key, "compute.efficiency.%s", op_class_name(i));
-        if (hw->eff[i] >= 0 && bad_eff(hw->eff[i]))
-            return verr(d, file, key, "must be in (0, 1], got %g", hw->eff[i]);
-        if (isnan(hw->eff[i])) return verr(d, file, key, "must be in (0, 1], got %g", hw->eff[i]);
-    }
-    if ((st = check_ops(d, file, "compute.supported", hw->n_supported, hw->supported))) return st;
-    if ((st = check_ops(d, file, "compute.unsupported", hw->n_unsupported, hw->unsupported))) return st;
-    if (hw->n_align < 0 || hw->n_align > HW_MAX_ALIGN)
-        return verr(d, file, "compute.alignment", "%d rules, out of range", hw->n_align);
-    for (int i = 0; i < hw->n_align; i++) {
-        const struct hw_align *a = &hw->align[i];
-        char key[64];
-        snprintf(key, sizeof key, "compute.alignment[%d]", i);
-        if (!a->class_mask || (a->class_mask >> OC_COUNT)) return verr(d, file, key, "bad class set");
-        if (a->n < 0 || a->c < 0 || a->h < 0 || a->w < 0 || a->n > (1 << 20) || a->c > (1 << 20) ||
-            a->h > (1 << 20) || a->w > (1 << 20))
-            return verr(d, file, key, "multiples must be between 0 and 1048576");
-        if (a->pow2 != 0 && a->pow2 != 1) return verr(d, file, key, "pow2 must be 0 or 1, got %d", a->pow2);
-    }
-    if (hw->n_fusion < 0 || hw->n_fusion > HW_MAX_FUSION)
-        return verr(d, file, "compute.fusion", "%d patterns, out of range", hw->n_fusion);
-    for (int i = 0; i < hw->n_fusion; i++) {
-        const struct hw_pattern *p = &hw->fusion[i];
-        char key[64];
-        snprintf(key, sizeof key, "compute.fusion[%d]", i);
-        if (p->len < 2 || p->len > HW_MAX_PATTERN)
-            return verr(d, file, key, "%d operators, need 2 to 8", p->len);
-        if ((st = check_ops(d, file, key, p->len, p->ops))) return st;
-    }
-    if (bad_nonneg(hw->sram_bytes))
-        return verr(d, file, "memory.sram_bytes", "must not be negative, got %g", hw->sram_bytes);
-    if (bad_nonneg(hw->sram_bw))
-        return verr(d, file, "memory.sram_bandwidth", "must not be negative, got %g", hw->sram_bw);
-    if (bad_pos(hw->ddr_bw))
-        return verr(d, file, "memory.ddr_bandwidth", "must be positive, got %g", hw->ddr_bw);
-    if (bad_eff(hw->ddr_eff))
-        return verr(d, file, "memory.ddr_efficiency", "must be in (0, 1], got %g", hw->ddr_eff);
-    if (bad_nonneg(hw->ddr_bytes))
-        return verr(d, file, "memory.ddr_bytes", "must not be negative, got %g", hw->ddr_bytes);
-    if (hw->overlap != 0 && hw->overlap != 1)
-        return verr(d, file, "memory.overlap", "must be 0 or 1, got %d", hw->overlap);
-    if (bad_nonneg(hw->layer_overhead_s))
-        return verr(d, file, "overhead.per_layer_s", "must not be negative, got %g", hw->layer_overhead_s);
-    const struct hw_fallback *fb = &hw->fb;
-    if (fb->present) {
-        if (!fb->name[0] || bad_string(fb->name, sizeof fb->name, 1))
-            return verr(d, file, "fallback.name", "must be a non-empty name");
-        if (bad_pos(fb->peak_ops))
-            return verr(d, file, "fallback.peak_ops", "must be positive, got %g", fb->peak_ops);
-        if (bad_pos(fb->bandwidth))
-            return verr(d, file, "fallback.bandwidth", "must be positive, got %g", fb->bandwidth);
-        if (bad_eff(fb->efficiency))
-            return verr(d, file, "fallback.efficiency", "must be in (0, 1], got %g", fb->efficiency);
-        if (bad_nonneg(fb->transfer_bw))
-            return verr(d, file, "fallback.transfer_bandwidth", "must not be negative, got %g",
-                        fb->transfer_bw);
-        if (bad_nonneg(fb->quant_ops_per_elem))
-            return verr(d, file, "fallback.quantize_ops_per_element", "must not be negative, got %g",
-                        fb->quant_ops_per_elem);
-        if (bad_nonneg(fb->overhead_s))
-            return verr(d, file, "fallback.overhead_s", "must not be negative, got %g", fb->overhead_s);
-    }
-    return NNPERF_OK;
+    const char *rkey = NULL;
+    const char *why = hw_check_rules(hw, &rkey, buf, sizeof buf);
+    return why ? verr(d, file, rkey, "%s", why) : NNPERF_OK;
 }
 
 /* ---- writer ---- */
-
-/* Shortest "%.Ng" that reads back as exactly v. */
-static void put_num(struct strbuf *sb, double v)
-{
-    char b[40];
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(b, sizeof b, "%.*g", prec, v);
-        if (strtod(b, NULL) == v) break;
-    }
-    char *e = strchr(b, 'e'); /* 1.28e+14 -> 1.28e14, 5e-05 -> 5e-5 */
-    if (e) {
-        char *q = e + 1, *r = e + 1;
-        if (*r == '+')
-            r++;
-        else if (*r == '-')
-            *q++ = *r++;
-        while (*r == '0' && r[1]) r++;
-        memmove(q, r, strlen(r) + 1);
-    }
-    sb_puts(sb, b);
-}
 
 static int plain_ok(const char *s)
 {
     static const char *const words[] = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"};
     if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return 0;
     for (const char *p = s; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || is_digit(*p) || *p == '_' ||
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
               *p == '-' || *p == '.'))
             return 0;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
@@ -357,102 +244,230 @@ static void put_str(struct strbuf *sb, const char *s)
     sb_putc(sb, '"');
 }
 
-static void put_oplist(struct strbuf *sb, const char *key, int n, const char (*ops)[HW_MAX_NAME])
+static void put_num(struct strbuf *sb, double v)
 {
-    sb_printf(sb, "  %s: [", key);
-    for (int i = 0; i < n; i++) {
-        if (i) sb_puts(sb, ", ");
-        put_str(sb, ops[i]);
-    }
-    sb_puts(sb, "]\n");
+    char b[40];
+    hw_fmt_num(v, b, sizeof b);
+    sb_puts(sb, b);
 }
 
-static void put_kv(struct strbuf *sb, const char *indent_key, double v)
+/* One value of a scalar or list row stored at base (not a map, section or LIST). */
+static void put_value(struct strbuf *sb, const struct hw_key *k, const void *base)
 {
-    sb_puts(sb, indent_key);
-    put_num(sb, v);
-    sb_putc(sb, '\n');
+    const char *p = (const char *)base + k->off;
+    int iv;
+    switch (k->type) {
+    case HW_T_NUM: {
+        double v;
+        memcpy(&v, p, sizeof v);
+        put_num(sb, v);
+        break;
+    }
+    case HW_T_INT:
+        memcpy(&iv, p, sizeof iv);
+        sb_printf(sb, "%d", iv);
+        break;
+    case HW_T_I64: {
+        int64_t v;
+        memcpy(&v, p, sizeof v);
+        sb_printf(sb, "%lld", (long long)v);
+        break;
+    }
+    case HW_T_BOOL:
+        memcpy(&iv, p, sizeof iv);
+        sb_puts(sb, iv ? "true" : "false");
+        break;
+    case HW_T_DTYPE:
+        memcpy(&iv, p, sizeof iv);
+        sb_puts(sb, hw_dtype_name(iv));
+        break;
+    case HW_T_TEXT:
+    case HW_T_NAME: put_str(sb, p); break;
+    case HW_T_CLASSES: {
+        unsigned m;
+        memcpy(&m, p, sizeof m);
+        sb_putc(sb, '[');
+        for (int c = 0, first = 1; c < OC_COUNT; c++)
+            if (m & (1u << c)) {
+                sb_printf(sb, "%s%s", first ? "" : ", ", op_class_name(c));
+                first = 0;
+            }
+        sb_putc(sb, ']');
+        break;
+    }
+    case HW_T_OPS:
+    case HW_T_KEYS: {
+        int n;
+        memcpy(&n, (const char *)base + k->count_off, sizeof n);
+        sb_putc(sb, '[');
+        for (int i = 0; i < n; i++) {
+            if (i) sb_puts(sb, ", ");
+            put_str(sb, p + (size_t)i * k->size);
+        }
+        sb_putc(sb, ']');
+        break;
+    }
+    default: break;
+    }
+}
+
+/* Whether a stored scalar equals the row's default (list element fields at their default are left out). */
+static int at_default(const struct hw_key *k, const void *base)
+{
+    const char *p = (const char *)base + k->off;
+    if (k->type == HW_T_NUM) {
+        double v;
+        memcpy(&v, p, sizeof v);
+        return v == k->def;
+    }
+    if (k->type == HW_T_I64) {
+        int64_t v;
+        memcpy(&v, p, sizeof v);
+        return (double)v == k->def;
+    }
+    if (k->type == HW_T_INT || k->type == HW_T_BOOL) {
+        int v;
+        memcpy(&v, p, sizeof v);
+        return (double)v == k->def;
+    }
+    return 0;
+}
+
+static void put_element(struct strbuf *sb, const struct hw_key *list, const void *elem)
+{
+    char self[HW_MAX_KEY + 4];
+    snprintf(self, sizeof self, "%s[]", list->path);
+    const struct hw_key *r = hw_key_find(self);
+    if (r) {
+        put_value(sb, r, elem);
+        return;
+    }
+    size_t plen = strlen(self);
+    int first = 1;
+    sb_putc(sb, '{');
+    for (int i = 0; i < hw_n_keys; i++) {
+        r = &hw_keys[i];
+        if (strncmp(r->path, self, plen) || r->path[plen] != '.' || strchr(r->path + plen + 1, '.')) continue;
+        if (!(r->flags & HW_F_REQUIRED) && at_default(r, elem)) continue;
+        sb_printf(sb, "%s%s: ", first ? "" : ", ", r->path + plen + 1);
+        put_value(sb, r, elem);
+        first = 0;
+    }
+    sb_putc(sb, '}');
+}
+
+/* A map row as a flow mapping: its explicit entries first ("default"), then the entries given (not at 'def'). */
+static void put_map(struct strbuf *sb, const struct hw_key *k, const struct hw_desc *hw)
+{
+    const char *sep = "{";
+    size_t plen = strlen(k->path);
+    for (int j = 0; j < hw_n_keys; j++) {
+        const struct hw_key *c = &hw_keys[j];
+        if (strncmp(c->path, k->path, plen) || c->path[plen] != '.') continue;
+        sb_printf(sb, "%s%s: ", sep, hw_key_leaf(c));
+        put_value(sb, c, hw);
+        sep = ", ";
+    }
+    for (int e = 0; e < hw_key_map_size(k); e++) {
+        double v;
+        memcpy(&v, (const char *)hw + k->off + (size_t)e * sizeof v, sizeof v);
+        if (v == k->def) continue;
+        sb_printf(sb, "%s%s: ", sep, hw_key_map_name(k, e));
+        put_num(sb, v);
+        sep = ", ";
+    }
+    sb_puts(sb, *sep == '{' ? "{}" : "}");
+}
+
+enum nnperf_status hw_key_get(const struct hw_desc *hw, const char *path, struct strbuf *sb)
+{
+    int entry;
+    const struct hw_key *k = hw_key_resolve(path, &entry);
+    if (!k || k->type == HW_T_SECTION) return NNPERF_E_USAGE;
+    if (entry >= 0) {
+        double v;
+        memcpy(&v, (const char *)hw + k->off + (size_t)entry * sizeof v, sizeof v);
+        if (k->off == offsetof(struct hw_desc, eff)) v = hw_eff(hw, entry); /* not given: what applies */
+        put_num(sb, v);
+    } else if (k->map) {
+        put_map(sb, k, hw);
+    } else if (k->type == HW_T_LIST) {
+        int n;
+        memcpy(&n, (const char *)hw + k->count_off, sizeof n);
+        sb_putc(sb, '[');
+        for (int e = 0; e < n; e++) {
+            if (e) sb_puts(sb, ", ");
+            put_element(sb, k, (const char *)hw + k->off + (size_t)e * k->size);
+        }
+        sb_putc(sb, ']');
+    } else {
+        put_value(sb, k, hw);
+    }
+    return NNPERF_OK;
+}
+
+/* "  # assumption" after the line of row k when the platform lists it (or, for a map, some of its entries). */
+static void put_marks(struct strbuf *sb, const struct hw_desc *hw, const struct hw_key *k)
+{
+    size_t plen = strlen(k->path);
+    int whole = 0, n = 0;
+    for (int i = 0; i < hw->n_assume; i++) {
+        const char *a = hw->assume[i];
+        if (!strcmp(a, k->path))
+            whole = 1;
+        else if (k->map && !strncmp(a, k->path, plen) && a[plen] == '.')
+            n++;
+    }
+    if (whole) {
+        sb_puts(sb, "  # assumption");
+        return;
+    }
+    for (int i = 0, first = 1; n && i < hw->n_assume; i++) {
+        const char *a = hw->assume[i];
+        if (strncmp(a, k->path, plen) || a[plen] != '.') continue;
+        sb_printf(sb, "%s%s", first ? "  # assumption: " : ", ", a + plen + 1);
+        first = 0;
+    }
+}
+
+/* The keys of the mapping at table path 'parent' ("" = the top), in table order, sections recursively. */
+static void put_keys(struct strbuf *sb, const struct hw_desc *hw, const char *parent, int depth)
+{
+    size_t plen = strlen(parent);
+    for (int i = 0; i < hw_n_keys; i++) {
+        const struct hw_key *k = &hw_keys[i];
+        if (hw_key_parent_len(k) != plen || strncmp(k->path, parent, plen) || hw_key_is_element(k)) continue;
+        if (k->type == HW_T_BASE || (k->type == HW_T_SECTION && !hw_section_present(hw, k))) continue;
+        int n = 0;
+        if (k->type == HW_T_OPS || k->type == HW_T_KEYS || k->type == HW_T_LIST) {
+            memcpy(&n, (const char *)hw + k->count_off, sizeof n);
+            if (!n) continue; /* an empty list is written as no key */
+        }
+        sb_printf(sb, "%*s%s:", 2 * depth, "", hw_key_leaf(k));
+        if (k->type == HW_T_FORMAT) {
+            sb_puts(sb, " 1");
+        } else if (k->type == HW_T_NUM && k->map) {
+            sb_putc(sb, ' ');
+            put_map(sb, k, hw);
+        } else if (k->type != HW_T_SECTION && k->type != HW_T_LIST) {
+            sb_putc(sb, ' ');
+            put_value(sb, k, hw);
+        }
+        put_marks(sb, hw, k);
+        sb_putc(sb, '\n');
+        for (int e = 0; k->type == HW_T_LIST && e < n; e++) {
+            sb_printf(sb, "%*s- ", 2 * depth + 2, "");
+            put_element(sb, k, (const char *)hw + k->off + (size_t)e * k->size);
+            sb_putc(sb, '\n');
+        }
+        if (k->type == HW_T_SECTION) put_keys(sb, hw, k->path, depth + 1);
+    }
 }
 
 void hw_write_yaml(const struct hw_desc *hw, struct strbuf *sb)
 {
-    sb_puts(sb,
-            "# nnperf platform description, format version 1 (docs/platform-format.md)\nformat: 1\nname: ");
-    put_str(sb, hw->name);
-    sb_puts(sb, "\ndescription: ");
-    put_str(sb, hw->description);
-    sb_puts(sb, "\nsource: ");
-    put_str(sb, hw->source);
-    sb_printf(sb, "\nframes_per_run: %d\ncompute:\n  cores: %d\n  peak_ops: {", hw->frames_per_run,
-              hw->cores);
-    int first = 1;
-    for (int i = 0; i < HW_NDT; i++) {
-        if (!(hw->peak_ops[i] != 0)) continue;
-        sb_printf(sb, "%s%s: ", first ? "" : ", ", dtype_names[i]);
-        put_num(sb, hw->peak_ops[i]);
-        first = 0;
-    }
-    sb_printf(sb, "}\n  default_dtype: %s\n", hw_dtype_name(hw->default_dtype));
-    put_kv(sb, "  vector_ops: ", hw->vector_ops);
-    sb_puts(sb, "  efficiency: {default: ");
-    put_num(sb, hw->eff_default);
-    for (int i = 0; i < OC_COUNT; i++) {
-        if (hw->eff[i] < 0) continue;
-        sb_printf(sb, ", %s: ", op_class_name(i));
-        put_num(sb, hw->eff[i]);
-    }
-    sb_puts(sb, "}\n");
-    if (hw->n_supported) put_oplist(sb, "supported", hw->n_supported, hw->supported);
-    if (hw->n_unsupported) put_oplist(sb, "unsupported", hw->n_unsupported, hw->unsupported);
-    if (hw->n_align) sb_puts(sb, "  alignment:\n");
-    for (int i = 0; i < hw->n_align; i++) {
-        const struct hw_align *a = &hw->align[i];
-        sb_puts(sb, "    - {classes: [");
-        first = 1;
-        for (int k = 0; k < OC_COUNT; k++) {
-            if (!(a->class_mask & (1u << k))) continue;
-            sb_printf(sb, "%s%s", first ? "" : ", ", op_class_name(k));
-            first = 0;
-        }
-        sb_putc(sb, ']');
-        const int64_t dims[4] = {a->n, a->c, a->h, a->w};
-        const char *dn = "nchw";
-        int any = 0;
-        for (int k = 0; k < 4; k++)
-            if (dims[k]) sb_printf(sb, ", %c: %lld", dn[k], (long long)dims[k]), any = 1;
-        if (a->pow2 || !any) sb_printf(sb, ", pow2: %s", a->pow2 ? "true" : "false");
-        sb_puts(sb, "}\n");
-    }
-    if (hw->n_fusion) sb_puts(sb, "  fusion:\n");
-    for (int i = 0; i < hw->n_fusion; i++) {
-        sb_puts(sb, "    - [");
-        for (int k = 0; k < hw->fusion[i].len; k++) {
-            if (k) sb_puts(sb, ", ");
-            put_str(sb, hw->fusion[i].ops[k]);
-        }
-        sb_puts(sb, "]\n");
-    }
-    sb_puts(sb, "memory:\n");
-    put_kv(sb, "  sram_bytes: ", hw->sram_bytes);
-    put_kv(sb, "  sram_bandwidth: ", hw->sram_bw);
-    put_kv(sb, "  ddr_bandwidth: ", hw->ddr_bw);
-    put_kv(sb, "  ddr_efficiency: ", hw->ddr_eff);
-    if (hw->ddr_bytes > 0) put_kv(sb, "  ddr_bytes: ", hw->ddr_bytes);
-    sb_printf(sb, "  overlap: %s\n", hw->overlap ? "true" : "false");
-    if (hw->fb.present) {
-        const struct hw_fallback *fb = &hw->fb;
-        sb_puts(sb, "fallback:\n  name: ");
-        put_str(sb, fb->name);
-        sb_putc(sb, '\n');
-        put_kv(sb, "  peak_ops: ", fb->peak_ops);
-        put_kv(sb, "  bandwidth: ", fb->bandwidth);
-        put_kv(sb, "  efficiency: ", fb->efficiency);
-        put_kv(sb, "  transfer_bandwidth: ", fb->transfer_bw);
-        put_kv(sb, "  quantize_ops_per_element: ", fb->quant_ops_per_elem);
-        put_kv(sb, "  overhead_s: ", fb->overhead_s);
-    }
-    sb_puts(sb, "overhead:\n");
-    put_kv(sb, "  per_layer_s: ", hw->layer_overhead_s);
+    sb_puts(sb, "# nnperf platform description, format version 1 (docs/platform-format.md)\n");
+    put_keys(sb, hw, "", 0);
 }
 
 /* ---- presets, files, names ---- */

@@ -1,48 +1,10 @@
 /* hw.h - a platform description (struct hw_desc): compute units, memory levels, fallback unit, alignment and
- * fusion rules; loaded from a YAML file (docs/platform-format.md) or a built-in preset (presets/NAME.yaml, embedded in
- * the binary), validated, and written back as YAML (probe, calibrate).
+ * fusion rules; loaded from a YAML file or a built-in preset (presets/NAME.yaml, embedded in the binary), validated,
+ * and written back as YAML (probe, calibrate). Every YAML key is one row of the key table (keys.h, keys.c), which
+ * drives the reader (yaml.c), the defaults, the validation and the writer (hw.c) and the key table of
+ * docs/platform-format.md; the format is described there.
  *
- * YAML format, version 1 (every key optional unless marked; unknown keys are errors naming file, line and key):
- *
- *   format: 1
- *   name: zcu102-dpu                 # required
- *   description: "..."
- *   source: "..."                    # where the numbers come from
- *   frames_per_run: 1                # frames processed per run (batch), default 1
- *   compute:
- *     cores: 3
- *     peak_ops: {int8: 6.71e12, int4: 0, fp16: 0, bf16: 0, fp32: 0}   # ops/s, 1 MAC = 2 ops; 0/absent = unsupported
- *     default_dtype: int8
- *     vector_ops: 1e12               # ops/s for non-MAC work (element-wise FLOPs); absent: peak x efficiency
- *     efficiency: {default: 0.7, conv: 0.85, matmul: 0.8, eltwise: 0.3}   # keys: op classes (ops.h class names)
- *     supported: [Conv, Relu, ...]   # operators run on the unit (absent: all, minus 'unsupported')
- *     unsupported: [NonMaxSuppression, TopK]
- *     alignment:                     # output shape padding per operator class (NCHW; rank-2/3: last dim is C)
- *       - {classes: [conv, pool, gemm, matmul], n: 1, c: 32, h: 8, w: 16}
- *       - {classes: [eltwise, activation], pow2: true}    # every dim to the next power of two
- *     fusion:                        # node sequences that become one layer (longest match first)
- *       - [Conv, BatchNormalization, Add, Relu]
- *       - [Conv, Relu]
- *   memory:
- *     sram_bytes: 4194304            # on-chip buffer for activations (0 = none)
- *     sram_bandwidth: 1e12           # bytes/s
- *     ddr_bandwidth: 19.2e9          # bytes/s, required
- *     ddr_efficiency: 0.8            # fraction of ddr_bandwidth reached, default 1
- *     ddr_bytes: 80e9                # device memory capacity (weights, KV cache, activations); 0/absent = unknown
- *     overlap: true                  # loads/stores overlap compute (time = max), else they add
- *   fallback:                        # CPU for operators the accelerator lacks
- *     name: cortex-a53
- *     peak_ops: 1.92e11
- *     bandwidth: 4e9
- *     efficiency: 0.5
- *     transfer_bandwidth: 2e9        # bytes/s across the accelerator/CPU boundary
- *     quantize_ops_per_element: 2    # (de)quantize work at each boundary crossing, ops per element
- *     overhead_s: 5e-5               # per fallback layer (dispatch)
- *   overhead:
- *     per_layer_s: 1e-6
- *
- * Numbers may be written with SI/IEC suffixes: 19.2G, 4MiB, 2us (parsed by hw_parse_number).
- */
+ * Numbers may be written with SI/IEC suffixes and the key's unit: 19.2GB/s, 4MiB, 2us (hw_parse_value). */
 #ifndef NNPERF_HW_H
 #define NNPERF_HW_H
 
@@ -54,6 +16,8 @@
 #define HW_MAX_ALIGN   8
 #define HW_MAX_FUSION  32
 #define HW_MAX_PATTERN 8
+#define HW_MAX_KEY     64 /* a dotted key path ("compute.efficiency.conv") */
+#define HW_MAX_ASSUME  64
 
 enum hw_dtype { HW_INT4, HW_INT8, HW_FP16, HW_BF16, HW_FP32, HW_NDT };
 
@@ -101,6 +65,9 @@ struct hw_desc {
     int overlap;
     double layer_overhead_s;
     struct hw_fallback fb;
+    /* keys whose values are assumptions rather than published facts (key paths, validated against the table) */
+    int n_assume;
+    char assume[HW_MAX_ASSUME][HW_MAX_KEY];
 };
 
 /* The public handle (include/nnperf.h) is a hw_desc; defined here so the passes reach it without casts.

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw.h"
+#include "keys.h"
 
 enum nnperf_status nnperf_platform_load(const char *name_or_path, struct nnperf_platform **out, char *err,
                                         size_t errlen)
@@ -88,4 +88,29 @@ void nnperf_platform_info(const struct nnperf_platform *p, struct nnperf_platfor
     info->cores = hw->cores;
     info->has_fallback = hw->fb.present;
     info->fallback_name = hw->fb.present ? hw->fb.name : NULL;
+}
+
+int nnperf_platform_assumption_count(const struct nnperf_platform *p)
+{
+    return p ? p->hw.n_assume : 0;
+}
+
+const char *nnperf_platform_assumption(const struct nnperf_platform *p, int i)
+{
+    return p && i >= 0 && i < p->hw.n_assume ? p->hw.assume[i] : NULL;
+}
+
+enum nnperf_status nnperf_platform_get(const struct nnperf_platform *p, const char *key, char *out,
+                                       size_t cap)
+{
+    if (out && cap) out[0] = 0;
+    if (!p || !key || !out || !cap) return NNPERF_E_USAGE;
+    struct strbuf sb;
+    sb_init(&sb, 1u << 16);
+    enum nnperf_status st = hw_key_get(&p->hw, key, &sb);
+    if (st == NNPERF_OK && (sb.overflow || !sb.p)) st = NNPERF_E_NOMEM;
+    if (st == NNPERF_OK && sb.len >= cap) st = NNPERF_E_LIMIT;
+    if (st == NNPERF_OK) memcpy(out, sb.p, sb.len + 1);
+    sb_free(&sb);
+    return st;
 }

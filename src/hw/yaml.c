@@ -1,6 +1,7 @@
-/* yaml.c - the platform YAML reader (format version 1, described in hw.h and docs/platform-format.md): libyaml's
- * event API first checks syntax, nesting depth, node count and aliases; its document API then builds the tree that a
- * strict schema walk turns into a struct hw_desc. Every error names the file, the line and the dotted key:
+/* yaml.c - the platform YAML reader (format version 1, docs/platform-format.md): libyaml's event API first checks
+ * syntax, nesting depth, node count and aliases; its document API then builds the tree that a walk over the key
+ * table (keys.c) turns into a struct hw_desc: each mapping key is looked up as a row, its value read by the row's type
+ * and unit and checked against its range at once, so every error names the file, the line and the dotted key:
  * "zcu102.yaml:14: compute.efficiency.convv: unknown key (known: default, conv, gemm, ...)". */
 #include <math.h>
 #include <stdarg.h>
@@ -9,23 +10,25 @@
 
 #include <yaml.h>
 
-#include "hw.h"
+#include "keys.h"
 
 #define HW_YAML_MAX_BYTES  (1u << 20) /* a platform file is a few KiB; anything past 1 MiB is refused */
 #define HW_YAML_MAX_DEPTH  16         /* the schema is 4 levels deep */
 #define HW_YAML_MAX_EVENTS 100000
-
-enum rng { R_ANY, R_NONNEG, R_POS, R_EFF };
 
 struct ld {
     const char *file;
     yaml_document_t *doc;
     struct hw_desc *hw;
     struct diag *d;
-    char path[256]; /* dotted key of the node being read */
-    /* lines of keys the final checks point at (0 = absent) */
-    unsigned long l_root, l_name, l_compute, l_peak, l_dtype, l_memory, l_ddr, l_fb, l_fb_name, l_fb_peak,
-        l_fb_bw;
+    char path[256];  /* dotted key of the node being read, for messages: "compute.alignment[1].c" */
+    char spath[256]; /* the same as a table path: "compute.alignment[].c" */
+    unsigned long l_root;
+    unsigned long line[HW_KEY_CAP]; /* line each row's key was given on in this file (0 = not given) */
+};
+
+struct mark {
+    size_t path, spath;
 };
 
 static unsigned long line_of(const yaml_node_t *n)
@@ -50,24 +53,36 @@ static enum nnperf_status lerr(struct ld *c, enum nnperf_status st, unsigned lon
     return diag_set(c->d, st, "%s:%lu: %s", c->file, line, msg);
 }
 
-/* Appends ".seg" (or "seg" at the top) to the path; returns the old length for pop(). */
-static size_t push(struct ld *c, const char *seg)
+static void append(char *buf, size_t cap, const char *seg, int dot)
 {
-    size_t old = strlen(c->path);
-    snprintf(c->path + old, sizeof c->path - old, "%s%s", old ? "." : "", seg);
-    return old;
+    size_t old = strlen(buf);
+    snprintf(buf + old, cap - old, "%s%s", dot && old ? "." : "", seg);
 }
 
-static size_t push_idx(struct ld *c, size_t i)
+/* Appends ".seg" (or "seg" at the top) to both paths; pop() with the returned mark. */
+static struct mark push(struct ld *c, const char *seg)
 {
-    size_t old = strlen(c->path);
-    snprintf(c->path + old, sizeof c->path - old, "[%zu]", i);
-    return old;
+    struct mark m = {strlen(c->path), strlen(c->spath)};
+    append(c->path, sizeof c->path, seg, 1);
+    append(c->spath, sizeof c->spath, seg, 1);
+    return m;
 }
 
-static void pop(struct ld *c, size_t old)
+/* Appends "[i]" to the message path and "[]" to the table path. */
+static struct mark push_idx(struct ld *c, size_t i)
 {
-    c->path[old] = 0;
+    struct mark m = {strlen(c->path), strlen(c->spath)};
+    char b[32];
+    snprintf(b, sizeof b, "[%zu]", i);
+    append(c->path, sizeof c->path, b, 0);
+    append(c->spath, sizeof c->spath, "[]", 0);
+    return m;
+}
+
+static void pop(struct ld *c, struct mark m)
+{
+    c->path[m.path] = 0;
+    c->spath[m.spath] = 0;
 }
 
 static yaml_node_t *node(struct ld *c, int index)
@@ -105,14 +120,21 @@ static int want(struct ld *c, const yaml_node_t *n, yaml_node_type_t t, const ch
     return 0;
 }
 
+/* A scalar's text; a nul byte inside (a "\0" escape) is an error, never a shorter string. */
+static const char *text_of(struct ld *c, const yaml_node_t *n)
+{
+    const char *s = (const char *)n->data.scalar.value;
+    if (memchr(s, 0, n->data.scalar.length)) {
+        lerr(c, NNPERF_E_INVALID, line_of(n), "contains a nul byte");
+        return NULL;
+    }
+    return s;
+}
+
 static int get_str(struct ld *c, const yaml_node_t *n, char *dst, size_t cap)
 {
-    if (!want(c, n, YAML_SCALAR_NODE, "a string")) return 0;
+    if (!want(c, n, YAML_SCALAR_NODE, "a string") || !text_of(c, n)) return 0;
     size_t len = n->data.scalar.length;
-    if (memchr(n->data.scalar.value, 0, len)) {
-        lerr(c, NNPERF_E_INVALID, line_of(n), "string contains a nul byte");
-        return 0;
-    }
     if (len >= cap) {
         lerr(c, NNPERF_E_LIMIT, line_of(n), "string is %zu bytes long, at most %zu allowed", len, cap - 1);
         return 0;
@@ -122,44 +144,41 @@ static int get_str(struct ld *c, const yaml_node_t *n, char *dst, size_t cap)
     return 1;
 }
 
-static int check_range(struct ld *c, const yaml_node_t *n, enum rng r, double v)
+/* A number of row k's unit, within its range. */
+static int get_num(struct ld *c, const yaml_node_t *n, const struct hw_key *k, double *out)
 {
-    char b[64];
-    const char *why = NULL;
-    if (r == R_NONNEG && v < 0)
-        why = "must not be negative";
-    else if (r == R_POS && !(v > 0))
-        why = "must be positive";
-    else if (r == R_EFF && !(v > 0 && v <= 1))
-        why = "must be in (0, 1]";
-    if (!why) return 1;
-    lerr(c, NNPERF_E_INVALID, line_of(n), "%s, got '%s'", why, shown(n, b, sizeof b));
-    return 0;
-}
-
-static int get_num(struct ld *c, const yaml_node_t *n, enum rng r, double *out)
-{
-    char b[64];
-    if (!want(c, n, YAML_SCALAR_NODE, "a number")) return 0;
-    if (n->data.scalar.length >= sizeof b || !hw_parse_number((const char *)n->data.scalar.value, out)) {
-        lerr(c, NNPERF_E_INVALID, line_of(n), "expected a number, got '%s'", shown(n, b, sizeof b));
+    char b[64], why[160];
+    enum hw_unit other = HW_U_COUNT;
+    if (!want(c, n, YAML_SCALAR_NODE, "a number") || !text_of(c, n)) return 0;
+    enum hw_unit u = k->type == HW_T_NUM ? k->unit : HW_U_NONE;
+    if (n->data.scalar.length >= sizeof b ||
+        !hw_parse_value((const char *)n->data.scalar.value, u, out, &other)) {
+        if (other != HW_U_COUNT && n->data.scalar.length < sizeof b)
+            lerr(c, NNPERF_E_INVALID, line_of(n), "'%s' is %s, expected %s", shown(n, b, sizeof b),
+                 hw_unit_what(other), hw_unit_what(u));
+        else
+            lerr(c, NNPERF_E_INVALID, line_of(n), "expected a number, got '%s'", shown(n, b, sizeof b));
         return 0;
     }
-    return check_range(c, n, r, *out);
+    if (k->type == HW_T_NUM && hw_key_check_num(k, *out, why, sizeof why)) {
+        lerr(c, NNPERF_E_INVALID, line_of(n), "%s, got '%s'", why, shown(n, b, sizeof b));
+        return 0;
+    }
+    return 1;
 }
 
-static int get_int(struct ld *c, const yaml_node_t *n, int64_t lo, int64_t hi, int64_t *out)
+static int get_int(struct ld *c, const yaml_node_t *n, const struct hw_key *k, int64_t *out)
 {
     char b[64];
     double v;
-    if (!get_num(c, n, R_ANY, &v)) return 0;
+    if (!get_num(c, n, k, &v)) return 0;
     if (v != floor(v)) {
         lerr(c, NNPERF_E_INVALID, line_of(n), "expected an integer, got '%s'", shown(n, b, sizeof b));
         return 0;
     }
-    if (v < (double)lo || v > (double)hi) {
-        lerr(c, NNPERF_E_INVALID, line_of(n), "must be between %lld and %lld, got '%s'", (long long)lo,
-             (long long)hi, shown(n, b, sizeof b));
+    if (v < k->min || v > k->max) {
+        lerr(c, NNPERF_E_INVALID, line_of(n), "must be between %.0f and %.0f, got '%s'", k->min, k->max,
+             shown(n, b, sizeof b));
         return 0;
     }
     *out = (int64_t)v;
@@ -169,7 +188,7 @@ static int get_int(struct ld *c, const yaml_node_t *n, int64_t lo, int64_t hi, i
 static int get_bool(struct ld *c, const yaml_node_t *n, int *out)
 {
     char b[64];
-    if (!want(c, n, YAML_SCALAR_NODE, "true or false")) return 0;
+    if (!want(c, n, YAML_SCALAR_NODE, "true or false") || !text_of(c, n)) return 0;
     const char *s = (const char *)n->data.scalar.value;
     if (!strcmp(s, "true") || !strcmp(s, "True") || !strcmp(s, "TRUE"))
         *out = 1;
@@ -182,110 +201,79 @@ static int get_bool(struct ld *c, const yaml_node_t *n, int *out)
     return 1;
 }
 
-/* Looks the pair's key up in known[0..n); first[] holds the line each key was first seen on (0 = not yet). On
- * success pushes the key onto the path (pop with *mark) and returns its index; -1 on error. */
-static int key_of(struct ld *c, const yaml_node_pair_t *p, const char *const *known, int n,
-                  unsigned long *first, size_t *mark)
+/* Whether row k is a key of the mapping at table path sp (its parent, and not a list's element row). */
+static int child_of(const struct hw_key *k, const char *sp)
 {
-    yaml_node_t *k = node(c, p->key);
-    if (!k || k->type != YAML_SCALAR_NODE) {
-        lerr(c, NNPERF_E_INVALID, line_of(k), "keys must be strings, got %s", k ? kind(k) : "nothing");
-        return -1;
-    }
-    const char *s = (const char *)k->data.scalar.value;
-    char seg[80];
-    snprintf(seg, sizeof seg, "%.64s%s", s, k->data.scalar.length > 64 ? "..." : "");
-    *mark = push(c, seg);
-    for (int i = 0; i < n; i++) {
-        if (strcmp(s, known[i])) continue;
-        if (first[i]) {
-            lerr(c, NNPERF_E_INVALID, line_of(k), "duplicate key (first given at line %lu)", first[i]);
-            return -1;
-        }
-        first[i] = line_of(k);
-        return i;
-    }
-    char list[300] = "";
+    size_t n = strlen(sp), len = strlen(k->path);
+    if (hw_key_parent_len(k) != n || strncmp(k->path, sp, n)) return 0;
+    return !(len > 2 && !strcmp(k->path + len - 2, "[]"));
+}
+
+static void known_keys(const char *sp, const struct hw_key *self, char *list, size_t cap)
+{
     size_t used = 0;
-    for (int i = 0; i < n && used < sizeof list; i++)
-        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", known[i]);
-    lerr(c, NNPERF_E_INVALID, line_of(k), "unknown key (known: %s)", list);
-    return -1;
+    list[0] = 0;
+    for (int i = 0; i < hw_n_keys && used < cap; i++)
+        if (child_of(&hw_keys[i], sp))
+            used +=
+                (size_t)snprintf(list + used, cap - used, "%s%s", used ? ", " : "", hw_key_leaf(&hw_keys[i]));
+    for (int i = 0; self && i < hw_key_map_size(self) && used < cap; i++)
+        used += (size_t)snprintf(list + used, cap - used, "%s%s", used ? ", " : "", hw_key_map_name(self, i));
 }
 
-static int op_known(const char *name)
-{
-    for (int i = 0; i < OPID_COUNT; i++)
-        if (!strcmp(op_table[i].name, name)) return 1;
-    return 0;
-}
+static int read_value(struct ld *c, const struct hw_key *k, const yaml_node_t *v, char *base);
 
-/* An operator name inside a list: a string naming a registered operator. */
-static int get_op(struct ld *c, const yaml_node_t *n, char *dst)
+/* A mapping at the current table path: each key a row (or an entry of self's map), each value read into base. */
+static int read_map(struct ld *c, const yaml_node_t *n, const struct hw_key *self, char *base)
 {
-    if (!get_str(c, n, dst, HW_MAX_NAME)) return 0;
-    if (!op_known(dst)) {
-        lerr(c, NNPERF_E_INVALID, line_of(n), "unknown operator '%s' (names as in 'nnperf ops')", dst);
-        return 0;
-    }
-    return 1;
-}
-
-static int get_oplist(struct ld *c, const yaml_node_t *n, char (*ops)[HW_MAX_NAME], int *count)
-{
-    if (!want(c, n, YAML_SEQUENCE_NODE, "a list of operator names")) return 0;
-    yaml_node_item_t *it = n->data.sequence.items.start;
-    size_t cnt = (size_t)(n->data.sequence.items.top - it);
-    if (!cnt) {
-        lerr(c, NNPERF_E_INVALID, line_of(n), "empty list (leave the key out instead)");
-        return 0;
-    }
-    if (cnt > HW_MAX_OPS) {
-        lerr(c, NNPERF_E_LIMIT, line_of(n), "%zu operators listed, at most %d allowed", cnt, HW_MAX_OPS);
-        return 0;
-    }
-    for (size_t i = 0; i < cnt; i++) {
-        yaml_node_t *v = node(c, it[i]);
-        size_t m = push_idx(c, i);
-        if (!get_op(c, v, ops[i])) return 0;
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(ops[j], ops[i])) {
-                lerr(c, NNPERF_E_INVALID, line_of(v), "'%s' is listed twice", ops[i]);
+    char what[80];
+    if (self && self->map)
+        snprintf(what, sizeof what, "a mapping of %s to %s",
+                 self->map == HW_MAP_DTYPE ? "dtype" : "operator class",
+                 self->unit == HW_U_FRACTION ? "efficiency" : hw_unit_name(self->unit));
+    else
+        snprintf(what, sizeof what, "a mapping");
+    if (!want(c, n, YAML_MAPPING_NODE, what)) return 0;
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        yaml_node_t *kn = node(c, p->key);
+        if (!kn || kn->type != YAML_SCALAR_NODE) {
+            lerr(c, NNPERF_E_INVALID, line_of(kn), "keys must be strings, got %s", kn ? kind(kn) : "nothing");
+            return 0;
+        }
+        const char *s = text_of(c, kn);
+        if (!s) return 0;
+        char seg[80];
+        snprintf(seg, sizeof seg, "%.64s%s", s, kn->data.scalar.length > 64 ? "..." : "");
+        struct mark m = push(c, seg);
+        const struct hw_key *k = strpbrk(s, ".[]") ? NULL : hw_key_find(c->spath);
+        int entry = -1;
+        for (int i = 0; !k && self && i < hw_key_map_size(self); i++)
+            if (!strcmp(s, hw_key_map_name(self, i))) entry = i;
+        if (!k && entry < 0) {
+            char list[300];
+            pop(c, m);
+            known_keys(c->spath, self, list, sizeof list);
+            push(c, seg);
+            lerr(c, NNPERF_E_INVALID, line_of(kn), "unknown key (known: %s)", list);
+            return 0;
+        }
+        for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < p; q++) {
+            yaml_node_t *qn = node(c, q->key);
+            if (qn && qn->type == YAML_SCALAR_NODE && !strcmp((const char *)qn->data.scalar.value, s)) {
+                lerr(c, NNPERF_E_INVALID, line_of(kn), "duplicate key (first given at line %lu)",
+                     line_of(qn));
                 return 0;
             }
-        pop(c, m);
-    }
-    *count = (int)cnt;
-    return 1;
-}
-
-static const char *const dtype_keys[HW_NDT] = {"int4", "int8", "fp16", "bf16", "fp32"};
-
-static int read_peaks(struct ld *c, const yaml_node_t *n, double *peaks)
-{
-    if (!want(c, n, YAML_MAPPING_NODE, "a mapping of dtype to ops/s")) return 0;
-    unsigned long first[HW_NDT] = {0};
-    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-        size_t m;
-        int k = key_of(c, p, dtype_keys, HW_NDT, first, &m);
-        if (k < 0 || !get_num(c, node(c, p->value), R_NONNEG, &peaks[k])) return 0;
-        pop(c, m);
-    }
-    return 1;
-}
-
-static int read_efficiency(struct ld *c, const yaml_node_t *n)
-{
-    const char *keys[OC_COUNT + 1];
-    unsigned long first[OC_COUNT + 1] = {0};
-    keys[0] = "default";
-    for (int i = 0; i < OC_COUNT; i++) keys[i + 1] = op_class_name(i);
-    if (!want(c, n, YAML_MAPPING_NODE, "a mapping of operator class to efficiency")) return 0;
-    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-        size_t m;
-        int k = key_of(c, p, keys, OC_COUNT + 1, first, &m);
-        if (k < 0 || !get_num(c, node(c, p->value), R_EFF, k ? &c->hw->eff[k - 1] : &c->hw->eff_default))
-            return 0;
+        }
+        yaml_node_t *v = node(c, p->value);
+        if (k) {
+            if (!hw_key_is_element(k)) c->line[k - hw_keys] = line_of(kn);
+            if (!read_value(c, k, v, base)) return 0;
+        } else {
+            double x;
+            if (!get_num(c, v, self, &x)) return 0;
+            memcpy(base + self->off + (size_t)entry * sizeof x, &x, sizeof x);
+        }
         pop(c, m);
     }
     return 1;
@@ -300,10 +288,11 @@ static int read_classes(struct ld *c, const yaml_node_t *n, unsigned *mask)
         lerr(c, NNPERF_E_INVALID, line_of(n), "empty list");
         return 0;
     }
+    *mask = 0;
     for (size_t i = 0; i < cnt; i++) {
         yaml_node_t *v = node(c, it[i]);
         char name[HW_MAX_NAME];
-        size_t m = push_idx(c, i);
+        struct mark m = push_idx(c, i);
         if (!get_str(c, v, name, sizeof name)) return 0;
         int k = -1;
         for (int j = 0; j < OC_COUNT; j++)
@@ -327,310 +316,202 @@ static int read_classes(struct ld *c, const yaml_node_t *n, unsigned *mask)
     return 1;
 }
 
-static int read_alignment(struct ld *c, const yaml_node_t *n)
+/* A list of names (OPS: operators, KEYS: key paths) into base + k->off, its length at base + k->count_off. */
+static int read_names(struct ld *c, const struct hw_key *k, const yaml_node_t *n, char *base)
 {
-    static const char *const keys[] = {"classes", "n", "c", "h", "w", "pow2"};
-    if (!want(c, n, YAML_SEQUENCE_NODE, "a list of alignment rules")) return 0;
+    int element = hw_key_is_element(k);
+    if (!want(c, n, YAML_SEQUENCE_NODE, k->type == HW_T_OPS ? "a list of operator names" : "a list of keys"))
+        return 0;
     yaml_node_item_t *it = n->data.sequence.items.start;
     size_t cnt = (size_t)(n->data.sequence.items.top - it);
-    if (cnt > HW_MAX_ALIGN) {
-        lerr(c, NNPERF_E_LIMIT, line_of(n), "%zu rules, at most %d allowed", cnt, HW_MAX_ALIGN);
+    if (!cnt && !element) {
+        lerr(c, NNPERF_E_INVALID, line_of(n), "empty list (leave the key out instead)");
         return 0;
     }
+    if ((double)cnt > k->max && !element) {
+        lerr(c, NNPERF_E_LIMIT, line_of(n), "%zu entries, at most %.0f allowed", cnt, k->max);
+        return 0;
+    }
+    if ((double)cnt < k->min || (double)cnt > k->max) {
+        lerr(c, NNPERF_E_INVALID, line_of(n), "needs %.0f to %.0f entries, got %zu", k->min, k->max, cnt);
+        return 0;
+    }
+    char *dst = base + k->off;
+    memset(dst, 0, (size_t)k->max * k->size);
     for (size_t i = 0; i < cnt; i++) {
-        yaml_node_t *e = node(c, it[i]);
-        struct hw_align *a = &c->hw->align[i];
-        size_t m = push_idx(c, i);
-        if (!want(c, e, YAML_MAPPING_NODE, "a mapping {classes: [...], n, c, h, w, pow2}")) return 0;
-        unsigned long first[6] = {0};
-        for (yaml_node_pair_t *p = e->data.mapping.pairs.start; p < e->data.mapping.pairs.top; p++) {
-            size_t m2;
-            int k = key_of(c, p, keys, 6, first, &m2);
-            if (k < 0) return 0;
-            yaml_node_t *v = node(c, p->value);
-            int64_t *dim[] = {NULL, &a->n, &a->c, &a->h, &a->w};
-            if (k == 0 && !read_classes(c, v, &a->class_mask)) return 0;
-            if (k >= 1 && k <= 4 && !get_int(c, v, 0, 1 << 20, dim[k])) return 0;
-            if (k == 5 && !get_bool(c, v, &a->pow2)) return 0;
-            pop(c, m2);
-        }
-        if (!first[0]) {
-            push(c, "classes");
-            lerr(c, NNPERF_E_INVALID, line_of(e), "required key missing");
+        yaml_node_t *v = node(c, it[i]);
+        char *item = dst + i * k->size, why[200];
+        struct mark m = push_idx(c, i);
+        if (!get_str(c, v, item, k->size)) return 0;
+        if (hw_key_check_item(k, item, why, sizeof why)) {
+            lerr(c, NNPERF_E_INVALID, line_of(v), "%s", why);
             return 0;
         }
-        if (!first[1] && !first[2] && !first[3] && !first[4] && !first[5]) {
-            lerr(c, NNPERF_E_INVALID, line_of(e), "rule sets nothing (give n, c, h, w or pow2)");
+        for (size_t j = 0; (k->flags & HW_F_UNIQUE) && j < i; j++)
+            if (!strcmp(dst + j * k->size, item)) {
+                lerr(c, NNPERF_E_INVALID, line_of(v), "'%s' is listed twice", item);
+                return 0;
+            }
+        pop(c, m);
+    }
+    int n_items = (int)cnt;
+    memcpy(base + k->count_off, &n_items, sizeof n_items);
+    return 1;
+}
+
+/* A list of elements: values of the row "path[]", or mappings of the rows "path[].key". */
+static int read_list(struct ld *c, const struct hw_key *k, const yaml_node_t *n, char *base)
+{
+    if (!want(c, n, YAML_SEQUENCE_NODE, "a list")) return 0;
+    yaml_node_item_t *it = n->data.sequence.items.start;
+    size_t cnt = (size_t)(n->data.sequence.items.top - it);
+    if ((double)cnt > k->max) {
+        lerr(c, NNPERF_E_LIMIT, line_of(n), "%zu entries, at most %.0f allowed", cnt, k->max);
+        return 0;
+    }
+    memset(base + k->off, 0, (size_t)k->max * k->size);
+    int zero = 0;
+    memcpy(base + k->count_off, &zero, sizeof zero);
+    char self_path[HW_MAX_KEY + 4];
+    snprintf(self_path, sizeof self_path, "%s[]", k->path);
+    const struct hw_key *self = hw_key_find(self_path);
+    for (size_t i = 0; i < cnt; i++) {
+        yaml_node_t *e = node(c, it[i]);
+        char *elem = base + k->off + i * k->size;
+        struct mark m = push_idx(c, i);
+        if (self) {
+            if (!read_value(c, self, e, elem)) return 0;
+        } else {
+            if (!read_map(c, e, NULL, elem)) return 0;
+            for (int j = 0; j < hw_n_keys; j++) {
+                const struct hw_key *r = &hw_keys[j];
+                if (!child_of(r, c->spath) || !(r->flags & HW_F_REQUIRED) || !hw_key_empty(r, elem)) continue;
+                push(c, hw_key_leaf(r));
+                lerr(c, NNPERF_E_INVALID, line_of(e), "required key missing");
+                return 0;
+            }
+        }
+        const char *why = k->check ? k->check(elem) : NULL;
+        if (why) {
+            lerr(c, NNPERF_E_INVALID, line_of(e), "%s", why);
             return 0;
         }
         pop(c, m);
     }
-    c->hw->n_align = (int)cnt;
+    int n_items = (int)cnt;
+    memcpy(base + k->count_off, &n_items, sizeof n_items);
     return 1;
 }
 
-static int read_fusion(struct ld *c, const yaml_node_t *n)
+static int read_value(struct ld *c, const struct hw_key *k, const yaml_node_t *v, char *base)
 {
-    if (!want(c, n, YAML_SEQUENCE_NODE, "a list of operator sequences")) return 0;
-    yaml_node_item_t *it = n->data.sequence.items.start;
-    size_t cnt = (size_t)(n->data.sequence.items.top - it);
-    if (cnt > HW_MAX_FUSION) {
-        lerr(c, NNPERF_E_LIMIT, line_of(n), "%zu patterns, at most %d allowed", cnt, HW_MAX_FUSION);
-        return 0;
-    }
-    for (size_t i = 0; i < cnt; i++) {
-        yaml_node_t *e = node(c, it[i]);
-        struct hw_pattern *pat = &c->hw->fusion[i];
-        size_t m = push_idx(c, i);
-        if (!want(c, e, YAML_SEQUENCE_NODE, "a list of operator names")) return 0;
-        yaml_node_item_t *jt = e->data.sequence.items.start;
-        size_t len = (size_t)(e->data.sequence.items.top - jt);
-        if (len < 2 || len > HW_MAX_PATTERN) {
-            lerr(c, NNPERF_E_INVALID, line_of(e), "a pattern needs 2 to %d operators, got %zu",
-                 HW_MAX_PATTERN, len);
+    char *p = base + k->off, why[200];
+    int64_t iv = 0;
+    int bad;
+    switch (k->type) {
+    case HW_T_FORMAT:
+        if (!get_int(c, v, &(struct hw_key){.min = 0, .max = 1000000}, &iv)) return 0;
+        if (iv != 1) {
+            lerr(c, NNPERF_E_UNSUPPORTED, line_of(v), "version %lld is not supported (this build reads 1)",
+                 (long long)iv);
             return 0;
         }
-        for (size_t j = 0; j < len; j++) {
-            size_t m2 = push_idx(c, j);
-            if (!get_op(c, node(c, jt[j]), pat->ops[j])) return 0;
-            pop(c, m2);
+        return 1;
+    case HW_T_SECTION:
+        if (k->flags & HW_F_PRESENCE) {
+            int one = 1;
+            memcpy(p, &one, sizeof one);
         }
-        pat->len = (int)len;
-        pop(c, m);
+        return read_map(c, v, k, base);
+    case HW_T_NUM: {
+        if (k->map) return read_map(c, v, k, base);
+        double x;
+        if (!get_num(c, v, k, &x)) return 0;
+        memcpy(p, &x, sizeof x);
+        return 1;
     }
-    c->hw->n_fusion = (int)cnt;
-    return 1;
-}
-
-static int read_compute(struct ld *c, const yaml_node_t *n)
-{
-    static const char *const keys[] = {"cores",       "peak_ops",   "default_dtype",
-                                       "vector_ops",  "efficiency", "supported",
-                                       "unsupported", "alignment",  "fusion"};
-    enum { K_N = (int)(sizeof keys / sizeof keys[0]) };
-    struct hw_desc *hw = c->hw;
-    unsigned long first[K_N] = {0};
-    if (!want(c, n, YAML_MAPPING_NODE, "a mapping")) return 0;
-    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-        size_t m;
-        int k = key_of(c, p, keys, K_N, first, &m);
-        if (k < 0) return 0;
-        yaml_node_t *v = node(c, p->value);
-        int64_t iv;
+    case HW_T_INT:
+    case HW_T_I64:
+        if (!get_int(c, v, k, &iv)) return 0;
+        if (k->type == HW_T_I64) {
+            memcpy(p, &iv, sizeof iv);
+        } else {
+            int x = (int)iv;
+            memcpy(p, &x, sizeof x);
+        }
+        return 1;
+    case HW_T_BOOL: {
+        int x;
+        if (!get_bool(c, v, &x)) return 0;
+        memcpy(p, &x, sizeof x);
+        return 1;
+    }
+    case HW_T_TEXT:
+    case HW_T_NAME:
+        if (!get_str(c, v, p, k->size)) return 0;
+        if (hw_key_check(k, base, &bad, why, sizeof why)) {
+            lerr(c, NNPERF_E_INVALID, line_of(v), "%s", why);
+            return 0;
+        }
+        return 1;
+    case HW_T_DTYPE: {
         char dt[HW_MAX_NAME];
-        int ok = 1;
-        switch (k) {
-        case 0:
-            if ((ok = get_int(c, v, 1, 4096, &iv))) hw->cores = (int)iv;
-            break;
-        case 1:
-            c->l_peak = line_of(node(c, p->key));
-            ok = read_peaks(c, v, hw->peak_ops);
-            break;
-        case 2:
-            c->l_dtype = line_of(v);
-            ok = get_str(c, v, dt, sizeof dt);
-            if (ok && (hw->default_dtype = hw_dtype_from_name(dt)) < 0) {
-                lerr(c, NNPERF_E_INVALID, line_of(v),
-                     "unknown dtype '%s' (known: int4, int8, fp16, bf16, fp32)", dt);
-                ok = 0;
-            }
-            break;
-        case 3: ok = get_num(c, v, R_NONNEG, &hw->vector_ops); break;
-        case 4: ok = read_efficiency(c, v); break;
-        case 5: ok = get_oplist(c, v, hw->supported, &hw->n_supported); break;
-        case 6: ok = get_oplist(c, v, hw->unsupported, &hw->n_unsupported); break;
-        case 7: ok = read_alignment(c, v); break;
-        default: ok = read_fusion(c, v); break;
+        if (!get_str(c, v, dt, sizeof dt)) return 0;
+        int x = hw_dtype_from_name(dt);
+        if (x < 0) {
+            lerr(c, NNPERF_E_INVALID, line_of(v), "unknown dtype '%s' (known: int4, int8, fp16, bf16, fp32)",
+                 dt);
+            return 0;
         }
-        if (!ok) return 0;
-        pop(c, m);
+        memcpy(p, &x, sizeof x);
+        return 1;
     }
-    return 1;
+    case HW_T_CLASSES: {
+        unsigned m;
+        if (!read_classes(c, v, &m)) return 0;
+        memcpy(p, &m, sizeof m);
+        return 1;
+    }
+    case HW_T_OPS:
+    case HW_T_KEYS: return read_names(c, k, v, base);
+    case HW_T_LIST: return read_list(c, k, v, base);
+    default: lerr(c, NNPERF_E_INVALID, line_of(v), "not supported here"); return 0;
+    }
 }
 
-static int read_memory(struct ld *c, const yaml_node_t *n)
+/* The line to blame for a key given or missing: its own, else its nearest section's, else the top. */
+static unsigned long line_for(const struct ld *c, const char *path)
 {
-    static const char *const keys[] = {"sram_bytes",     "sram_bandwidth", "ddr_bandwidth",
-                                       "ddr_efficiency", "overlap",        "ddr_bytes"};
-    struct hw_desc *hw = c->hw;
-    unsigned long first[6] = {0};
-    if (!want(c, n, YAML_MAPPING_NODE, "a mapping")) return 0;
-    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-        size_t m;
-        int k = key_of(c, p, keys, 6, first, &m);
-        if (k < 0) return 0;
-        yaml_node_t *v = node(c, p->value);
-        int ok;
-        switch (k) {
-        case 0: ok = get_num(c, v, R_NONNEG, &hw->sram_bytes); break;
-        case 1: ok = get_num(c, v, R_NONNEG, &hw->sram_bw); break;
-        case 2:
-            c->l_ddr = line_of(v);
-            ok = get_num(c, v, R_POS, &hw->ddr_bw);
-            break;
-        case 3: ok = get_num(c, v, R_EFF, &hw->ddr_eff); break;
-        case 5: ok = get_num(c, v, R_NONNEG, &hw->ddr_bytes); break;
-        default: ok = get_bool(c, v, &hw->overlap); break;
-        }
-        if (!ok) return 0;
-        pop(c, m);
-    }
-    return 1;
+    for (const struct hw_key *k = hw_key_find(path); k; k = hw_key_parent(k))
+        if (c->line[k - hw_keys]) return c->line[k - hw_keys];
+    return c->l_root;
 }
 
-static int read_fallback(struct ld *c, const yaml_node_t *n)
-{
-    static const char *const keys[] = {"name",       "peak_ops",           "bandwidth",
-                                       "efficiency", "transfer_bandwidth", "quantize_ops_per_element",
-                                       "overhead_s"};
-    struct hw_fallback *fb = &c->hw->fb;
-    unsigned long first[7] = {0};
-    if (!want(c, n, YAML_MAPPING_NODE, "a mapping")) return 0;
-    fb->present = 1;
-    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-        size_t m;
-        int k = key_of(c, p, keys, 7, first, &m);
-        if (k < 0) return 0;
-        yaml_node_t *v = node(c, p->value);
-        int ok;
-        switch (k) {
-        case 0:
-            c->l_fb_name = line_of(v);
-            ok = get_str(c, v, fb->name, sizeof fb->name);
-            break;
-        case 1:
-            c->l_fb_peak = line_of(v);
-            ok = get_num(c, v, R_POS, &fb->peak_ops);
-            break;
-        case 2:
-            c->l_fb_bw = line_of(v);
-            ok = get_num(c, v, R_POS, &fb->bandwidth);
-            break;
-        case 3: ok = get_num(c, v, R_EFF, &fb->efficiency); break;
-        case 4: ok = get_num(c, v, R_NONNEG, &fb->transfer_bw); break;
-        case 5: ok = get_num(c, v, R_NONNEG, &fb->quant_ops_per_elem); break;
-        default: ok = get_num(c, v, R_NONNEG, &fb->overhead_s); break;
-        }
-        if (!ok) return 0;
-        pop(c, m);
-    }
-    return 1;
-}
-
-static int read_overhead(struct ld *c, const yaml_node_t *n)
-{
-    static const char *const keys[] = {"per_layer_s"};
-    unsigned long first[1] = {0};
-    if (!want(c, n, YAML_MAPPING_NODE, "a mapping")) return 0;
-    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-        size_t m;
-        if (key_of(c, p, keys, 1, first, &m) < 0) return 0;
-        if (!get_num(c, node(c, p->value), R_NONNEG, &c->hw->layer_overhead_s)) return 0;
-        pop(c, m);
-    }
-    return 1;
-}
-
-static int read_root(struct ld *c, const yaml_node_t *n)
-{
-    static const char *const keys[] = {"format",  "name",   "description", "source",  "frames_per_run",
-                                       "compute", "memory", "fallback",    "overhead"};
-    enum { K_N = (int)(sizeof keys / sizeof keys[0]) };
-    struct hw_desc *hw = c->hw;
-    unsigned long first[K_N] = {0};
-    if (n->type != YAML_MAPPING_NODE) {
-        lerr(c, NNPERF_E_INVALID, line_of(n), "expected a mapping at the top level, got %s", kind(n));
-        return 0;
-    }
-    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-        size_t m;
-        int k = key_of(c, p, keys, K_N, first, &m);
-        if (k < 0) return 0;
-        yaml_node_t *v = node(c, p->value);
-        unsigned long kl = line_of(node(c, p->key)); /* a block mapping's value starts on the next line */
-        int64_t iv = 0;
-        int ok;
-        switch (k) {
-        case 0:
-            ok = get_int(c, v, 0, 1000000, &iv);
-            if (ok && iv != 1) {
-                lerr(c, NNPERF_E_UNSUPPORTED, line_of(v),
-                     "version %lld is not supported (this build reads 1)", (long long)iv);
-                ok = 0;
-            }
-            break;
-        case 1:
-            c->l_name = line_of(v);
-            ok = get_str(c, v, hw->name, sizeof hw->name);
-            break;
-        case 2: ok = get_str(c, v, hw->description, sizeof hw->description); break;
-        case 3: ok = get_str(c, v, hw->source, sizeof hw->source); break;
-        case 4:
-            if ((ok = get_int(c, v, 1, 1 << 20, &iv))) hw->frames_per_run = (int)iv;
-            break;
-        case 5:
-            c->l_compute = kl;
-            ok = read_compute(c, v);
-            break;
-        case 6:
-            c->l_memory = kl;
-            ok = read_memory(c, v);
-            break;
-        case 7:
-            c->l_fb = kl;
-            ok = read_fallback(c, v);
-            break;
-        default: ok = read_overhead(c, v); break;
-        }
-        if (!ok) return 0;
-        pop(c, m);
-    }
-    return 1;
-}
-
-/* Required keys and the checks across keys, each pointing at the most useful line. */
+/* Required keys and the rules across keys, each pointing at the most useful line. */
 static int check_loaded(struct ld *c)
 {
     struct hw_desc *hw = c->hw;
     c->path[0] = 0;
-    if (!c->l_name) {
-        push(c, "name");
-        return !lerr(c, NNPERF_E_INVALID, c->l_root, "required key missing");
+    for (int i = 0; i < hw_n_keys; i++) {
+        const struct hw_key *k = &hw_keys[i];
+        if (!(k->flags & HW_F_REQUIRED) || hw_key_is_element(k) || !hw_key_live(hw, k) ||
+            !hw_key_empty(k, hw))
+            continue;
+        snprintf(c->path, sizeof c->path, "%s", k->path);
+        const struct hw_key *up = hw_key_parent(k);
+        return !lerr(c, NNPERF_E_INVALID, up ? line_for(c, up->path) : c->l_root, "required key missing");
     }
-    if (!c->l_ddr) {
-        push(c, "memory.ddr_bandwidth");
-        return !lerr(c, NNPERF_E_INVALID, c->l_memory ? c->l_memory : c->l_root, "required key missing");
-    }
-    if (c->l_fb) {
-        const char *miss = !c->l_fb_name   ? "name"
-                           : !c->l_fb_peak ? "peak_ops"
-                           : !c->l_fb_bw   ? "bandwidth"
-                                           : NULL;
-        if (miss) {
-            push(c, "fallback");
-            push(c, miss);
-            return !lerr(c, NNPERF_E_INVALID, c->l_fb, "required key missing");
-        }
-    }
-    int any = 0;
-    for (int i = 0; i < HW_NDT; i++) any |= hw->peak_ops[i] > 0;
-    if (!any) {
-        push(c, "compute.peak_ops");
-        unsigned long l = c->l_peak ? c->l_peak : c->l_compute ? c->l_compute : c->l_root;
-        return !lerr(c, NNPERF_E_INVALID, l, "no dtype has a positive peak (e.g. peak_ops: {int8: 4T})");
-    }
-    if (!c->l_dtype) { /* not given: the first of int8, fp16, bf16, fp32, int4 with a peak */
-        hw->default_dtype = -1;
+    const struct hw_key *dk = hw_key_find("compute.default_dtype");
+    if (!c->line[dk - hw_keys]) { /* not given: the first of int8, fp16, bf16, fp32, int4 with a peak */
         static const int order[] = {HW_INT8, HW_FP16, HW_BF16, HW_FP32, HW_INT4};
-        for (int i = 0; i < HW_NDT && hw->default_dtype < 0; i++)
+        for (int i = HW_NDT - 1; i >= 0; i--)
             if (hw->peak_ops[order[i]] > 0) hw->default_dtype = order[i];
-    } else if (!(hw->peak_ops[hw->default_dtype] > 0)) {
-        push(c, "compute.default_dtype");
-        return !lerr(c, NNPERF_E_INVALID, c->l_dtype, "'%s' has no peak in compute.peak_ops",
-                     hw_dtype_name(hw->default_dtype));
     }
-    return 1;
+    char buf[200];
+    const char *key = NULL, *why = hw_check_rules(hw, &key, buf, sizeof buf);
+    if (!why) return 1;
+    snprintf(c->path, sizeof c->path, "%s", key);
+    return !lerr(c, NNPERF_E_INVALID, line_for(c, key), "%s", why);
 }
 
 /* libyaml's own message with its line. */
@@ -707,6 +588,12 @@ enum nnperf_status hw_load_yaml(const char *text, size_t len, const char *file, 
     if (len > HW_YAML_MAX_BYTES)
         return diag_set(d, NNPERF_E_LIMIT, "%s: file is %zu bytes, at most %u allowed", file, len,
                         HW_YAML_MAX_BYTES);
+    const char *nul = memchr(text, 0, len);
+    if (nul) {
+        unsigned long line = 1;
+        for (const char *q = text; q < nul; q++) line += *q == '\n';
+        return diag_set(d, NNPERF_E_INVALID, "%s:%lu: the file contains a nul byte", file, line);
+    }
     enum nnperf_status st = prescan(text, len, file, d);
     if (st != NNPERF_OK) return st;
 
@@ -733,7 +620,12 @@ enum nnperf_status hw_load_yaml(const char *text, size_t len, const char *file, 
                       file);
     } else {
         c.l_root = line_of(root);
-        if (!read_root(&c, root) || !check_loaded(&c)) st = d && d->status ? d->status : NNPERF_E_INVALID;
+        int ok = root->type == YAML_MAPPING_NODE;
+        if (!ok)
+            lerr(&c, NNPERF_E_INVALID, line_of(root), "expected a mapping at the top level, got %s",
+                 kind(root));
+        if (!ok || !read_map(&c, root, NULL, (char *)hw) || !check_loaded(&c))
+            st = d && d->status ? d->status : NNPERF_E_INVALID;
     }
     yaml_document_delete(&doc);
     yaml_parser_delete(&p);

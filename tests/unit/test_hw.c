@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/hw.h"
+#include "hw/keys.h"
 #include "tinytest.h"
 
 static int same_desc(const struct hw_desc *a, const struct hw_desc *b)
@@ -154,9 +154,9 @@ static const struct bad_case bad_cases[] = {
     {"duplicate_key.yaml", NNPERF_E_INVALID,
      ":8: memory.ddr_bandwidth: duplicate key (first given at line 6)"},
     {"negative_bandwidth.yaml", NNPERF_E_INVALID,
-     ":6: memory.ddr_bandwidth: must be positive, got '-19.2e9'"},
+     ":6: memory.ddr_bandwidth: must be between 1e6 and 1e17 bytes/s, got '-19.2e9'"},
     {"efficiency_above_one.yaml", NNPERF_E_INVALID,
-     ":5: compute.efficiency.conv: must be in (0, 1], got '1.2'"},
+     ":5: compute.efficiency.conv: must be between 0.0001 and 1, got '1.2'"},
     {"unknown_dtype.yaml", NNPERF_E_INVALID,
      ":6: compute.peak_ops.int9: unknown key (known: int4, int8, fp16, bf16, fp32)"},
     {"unknown_default_dtype.yaml", NNPERF_E_INVALID,
@@ -248,7 +248,7 @@ static void test_text_limits(void)
     CHECK(hw_validate(&hw, NULL, &d) == NNPERF_OK);
     hw.ddr_eff = 1.5;
     CHECK(hw_validate(&hw, "code", &d) == NNPERF_E_INVALID);
-    CHECK_STR(d.msg, "code: memory.ddr_efficiency: must be in (0, 1], got 1.5");
+    CHECK_STR(d.msg, "code: memory.ddr_efficiency: must be between 0.0001 and 1, got 1.5");
     /* strings that need quoting survive the round trip */
     hw.ddr_eff = 1;
     snprintf(hw.description, sizeof hw.description,
@@ -292,6 +292,145 @@ static void test_public_api(void)
     CHECK(p == NULL && strstr(err, "unknown_key.yaml:8: compute.efficiency.convv: unknown key") != NULL);
 }
 
+/* The key table checks itself: paths unique and well formed, every row under an existing parent of a kind that holds
+ * keys, values inside the structs they describe, defaults inside their ranges, a doc line each. */
+static void test_key_table(void)
+{
+    CHECK(hw_n_keys > 30 && hw_n_keys <= HW_KEY_CAP);
+    for (int i = 0; i < hw_n_keys; i++) {
+        const struct hw_key *k = &hw_keys[i];
+        int ok = k->path && k->doc && k->doc[0];
+        for (const char *p = k->path; ok && *p; p++)
+            ok = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' ||
+                 *p == '[' || *p == ']';
+        for (int j = 0; ok && j < i; j++) ok = strcmp(hw_keys[j].path, k->path) != 0;
+        const struct hw_key *up = hw_key_parent(k);
+        if (hw_key_parent_len(
+                k)) /* the parent is a section, a list (its elements) or a map (explicit entries) */
+            ok = ok && up &&
+                 (up->type == HW_T_SECTION || up->type == HW_T_LIST ||
+                  (up->map && k->type == HW_T_NUM && !k->map));
+        size_t whole = sizeof(struct hw_desc);
+        if (hw_key_is_element(k)) { /* inside an element: the list row's element size bounds the offsets */
+            const struct hw_key *list = up;
+            while (list && list->type != HW_T_LIST) list = hw_key_parent(list);
+            ok = ok && list;
+            whole = list ? list->size : 0;
+        }
+        size_t width = k->type == HW_T_NUM   ? sizeof(double) * (size_t)(k->map ? hw_key_map_size(k) : 1)
+                       : k->type == HW_T_I64 ? sizeof(int64_t)
+                       : k->type == HW_T_TEXT || k->type == HW_T_NAME           ? k->size
+                       : k->type == HW_T_OPS || k->type == HW_T_KEYS            ? (size_t)k->max * k->size
+                       : k->type == HW_T_LIST                                   ? (size_t)k->max * k->size
+                       : k->type == HW_T_SECTION && !(k->flags & HW_F_PRESENCE) ? 0
+                       : k->type == HW_T_FORMAT || k->type == HW_T_BASE         ? 0
+                                                                                : sizeof(int);
+        ok = ok && k->off + width <= whole;
+        if (k->type == HW_T_OPS || k->type == HW_T_KEYS || k->type == HW_T_LIST)
+            ok = ok && k->count_off + sizeof(int) <= whole && k->size > 0 && k->max >= k->min && k->max >= 1;
+        if (k->type == HW_T_NUM) {
+            int in = (k->def >= k->min && k->def <= k->max) || ((k->flags & HW_F_ZERO_OFF) && k->def == 0) ||
+                     ((k->flags & HW_F_UNSET) && (k->def < k->min || k->def > k->max)) ||
+                     (k->flags & HW_F_REQUIRED);
+            ok = ok && in && k->min <= k->max && (k->unit != HW_U_FRACTION || k->max <= 1);
+        }
+        if (!ok) fprintf(stderr, "key table row %d '%s' is inconsistent\n", i, k->path);
+        CHECK(ok);
+        CHECK(hw_key_find(k->path) == k);
+    }
+    /* lookups of settable paths */
+    int e = -2;
+    CHECK(hw_key_resolve("memory.sram_bytes", &e) == hw_key_find("memory.sram_bytes") && e == -1);
+    CHECK(hw_key_resolve("compute.peak_ops.fp16", &e) == hw_key_find("compute.peak_ops") && e == HW_FP16);
+    CHECK(hw_key_resolve("compute.efficiency.conv", &e) && e == OC_CONV);
+    CHECK(hw_key_resolve("compute.efficiency.default", &e) == hw_key_find("compute.efficiency.default") &&
+          e == -1);
+    CHECK(!hw_key_resolve("compute.peak_ops.int9", &e) && !hw_key_resolve("compute.alignment[].c", &e));
+    CHECK(!hw_key_resolve("format", &e) && !hw_key_resolve("assumptions", &e) && !hw_key_resolve("", &e));
+    CHECK(!hw_key_resolve("memory.sram_bytes.x", &e) && !hw_key_resolve("memory.", &e));
+}
+
+/* assumptions: validated against the table, kept, written back with marks, reachable through the public API */
+static void test_assumptions(void)
+{
+    const char *y =
+        "name: a\n"
+        "assumptions: [compute.efficiency.conv, memory.sram_bandwidth, fallback, compute.peak_ops]\n"
+        "compute: {peak_ops: {int8: 4T}, efficiency: {default: 0.5, conv: 0.8}}\n"
+        "memory: {ddr_bandwidth: 10G, sram_bandwidth: 100G}\n"
+        "fallback: {name: cpu, peak_ops: 10G, bandwidth: 5G}\n";
+    struct hw_desc hw, back;
+    struct diag d = {NNPERF_OK, {0}};
+    CHECK(hw_load_yaml(y, strlen(y), "a.yaml", &hw, &d) == NNPERF_OK);
+    CHECK(hw.n_assume == 4 && !strcmp(hw.assume[0], "compute.efficiency.conv") &&
+          !strcmp(hw.assume[2], "fallback"));
+    struct strbuf sb;
+    sb_init(&sb, 1u << 20);
+    hw_write_yaml(&hw, &sb);
+    CHECK(sb.p && strstr(sb.p, "  efficiency: {default: 0.5, conv: 0.8}  # assumption: conv\n"));
+    CHECK(sb.p && strstr(sb.p, "  sram_bandwidth: 1e11  # assumption\n"));
+    CHECK(sb.p && strstr(sb.p, "\nfallback:  # assumption\n"));
+    CHECK(sb.p && strstr(sb.p, "  peak_ops: {int8: 4e12}  # assumption\n"));
+    CHECK(sb.p && hw_load_yaml(sb.p, sb.len, "back.yaml", &back, &d) == NNPERF_OK && same_desc(&hw, &back));
+    CHECK(back.n_assume == 4 && !strcmp(back.assume[3], "compute.peak_ops"));
+    sb_free(&sb);
+
+    static const struct {
+        const char *yaml, *expect;
+    } bad[] = {
+        {"assumptions: [memory.sram_byte]",
+         "x.yaml:1: assumptions[0]: unknown key 'memory.sram_byte' (keys as in "
+         "docs/platform-format.md)"},
+        {"assumptions: [memory.sram_bytes, memory.sram_bytes]",
+         "x.yaml:1: assumptions[1]: 'memory.sram_bytes' is "
+         "listed twice"},
+        {"assumptions: [\"compute.alignment[].c\"]",
+         "x.yaml:1: assumptions[0]: unknown key 'compute.alignment[].c'"},
+        {"assumptions: [format]", "x.yaml:1: assumptions[0]: unknown key 'format'"},
+        {"assumptions: []", "x.yaml:1: assumptions: empty list (leave the key out instead)"},
+        {"assumptions: memory", "x.yaml:1: assumptions: expected a list of keys, got a string"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "%s\nname: a\ncompute: {peak_ops: {int8: 1T}}\nmemory: {ddr_bandwidth: 1G}\n", bad[i].yaml);
+        d.status = NNPERF_OK;
+        CHECK(hw_load_yaml(text, strlen(text), "x.yaml", &hw, &d) == NNPERF_E_INVALID);
+        if (strncmp(d.msg, bad[i].expect, strlen(bad[i].expect))) fprintf(stderr, "got: %s\n", d.msg);
+        CHECK(!strncmp(d.msg, bad[i].expect, strlen(bad[i].expect)));
+    }
+
+    char err[512];
+    struct nnperf_platform *p = NULL;
+    char path[] = "/tmp/nnperf-test-hw-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs(y, f);
+    fclose(f);
+    CHECK(nnperf_platform_load(path, &p, err, sizeof err) == NNPERF_OK);
+    remove(path);
+    CHECK(nnperf_platform_assumption_count(p) == 4);
+    CHECK_STR(nnperf_platform_assumption(p, 1), "memory.sram_bandwidth");
+    CHECK(nnperf_platform_assumption(p, 4) == NULL && nnperf_platform_assumption(p, -1) == NULL);
+    char v[64];
+    CHECK(nnperf_platform_get(p, "memory.sram_bandwidth", v, sizeof v) == NNPERF_OK);
+    CHECK_STR(v, "1e11");
+    CHECK(nnperf_platform_get(p, "compute.efficiency.conv", v, sizeof v) == NNPERF_OK);
+    CHECK_STR(v, "0.8");
+    CHECK(nnperf_platform_get(p, "compute.efficiency.pool", v, sizeof v) == NNPERF_OK);
+    CHECK_STR(v, "0.5"); /* not given: the default applies */
+    CHECK(nnperf_platform_get(p, "compute.efficiency", v, sizeof v) == NNPERF_OK);
+    CHECK_STR(v, "{default: 0.5, conv: 0.8}");
+    CHECK(nnperf_platform_get(p, "fallback.name", v, sizeof v) == NNPERF_OK);
+    CHECK_STR(v, "cpu");
+    CHECK(nnperf_platform_get(p, "fallback", v, sizeof v) == NNPERF_E_USAGE);
+    CHECK(nnperf_platform_get(p, "memory.sram_byte", v, sizeof v) == NNPERF_E_USAGE);
+    CHECK(nnperf_platform_get(p, "compute.efficiency", v, 5) == NNPERF_E_LIMIT && v[0] == 0);
+    nnperf_platform_free(p);
+}
+
 int main(void)
 {
     test_presets();
@@ -299,5 +438,7 @@ int main(void)
     test_bad_files();
     test_text_limits();
     test_public_api();
+    test_key_table();
+    test_assumptions();
     return tt_done();
 }

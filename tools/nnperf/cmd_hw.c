@@ -14,7 +14,8 @@ const char hw_usage[] =
     "  list   the built-in presets: name, peak INT4/INT8/FP16/FP32 (TOPS, 1 MAC = 2 ops), DDR GB/s,\n"
     "         description\n"
     "  show   a preset's YAML text as shipped (with its sources), or a YAML file checked and\n"
-    "         written back in normal form (every error names file, line and key)\n"
+    "         written back in normal form (every error names file, line and key); keys whose\n"
+    "         values are assumptions are marked\n"
     "\n"
     "exit codes: 0 ok, 2 bad input or usage\n";
 
@@ -53,16 +54,39 @@ static int hw_list(void)
     return 0;
 }
 
+/* A preset as shipped, then its assumed keys with their values as comments (a file's normal form marks them on their
+ * own lines). */
+static int show_preset(const struct nnperf_platform *p, const char *text, size_t len)
+{
+    int rc = cli_write_output(NULL, text, len);
+    int n = nnperf_platform_assumption_count(p);
+    if (rc || !n) return rc;
+    printf("\n# assumptions (values not published, chosen or derived; see the comments above):\n");
+    for (int i = 0; i < n; i++) {
+        const char *key = nnperf_platform_assumption(p, i);
+        char value[512];
+        if (nnperf_platform_get(p, key, value, sizeof value) == NNPERF_OK)
+            printf("#   %s: %s\n", key, value);
+        else
+            printf("#   %s\n", key);
+    }
+    return fflush(stdout) ? 2 : 0;
+}
+
 static int hw_show(const char *what)
 {
     size_t len;
-    const char *text = nnperf_platform_preset_yaml(what, &len);
-    if (text) return cli_write_output(NULL, text, len);
     char err[512];
     struct nnperf_platform *p;
     if (nnperf_platform_load(what, &p, err, sizeof err) != NNPERF_OK) {
         cli_error("%s", err);
         return 2;
+    }
+    const char *text = nnperf_platform_preset_yaml(what, &len);
+    if (text) {
+        int rc = show_preset(p, text, len);
+        nnperf_platform_free(p);
+        return rc;
     }
     char *out;
     if (nnperf_platform_yaml(p, &out, &len) != NNPERF_OK) {

@@ -1,0 +1,500 @@
+/* keys.c - the platform key table (see keys.h): every YAML key of a platform description, in the order the writer
+ * and docs/platform-format.md list them; key lookups; units and the unit-checked number parser.
+ *
+ * Ranges are physical: the smallest and largest value a real device could have, so that no description can make a
+ * prediction divide by almost nothing (a bandwidth of 1e-300 B/s) or overflow. Rates start at 1 M/s (an 8-bit MCU),
+ * efficiencies at 1e-4 (what calibration clamps to), per-layer times end at 1 s. */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keys.h"
+
+/* field offset and size in struct hw_desc, in an alignment rule, in a fusion pattern */
+#define D(m)  offsetof(struct hw_desc, m)
+#define DS(m) sizeof(((struct hw_desc *)0)->m)
+#define AL(m) offsetof(struct hw_align, m)
+#define PT(m) offsetof(struct hw_pattern, m)
+
+#define RATE_MIN 1e6  /* ops/s or bytes/s */
+#define OPS_MAX  1e18 /* ops/s: 1000 x a 2024 GPU's dense peak */
+#define BW_MAX   1e17 /* bytes/s: 100 PB/s, above any on-chip SRAM fabric */
+#define EFF_MIN  1e-4
+#define DIM_MAX  1048576.0
+
+static const char *align_rule_check(const void *elem)
+{
+    const struct hw_align *a = elem;
+    if (!a->n && !a->c && !a->h && !a->w && !a->pow2) return "rule sets nothing (give n, c, h, w or pow2)";
+    return NULL;
+}
+
+/* clang-format off */
+const struct hw_key hw_keys[] = {
+    {"format", HW_T_FORMAT, .min = 1, .max = 1, .def = 1,
+     .doc = "format version; this version reads 1"},
+    {"name", HW_T_NAME, .flags = HW_F_REQUIRED, .off = D(name), .size = DS(name),
+     .doc = "identifier shown in reports (no spaces)"},
+    {"description", HW_T_TEXT, .off = D(description), .size = DS(description),
+     .doc = "one line for `nnperf hw list`"},
+    {"source", HW_T_TEXT, .off = D(source), .size = DS(source),
+     .doc = "where the numbers come from"},
+    {"assumptions", HW_T_KEYS, .min = 1, .max = HW_MAX_ASSUME, .flags = HW_F_UNIQUE, .off = D(assume),
+     .size = HW_MAX_KEY, .count_off = D(n_assume),
+     .doc = "keys of this table whose values here are assumptions rather than published facts (a section or map "
+            "covers its keys); reports show them"},
+    {"frames_per_run", HW_T_INT, .min = 1, .max = DIM_MAX, .off = D(frames_per_run), .def = 1,
+     .doc = "frames one run processes (batch, or cameras as in HBDK's \"frame per run\")"},
+
+    {"compute", HW_T_SECTION, .doc = "the accelerator"},
+    {"compute.cores", HW_T_INT, .min = 1, .max = 4096, .off = D(cores), .def = 1,
+     .doc = "accelerator cores (informative; `peak_ops` is for all cores together)"},
+    {"compute.peak_ops", HW_T_NUM, HW_MAP_DTYPE, HW_U_OPS_S, RATE_MIN, OPS_MAX, HW_F_ZERO_OFF, D(peak_ops),
+     .doc = "peak per data type (1 MAC = 2 ops); 0 or absent = the accelerator does not run that type; at least "
+            "one must be positive"},
+    {"compute.default_dtype", HW_T_DTYPE, .off = D(default_dtype), .def = HW_INT8,
+     .doc = "the type a prediction uses unless told otherwise; must have a peak (absent: the first of int8, fp16, "
+            "bf16, fp32, int4 with one)"},
+    {"compute.vector_ops", HW_T_NUM, .unit = HW_U_OPS_S, RATE_MIN, OPS_MAX, HW_F_ZERO_OFF, D(vector_ops),
+     .doc = "rate for non-MAC work (element-wise FLOPs); 0 = peak x efficiency"},
+    {"compute.efficiency", HW_T_NUM, HW_MAP_CLASS, HW_U_FRACTION, EFF_MIN, 1, HW_F_UNSET, D(eff), .def = -1,
+     .doc = "fraction of peak reached per operator class (`nnperf ops` shows each operator's class); classes "
+            "not listed use `default` (conv_grouped: conv's)"},
+    {"compute.efficiency.default", HW_T_NUM, .unit = HW_U_FRACTION, EFF_MIN, 1, 0, D(eff_default), .def = 1,
+     .doc = "efficiency of the classes not listed"},
+    {"compute.supported", HW_T_OPS, .min = 1, .max = HW_MAX_OPS, .flags = HW_F_UNIQUE, .off = D(supported),
+     .size = HW_MAX_NAME, .count_off = D(n_supported),
+     .doc = "the only operators the accelerator runs (absent: all)"},
+    {"compute.unsupported", HW_T_OPS, .min = 1, .max = HW_MAX_OPS, .flags = HW_F_UNIQUE, .off = D(unsupported),
+     .size = HW_MAX_NAME, .count_off = D(n_unsupported),
+     .doc = "operators the accelerator does not run (they go to `fallback`)"},
+    {"compute.alignment", HW_T_LIST, .max = HW_MAX_ALIGN, .off = D(align), .size = sizeof(struct hw_align),
+     .count_off = D(n_align), .check = align_rule_check,
+     .doc = "output shape padding rules, one mapping each; a rule sets at least one of n, c, h, w, pow2"},
+    {"compute.alignment[].classes", HW_T_CLASSES, .flags = HW_F_REQUIRED, .off = AL(class_mask),
+     .doc = "the operator classes the rule applies to"},
+    {"compute.alignment[].n", HW_T_I64, .max = DIM_MAX, .off = AL(n),
+     .doc = "pad the batch axis of the output (NCHW) up to a multiple; 0 or 1 = no padding"},
+    {"compute.alignment[].c", HW_T_I64, .max = DIM_MAX, .off = AL(c),
+     .doc = "pad the channel axis up to a multiple (rank-2/3 outputs: the last axis)"},
+    {"compute.alignment[].h", HW_T_I64, .max = DIM_MAX, .off = AL(h), .doc = "pad the height up to a multiple"},
+    {"compute.alignment[].w", HW_T_I64, .max = DIM_MAX, .off = AL(w), .doc = "pad the width up to a multiple"},
+    {"compute.alignment[].pow2", HW_T_BOOL, .off = AL(pow2), .doc = "pad every axis to the next power of two"},
+    {"compute.fusion", HW_T_LIST, .max = HW_MAX_FUSION, .off = D(fusion), .size = sizeof(struct hw_pattern),
+     .count_off = D(n_fusion), .doc = "node chains that run as one layer, longest match first"},
+    {"compute.fusion[]", HW_T_OPS, .min = 2, .max = HW_MAX_PATTERN, .off = PT(ops), .size = HW_MAX_NAME,
+     .count_off = PT(len), .doc = "one chain of operator names"},
+
+    {"memory", HW_T_SECTION, .doc = "memories"},
+    {"memory.sram_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(sram_bytes),
+     .doc = "on-chip buffer for activations; 0 = none (tensors go to DDR)"},
+    {"memory.sram_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF, D(sram_bw),
+     .doc = "on-chip bandwidth; 0 = not a limit"},
+    {"memory.ddr_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_REQUIRED, D(ddr_bw),
+     .doc = "external memory bandwidth"},
+    {"memory.ddr_efficiency", HW_T_NUM, .unit = HW_U_FRACTION, EFF_MIN, 1, 0, D(ddr_eff), .def = 1,
+     .doc = "fraction of `ddr_bandwidth` reached"},
+    {"memory.ddr_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(ddr_bytes),
+     .doc = "device memory capacity (weights + KV cache + activations must fit: `nnperf llm`); 0 = unknown"},
+    {"memory.overlap", HW_T_BOOL, .off = D(overlap), .def = 1,
+     .doc = "loads and stores overlap compute (layer time = max), else they add"},
+
+    {"fallback", HW_T_SECTION, .flags = HW_F_PRESENCE, .off = D(fb.present),
+     .doc = "the CPU that runs what the accelerator cannot; absent: none (GPUs, CPUs)"},
+    {"fallback.name", HW_T_TEXT, .flags = HW_F_REQUIRED, .off = D(fb.name), .size = DS(fb.name),
+     .doc = "e.g. `cortex-a53-x4`"},
+    {"fallback.peak_ops", HW_T_NUM, .unit = HW_U_OPS_S, RATE_MIN, OPS_MAX, HW_F_REQUIRED, D(fb.peak_ops),
+     .doc = "the CPU's peak for this work"},
+    {"fallback.bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_REQUIRED, D(fb.bandwidth),
+     .doc = "the CPU's memory bandwidth"},
+    {"fallback.efficiency", HW_T_NUM, .unit = HW_U_FRACTION, EFF_MIN, 1, 0, D(fb.efficiency), .def = 1,
+     .doc = "fraction of `peak_ops` reached"},
+    {"fallback.transfer_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF,
+     D(fb.transfer_bw),
+     .doc = "across the accelerator/CPU boundary (USB for sticks, shared DDR for SoCs); 0 = no separate cost"},
+    {"fallback.quantize_ops_per_element", HW_T_NUM, .unit = HW_U_NONE, 0, 1000, 0, D(fb.quant_ops_per_elem),
+     .doc = "(de)quantize work at each boundary crossing, ops per element"},
+    {"fallback.overhead_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, 0, D(fb.overhead_s),
+     .doc = "per fallback layer (dispatch, synchronisation)"},
+
+    {"overhead", HW_T_SECTION, .doc = "fixed costs"},
+    {"overhead.per_layer_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, 0, D(layer_overhead_s),
+     .doc = "fixed cost per accelerator layer (kernel launch, instruction dispatch)"},
+};
+/* clang-format on */
+const int hw_n_keys = (int)(sizeof hw_keys / sizeof hw_keys[0]);
+_Static_assert(sizeof hw_keys / sizeof hw_keys[0] <= HW_KEY_CAP, "raise HW_KEY_CAP");
+
+const struct hw_key *hw_key_find(const char *path)
+{
+    for (int i = 0; path && i < hw_n_keys; i++)
+        if (!strcmp(hw_keys[i].path, path)) return &hw_keys[i];
+    return NULL;
+}
+
+int hw_key_map_size(const struct hw_key *k)
+{
+    return k->map == HW_MAP_DTYPE ? HW_NDT : k->map == HW_MAP_CLASS ? OC_COUNT : 0;
+}
+
+const char *hw_key_map_name(const struct hw_key *k, int n)
+{
+    if (n < 0 || n >= hw_key_map_size(k)) return NULL;
+    return k->map == HW_MAP_DTYPE ? hw_dtype_name(n) : op_class_name(n);
+}
+
+size_t hw_key_parent_len(const struct hw_key *k)
+{
+    const char *dot = strrchr(k->path, '.');
+    size_t n = dot ? (size_t)(dot - k->path) : 0;
+    /* "compute.fusion[]": the parent is the list row "compute.fusion" */
+    size_t len = strlen(k->path);
+    if (len > 2 && !strcmp(k->path + len - 2, "[]") && (!dot || dot < k->path + len - 2)) return len - 2;
+    return n;
+}
+
+const struct hw_key *hw_key_parent(const struct hw_key *k)
+{
+    char parent[HW_MAX_KEY];
+    size_t n = hw_key_parent_len(k);
+    if (!n || n >= sizeof parent) return NULL;
+    memcpy(parent, k->path, n);
+    parent[n] = 0;
+    const struct hw_key *up = hw_key_find(parent);
+    if (!up && n > 2 && !strcmp(parent + n - 2, "[]")) { /* an element's key: its parent is the list */
+        parent[n - 2] = 0;
+        up = hw_key_find(parent);
+    }
+    return up;
+}
+
+int hw_key_live(const struct hw_desc *hw, const struct hw_key *k)
+{
+    for (const struct hw_key *p = hw_key_parent(k); p; p = hw_key_parent(p))
+        if (p->type == HW_T_SECTION && (p->flags & HW_F_PRESENCE)) {
+            int v;
+            memcpy(&v, (const char *)hw + p->off, sizeof v);
+            if (!v) return 0;
+        }
+    return 1;
+}
+
+const char *hw_key_leaf(const struct hw_key *k)
+{
+    const char *dot = strrchr(k->path, '.');
+    return dot ? dot + 1 : k->path;
+}
+
+const struct hw_key *hw_key_resolve(const char *path, int *entry)
+{
+    if (entry) *entry = -1;
+    if (!path || strchr(path, '[')) return NULL;
+    const struct hw_key *k = hw_key_find(path);
+    if (!k) {
+        const char *dot = strrchr(path, '.');
+        if (!dot) return NULL;
+        char parent[HW_MAX_KEY];
+        size_t n = (size_t)(dot - path);
+        if (n >= sizeof parent) return NULL;
+        memcpy(parent, path, n);
+        parent[n] = 0;
+        k = hw_key_find(parent);
+        if (!k || k->map == HW_MAP_NONE) return NULL;
+        for (int i = 0; i < hw_key_map_size(k); i++)
+            if (!strcmp(dot + 1, hw_key_map_name(k, i))) {
+                if (entry) *entry = i;
+                return k;
+            }
+        return NULL;
+    }
+    if (k->type == HW_T_FORMAT || k->type == HW_T_BASE || k->type == HW_T_KEYS) return NULL;
+    return k;
+}
+
+/* ---- units ---- */
+
+struct unit_info {
+    const char *name, *what;
+    const char *sym[4]; /* unit symbols that may follow a multiplier, or stand alone */
+    int big;            /* SI/IEC multipliers k M G T P, Ki Mi Gi Ti Pi allowed */
+    int small;          /* m u n p allowed (only before a symbol) */
+};
+
+static const struct unit_info units[HW_U_COUNT] = {
+    [HW_U_NONE] = {"", "a plain number", {NULL}, 1, 0},
+    [HW_U_FRACTION] = {"fraction", "a fraction", {NULL}, 0, 0},
+    [HW_U_OPS_S] = {"ops/s", "a rate in ops/s", {"ops/s", "OPS", "FLOPS", "ops"}, 1, 0},
+    [HW_U_BYTES] = {"bytes", "a size in bytes", {"B"}, 1, 0},
+    [HW_U_BYTES_S] = {"bytes/s", "a bandwidth in bytes/s", {"B/s"}, 1, 0},
+    [HW_U_SECONDS] = {"seconds", "a time in seconds", {"s"}, 0, 1},
+    [HW_U_HZ] = {"Hz", "a frequency in Hz", {"Hz"}, 1, 0},
+    [HW_U_WATTS] = {"watts", "a power in watts", {"W"}, 1, 1},
+    [HW_U_JOULES] = {"joules", "an energy in joules", {"J"}, 0, 1},
+};
+
+const char *hw_unit_name(enum hw_unit u)
+{
+    return u < HW_U_COUNT ? units[u].name : "";
+}
+
+const char *hw_unit_what(enum hw_unit u)
+{
+    return u < HW_U_COUNT ? units[u].what : "a number";
+}
+
+struct mult {
+    const char *s;
+    double mul;
+};
+
+static const struct mult bigs[] = {
+    {"Ki", 1024.0},
+    {"Mi", 1048576.0},
+    {"Gi", 1073741824.0},
+    {"Ti", 1099511627776.0},
+    {"Pi", 1125899906842624.0},
+    {"k", 1e3},
+    {"M", 1e6},
+    {"G", 1e9},
+    {"T", 1e12},
+    {"P", 1e15},
+};
+static const struct mult smalls[] = {{"m", 1e-3}, {"u", 1e-6}, {"n", 1e-9}, {"p", 1e-12}};
+
+static int is_sym(const struct unit_info *ui, const char *s)
+{
+    for (int i = 0; i < 4 && ui->sym[i]; i++)
+        if (!strcmp(s, ui->sym[i])) return 1;
+    return 0;
+}
+
+/* Whether suffix p fits unit u; *mul gets its multiplier. */
+static int suffix_fits(const char *p, enum hw_unit u, double *mul)
+{
+    const struct unit_info *ui = &units[u];
+    *mul = 1;
+    if (!*p || is_sym(ui, p)) return 1;
+    for (size_t i = 0; ui->big && i < sizeof bigs / sizeof bigs[0]; i++) {
+        size_t l = strlen(bigs[i].s);
+        if (!strncmp(p, bigs[i].s, l) && (!p[l] || is_sym(ui, p + l))) {
+            *mul = bigs[i].mul;
+            return 1;
+        }
+    }
+    for (size_t i = 0; ui->small && i < sizeof smalls / sizeof smalls[0]; i++)
+        if (p[0] == smalls[i].s[0] && p[1] && is_sym(ui, p + 1)) {
+            *mul = smalls[i].mul;
+            return 1;
+        }
+    return 0;
+}
+
+static int is_digit(char ch)
+{
+    return ch >= '0' && ch <= '9';
+}
+
+int hw_parse_value(const char *s, enum hw_unit u, double *out, enum hw_unit *other)
+{
+    enum hw_unit dummy;
+    if (!other) other = &dummy;
+    *other = HW_U_COUNT;
+    if (!s || !out) return 0;
+    const char *p = s;
+    if (*p == '+' || *p == '-') p++;
+    size_t ndig = 0;
+    while (is_digit(*p)) p++, ndig++;
+    if (*p == '.') {
+        p++;
+        while (is_digit(*p)) p++, ndig++;
+    }
+    if (!ndig) return 0;
+    if (*p == 'e' || *p == 'E') {
+        const char *q = p + 1;
+        if (*q == '+' || *q == '-') q++;
+        if (!is_digit(*q)) return 0;
+        while (is_digit(*q)) q++;
+        p = q;
+    }
+    char num[64];
+    size_t nlen = (size_t)(p - s);
+    if (nlen >= sizeof num) return 0;
+    memcpy(num, s, nlen);
+    num[nlen] = 0;
+    if (*p == ' ' && p[1]) p++; /* "19.2 GB/s" */
+    double mul = 1;
+    int fits = 0;
+    for (int i = 0; !fits && u >= HW_U_COUNT && i < HW_U_COUNT; i++)
+        fits = suffix_fits(p, (enum hw_unit)i, &mul);
+    if (u < HW_U_COUNT && !(fits = suffix_fits(p, u, &mul))) {
+        for (int i = 0; i < HW_U_COUNT; i++)
+            if (units[i].sym[0] && suffix_fits(p, (enum hw_unit)i, &mul)) *other = (enum hw_unit)i;
+        return 0;
+    }
+    if (!fits) return 0;
+    char *end;
+    double v = strtod(num, &end);
+    if (*end || !isfinite(v)) return 0;
+    v *= mul;
+    if (!isfinite(v)) return 0;
+    *out = v;
+    return 1;
+}
+
+int hw_parse_number(const char *s, double *out)
+{
+    return hw_parse_value(s, HW_U_ANY, out, NULL);
+}
+
+/* ---- checks of stored values ---- */
+
+/* Shortest "%.Ng" that reads back as exactly v, exponent without '+' and leading zeros: 1.28e14, 5e-5. */
+void hw_fmt_num(double v, char *b, size_t cap)
+{
+    char t[40];
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(t, sizeof t, "%.*g", prec, v);
+        if (strtod(t, NULL) == v) break;
+    }
+    char *e = strchr(t, 'e');
+    if (e) {
+        char *q = e + 1, *r = e + 1;
+        if (*r == '+')
+            r++;
+        else if (*r == '-')
+            *q++ = *r++;
+        while (*r == '0' && r[1]) r++;
+        memmove(q, r, strlen(r) + 1);
+    }
+    snprintf(b, cap, "%s", t);
+}
+
+const char *hw_key_check_num(const struct hw_key *k, double v, char *buf, size_t cap)
+{
+    if (isfinite(v) && v >= k->min && v <= k->max) return NULL;
+    if ((k->flags & HW_F_ZERO_OFF) && v == 0) return NULL;
+    char lo[40], hi[40];
+    hw_fmt_num(k->min, lo, sizeof lo);
+    hw_fmt_num(k->max, hi, sizeof hi);
+    const char *un = k->unit == HW_U_FRACTION ? "" : hw_unit_name(k->unit);
+    snprintf(buf, cap, "must be %sbetween %s and %s%s%s", (k->flags & HW_F_ZERO_OFF) ? "0 or " : "", lo, hi,
+             un[0] ? " " : "", un);
+    return buf;
+}
+
+static int op_known(const char *name)
+{
+    for (int i = 0; i < OPID_COUNT; i++)
+        if (!strcmp(op_table[i].name, name)) return 1;
+    return 0;
+}
+
+/* Control characters (and for names, spaces) that a string value may not hold. */
+static int text_bad(const char *s, size_t cap, int allow_space)
+{
+    size_t n = strnlen(s, cap);
+    if (n == cap) return 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch < 0x20 && !(allow_space && (ch == '\n' || ch == '\t'))) return 1;
+        if (ch == 0x7f || (!allow_space && ch == ' ')) return 1;
+    }
+    return 0;
+}
+
+const char *hw_key_check_item(const struct hw_key *k, const char *item, char *buf, size_t cap)
+{
+    int entry;
+    if (k->type == HW_T_OPS && !op_known(item)) {
+        snprintf(buf, cap, "unknown operator '%.*s' (names as in 'nnperf ops')", HW_MAX_NAME, item);
+        return buf;
+    }
+    if (k->type == HW_T_KEYS && !hw_key_resolve(item, &entry)) {
+        snprintf(buf, cap, "unknown key '%.*s' (keys as in docs/platform-format.md)", HW_MAX_KEY, item);
+        return buf;
+    }
+    return NULL;
+}
+
+const char *hw_key_check(const struct hw_key *k, const void *base, int *bad, char *buf, size_t cap)
+{
+    const char *p = (const char *)base + k->off;
+    const char *why = NULL;
+    *bad = -1;
+    switch (k->type) {
+    case HW_T_NUM:
+        for (int i = 0; !why && i < (k->map ? hw_key_map_size(k) : 1); i++) {
+            double v;
+            memcpy(&v, p + (size_t)i * sizeof v, sizeof v);
+            if ((k->flags & HW_F_UNSET) && v == k->def) continue;
+            if (!(why = hw_key_check_num(k, v, buf, cap))) continue;
+            if (k->map) *bad = i;
+            char got[40];
+            hw_fmt_num(v, got, sizeof got);
+            size_t used = strlen(buf);
+            snprintf(buf + used, cap - used, ", got %s", got);
+        }
+        return why;
+    case HW_T_INT:
+    case HW_T_I64:
+    case HW_T_BOOL:
+    case HW_T_DTYPE: {
+        int iv;
+        int64_t lv = 0;
+        if (k->type == HW_T_I64)
+            memcpy(&lv, p, sizeof lv);
+        else
+            memcpy(&iv, p, sizeof iv), lv = iv;
+        double lo = k->type == HW_T_BOOL || k->type == HW_T_DTYPE ? 0 : k->min;
+        double hi = k->type == HW_T_BOOL ? 1 : k->type == HW_T_DTYPE ? HW_NDT - 1 : k->max;
+        if ((double)lv >= lo && (double)lv <= hi) return NULL;
+        snprintf(buf, cap, "must be between %.0f and %.0f, got %lld", lo, hi, (long long)lv);
+        return buf;
+    }
+    case HW_T_TEXT:
+    case HW_T_NAME:
+        if (!text_bad(p, k->size, k->type == HW_T_TEXT)) return NULL;
+        snprintf(buf, cap,
+                 k->type == HW_T_NAME ? "must be a name without spaces or control characters"
+                                      : "contains control characters");
+        return buf;
+    case HW_T_CLASSES: {
+        unsigned m;
+        memcpy(&m, p, sizeof m);
+        if (m && !(m >> OC_COUNT)) return NULL;
+        snprintf(buf, cap, "bad class set 0x%x", m);
+        return buf;
+    }
+    case HW_T_OPS:
+    case HW_T_KEYS:
+    case HW_T_LIST: {
+        int n;
+        memcpy(&n, (const char *)base + k->count_off, sizeof n);
+        int element = strstr(k->path, "[]") != NULL; /* a list inside a list element: its minimum applies */
+        if (n < 0 || n > k->max || (n < k->min && (n || element))) {
+            snprintf(buf, cap, "%d entries, expected %.0f to %.0f", n, k->min, k->max);
+            return buf;
+        }
+        if (k->type == HW_T_LIST) return NULL;
+        for (int i = 0; i < n; i++) {
+            const char *item = p + (size_t)i * k->size;
+            *bad = i;
+            if (!item[0] || text_bad(item, k->size, 0)) {
+                snprintf(buf, cap, "entry %d is empty or not a plain name", i);
+                return buf;
+            }
+            if ((why = hw_key_check_item(k, item, buf, cap))) return why;
+            for (int j = 0; (k->flags & HW_F_UNIQUE) && j < i; j++)
+                if (!strcmp(item, p + (size_t)j * k->size)) {
+                    snprintf(buf, cap, "'%s' is listed twice", item);
+                    return buf;
+                }
+        }
+        *bad = -1;
+        return NULL;
+    }
+    default: return NULL;
+    }
+}
