@@ -194,6 +194,7 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
             L->mac_ops += in->mac_ops * p->batch;
             L->vec_ops += in->vec_ops * p->batch;
             L->params += in->params;
+            L->packed_bytes += in->packed_bytes;
         }
         L->name = L->n_nodes > 1 ? ar_printf(&p->ar, "%s+%d", L->nodes[0]->name, L->n_nodes - 1)
                                  : L->nodes[0]->name;

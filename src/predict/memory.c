@@ -60,7 +60,8 @@ double pr_elem_bytes(const struct nnperf_prediction *p, int is_weight)
 static void weight_bytes(struct nnperf_prediction *p, double per_run)
 {
     double wb = pr_elem_bytes(p, 1);
-    for (int l = 0; l < p->n_layers; l++) p->layers[l].w_bytes = p->layers[l].params * wb * per_run;
+    for (int l = 0; l < p->n_layers; l++)
+        p->layers[l].w_bytes = (p->layers[l].params * wb + p->layers[l].packed_bytes) * per_run;
 }
 
 static enum nnperf_status plan_weights_only(struct nnperf_prediction *p)
@@ -69,14 +70,48 @@ static enum nnperf_status plan_weights_only(struct nnperf_prediction *p)
     return NNPERF_OK;
 }
 
-/* a layer of views only (no bytes move); a node a what-if folds away counts as a view */
+/* a layer of views only (no bytes move); a node a what-if folds away counts as a view, and so does a broadcast
+ * (Expand): runtimes hand its consumer the input with zero strides instead of materialising the copies (the
+ * grouped-query K/V repeat of eager exports), so its consumers read the input's bytes */
 static int is_view_layer(const struct nnperf_prediction *p, const struct pr_layer *L)
 {
     for (int i = 0; i < L->n_nodes; i++)
-        if ((L->nodes[i]->op < 0 || op_table[L->nodes[i]->op].klass != OC_VIEW) &&
+        if ((L->nodes[i]->op < 0 ||
+             (op_table[L->nodes[i]->op].klass != OC_VIEW && L->nodes[i]->op != OPID_EXPAND)) &&
             !p->node_in[L->nodes[i]->index].dropped)
             return 0;
     return 1;
+}
+
+/* A KV cache append: graph output o extends graph input v (a past) along one axis, same dtype and other dims
+ * (present = Concat(past, new), or an attention operator's present). Runtimes append in place: the step writes
+ * only the new part. Returns v, or NULL. */
+static const struct ir_value *appended_input(const struct pr_layer *L, const struct ir_value *o)
+{
+    if (!(o->flags & IR_V_OUTPUT) || o->rank < 1) return NULL;
+    for (int i = 0; i < L->n_nodes; i++)
+        for (int k = 0; k < L->nodes[i]->n_in; k++) {
+            const struct ir_value *v = L->nodes[i]->in[k];
+            if (!v || !(v->flags & IR_V_INPUT) || (v->flags & IR_V_INIT) || v->rank != o->rank ||
+                v->dtype != o->dtype)
+                continue;
+            int grow = 0, same = 0;
+            for (int d = 0; d < o->rank; d++) {
+                int64_t a = v->dims[d].val, b = o->dims[d].val;
+                if (a < 0 || b < 0) break;
+                same += a == b;
+                grow += b > a;
+            }
+            if (same == o->rank - 1 && grow == 1) return v;
+        }
+    return NULL;
+}
+
+/* a Concat that appends to a cache never reads the past: its consumers read the whole present */
+static int skips_read(const struct pr_layer *L, const struct ir_value *v)
+{
+    if (L->n_nodes != 1 || L->main->op != OPID_CONCAT || !L->main->n_out || !L->main->out[0]) return 0;
+    return appended_input(L, L->main->out[0]) == v;
 }
 
 /* tensors a layer reads: inputs of its nodes not produced inside it (activations only) */
@@ -257,6 +292,7 @@ static enum nnperf_status plan_planned(struct nnperf_prediction *p)
         for (int j = 0; j < nr && !view; j++) {
             int r = root(p, reads[j]);
             struct pr_tensor *T = &p->tensors[r];
+            if (skips_read(L, T->v)) continue;
             if (L->fallback) {
                 /* the CPU reads it from DDR; if it was on chip, the accelerator writes it out first */
                 if (!s.in_ddr[r]) {
@@ -285,7 +321,10 @@ static enum nnperf_status plan_planned(struct nnperf_prediction *p)
             }
             L->sram_bytes += T->bytes;
             if (T->v->flags & IR_V_OUTPUT) {
-                L->store_bytes += T->bytes;
+                const struct ir_value *past = appended_input(L, T->v);
+                int64_t n;
+                double old = past && ir_numel(past, &n) ? (double)n * eb * p->batch : 0;
+                L->store_bytes += T->bytes - (old < T->bytes ? old : 0);
                 s.in_ddr[t] = 1;
             }
             if (!T->v->n_consumers) continue; /* a graph output nothing else reads */

@@ -24,9 +24,10 @@ enum pr_bound { PB_COMPUTE, PB_MEMORY, PB_OVERHEAD, PB_UNKNOWN };
 /* Per node of the top graph (indexed by ir_node.index). */
 struct pr_node_in {
     double mac_ops, vec_ops; /* per frame: 2 x MACs, other FLOPs */
-    double params;           /* weight elements the node reads */
-    int klass;               /* operator class (enum op_class; a grouped conv is OC_CONV_GROUPED) */
-    int dropped;             /* folded away (a what-if): no work, no bytes, treated as a view */
+    double params;           /* weight elements the node reads (an embedding Gather: only its rows) */
+    double packed_bytes; /* weights read at their stored size, whatever the dtype: packed sub-byte codes */
+    int klass;           /* operator class (enum op_class; a grouped conv is OC_CONV_GROUPED) */
+    int dropped;         /* folded away (a what-if): no work, no bytes, treated as a view */
 };
 
 /* A value whose size or placement a what-if changes. */
@@ -71,7 +72,8 @@ struct pr_layer {
     const struct ir_value *out; /* the layer's (first) output */
     int64_t aligned_dims[NNPERF_MAX_RANK];
     int out_rank;
-    double params; /* weight elements read */
+    double params;       /* weight elements read */
+    double packed_bytes; /* weight bytes read at their stored size (packed codes) */
     /* DDR traffic per run, bytes */
     double w_bytes, load_bytes, store_bytes, spill_store_bytes, spill_load_bytes, sram_bytes;
     double transfer_bytes, quant_elems; /* fallback boundary crossing */

@@ -60,7 +60,14 @@ enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_wh
         struct pr_node_in *in = &p->node_in[k];
         in->mac_ops = 2.0 * (double)nd->cost.macs;
         in->vec_ops = (double)(nd->cost.flops - 2 * nd->cost.macs);
-        in->params = (double)nd->cost.params;
+        in->params = (double)nd->cost.params_read;
+        /* MatMulNBits' B holds packed 4-bit (or 2/8-bit) codes in uint8: it moves its stored bytes at any dtype */
+        const struct ir_value *b = nd->op == OPID_MS_MAT_MUL_N_BITS && nd->n_in > 1 ? nd->in[1] : NULL;
+        int64_t nb;
+        if (b && ((b->flags & IR_V_INIT) || b->is_const == 1) && ir_numel(b, &nb)) {
+            in->params -= (double)nb;
+            in->packed_bytes = (double)nb * ir_dtype_bits(b->dtype) / 8.0;
+        }
         in->klass = nd->op >= 0 ? op_table[nd->op].klass : OC_OTHER;
         if (in->klass == OC_CONV) /* grouped and depthwise convolutions are a class of their own */
             for (int a = 0; a < nd->n_attr; a++)
@@ -93,6 +100,7 @@ enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_wh
                 in->mac_ops *= c->mac;
                 in->vec_ops *= c->vec;
                 in->params *= c->params;
+                in->packed_bytes *= c->params;
             }
             break;
         case WI_GROUPED:
@@ -100,7 +108,7 @@ enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_wh
             break;
         case WI_DROP:
             if (in) {
-                in->mac_ops = in->vec_ops = in->params = 0;
+                in->mac_ops = in->vec_ops = in->params = in->packed_bytes = 0;
                 in->dropped = 1;
             }
             break;

@@ -230,6 +230,77 @@ static void test_errors(void)
     nnperf_model_free(m);
 }
 
+static struct nnperf_prediction *predict_phase(const char *name, struct nnperf_model **m,
+                                               struct nnperf_analysis **a, const char *const *inputs, int n)
+{
+    char err[512];
+    struct nnperf_prediction *p = NULL;
+    *a = NULL;
+    *m = load(name);
+    struct nnperf_analyze_options ao = {inputs, n, NULL, 0};
+    if (*m && nnperf_analyze(*m, &ao, a, err, sizeof err) == NNPERF_OK)
+        nnperf_predict(*a, &gpu, NULL, &p, err, sizeof err);
+    return p;
+}
+
+/* prediction side: a decode step appends to the cache in place (the Concat writes one token and does not read the
+ * past), the grouped-query K/V repeat (Expand) moves no bytes, MatMulNBits' packed weights move their stored bytes */
+static void test_decode_traffic(void)
+{
+    const char *inputs[] = {"input_ids=1x1",
+                            "attention_mask=1x13",
+                            "position_ids=1x1",
+                            "past_key_values.0.key=1x2x12x16",
+                            "past_key_values.0.value=1x2x12x16",
+                            "past_key_values.1.key=1x2x12x16",
+                            "past_key_values.1.value=1x2x12x16"};
+    struct nnperf_model *m;
+    struct nnperf_analysis *a;
+    struct nnperf_prediction *p = predict_phase("tiny-llama-hf", &m, &a, inputs, 7);
+    CHECK(p != NULL);
+    int concat = 0, expand = 0;
+    for (int i = 0; p && i < nnperf_prediction_layer_count(p); i++) {
+        struct nnperf_layer_info li;
+        nnperf_prediction_layer(p, i, &li);
+        if (!strcmp(li.name, "/layers.0/Concat_k")) {
+            concat = 1;
+            CHECK(li.store_bytes == 1 * 2 * 1 * 16 * 2); /* one token of 2 heads x 16, fp16 */
+            CHECK(li.load_bytes == 1 * 2 * 1 * 16 * 2);  /* reads the new key only, not the 12-token past */
+        }
+        if (!strcmp(li.op, "Expand") && strstr(li.name, "Expand")) {
+            expand++;
+            CHECK(li.ddr_bytes == 0 && li.t_total == 0);
+        }
+    }
+    CHECK(concat);
+    CHECK(expand >= 4); /* K and V of both layers, and the padding mask */
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+    const char *gin[] = {"input_ids=1x4",
+                         "attention_mask=1x4",
+                         "past_key_values.0.key=1x2x0x16",
+                         "past_key_values.0.value=1x2x0x16",
+                         "past_key_values.1.key=1x2x0x16",
+                         "past_key_values.1.value=1x2x0x16"};
+    p = predict_phase("tiny-llama-genai-int4", &m, &a, gin, 6);
+    CHECK(p != NULL);
+    int q = 0;
+    for (int i = 0; p && i < nnperf_prediction_layer_count(p); i++) {
+        struct nnperf_layer_info li;
+        nnperf_prediction_layer(p, i, &li);
+        if (!strcmp(li.name, "/model/layers.0/attn/q_proj/MatMulNBits")) {
+            q = 1;
+            /* B: 64 x 2 blocks x 16 bytes = 2048 bytes as stored; scales: 128 fp16 = 256 bytes */
+            CHECK(li.weight_bytes == 2048 + 256);
+        }
+    }
+    CHECK(q);
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 int main(void)
 {
     struct diag d = {0};
@@ -241,5 +312,6 @@ int main(void)
     test_folding();
     test_unbound();
     test_errors();
+    test_decode_traffic();
     return tt_done();
 }
