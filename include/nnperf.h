@@ -121,8 +121,10 @@ struct nnperf_platform;
 struct nnperf_prediction;
 
 enum nnperf_memory_model {
-    NNPERF_MEMORY_PLANNED = 0,     /* SRAM/DDR plan from tensor lifetimes (default) */
-    NNPERF_MEMORY_WEIGHTS_ONLY = 1 /* QuTiBench: weights read once per frame, activations on chip */
+    NNPERF_MEMORY_DEFAULT = 0,      /* the platform's (memory.model; planned when it names none) */
+    NNPERF_MEMORY_PLANNED = 1,      /* whole tensors in SRAM or DDR, planned from tensor lifetimes */
+    NNPERF_MEMORY_WEIGHTS_ONLY = 2, /* QuTiBench: weights read once per frame, activations on chip */
+    NNPERF_MEMORY_TILED = 3         /* depth-first tiling: chains of layers stay on chip across tiles */
 };
 
 struct nnperf_whatif; /* a design change (advice, below): opaque */
@@ -144,8 +146,11 @@ void nnperf_prediction_free(struct nnperf_prediction *p);
 
 struct nnperf_prediction_summary {
     const char *platform, *dtype;
+    const char *memory_model, *compute_model; /* "planned", "weights-only", "tiled"; "roofline", "array" */
     int frames_per_run;
-    double latency_s, fps;             /* per run; fps = frames_per_run / latency */
+    int cores, cores_per_inference; /* the platform's cores; those one inference runs on */
+    double latency_s, fps;          /* one inference (per run); fps = frames_per_run / latency */
+    double throughput_fps; /* every core busy with its own inference, capped by the DDR and link bandwidth */
     double ops_per_frame, ops_per_run; /* 2 x MACs + other FLOPs, effective (before alignment) */
     double aligned_ops_per_frame;      /* after alignment padding */
     double ddr_bytes_per_frame, ddr_bytes_per_run, ddr_bytes_per_second;

@@ -53,6 +53,21 @@ void hw_init(struct hw_desc *hw)
     }
 }
 
+static const char *const memory_models[] = {"default", "planned", "weights-only", "tiled"};
+
+const char *hw_memory_model_name(int m)
+{
+    return m >= 0 && m < (int)(sizeof memory_models / sizeof memory_models[0]) ? memory_models[m] : "?";
+}
+
+int hw_memory_model_from_name(const char *s)
+{
+    if (!s[0]) return 0;
+    for (int i = 1; i < (int)(sizeof memory_models / sizeof memory_models[0]); i++)
+        if (!strcmp(s, memory_models[i])) return i;
+    return -1;
+}
+
 double hw_eff(const struct hw_desc *hw, int klass)
 {
     if (klass >= 0 && klass < OC_COUNT && hw->eff[klass] >= 0) return hw->eff[klass];
@@ -132,6 +147,18 @@ const char *hw_check_rules(const struct hw_desc *hw, const char **key, char *buf
         snprintf(buf, cap, "'%s' has no peak in compute.peak_ops", hw_dtype_name(hw->default_dtype));
         return buf;
     }
+    if (hw_memory_model_from_name(hw->memory_model) < 0) {
+        *key = "memory.model";
+        snprintf(buf, cap, "unknown memory model '%.*s' (planned, tiled or weights-only)", HW_MAX_NAME,
+                 hw->memory_model);
+        return buf;
+    }
+    for (int d = 0; d < HW_NDT; d++)
+        if (!(hw->array.reduce[d] > 0) && (hw->array.channels[d] > 0 || hw->array.pixels[d] > 0)) {
+            *key = "compute.array.reduce";
+            snprintf(buf, cap, "%s: channels or pixels lanes given without reduce lanes", hw_dtype_name(d));
+            return buf;
+        }
     return NULL;
 }
 

@@ -16,8 +16,10 @@
 #define HW_MAX_ALIGN   8
 #define HW_MAX_FUSION  32
 #define HW_MAX_PATTERN 8
-#define HW_MAX_KEY     64 /* a dotted key path ("compute.efficiency.conv") */
-#define HW_MAX_ASSUME  64
+/* In a fusion pattern, SiLU stands for Mul(x, Sigmoid(x)) (how exporters write SiLU / Swish). */
+#define HW_SILU       "SiLU"
+#define HW_MAX_KEY    64 /* a dotted key path ("compute.efficiency.conv") */
+#define HW_MAX_ASSUME 64
 
 enum hw_dtype { HW_INT4, HW_INT8, HW_FP16, HW_BF16, HW_FP32, HW_NDT };
 
@@ -34,6 +36,14 @@ struct hw_align {
 struct hw_pattern {
     int len;
     char ops[HW_MAX_PATTERN][HW_MAX_NAME];
+};
+
+/* A compute unit's MAC array per dtype: parallel lanes over the reduction (input channels / groups x kernel taps, a
+ * matmul's inner dim), over output channels (per group), and over output pixels (a matmul's rows). A layer's
+ * utilization is the product of dim / round_up(dim, lanes) over the three; reduce 0 = not described for that dtype
+ * (the roofline compute model with per-class efficiencies is used instead). */
+struct hw_array {
+    double reduce[HW_NDT], channels[HW_NDT], pixels[HW_NDT];
 };
 
 struct hw_fallback {
@@ -60,9 +70,15 @@ struct hw_desc {
     struct hw_align align[HW_MAX_ALIGN];
     int n_fusion;
     struct hw_pattern fusion[HW_MAX_FUSION];
+    struct hw_array array;
+    int cores_per_inference; /* cores one inference runs on (1: each core runs its own); 0 = all (layers split) */
+    double strided_in_bw; /* bytes/s at which a strided conv's input is re-laid out first (0 = no cost) */
     double sram_bytes, sram_bw, ddr_bw, ddr_eff;
     double ddr_bytes; /* device (DDR/HBM) memory capacity, bytes; 0 = not given */
     int overlap;
+    char memory_model[HW_MAX_NAME]; /* "planned", "tiled", "weights-only"; "" = planned */
+    double weight_sram_bytes; /* on-chip weight memory: weights that fit stay resident across inferences */
+    double link_bw; /* host link (USB, PCIe) bytes/s: inputs, outputs and streamed weights; 0 = none */
     double layer_overhead_s;
     struct hw_fallback fb;
     /* keys whose values are assumptions rather than published facts (key paths, validated against the table) */
@@ -96,6 +112,12 @@ int hw_preset_count(void);
 const char *hw_preset_name(int i);
 const char *hw_preset_yaml(const char *name, size_t *len); /* NULL when unknown */
 
+/* Memory model names as in enum nnperf_memory_model ("planned", "weights-only", "tiled"; 0 = "default") and back
+ * (-1 when unknown; "" is the default, 0). */
+const char *hw_memory_model_name(int m);
+int hw_memory_model_from_name(const char *s);
+/* Whether name may stand in a fusion pattern: an operator nnperf knows, or HW_SILU. */
+int hw_pattern_op_known(const char *name);
 /* Efficiency of an operator class on the accelerator. */
 double hw_eff(const struct hw_desc *hw, int klass);
 /* Whether the accelerator runs operator op_type (domain-less name). */

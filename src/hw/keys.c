@@ -59,6 +59,23 @@ const struct hw_key hw_keys[] = {
             "bf16, fp32, int4 with one)"},
     {"compute.vector_ops", HW_T_NUM, .unit = HW_U_OPS_S, RATE_MIN, OPS_MAX, HW_F_ZERO_OFF, D(vector_ops),
      .doc = "rate for non-MAC work (element-wise FLOPs); 0 = peak x efficiency"},
+    {"compute.cores_per_inference", HW_T_INT, .min = 0, .max = 4096,
+     .off = D(cores_per_inference),
+     .doc = "cores one inference runs on (1: each core runs an inference of its own and `throughput_fps` counts "
+            "them all); 0 = all cores (the compiler splits layers)"},
+    {"compute.array", HW_T_SECTION,
+     .doc = "the MAC array's parallel lanes per dtype; a layer's utilization follows from its shape (array compute "
+            "model, docs/prediction.md); absent: the roofline model with per-class efficiencies"},
+    {"compute.array.reduce", HW_T_NUM, HW_MAP_DTYPE, HW_U_NONE, 1, 65536, HW_F_ZERO_OFF, D(array.reduce),
+     .doc = "lanes over the reduction: input channels per group x kernel taps (a matmul's inner dimension)"},
+    {"compute.array.channels", HW_T_NUM, HW_MAP_DTYPE, HW_U_NONE, 1, 65536, HW_F_ZERO_OFF, D(array.channels),
+     .doc = "lanes over output channels per group (a matmul's columns); 0 = not a limit"},
+    {"compute.array.pixels", HW_T_NUM, HW_MAP_DTYPE, HW_U_NONE, 1, 65536, HW_F_ZERO_OFF, D(array.pixels),
+     .doc = "lanes over output pixels (a matmul's rows); 0 = not a limit (alignment pads pixels instead)"},
+    {"compute.strided_input_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF,
+     D(strided_in_bw),
+     .doc = "rate at which a strided convolution's input is re-laid out before it runs (adds input bytes / rate); "
+            "0 = no cost"},
     {"compute.efficiency", HW_T_NUM, HW_MAP_CLASS, HW_U_FRACTION, EFF_MIN, 1, HW_F_UNSET, D(eff), .def = -1,
      .doc = "fraction of peak reached per operator class (`nnperf ops` shows each operator's class); classes "
             "not listed use `default` (conv_grouped: conv's)"},
@@ -100,6 +117,15 @@ const struct hw_key hw_keys[] = {
      .doc = "device memory capacity (weights + KV cache + activations must fit: `nnperf llm`); 0 = unknown"},
     {"memory.overlap", HW_T_BOOL, .off = D(overlap), .def = 1,
      .doc = "loads and stores overlap compute (layer time = max), else they add"},
+    {"memory.model", HW_T_NAME, .off = D(memory_model), .size = DS(memory_model),
+     .doc = "`planned` (whole tensors in SRAM or DDR), `tiled` (depth-first: chains of layers stay on chip tile by "
+            "tile) or `weights-only` (QuTiBench: only weights move); absent: planned"},
+    {"memory.weight_sram_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(weight_sram_bytes),
+     .doc = "on-chip memory for weights: those that fit (in layer order) stay resident across inferences, the rest "
+            "stream every inference; 0 = none"},
+    {"memory.link_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF, D(link_bw),
+     .doc = "host link (USB, PCIe) of an accelerator card or stick: graph inputs, outputs and streamed weights cross "
+            "it; 0 = none"},
 
     {"fallback", HW_T_SECTION, .flags = HW_F_PRESENCE, .off = D(fb.present),
      .doc = "the CPU that runs what the accelerator cannot; absent: none (GPUs, CPUs)"},
@@ -391,6 +417,11 @@ static int op_known(const char *name)
     return 0;
 }
 
+int hw_pattern_op_known(const char *name)
+{
+    return op_known(name) || !strcmp(name, HW_SILU);
+}
+
 /* Control characters (and for names, spaces) that a string value may not hold. */
 static int text_bad(const char *s, size_t cap, int allow_space)
 {
@@ -407,7 +438,7 @@ static int text_bad(const char *s, size_t cap, int allow_space)
 const char *hw_key_check_item(const struct hw_key *k, const char *item, char *buf, size_t cap)
 {
     int entry;
-    if (k->type == HW_T_OPS && !op_known(item)) {
+    if (k->type == HW_T_OPS && !(strstr(k->path, "fusion") ? hw_pattern_op_known(item) : op_known(item))) {
         snprintf(buf, cap, "unknown operator '%.*s' (names as in 'nnperf ops')", HW_MAX_NAME, item);
         return buf;
     }

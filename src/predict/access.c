@@ -21,6 +21,21 @@ void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_
     s->frames_per_run = p->batch;
     s->latency_s = p->latency;
     s->fps = p->latency > 0 ? b / p->latency : 0;
+    s->memory_model = pr_memory_models[p->memory_model].name;
+    s->compute_model = pr_compute_models[p->compute_model].name;
+    int cores = p->hw.cores > 0 ? p->hw.cores : 1;
+    int per = p->hw.cores_per_inference > 0 && p->hw.cores_per_inference < cores ? p->hw.cores_per_inference
+                                                                                 : cores;
+    s->cores = cores;
+    s->cores_per_inference = per;
+    /* throughput: cores / per inferences in flight, as long as DDR and the link carry their traffic */
+    s->throughput_fps = s->fps * (cores / per);
+    double run_ddr = p->w_bytes + p->load_bytes + p->store_bytes + p->spill_bytes, link = 0;
+    for (int l = 0; l < p->n_layers; l++) link += p->layers[l].link_bytes;
+    if (run_ddr > 0 && pr_ddr_bw(p) * b / run_ddr < s->throughput_fps)
+        s->throughput_fps = pr_ddr_bw(p) * b / run_ddr;
+    if (link > 0 && p->hw.link_bw * b / link < s->throughput_fps)
+        s->throughput_fps = p->hw.link_bw * b / link;
     s->ops_per_run = p->mac_ops + p->vec_ops;
     s->ops_per_frame = s->ops_per_run / b;
     double aligned = 0;
@@ -97,6 +112,6 @@ void nnperf_prediction_layer(const struct nnperf_prediction *p, int i, struct nn
 
 void nnperf_prediction_ceilings(const struct nnperf_prediction *p, double *peak_ops, double *ddr_bw)
 {
-    if (peak_ops) *peak_ops = p->hw.peak_ops[p->dtype];
+    if (peak_ops) *peak_ops = pr_peak(p);
     if (ddr_bw) *ddr_bw = pr_ddr_bw(p);
 }

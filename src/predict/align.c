@@ -1,6 +1,8 @@
 /* align.c - stage 2: pads each layer's output shape by the platform's alignment rule for its operator class
  * (e.g. a BPU pads H to 8, W to 16, C to 32: Horizon's design advice, seed 003; the HBDK report's "aligned output
  * shape", seed 000) and scales the layer's ops by aligned / original elements: the padding is computed too. */
+#include <string.h>
+
 #include "predict.h"
 
 static int64_t round_up(int64_t x, int64_t m)
@@ -63,7 +65,9 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
         L->align_factor = n > 0 ? an / ((double)n * chan_scale) : 1.0;
         if (L->align_factor < 1.0) L->align_factor = 1.0;
         L->mac_ops_aligned = L->mac_ops * L->align_factor;
-        L->vec_ops_aligned = L->vec_ops * L->align_factor;
+        /* a reduction (global pool, Reduce*) works per input element: padding its small output adds no work */
+        int reduction = L->klass == OC_REDUCE || !strncmp(L->main->op_type, "Global", 6);
+        L->vec_ops_aligned = L->vec_ops * (reduction ? 1.0 : L->align_factor);
     }
     return NNPERF_OK;
 }

@@ -5,7 +5,20 @@
  *   compute = aligned MAC ops / (peak[dtype] x efficiency[class]) + other ops / vector rate
  *   memory  = max(DDR bytes / (DDR bandwidth x DDR efficiency), on-chip bytes / SRAM bandwidth)
  *   time    = max(compute, memory) when loads overlap compute, else their sum; + per-layer overhead
- * Fallback layers run on the fallback unit and add the boundary transfer and (de)quantization. */
+ * Fallback layers run on the fallback unit and add the boundary transfer and (de)quantization.
+ *
+ * "array" (the platform describes the MAC array's lanes for the dtype, hw.h struct hw_array; docs/prediction.md):
+ *   utilization = prod over (reduction, output channels, output pixels) of dim / round_up(dim, lanes)
+ *   mac         = aligned MAC ops / (peak per inference x efficiency[class] x utilization)
+ *   vector      = vector work / vector rate (activations fused into a MAC layer are free: they run in its
+ *                 output stage; element-wise Add/Mul and standalone layers use the vector unit)
+ *   strided     = a strided conv's input bytes / strided_input_bandwidth (re-laid out before the conv)
+ *   compute     = max(mac, vector) + strided; time = max(compute, memory) + overhead as in the roofline.
+ * The peak per inference is peak_ops x cores_per_inference / cores (one inference on one core unless the platform
+ * splits layers across cores). */
+#include <math.h>
+#include <string.h>
+
 #include "predict.h"
 
 double pr_attainable(double ops, double bytes, double peak, double bandwidth)
@@ -26,40 +39,42 @@ double pr_ddr_bw(const struct nnperf_prediction *p)
     return p->hw.ddr_bw * (p->hw.ddr_eff > 0 ? p->hw.ddr_eff : 1.0);
 }
 
-static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
+double pr_peak(const struct nnperf_prediction *p)
 {
     const struct hw_desc *hw = &p->hw;
-    double peak = hw->peak_ops[p->dtype];
-    double ddr = pr_ddr_bw(p);
-    double ddr_bytes =
-        L->w_bytes + L->load_bytes + L->store_bytes + L->spill_store_bytes + L->spill_load_bytes;
-    int has_work = L->mac_ops > 0 || L->vec_ops > 0 || ddr_bytes > 0 || L->transfer_bytes > 0;
-    if (L->fallback) {
-        const struct hw_fallback *fb = &hw->fb;
-        double rate = fb->peak_ops * (fb->efficiency > 0 ? fb->efficiency : 1.0);
-        L->t_compute = safe_div(L->mac_ops + L->vec_ops, rate);
-        L->t_memory = safe_div(ddr_bytes, fb->bandwidth);
-        L->t_transfer = safe_div(L->transfer_bytes, fb->transfer_bw) +
-                        safe_div(L->quant_elems * fb->quant_ops_per_elem, fb->peak_ops);
-        L->t_overhead = has_work ? fb->overhead_s : 0;
-    } else {
-        double eff = hw_eff(hw, L->klass);
-        double rate = peak * eff;
-        double vrate = hw->vector_ops > 0 ? hw->vector_ops : rate;
-        L->t_compute = safe_div(L->mac_ops_aligned, rate) + safe_div(L->vec_ops_aligned, vrate);
-        double t_ddr = safe_div(ddr_bytes, ddr);
-        double t_sram = safe_div(L->sram_bytes, hw->sram_bw);
-        L->t_memory = t_ddr > t_sram ? t_ddr : t_sram;
-        /* layers without arithmetic (copies: Concat, Transpose, Slice, ...): a class efficiency given by the
-         * platform applies to their memory time (a copy reaches efficiency x bandwidth) */
-        if (L->t_compute <= 0 && L->klass != OC_VIEW && L->klass >= 0 && L->klass < OC_COUNT &&
-            hw->eff[L->klass] > 0)
-            L->t_memory /= hw->eff[L->klass];
-        L->t_transfer = 0;
-        L->t_overhead = has_work ? hw->layer_overhead_s : 0;
-    }
-    double body =
-        hw->overlap ? (L->t_compute > L->t_memory ? L->t_compute : L->t_memory) : L->t_compute + L->t_memory;
+    int cores = hw->cores > 0 ? hw->cores : 1;
+    int per =
+        hw->cores_per_inference > 0 && hw->cores_per_inference < cores ? hw->cores_per_inference : cores;
+    return hw->peak_ops[p->dtype] * per / cores;
+}
+
+/* time on the fallback unit */
+static void fallback_layer(struct nnperf_prediction *p, struct pr_layer *L, double ddr_bytes, int has_work)
+{
+    const struct hw_fallback *fb = &p->hw.fb;
+    double rate = fb->peak_ops * (fb->efficiency > 0 ? fb->efficiency : 1.0);
+    L->t_compute = safe_div(L->mac_ops + L->vec_ops, rate);
+    L->t_memory = safe_div(ddr_bytes, fb->bandwidth);
+    L->t_transfer = safe_div(L->transfer_bytes, fb->transfer_bw) +
+                    safe_div(L->quant_elems * fb->quant_ops_per_elem, fb->peak_ops);
+    L->t_overhead = has_work ? fb->overhead_s : 0;
+}
+
+/* memory time on the accelerator: DDR (and the host link), or on-chip traffic when that is slower */
+static double memory_time(const struct nnperf_prediction *p, const struct pr_layer *L, double ddr_bytes)
+{
+    double t_ddr = safe_div(ddr_bytes, pr_ddr_bw(p));
+    double t_sram = safe_div(L->sram_bytes, p->hw.sram_bw);
+    double t = t_ddr > t_sram ? t_ddr : t_sram;
+    double t_link = safe_div(L->link_bytes, p->hw.link_bw);
+    return t > t_link ? t : t_link;
+}
+
+/* total and bound from the parts */
+static void finish(const struct nnperf_prediction *p, struct pr_layer *L)
+{
+    double body = p->hw.overlap ? (L->t_compute > L->t_memory ? L->t_compute : L->t_memory)
+                                : L->t_compute + L->t_memory;
     L->t_total = body + L->t_transfer + L->t_overhead;
     if (!L->cost_known)
         L->bound = PB_UNKNOWN;
@@ -71,8 +86,176 @@ static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
         L->bound = PB_MEMORY;
 }
 
+static double ddr_bytes_of(const struct pr_layer *L)
+{
+    return L->w_bytes + L->load_bytes + L->store_bytes + L->spill_store_bytes + L->spill_load_bytes;
+}
+
+static int has_work(const struct pr_layer *L)
+{
+    return L->mac_ops > 0 || L->vec_ops > 0 || ddr_bytes_of(L) > 0 || L->transfer_bytes > 0 ||
+           L->link_bytes > 0;
+}
+
+static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
+{
+    const struct hw_desc *hw = &p->hw;
+    double peak = pr_peak(p);
+    double ddr_bytes = ddr_bytes_of(L);
+    int work = has_work(L);
+    if (L->fallback) {
+        fallback_layer(p, L, ddr_bytes, work);
+    } else {
+        double eff = hw_eff(hw, L->klass);
+        double rate = peak * eff;
+        double vrate = hw->vector_ops > 0 ? hw->vector_ops : rate;
+        L->t_compute = safe_div(L->mac_ops_aligned, rate) + safe_div(L->vec_ops_aligned, vrate);
+        L->t_memory = memory_time(p, L, ddr_bytes);
+        /* layers without arithmetic (copies: Concat, Transpose, Slice, ...): a class efficiency given by the
+         * platform applies to their memory time (a copy reaches efficiency x bandwidth) */
+        if (L->t_compute <= 0 && L->klass != OC_VIEW && L->klass >= 0 && L->klass < OC_COUNT &&
+            hw->eff[L->klass] > 0)
+            L->t_memory /= hw->eff[L->klass];
+        L->t_transfer = 0;
+        L->t_overhead = work ? hw->layer_overhead_s : 0;
+    }
+    finish(p, L);
+}
+
+/* ---- the array model ---- */
+
+static const struct ir_attr *attr(const struct ir_node *nd, const char *name)
+{
+    for (int a = 0; a < nd->n_attr; a++)
+        if (!strcmp(nd->attrs[a].name, name)) return &nd->attrs[a];
+    return NULL;
+}
+
+static double lane_fill(double dim, double lanes)
+{
+    if (lanes <= 1 || dim <= 0) return 1.0;
+    return dim / (ceil(dim / lanes) * lanes);
+}
+
+static int dims_known(const struct ir_value *v)
+{
+    if (!v || v->rank < 0) return 0;
+    for (int i = 0; i < v->rank; i++)
+        if (v->dims[i].val < 0) return 0;
+    return 1;
+}
+
+/* The loop sizes of a MAC node: reduction per output, output channels per group, output pixels (rows). Returns 0
+ * when the node is not a conv/matmul with known shapes. *stride_in: input elements of a strided conv (else 0). */
+static int mac_geometry(const struct ir_node *nd, double *red, double *chan, double *pix, double *stride_in)
+{
+    *stride_in = 0;
+    const struct ir_value *x = nd->n_in > 0 ? nd->in[0] : NULL, *w = nd->n_in > 1 ? nd->in[1] : NULL;
+    const struct ir_value *y = nd->n_out > 0 ? nd->out[0] : NULL;
+    if (!dims_known(x) || !dims_known(w) || !dims_known(y)) return 0;
+    if (!strcmp(nd->op_type, "Conv") && x->rank >= 3 && w->rank == x->rank && y->rank == x->rank) {
+        const struct ir_attr *ga = attr(nd, "group");
+        double g = ga && ga->i > 1 ? (double)ga->i : 1;
+        double taps = 1;
+        for (int i = 2; i < w->rank; i++) taps *= (double)w->dims[i].val;
+        *red = (double)w->dims[1].val * taps; /* input channels per group x kernel */
+        *chan = (double)w->dims[0].val / g;
+        double n = 1;
+        for (int i = 0; i < y->rank; i++) n *= i == 1 ? 1 : (double)y->dims[i].val;
+        *pix = n;
+        const struct ir_attr *st = attr(nd, "strides");
+        int strided = 0;
+        for (int i = 0; st && i < st->n; i++) strided |= st->ints[i] > 1;
+        if (strided) {
+            int64_t e;
+            if (ir_numel(x, &e)) *stride_in = (double)e;
+        }
+        return 1;
+    }
+    if ((!strcmp(nd->op_type, "MatMul") || !strcmp(nd->op_type, "Gemm")) && x->rank >= 1 && w->rank >= 1 &&
+        y->rank >= 1) {
+        const struct ir_attr *ta = attr(nd, "transA"), *tb = attr(nd, "transB");
+        int tra = ta && ta->i, trb = tb && tb->i;
+        *red = (double)(x->rank >= 2 && tra ? x->dims[x->rank - 2].val : x->dims[x->rank - 1].val);
+        *chan = (double)(w->rank >= 2 && !trb ? w->dims[w->rank - 1].val
+                                              : w->dims[w->rank > 1 ? w->rank - 2 : 0].val);
+        int64_t e;
+        *pix = ir_numel(y, &e) && *chan > 0 ? (double)e / *chan : 0;
+        return *pix > 0;
+    }
+    return 0;
+}
+
+/* vector work of one node, per frame: its non-MAC FLOPs, except that an activation is one operation per output
+ * element (a lookup table on an NPU's vector unit, whatever its FLOP count) */
+static double node_vector_ops(const struct nnperf_prediction *p, const struct ir_node *nd)
+{
+    int k = nd->op >= 0 ? op_table[nd->op].klass : OC_OTHER;
+    int64_t n;
+    if (k == OC_ACT && nd->n_out > 0 && ir_numel(nd->out[0], &n) && !p->node_in[nd->index].dropped)
+        return (double)n;
+    return p->node_in[nd->index].vec_ops;
+}
+
+/* vector work of a layer, per run and aligned like the layer: in a layer led by a MAC node, the work of the other
+ * nodes except activations (and SiLU's Mul) and BatchNormalization, which the array's output stage applies for
+ * free, as it adds the MAC node's own bias; in any other layer, the work of all its nodes */
+static double vector_work(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    double v = 0;
+    for (int i = 0; i < L->n_nodes; i++) {
+        const struct ir_node *nd = L->nodes[i];
+        int k = nd->op >= 0 ? op_table[nd->op].klass : OC_OTHER;
+        int silu_mul = !strcmp(nd->op_type, "Mul") && i >= 2 && !strcmp(L->nodes[i - 1]->op_type, "Sigmoid");
+        if (L->mac_ops > 0 &&
+            (nd == L->main || k == OC_ACT || silu_mul || !strcmp(nd->op_type, "BatchNormalization")))
+            continue;
+        v += node_vector_ops(p, nd) * p->batch;
+    }
+    double ratio = L->vec_ops > 0 ? L->vec_ops_aligned / L->vec_ops : L->align_factor;
+    return v * ratio;
+}
+
+static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
+{
+    const struct hw_desc *hw = &p->hw;
+    double lanes_r = hw->array.reduce[p->dtype], lanes_k = hw->array.channels[p->dtype];
+    double lanes_p = hw->array.pixels[p->dtype];
+    double ddr_bytes = ddr_bytes_of(L);
+    int work = has_work(L);
+    if (L->fallback) {
+        fallback_layer(p, L, ddr_bytes, work);
+        finish(p, L);
+        return;
+    }
+    double peak = pr_peak(p) * hw_eff(hw, L->klass);
+    double vrate = hw->vector_ops > 0 ? hw->vector_ops : peak;
+    double t_mac = 0, t_strided = 0;
+    if (L->mac_ops_aligned > 0) {
+        double red, chan, pix, sin;
+        double util = 1;
+        if (mac_geometry(L->main, &red, &chan, &pix, &sin)) {
+            util = lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) * lane_fill(pix, lanes_p);
+            if (sin > 0 && hw->strided_in_bw > 0)
+                t_strided = sin * pr_elem_bytes(p, 0) * p->batch / hw->strided_in_bw;
+        }
+        L->util = util;
+        t_mac = safe_div(L->mac_ops_aligned, peak * util);
+    }
+    double t_vec = safe_div(vector_work(p, L), vrate);
+    L->t_compute = (t_mac > t_vec ? t_mac : t_vec) + t_strided;
+    L->t_memory = memory_time(p, L, ddr_bytes);
+    if (L->t_compute <= 0 && L->klass != OC_VIEW && L->klass >= 0 && L->klass < OC_COUNT &&
+        hw->eff[L->klass] > 0)
+        L->t_memory /= hw->eff[L->klass];
+    L->t_transfer = 0;
+    L->t_overhead = work ? hw->layer_overhead_s : 0;
+    finish(p, L);
+}
+
 const struct pr_compute_model_row pr_compute_models[] = {
     [PR_COMPUTE_ROOFLINE] = {"roofline", roofline_layer},
+    [PR_COMPUTE_ARRAY] = {"array", array_layer},
 };
 const int pr_n_compute_models = (int)(sizeof pr_compute_models / sizeof pr_compute_models[0]);
 

@@ -60,6 +60,32 @@ static int folded(const struct ir_node *nd)
     return any;
 }
 
+/* SiLU written out as Mul(x, Sigmoid(x)): v feeds exactly a Sigmoid (read only by the Mul) and that Mul; both
+ * unassigned and supported. *sg, *mu: their node indices. */
+static int silu_pair(const struct nnperf_prediction *p, const struct cons *c, int n, const struct ir_value *v,
+                     int *sg, int *mu)
+{
+    const struct ir_graph *g = p->g;
+    if (!v || (v->flags & IR_V_OUTPUT)) return 0;
+    int i = find_first(c, n, v), s = -1, m = -1;
+    if (i < 0) return 0;
+    for (; i < n && c[i].v == v; i++) {
+        const char *op = g->nodes[c[i].node]->op_type;
+        if (!strcmp(op, "Sigmoid") && s < 0)
+            s = c[i].node;
+        else if (!strcmp(op, "Mul") && (m < 0 || m == c[i].node))
+            m = c[i].node;
+        else
+            return 0;
+    }
+    if (s < 0 || m < 0 || p->layer_of[s] != -2 || p->layer_of[m] != -2) return 0;
+    if (single_consumer(c, n, g->nodes[s]->out[0]) != m || g->nodes[m]->n_in != 2) return 0;
+    if (!hw_supports(&p->hw, "Sigmoid") || !hw_supports(&p->hw, "Mul")) return 0;
+    *sg = s;
+    *mu = m;
+    return 1;
+}
+
 struct lspan {
     int first, last, len;
     int nodes[HW_MAX_PATTERN];
@@ -136,13 +162,9 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
             for (int pi = 0; pi < hw->n_fusion; pi++) {
                 const struct hw_pattern *pat = &hw->fusion[order[pi]];
                 if (pat->len < 2 || strcmp(pat->ops[0], nd->op_type)) continue;
-                int chain[HW_MAX_PATTERN], len = 1, cur = k;
+                int chain[HW_MAX_PATTERN], len = 1, cur = k, e = 1;
                 chain[0] = k;
-                while (len < pat->len) {
-                    int nx = single_consumer(c, ncons, g->nodes[cur]->out[0]);
-                    if (nx < 0 || p->layer_of[nx] != -2 || strcmp(g->nodes[nx]->op_type, pat->ops[len]) ||
-                        !hw_supports(hw, g->nodes[nx]->op_type))
-                        break;
+                while (e < pat->len) {
                     /* the other outputs of an inner node must not escape the layer */
                     int escapes = 0;
                     for (int o = 1; o < g->nodes[cur]->n_out; o++) {
@@ -150,10 +172,26 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
                         if (v && (v->n_consumers || (v->flags & IR_V_OUTPUT))) escapes = 1;
                     }
                     if (escapes) break;
+                    if (!strcmp(pat->ops[e], HW_SILU)) {
+                        int sg, mu;
+                        if (len + 2 > HW_MAX_PATTERN ||
+                            !silu_pair(p, c, ncons, g->nodes[cur]->out[0], &sg, &mu))
+                            break;
+                        chain[len++] = sg;
+                        chain[len++] = mu;
+                        cur = mu;
+                        e++;
+                        continue;
+                    }
+                    int nx = single_consumer(c, ncons, g->nodes[cur]->out[0]);
+                    if (nx < 0 || p->layer_of[nx] != -2 || strcmp(g->nodes[nx]->op_type, pat->ops[e]) ||
+                        !hw_supports(hw, g->nodes[nx]->op_type))
+                        break;
                     chain[len++] = nx;
                     cur = nx;
+                    e++;
                 }
-                if (len == pat->len) {
+                if (e == pat->len) {
                     sp.len = len;
                     for (int i = 0; i < len; i++) sp.nodes[i] = chain[i], p->layer_of[chain[i]] = -3;
                     sp.last = chain[len - 1];

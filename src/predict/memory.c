@@ -56,12 +56,27 @@ double pr_elem_bytes(const struct nnperf_prediction *p, int is_weight)
     }
 }
 
-/* weights per layer: the weight elements its nodes read, once per run (weights-only: once per frame) */
+/* weights per layer: the weight elements its nodes read, once per run (weights-only: once per frame). With a
+ * dedicated weight memory (memory.weight_sram_bytes), the weights of the layers that fit, in execution order, stay
+ * there across inferences (loaded with the model, as the Edge TPU compiler caches parameters); the rest stream every
+ * run, over the host link when the platform has one, else from DDR. */
 static void weight_bytes(struct nnperf_prediction *p, double per_run)
 {
-    double wb = pr_elem_bytes(p, 1);
-    for (int l = 0; l < p->n_layers; l++)
-        p->layers[l].w_bytes = (p->layers[l].params * wb + p->layers[l].packed_bytes) * per_run;
+    double wb = pr_elem_bytes(p, 1), room = p->hw.weight_sram_bytes;
+    for (int l = 0; l < p->n_layers; l++) {
+        struct pr_layer *L = &p->layers[l];
+        double b = L->params * wb + L->packed_bytes;
+        L->w_bytes = L->link_bytes = 0;
+        if (room > 0 && b <= room && !L->fallback) {
+            room -= b;
+            continue;
+        }
+        if (p->hw.weight_sram_bytes > 0) room = 0; /* once one layer does not fit, the rest stream */
+        if (p->hw.link_bw > 0 && !L->fallback)
+            L->link_bytes = b * per_run;
+        else
+            L->w_bytes = b * per_run;
+    }
 }
 
 static enum nnperf_status plan_weights_only(struct nnperf_prediction *p)
@@ -147,6 +162,7 @@ struct plan {
     int *heap,
         n_heap; /* spill candidates: residents by last use (largest first), then index (smallest first) */
     int *bucket_head, *bucket_next; /* residents by the layer after which they are freed */
+    double *foot;                   /* bytes each resident occupies */
     double used;
 };
 
@@ -190,22 +206,126 @@ static int heap_top(struct plan *s)
     return s->n_heap > 0 ? s->heap[0] : -1;
 }
 
-static void make_resident(struct plan *s, int t, int layer, int pinned)
+/* t stays on chip from layer on; pinned: never a spill victim, occupying foot bytes (a what-if pin: 0; a tensor
+ * inside a depth-first group: its line buffer) */
+static void make_resident(struct plan *s, int t, int layer, int pinned, double foot)
 {
     struct pr_tensor *T = &s->p->tensors[t];
     s->resident[t] = (char)(pinned ? 2 : 1);
+    s->foot[t] = pinned ? foot : T->bytes;
     T->in_sram = 1;
-    if (!pinned) {
-        s->used += T->bytes;
-        heap_push(s, t);
-    }
+    s->used += s->foot[t];
+    if (!pinned) heap_push(s, t);
     int at = T->last_use > layer ? T->last_use : layer;
     if (at >= s->p->n_layers) return; /* lives to the end of the run */
     s->bucket_next[t] = s->bucket_head[at];
     s->bucket_head[at] = t;
 }
 
+/* ---- depth-first tiling (memory model "tiled") ----
+ * Layers that work on spatial neighbourhoods (convolutions, pools, element-wise, activations, Concat, Resize on
+ * NCHW tensors) run depth-first: the image is cut into horizontal tiles and a group of consecutive layers processes
+ * one tile after another, each layer keeping only a few rows of its input (a line buffer: kernel height + stride
+ * rows, two for a pointwise layer); a tensor read a few layers later (a shortcut) keeps the rows the layers in
+ * between consume. A group grows while its line buffers and its weights fit the SRAM; the tensors passed between
+ * groups (or to a layer that needs whole tensors: Gemm, Softmax, Transpose, ...) are planned as whole tensors. */
+
+static int streamable(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    if (L->fallback || !L->out || L->out->rank != 4) return 0;
+    switch (L->klass) {
+    case OC_POOL: /* a global pool needs the whole map before anything can read its result */
+        return strncmp(L->main->op_type, "Global", 6) != 0;
+    case OC_CONV:
+    case OC_CONV_GROUPED:
+    case OC_ELTWISE:
+    case OC_ACT:
+    case OC_RESIZE: return 1;
+    case OC_NORM: return !strcmp(L->main->op_type, "BatchNormalization");
+    case OC_DATA: return !strcmp(L->main->op_type, "Concat") || !strcmp(L->main->op_type, "Pad");
+    default: (void)p; return 0;
+    }
+}
+
+/* rows a layer keeps of each input: its window's height plus its vertical stride (at least two: double buffering) */
+static double window_rows(const struct pr_layer *L)
+{
+    double kh = 1, sh = 1;
+    const struct ir_node *nd = L->main;
+    for (int a = 0; a < nd->n_attr; a++) {
+        const struct ir_attr *at = &nd->attrs[a];
+        if (!strcmp(at->name, "kernel_shape") && at->n >= 1) kh = (double)at->ints[0];
+        if (!strcmp(at->name, "strides") && at->n >= 1) sh = (double)at->ints[0];
+    }
+    if (!strcmp(nd->op_type, "Conv") && nd->n_in > 1 && nd->in[1] && nd->in[1]->rank == 4 &&
+        nd->in[1]->dims[2].val > 0)
+        kh = (double)nd->in[1]->dims[2].val;
+    return kh + sh > 2 ? kh + sh : 2;
+}
+
+/* bytes of one row (N x C x W elements) of a tensor: its bytes over its height; whole tensors below rank 4 */
+static double row_bytes(const struct pr_tensor *T)
+{
+    const struct ir_value *v = T->v;
+    if (v->rank == 4 && v->dims[2].val > 0) return T->bytes / (double)v->dims[2].val;
+    return T->bytes;
+}
+
+/* Assigns L->group for every layer (greedy, in execution order) */
+static void make_groups(struct nnperf_prediction *p, const struct vmap *m, int nt, int *reads, int cap)
+{
+    double sram = p->hw.sram_bytes, ws = 0, delay = 0; /* delay: rows consumed since the group began */
+    int group = -1, open = 0, first = 0;
+    for (int l = 0; l < p->n_layers; l++) {
+        struct pr_layer *L = &p->layers[l];
+        if (!streamable(p, L)) {
+            L->group = ++group;
+            open = 0;
+            continue;
+        }
+        double rows = window_rows(L), need = L->w_bytes;
+        int nr = layer_reads(p, l, m, nt, reads, cap);
+        for (int j = 0; j < nr; j++) {
+            const struct pr_tensor *T = &p->tensors[root(p, reads[j])];
+            double r = rows;
+            /* a tensor made earlier in this group and read here: a shortcut keeps the rows consumed since */
+            if (open && T->producer >= first && T->producer < l - 1) r += delay;
+            need += r * row_bytes(T);
+        }
+        if (!open || ws + need > sram) {
+            L->group = ++group;
+            open = 1;
+            first = l;
+            ws = need;
+            delay = rows - 1;
+        } else {
+            L->group = group;
+            ws += need;
+            delay += rows - 1;
+        }
+    }
+}
+
+static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled);
+
 static enum nnperf_status plan_planned(struct nnperf_prediction *p)
+{
+    return plan_whole(p, 0);
+}
+
+static enum nnperf_status plan_tiled(struct nnperf_prediction *p)
+{
+    return plan_whole(p, 1);
+}
+
+/* a tensor all of whose readers are in its producer's depth-first group (tiled) */
+static int inside_group(const struct nnperf_prediction *p, const struct pr_tensor *T, const int *last_group)
+{
+    return T->producer >= 0 && !(T->v->flags & IR_V_OUTPUT) && p->layers[T->producer].group >= 0 &&
+           last_group[T - p->tensors] == p->layers[T->producer].group;
+}
+
+static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
 {
     const struct ir_graph *g = p->g;
     double eb = pr_elem_bytes(p, 0);
@@ -227,11 +347,13 @@ static enum nnperf_status plan_planned(struct nnperf_prediction *p)
                      0,
                      malloc(((size_t)p->n_layers + 1) * sizeof(int)),
                      malloc(ncap * sizeof(int)),
+                     calloc(ncap, sizeof(double)),
                      0};
     int *reads = malloc(ncap * sizeof *reads);
+    int *last_group = malloc(ncap * sizeof *last_group); /* group of each tensor's readers: -2 mixed */
     enum nnperf_status st = NNPERF_OK;
     if (!p->tensors || !first_out || !m || !s.resident || !s.in_ddr || !s.heap || !s.bucket_head ||
-        !s.bucket_next || !reads) {
+        !s.bucket_next || !s.foot || !reads || !last_group) {
         st = diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
         goto done;
     }
@@ -280,6 +402,19 @@ static enum nnperf_status plan_planned(struct nnperf_prediction *p)
         int r = root(p, t);
         if (p->tensors[t].last_use > p->tensors[r].last_use) p->tensors[r].last_use = p->tensors[t].last_use;
     }
+    for (int l = 0; l < p->n_layers; l++) p->layers[l].group = tiled ? 0 : -1;
+    for (int t = 0; t < nt; t++) last_group[t] = -1;
+    if (tiled) {
+        make_groups(p, m, nt, reads, (int)ncap);
+        for (int l = 0; l < p->n_layers; l++) {
+            int nr = layer_reads(p, l, m, nt, reads, (int)ncap);
+            for (int j = 0; j < nr; j++) {
+                int r = root(p, reads[j]);
+                int gl = p->layers[l].group;
+                last_group[r] = last_group[r] == -1 || last_group[r] == gl ? gl : -2;
+            }
+        }
+    }
     /* walk the layers with the SRAM as a set of resident roots */
     double sram = p->hw.sram_bytes;
     for (int l = 0; l <= p->n_layers; l++) s.bucket_head[l] = -1;
@@ -302,9 +437,11 @@ static enum nnperf_status plan_planned(struct nnperf_prediction *p)
                 L->transfer_bytes += T->bytes;
                 L->quant_elems += T->bytes / eb;
             } else if (s.resident[r]) {
-                L->sram_bytes += T->bytes;
+                L->sram_bytes += T->bytes; /* on chip: whole, or row by row inside a depth-first group */
             } else if (T->spilled) {
                 L->spill_load_bytes += T->bytes;
+            } else if (T->producer < 0 && p->hw.link_bw > 0) {
+                L->link_bytes += T->bytes; /* a graph input arrives over the host link */
             } else {
                 L->load_bytes += T->bytes;
             }
@@ -324,15 +461,25 @@ static enum nnperf_status plan_planned(struct nnperf_prediction *p)
                 const struct ir_value *past = appended_input(L, T->v);
                 int64_t n;
                 double old = past && ir_numel(past, &n) ? (double)n * eb * p->batch : 0;
-                L->store_bytes += T->bytes - (old < T->bytes ? old : 0);
+                double out = T->bytes - (old < T->bytes ? old : 0);
+                if (p->hw.link_bw > 0)
+                    L->link_bytes += out; /* a graph output leaves over the host link */
+                else
+                    L->store_bytes += out;
                 s.in_ddr[t] = 1;
             }
             if (!T->v->n_consumers) continue; /* a graph output nothing else reads */
+            if (T->last_use < 0) continue;    /* read only inside its fused layer: never leaves the array */
             const struct pr_value_in *vi = pr_value(p, T->v);
             if (vi && vi->pinned) {
                 /* a what-if: kept on chip beside the plan, as if its shortcut were short enough (its bytes do not
                  * count against the SRAM: the upper bound of shortening it) */
-                make_resident(&s, t, l, 1);
+                make_resident(&s, t, l, 1, 0);
+                continue;
+            }
+            if (tiled && inside_group(p, T, last_group)) {
+                /* depth-first: only its line buffer is on chip at a time; it never leaves the chip */
+                make_resident(&s, t, l, 1, 2 * row_bytes(T));
                 continue;
             }
             if (T->bytes > sram) {
@@ -355,7 +502,7 @@ static enum nnperf_status plan_planned(struct nnperf_prediction *p)
                 p->spilled_tensors++;
             }
             if (s.used + T->bytes <= sram) {
-                make_resident(&s, t, l, 0);
+                make_resident(&s, t, l, 0, 0);
             } else if (!s.in_ddr[t]) {
                 L->store_bytes += T->bytes;
                 s.in_ddr[t] = 1;
@@ -364,7 +511,7 @@ static enum nnperf_status plan_planned(struct nnperf_prediction *p)
         /* free what is no longer needed */
         for (int r = s.bucket_head[l]; r >= 0; r = s.bucket_next[r])
             if (s.resident[r]) {
-                if (s.resident[r] == 1) s.used -= p->tensors[r].bytes;
+                s.used -= s.foot[r];
                 s.resident[r] = 0;
             }
         if (s.used < 0) s.used = 0;
@@ -373,13 +520,15 @@ static enum nnperf_status plan_planned(struct nnperf_prediction *p)
         if (p->tensors[t].spilled) p->tensors[t].in_sram = 0;
 done:
     free(m), free(s.resident), free(s.in_ddr), free(s.heap), free(s.bucket_head), free(s.bucket_next);
-    free(reads);
+    free(s.foot), free(reads), free(last_group);
     return st;
 }
 
 const struct pr_memory_model pr_memory_models[] = {
+    [NNPERF_MEMORY_DEFAULT] = {"default", plan_planned, PR_SCHED_SEQUENTIAL}, /* resolved before the stages */
     [NNPERF_MEMORY_PLANNED] = {"planned", plan_planned, PR_SCHED_SEQUENTIAL},
     [NNPERF_MEMORY_WEIGHTS_ONLY] = {"weights-only", plan_weights_only, PR_SCHED_OVERLAPPED},
+    [NNPERF_MEMORY_TILED] = {"tiled", plan_tiled, PR_SCHED_GROUPED},
 };
 const int pr_n_memory_models = (int)(sizeof pr_memory_models / sizeof pr_memory_models[0]);
 

@@ -47,7 +47,7 @@ static enum nnperf_status read_options(struct nnperf_prediction *p, const struct
         p->batch = opts->batch;
     if (opts->memory_model < 0 || opts->memory_model >= pr_n_memory_models)
         st = diag_set(&p->d, NNPERF_E_USAGE, "unknown memory model %d", opts->memory_model);
-    else
+    else if (opts->memory_model != NNPERF_MEMORY_DEFAULT)
         p->memory_model = opts->memory_model;
     if (opts->interval_s < 0)
         st = diag_set(&p->d, NNPERF_E_USAGE, "the timeline interval must be positive");
@@ -83,9 +83,11 @@ enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct 
     p->dtype = p->hw.default_dtype;
     p->batch = p->hw.frames_per_run > 0 ? p->hw.frames_per_run : 1;
     p->interval_s = 0.5e-3;
-    p->memory_model = NNPERF_MEMORY_PLANNED;
-    p->compute_model = PR_COMPUTE_ROOFLINE;
+    int mm = hw_memory_model_from_name(p->hw.memory_model); /* validated when the platform loaded */
+    p->memory_model = mm > 0 ? mm : NNPERF_MEMORY_PLANNED;
     enum nnperf_status st = read_options(p, opts);
+    /* the compute model: the MAC array's when the platform describes one for this dtype */
+    p->compute_model = !st && p->hw.array.reduce[p->dtype] > 0 ? PR_COMPUTE_ARRAY : PR_COMPUTE_ROOFLINE;
     if (!st && p->hw.peak_ops[p->dtype] <= 0)
         st = diag_set(&p->d, NNPERF_E_USAGE, "platform '%s' has no %s peak (compute.peak_ops.%s)", p->hw.name,
                       hw_dtype_name(p->dtype), hw_dtype_name(p->dtype));

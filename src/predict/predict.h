@@ -77,6 +77,9 @@ struct pr_layer {
     /* DDR traffic per run, bytes */
     double w_bytes, load_bytes, store_bytes, spill_store_bytes, spill_load_bytes, sram_bytes;
     double transfer_bytes, quant_elems; /* fallback boundary crossing */
+    double link_bytes; /* over the host link (USB, PCIe): inputs, outputs, streamed weights */
+    double util;       /* MAC array utilization from the layer's shape (array model; 1 = full) */
+    int group;         /* tiled memory model: the depth-first group (layers on chip together) */
     /* times, seconds per run */
     double t_compute, t_memory, t_transfer, t_overhead, t_total;
     int bound;
@@ -140,6 +143,7 @@ enum nnperf_status pr_timeline(struct nnperf_prediction *p);
 enum pr_schedule_kind {
     PR_SCHED_SEQUENTIAL, /* layers one after another */
     PR_SCHED_OVERLAPPED, /* the whole model is one roofline point: latency = max(sum compute, sum traffic) */
+    PR_SCHED_GROUPED, /* one after another; layers of a depth-first group are active over the group's span */
 };
 struct pr_memory_model {
     const char *name; /* as in --memory-model */
@@ -152,6 +156,7 @@ extern const int pr_n_memory_models;
 /* ---- compute models (compute.c) ---- */
 enum pr_compute_model {
     PR_COMPUTE_ROOFLINE = 0, /* per layer: max(ops / (peak x efficiency), bytes / bandwidth) + overhead */
+    PR_COMPUTE_ARRAY = 1, /* MAC array lanes, vector unit, strided input (the platform describes the array) */
 };
 struct pr_compute_model_row {
     const char *name;
@@ -172,6 +177,8 @@ const struct pr_value_in *pr_value(const struct nnperf_prediction *p, const stru
 double pr_attainable(double ops, double bytes, double peak, double bandwidth);
 /* Bytes per element at the prediction dtype (int4 weights: 0.5). */
 double pr_elem_bytes(const struct nnperf_prediction *p, int is_weight);
+/* Peak ops/s of one inference at the prediction dtype (peak_ops x cores_per_inference / cores). */
+double pr_peak(const struct nnperf_prediction *p);
 /* Effective DDR bandwidth (bandwidth x efficiency), bytes/s. */
 double pr_ddr_bw(const struct nnperf_prediction *p);
 

@@ -3,7 +3,9 @@
  * sequential: layers run one after another in graph order; each layer's active period is [start, end); the run's
  * latency is the end of the last layer (a real compiler overlaps neighbouring layers; docs/prediction.md).
  * overlapped: the whole model is one roofline point (QuTiBench, docs/sources.md [QUTIBENCH]): latency = max(sum of
- * compute, sum of memory time); layer times are scaled to add up to it, then laid out one after another. */
+ * compute, sum of memory time); layer times are scaled to add up to it, then laid out one after another.
+ * grouped: as sequential, but the layers of a depth-first group (tiled memory model) interleave tile by tile, so each
+ * is active over the whole group's span (HBDK's overlapping "active period of time"). */
 #include "predict.h"
 
 enum nnperf_status pr_schedule(struct nnperf_prediction *p)
@@ -36,5 +38,14 @@ enum nnperf_status pr_schedule(struct nnperf_prediction *p)
         p->spill_bytes += L->spill_store_bytes + L->spill_load_bytes;
     }
     p->latency = t;
+    if (pr_memory_models[p->memory_model].schedule == PR_SCHED_GROUPED)
+        for (int a = 0, b; a < p->n_layers; a = b) {
+            for (b = a + 1; b < p->n_layers && p->layers[b].group == p->layers[a].group; b++) {
+            }
+            for (int l = a; l < b; l++) {
+                p->layers[l].start = p->layers[a].start;
+                p->layers[l].end = p->layers[b - 1].end;
+            }
+        }
     return NNPERF_OK;
 }

@@ -7,7 +7,7 @@
 
 enum nnperf_status pr_timeline(struct nnperf_prediction *p)
 {
-    double peak = p->hw.peak_ops[p->dtype];
+    double peak = pr_peak(p);
     double dt = p->interval_s;
     if (dt <= 0 || p->latency <= 0) {
         p->n_iv = 0;

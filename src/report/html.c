@@ -455,7 +455,7 @@ static void prediction_summary(const struct nnperf_prediction *p, struct strbuf 
     kv(sb, "model", p->an->m->path);
     snprintf(b, sizeof b, "%s%s%s", p->hw.name, p->hw.description[0] ? ": " : "", p->hw.description);
     kv(sb, "platform", b);
-    snprintf(b, sizeof b, "%s, memory model %s", s.dtype, p->memory_model ? "weights-only" : "planned");
+    snprintf(b, sizeof b, "%s, memory model %s", s.dtype, s.memory_model);
     kv(sb, "dtype", b);
     struct strbuf t;
     sb_init(&t, 1 << 20);

@@ -36,9 +36,13 @@ void rep_prediction_json_summary(const struct nnperf_prediction *p, struct strbu
     sb_json_str(sb, s.dtype);
     sb_printf(sb, ",\"frames_per_run\":%d", s.frames_per_run);
     sb_puts(sb, ",\"memory_model\":");
-    sb_json_str(sb, p->memory_model ? "weights-only" : "planned");
+    sb_json_str(sb, s.memory_model);
+    sb_puts(sb, ",\"compute_model\":");
+    sb_json_str(sb, s.compute_model);
     kv(sb, "latency_ms", s.latency_s * 1e3);
     kv(sb, "fps", s.fps);
+    kv(sb, "throughput_fps", s.throughput_fps);
+    sb_printf(sb, ",\"cores\":%d,\"cores_per_inference\":%d", s.cores, s.cores_per_inference);
     kv(sb, "ops_per_frame", s.ops_per_frame);
     kv(sb, "ops_per_run", s.ops_per_run);
     kv(sb, "aligned_ops_per_frame", s.aligned_ops_per_frame);
@@ -176,7 +180,7 @@ void rep_prediction_table(const struct nnperf_prediction *p, struct strbuf *sb)
     char a[8][48];
     sb_printf(sb, "\nplatform: %s (%s), dtype %s, %d frame%s per run, memory model %s\n", p->hw.name,
               p->hw.description[0] ? p->hw.description : "no description", s.dtype, s.frames_per_run,
-              s.frames_per_run == 1 ? "" : "s", p->memory_model ? "weights-only" : "planned");
+              s.frames_per_run == 1 ? "" : "s", s.memory_model);
     rep_fmt_si(a[0], 48, s.ops_per_frame);
     rep_fmt_si(a[1], 48, s.ops_per_run);
     rep_fmt_si(a[2], 48, s.aligned_ops_per_frame);
@@ -195,6 +199,10 @@ void rep_prediction_table(const struct nnperf_prediction *p, struct strbuf *sb)
     rep_fmt_time(a[6], 48, s.latency_s);
     sb_printf(sb, "  latency                  %s per run\n", a[6]);
     sb_printf(sb, "  FPS                      %.2f\n", s.fps);
+    if (s.cores > s.cores_per_inference)
+        sb_printf(sb, "  throughput               %.2f FPS (%d inferences in flight, one per %d core%s)\n",
+                  s.throughput_fps, s.cores / s.cores_per_inference, s.cores_per_inference,
+                  s.cores_per_inference == 1 ? "" : "s");
     sb_printf(sb, "  average utilization      %.1f%%\n", s.avg_utilization * 100);
     sb_printf(sb, "  layers                   %d (%d on the fallback unit, %d spilled tensors)\n", s.layers,
               s.fallback_layers, s.spilled_tensors);
