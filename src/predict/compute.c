@@ -14,7 +14,7 @@
  *                 output stage; element-wise Add/Mul and standalone layers use the vector unit)
  *   strided     = a strided conv's input bytes / strided_input_bandwidth (re-laid out before the conv)
  *   compute     = max(mac, vector) + strided; time = max(compute, memory) + overhead as in the roofline.
- * The peak per inference is peak_ops x cores_per_inference / cores (one inference on one core unless the platform
+ * The peak per inference is peak_ops x cores_per_inference / cores (all cores unless the platform says one inference runs on fewer:
  * splits layers across cores). */
 #include <math.h>
 #include <string.h>

@@ -91,7 +91,9 @@ static void test_presets(void)
           hw.align[1].pow2);
     CHECK(hw.n_fusion >= 1 && hw.fusion[0].len == 4 && !strcmp(hw.fusion[0].ops[2], "Add"));
     CHECK(hw.sram_bytes == 8.0 * 1048576);
-    CHECK(hw_eff(&hw, OC_CONV) == 0.31 && hw_eff(&hw, OC_DATA) == hw.eff_default);
+    CHECK(hw_eff(&hw, OC_CONV) == 0.3086 && hw_eff(&hw, OC_DATA) == hw.eff_default);
+    CHECK(hw.array.reduce[HW_INT8] == 32 && hw.array.channels[HW_INT8] == 4 && hw.cores_per_inference == 1 &&
+          !strcmp(hw.memory_model, "tiled") && hw.vector_ops == 71.8e9);
     CHECK(hw_resolve("h100-sxm", &hw, &d) == NNPERF_OK);
     CHECK(!hw.fb.present && hw.n_unsupported == 0 && hw_supports(&hw, "NonMaxSuppression"));
     CHECK(hw.default_dtype == HW_FP16 && hw.peak_ops[HW_FP16] == 989.4e12);
