@@ -281,7 +281,7 @@ enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char
                                    enum nnperf_format fmt, char **out, size_t *len, double *predicted_s,
                                    double *measured_s, char *err, size_t errlen);
 
-/* ---- MAX78000 / MAX78002 CNN accelerator planner (`nnperf map`, issue 5; docs/map.md) ----
+/* ---- MAX78000 / MAX78002 CNN accelerator planner (`nnperf map`, docs/map.md) ----
  * Groups the analysed graph into accelerator layers and plans processors, data memory, kernel memory and bias
  * memory, with a cycle estimate. target: "max78000" or "max78002"; weight_bits: 8, 4, 2 or 1. A model that does not
  * fit still gives a plan (fits == 0) whose problems name the layer, the resource, what is needed and available and
@@ -290,6 +290,16 @@ enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char
 struct nnperf_mcu_plan;
 enum nnperf_status nnperf_map(const struct nnperf_analysis *a, const char *target, int weight_bits,
                               struct nnperf_mcu_plan **out, char *err, size_t errlen);
+/* The same with per-layer weight bits: weight_bits_file (NULL: none) names "NAME: BITS" lines or an ai8x-training
+ * QAT policy (docs/map.md); NAME is an ONNX node or a module between slashes of its name. Errors as nnperf_map,
+ * and NNPERF_E_IO / NNPERF_E_PARSE (file, line and key named) or NNPERF_E_USAGE (a NAME that matches no layer). */
+struct nnperf_map_options {
+    const char *target;           /* "max78000" (NULL: this) or "max78002" */
+    int weight_bits;              /* 8 (0: this), 4, 2 or 1: every layer the file does not name */
+    const char *weight_bits_file; /* NULL or a path */
+};
+enum nnperf_status nnperf_map_ex(const struct nnperf_analysis *a, const struct nnperf_map_options *o,
+                                 struct nnperf_mcu_plan **out, char *err, size_t errlen);
 int nnperf_mcu_plan_fits(const struct nnperf_mcu_plan *p);
 int nnperf_mcu_plan_problem_count(const struct nnperf_mcu_plan *p);
 const char *nnperf_mcu_plan_problem(const struct nnperf_mcu_plan *p, int i); /* NULL when out of range */

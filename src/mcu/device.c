@@ -1,8 +1,8 @@
 /* device.c - the MAX78000 and MAX78002 CNN accelerators as numbers, each with its source.
  *
- * Source for every number: ../shared/reference/max7800x.md, a digest of analogdevicesinc/ai8x-synthesis
- * (izer/tornadocnn.py device classes, README "Limitations", docs/AHBAddresses.md, izer/kernels.py, izer/kbias.py).
- * Where the digest gives a total without its split, the split chosen here is marked "assumption". */
+ * Source for every number: the vendor's network loader, ai8x-synthesis (its device classes in izer/tornadocnn.py,
+ * README "Limitations", izer/kernels.py, izer/kbias.py, izer/latency.py; docs/sources.md, "MAX78000 / MAX78002").
+ * Where the sources give a total without its split, the split chosen here is marked "assumption". */
 #include <string.h>
 
 #include "mcu.h"
@@ -31,6 +31,17 @@ static const struct mcu_device devices[] = {
         .max_flatten = 16384,  /* flatten: C*H*W <= 16,384 */
         .max_flatten_hw = 256, /* flatten: H*W <= 256 */
         .clock_hz = 100e6,     /* 100 MHz CNN clock */
+        .multipass_padded_conv1d = 1,
+        .eltwise_mp_emulated =
+            1,                /* element-wise over > 64 channels is emulated: 2 passes x 2 operands at most
+                                     when the layer also pools or convolves */
+        .max_pool_passes = 1, /* a pooling pass-through reads one pass (unless its output is 1x1) */
+        .eltwise_conv_bias = 1,
+        .stream_nonpad_final = 0, /* the last streaming layer must pad */
+        .max_stream_layers = 8,
+        .frame_size_max = 1 << 21, /* rows x columns x passes < 2^21 */
+        .latency_pre_read = 1,
+        .latency_estimated = 1,
     },
     {
         .name = "max78002",
@@ -54,7 +65,17 @@ static const struct mcu_device devices[] = {
         .max_linear = 1024,
         .max_flatten = 16384,
         .max_flatten_hw = 256,
-        .clock_hz = 120e6, /* 120 MHz CNN clock (PLL 200) */
+        .clock_hz = 120e6,            /* 120 MHz CNN clock (PLL 200) */
+        .multipass_padded_conv1d = 0, /* padded Conv1d reads at most 64 channels */
+        .eltwise_mp_emulated = 0,
+        .max_pool_passes = 1 << 16,
+        .eltwise_conv_bias = 0, /* element-wise operations go in a layer apart from a convolution with bias */
+        .stream_nonpad_final = 1,
+        .max_stream_layers = 8,
+        .frame_size_max = 1 << 21,
+        .latency_pre_read = 0,
+        .latency_estimated =
+            0, /* the vendor's tool estimates no MAX78002 latency: the MAX78000 model is used */
     },
 };
 

@@ -3,9 +3,8 @@
  * memory with a cycle estimate (plan.c), the validator that checks any plan against every device rule
  * (validate.c) and the table / JSON / ai8x-synthesis YAML writers (render.c).
  *
- * The resource model and its sources: ../shared/reference/max7800x.md, after analogdevicesinc/ai8x-synthesis
- * (izer/tornadocnn.py, izer/kernels.py, izer/kbias.py, izer/latency.py, README "Limitations"). docs/map.md
- * explains the model, the planner's choices and the cycle model. */
+ * The resource model follows the vendor's own network loader and its documentation (docs/sources.md, "MAX78000 /
+ * MAX78002"); docs/map.md explains the model, the planner's choices and the cycle model. */
 #ifndef NNPERF_MCU_H
 #define NNPERF_MCU_H
 
@@ -44,6 +43,16 @@ struct mcu_device {
     int max_flatten;        /* flattened C*H*W */
     int max_flatten_hw;     /* flattened H*W */
     double clock_hz;        /* CNN clock */
+    /* device rules that differ between the two (the vendor's device classes) */
+    int multipass_padded_conv1d; /* 1: padded Conv1d may read more than 64 channels */
+    int eltwise_mp_emulated;     /* 1: element-wise beyond 2 passes x 2 operands cannot pool or convolve */
+    int max_pool_passes;         /* passes a pooling pass-through layer may read (unless its output is 1x1) */
+    int eltwise_conv_bias;       /* 1: element-wise operation and a convolution with bias in one layer */
+    int stream_nonpad_final;     /* 1: the last streaming layer may have padding 0 */
+    int max_stream_layers;       /* streaming (FIFO) layers at the start of the network */
+    int64_t frame_size_max;      /* rows x columns x passes of a layer */
+    int latency_pre_read;        /* 1: the cycle model's pre-read term (pooling after element-wise) */
+    int latency_estimated;       /* 1: the vendor's tool estimates cycles for this device */
 };
 
 const struct mcu_device *mcu_device_find(const char *name); /* NULL when unknown */
@@ -87,6 +96,8 @@ struct mcu_layer {
     uint64_t macs;
     int is_output;    /* its output is a model output */
     int output_width; /* 8, or 32 for the last layer (wide output) */
+    int weight_bits;  /* 8, 4, 2 or 1 (layers with weights) */
+    int streaming;    /* runs in streaming (FIFO) mode: reads its input as rows arrive in a circular buffer */
 
     /* the plan */
     uint64_t in_mask, out_mask;
@@ -109,6 +120,8 @@ enum mcu_res {
     MCU_R_KERNEL,     /* kernel memory */
     MCU_R_BIAS,       /* bias memory */
     MCU_R_LAYERS,     /* layer count */
+    MCU_R_RULE,       /* a device rule about one layer's operation (padding, pooling, passes) */
+    MCU_R_STREAMING,  /* streaming (FIFO) mode */
 };
 
 struct mcu_msg {
@@ -128,12 +141,29 @@ void mcu_msg_add(struct mcu_msgs *ms, int res, int layer, const char *fmt, ...)
 #endif
     ;
 
+/* Weight bits per ONNX node (a --weight-bits-file): NAME matches a node whose name equals it or contains "/NAME/"
+ * (torch.onnx.export's module paths), as in an ai8x-training QAT policy's "overrides". */
+struct mcu_bits_rule {
+    const char *name;
+    int bits;
+    int line; /* in the file, for messages */
+};
+struct mcu_bits {
+    int default_bits; /* 0: the plan's --weight-bits */
+    int n;
+    struct mcu_bits_rule r[MCU_MAX_LAYERS];
+    const char *path;
+    int *used;  /* per rule: matched a node (set by the planner) */
+    char *text; /* the file's text: the rules' names point into it */
+};
+
 struct mcu_plan {
     struct arena ar; /* layers, names, strings */
     const struct mcu_device *dev;
-    int weight_bits;
-    const char *model;   /* path, for messages */
-    const char *dataset; /* guessed from the input shape, for the YAML */
+    int weight_bits;             /* the default; every layer carries its own */
+    const struct mcu_bits *bits; /* per-node overrides or NULL */
+    const char *model;           /* path, for messages */
+    const char *dataset;         /* guessed from the input shape, for the YAML */
     struct mcu_layer *layers;
     int n_layers;
     int cap_layers;
@@ -146,6 +176,7 @@ struct mcu_plan {
     uint64_t cycles;
     double latency_s;
     int passthroughs;
+    int streaming_layers; /* layers 0 .. streaming_layers-1 stream */
 };
 
 /* program.c: builds plan->layers from the analysed graph; unsupported operators and parameters go to
@@ -153,11 +184,31 @@ struct mcu_plan {
 enum nnperf_status mcu_build_program(struct mcu_plan *p, const struct ir_model *m, struct diag *d);
 /* plan.c */
 int mcu_procs_per_pass(int channels, int *passes); /* processors a layer of this many channels enables */
-int mcu_kern_len(const struct mcu_layer *l, int weight_bits); /* kernel words per input processor */
+/* Kernel words per input processor for the layer's masks in place (out_mask 0: the contiguous window its output
+ * channels need): kernels = output processors spanned x output passes x input passes (flatten: x rows x columns),
+ * packed weight_bits to a 72-bit word. */
+int mcu_kern_len(const struct mcu_layer *l);
 int64_t mcu_data_bytes(const struct mcu_layer *l, int channels, int h, int w, int wide);
-void mcu_place_kernels(struct mcu_plan *p); /* kernel offsets for the masks in place (first fit, like izer) */
-uint64_t mcu_layer_cycles(const struct mcu_layer *l);
-/* validate.c: checks every device rule; problems appended to out; returns their number. */
+/* Bytes per data-memory instance of the tensor layer q writes (q = -1: the network's input): a whole tensor, or
+ * the circular buffer a streaming reader keeps of it. The planner and the validator both size blocks with it. */
+int64_t mcu_tensor_bytes(const struct mcu_plan *p, int q);
+/* Kernel offsets for the masks in place, as the vendor's loader places them: layers that use all 64 processors
+ * first, then the others in order, each at the first offset (a multiple of 4) free on all its processors. */
+void mcu_place_kernels(struct mcu_plan *p);
+uint64_t mcu_layer_cycles(const struct mcu_plan *p, const struct mcu_layer *l);
+/* Kernel occupancy while processors are chosen: first fit of hypothetical masks (mcu_kmap_fit: the offset a
+ * layer of len words on mask would get; mcu_kmap_load: words already taken on mask's processors). */
+struct mcu_kmap;
+struct mcu_kmap *mcu_kmap_new(void);
+void mcu_kmap_free(struct mcu_kmap *k);
+int mcu_kmap_fit(const struct mcu_kmap *k, uint64_t mask, int len);
+int64_t mcu_kmap_load(const struct mcu_kmap *k, uint64_t mask);
+void mcu_kmap_add(struct mcu_kmap *k, uint64_t mask, int len);
+/* Live range [start, end] (layers) of the tensor layer q writes (q = -1: the input); streaming buffers are all
+ * live while the streaming layers run. */
+void mcu_lifetime(const struct mcu_plan *p, int q, int *start, int *end);
+/* validate.c: checks every device rule (a table of rule functions, one per rule); problems appended to out;
+ * returns their number. */
 int mcu_validate(const struct mcu_plan *p, struct mcu_msgs *out);
 int mcu_popcount(uint64_t m);
 /* The data-memory instances a processor mask touches: bit i set when any of processors 4i..4i+3 is (4 processors
@@ -169,6 +220,12 @@ int mcu_last_reader(const struct mcu_plan *p, int q);
 /* the plan behind a public handle (tests and the validator's users) */
 struct nnperf_mcu_plan;
 struct mcu_plan *mcu_plan_of(struct nnperf_mcu_plan *h);
+/* Reads a weight-bits file (docs/map.md: "NAME: BITS" lines, or an ai8x-training QAT policy with weight_bits and
+ * overrides). Errors name the file, line and key. */
+enum nnperf_status mcu_bits_read(const char *path, struct mcu_bits *b, struct diag *d);
+enum nnperf_status mcu_bits_parse(char *text, struct mcu_bits *b,
+                                  struct diag *d); /* text: modified in place */
+void mcu_bits_free(struct mcu_bits *b);            /* the text and used arrays, not b */
 /* render.c */
 enum nnperf_status mcu_render(const struct mcu_plan *p, const char *fmt, struct strbuf *sb);
 

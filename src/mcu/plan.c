@@ -3,58 +3,14 @@
  * the cycle estimate, and the public nnperf_map() entry that runs the validator (validate.c) on its own output and
  * turns every problem into a message with what would make the model fit.
  *
- * Rules (../shared/reference/max7800x.md): C <= 64 channels use C processors; more run in ceil(C/64) passes of
- * C/passes processors rounded up to a multiple of 4. HWC data: 4 channels per 32-bit word, output size per
- * instance H x W x passes x 4 bytes. Kernels: one 72-bit word holds one 3x3 8-bit kernel, fewer bits pack more
- * (izer/kernels.py: words = ceil((kernels x kernel elements x bits + padding) / 72)); a layer's kernels start at
- * the same word offset on all its input processors (first fit, offsets rounded to 4 words like izer). */
+ * Rules (docs/sources.md, "MAX78000 / MAX78002"): C <= 64 channels use C processors; more run in ceil(C/64) passes
+ * of C/passes processors rounded up to a multiple of 4. HWC data: 4 channels per 32-bit word, output size per
+ * instance H x W x passes x 4 bytes. Kernel words, kernel placement, tensor sizes and cycles: cost.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mcu.h"
-
-int mcu_procs_per_pass(int channels, int *passes)
-{
-    if (channels <= 0) {
-        if (passes) *passes = 1;
-        return 0;
-    }
-    int np = (channels + 63) / 64;
-    if (passes) *passes = np;
-    if (np == 1) return channels;
-    int per = (channels + np - 1) / np;
-    return (per + 3) / 4 * 4;
-}
-
-int mcu_kern_len(const struct mcu_layer *l, int weight_bits)
-{
-    if (l->op == MCU_OP_NONE || l->weights <= 0) return 0;
-    int64_t kc, ksize;
-    if (l->op == MCU_OP_LINEAR) {
-        /* flattened: every input processor holds out x (H x W) 1x1 weights (izer/kernels.py, flatten) */
-        kc = (int64_t)l->out_ch * (l->flatten ? (int64_t)l->pooled_h * l->pooled_w : 1) *
-             (l->flatten ? 1 : l->passes);
-        ksize = 1;
-    } else {
-        int dw = l->groups > 1;
-        kc = dw ? l->passes : (int64_t)l->out_ch * l->passes;
-        ksize = (int64_t)l->kh * l->kw; /* Conv1d: kw = 1, the taps pack like 1x1 kernels do */
-    }
-    int64_t q = 8 / weight_bits; /* kernels per byte lane */
-    int64_t res = (kc % q) * ksize * (q - 1);
-    int64_t words = (kc * ksize * weight_bits + res + 71) / 72;
-    return words > 1000000 ? 1000000 : (int)words;
-}
-
-int64_t mcu_data_bytes(const struct mcu_layer *l, int channels, int h, int w, int wide)
-{
-    (void)l;
-    int passes;
-    mcu_procs_per_pass(channels, &passes);
-    int64_t b = (int64_t)h * w * passes * 4;
-    return wide ? b * 4 : b;
-}
 
 /* ---- pass-through layers for element-wise operands ---- */
 
@@ -157,28 +113,6 @@ static uint64_t window(int start, int n)
     return m << start;
 }
 
-static int max_next(const int *next, uint64_t mask)
-{
-    int o = 0;
-    for (int q = 0; q < 64; q++)
-        if ((mask >> q & 1) && next[q] > o) o = next[q];
-    return (o + 3) / 4 * 4;
-}
-
-void mcu_place_kernels(struct mcu_plan *p)
-{
-    int next[MCU_MAX_PROC] = {0};
-    for (int i = 0; i < p->n_layers; i++) {
-        struct mcu_layer *l = &p->layers[i];
-        l->kern_len = mcu_kern_len(l, p->weight_bits);
-        l->kern_offset = 0;
-        if (!l->kern_len) continue;
-        l->kern_offset = max_next(next, l->in_mask);
-        for (int q = 0; q < 64; q++)
-            if (l->in_mask >> q & 1) next[q] = l->kern_offset + l->kern_len;
-    }
-}
-
 /* location (processors) of each layer's output; index q + 1 so the model input (-1) is slot 0 */
 struct locs {
     uint64_t *loc;
@@ -194,26 +128,57 @@ static void set_loc(struct mcu_plan *p, struct locs *L, int q, uint64_t mask)
         for (int k = 0; k < p->layers[only].n_in; k++) set_loc(p, L, p->layers[only].in_seq[k], mask);
 }
 
+/* FIFO input processors of a streaming first layer: 4 channels per quadrant on processors 0-3, 16-19, 32-35,
+ * 48-51 (the vendor's loader restricts the FIFO to these). */
+static uint64_t fifo_mask(int channels)
+{
+    uint64_t m = 0;
+    for (int c = 0; c < channels && c < 16; c++) m |= (uint64_t)1 << (16 * (c / 4) + c % 4);
+    return m;
+}
+
+/* kernel words of layer l if its output lands on a contiguous window (the consumer's choice is not made yet) */
+static int kern_estimate(const struct mcu_layer *l)
+{
+    struct mcu_layer t = *l;
+    t.out_mask = 0;
+    return mcu_kern_len(&t);
+}
+
+/* Input processors of every layer. A layer's input lives where its producer wrote it, so the first reader of a
+ * tensor chooses: the window (start at a multiple of 4) where its kernels would go lowest in kernel memory, ties
+ * to the window whose processors hold the fewest kernel words, then the lowest. Kernel memory is simulated as the
+ * vendor's loader fills it: layers on all 64 processors first, then first fit into the gaps. */
 static void choose_processors(struct mcu_plan *p, uint64_t *loc)
 {
     struct locs L = {loc};
-    int next[MCU_MAX_PROC] = {0};
+    struct mcu_kmap *km = mcu_kmap_new();
+    for (int i = 0; i < p->n_layers && km; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        if (!l->chw && mcu_procs_per_pass(l->in_ch, NULL) >= 64)
+            mcu_kmap_add(km, ~(uint64_t)0, kern_estimate(l));
+    }
     for (int i = 0; i < p->n_layers; i++) {
         struct mcu_layer *l = &p->layers[i];
         int concat = l->n_in > 1 && l->elt == MCU_ELT_NONE;
         int n = l->chw ? l->in_ch : mcu_procs_per_pass(l->in_ch, NULL);
         if (n > 64) n = 64;
         uint64_t decided = concat ? 0 : loc[l->in_seq[0] + 1];
-        int klen = mcu_kern_len(l, p->weight_bits);
+        int klen = kern_estimate(l);
         if (decided) {
             l->in_mask = decided;
+        } else if (i == 0 && l->streaming) {
+            l->in_mask = fifo_mask(l->in_ch);
+            set_loc(p, &L, l->in_seq[0], l->in_mask);
         } else {
-            /* the window whose kernels can start lowest; ties: the lowest processors */
             int best = -1, best_off = 0;
+            int64_t best_load = 0;
             for (int s = 0; s + n <= 64; s += 4) {
                 uint64_t w = window(s, n);
-                int off = klen ? max_next(next, w) : 0;
-                if (best < 0 || off < best_off) best = s, best_off = off;
+                int off = klen && km ? mcu_kmap_fit(km, w, klen) : 0;
+                int64_t load = km ? mcu_kmap_load(km, w) : 0;
+                if (best < 0 || off < best_off || (off == best_off && load < best_load))
+                    best = s, best_off = off, best_load = load;
                 if (!klen) break;
             }
             if (best < 0) best = 0;
@@ -229,13 +194,10 @@ static void choose_processors(struct mcu_plan *p, uint64_t *loc)
             } else
                 for (int k = 0; k < l->n_in; k++) set_loc(p, &L, l->in_seq[k], l->in_mask);
         }
-        if (klen) {
-            int off = max_next(next, l->in_mask);
-            for (int q = 0; q < 64; q++)
-                if (l->in_mask >> q & 1) next[q] = off + klen;
-        }
+        if (klen && km && l->in_mask != ~(uint64_t)0) mcu_kmap_add(km, l->in_mask, klen);
         if (l->passthrough) set_loc(p, &L, i, l->in_mask);
     }
+    mcu_kmap_free(km);
     for (int i = 0; i < p->n_layers; i++) {
         struct mcu_layer *l = &p->layers[i];
         l->out_mask = loc[i + 1] ? loc[i + 1] : window(0, mcu_procs_per_pass(l->out_ch, NULL));
@@ -275,18 +237,6 @@ struct block {
     int64_t size;   /* bytes per instance */
     int64_t offset;
 };
-
-static int64_t out_size(const struct mcu_plan *p, const struct mcu_layer *l)
-{
-    (void)p;
-    return mcu_data_bytes(l, l->out_ch, l->out_h, l->out_w, l->output_width == 32);
-}
-
-static int64_t input_size(const struct mcu_layer *first)
-{
-    if (first->chw) return ((int64_t)first->in_h * first->in_w + 3) / 4 * 4 * first->in_ch;
-    return mcu_data_bytes(first, first->in_ch, first->in_h, first->in_w, 0);
-}
 
 static void place_block(struct block *b, int nb, int me)
 {
@@ -331,7 +281,9 @@ static enum nnperf_status place_data(struct mcu_plan *p, struct diag *d)
             if (p->layers[i].in_seq[k] == -1) first = i;
     if (first >= 0) {
         const struct mcu_layer *f = &p->layers[first];
-        b[nb] = (struct block){0, mcu_last_reader(p, -1), mcu_instances(f->in_mask), input_size(f), -1};
+        int st, en;
+        mcu_lifetime(p, -1, &st, &en);
+        b[nb] = (struct block){st, en, mcu_instances(f->in_mask), mcu_tensor_bytes(p, -1), -1};
         blk[0] = nb++;
     }
     /* groups: operands of element-wise and concatenation layers */
@@ -346,7 +298,7 @@ static enum nnperf_status place_data(struct mcu_plan *p, struct diag *d)
             if (q < 0 || blk[q + 1] >= 0) continue;
             if (q < start) start = q;
             inst |= mcu_instances(p->layers[q].out_mask);
-            int64_t s = out_size(p, &p->layers[q]);
+            int64_t s = mcu_tensor_bytes(p, q);
             if (s > sz) sz = s;
         }
         if (!inst) continue;
@@ -363,7 +315,9 @@ static enum nnperf_status place_data(struct mcu_plan *p, struct diag *d)
     for (int i = 0; i < n; i++) {
         if (blk[i + 1] >= 0) continue;
         struct mcu_layer *l = &p->layers[i];
-        b[nb] = (struct block){i, mcu_last_reader(p, i), mcu_instances(l->out_mask), out_size(p, l), -1};
+        int st, en;
+        mcu_lifetime(p, i, &st, &en);
+        b[nb] = (struct block){st, en, mcu_instances(l->out_mask), mcu_tensor_bytes(p, i), -1};
         blk[i + 1] = nb++;
     }
     /* first fit in order of birth, bigger first */
@@ -388,11 +342,11 @@ static enum nnperf_status place_data(struct mcu_plan *p, struct diag *d)
         struct mcu_layer *l = &p->layers[i];
         const struct block *ob = &b[blk[i + 1]];
         l->out_offset = ob->offset + 4 * slot[i + 1];
-        l->out_bytes = out_size(p, l);
+        l->out_bytes = mcu_tensor_bytes(p, i);
         int q = l->in_seq[0];
         const struct block *ib = blk[q + 1] >= 0 ? &b[blk[q + 1]] : NULL;
         l->in_offset = ib ? ib->offset : 0;
-        l->in_bytes = q >= 0 ? out_size(p, &p->layers[q]) : input_size(l);
+        l->in_bytes = mcu_tensor_bytes(p, q);
     }
     for (int i = 0; i < nb; i++)
         for (int k = 0; k < 16; k++)
@@ -402,58 +356,6 @@ static enum nnperf_status place_data(struct mcu_plan *p, struct diag *d)
             }
     free(blk), free(slot), free(b), free(order);
     return NNPERF_OK;
-}
-
-/* ---- cycles ----
- * After izer/latency.py (ai8x-synthesis, MAX78000): a frame equation over input rows, padded columns, pooling,
- * passes and element-wise operands, with one read, one TRAM write and one write state per step. Not modelled:
- * streaming, the MAX78002 pre-read term of layers that pool after the element-wise operation, loading the input
- * and reading the output (docs/map.md). */
-uint64_t mcu_layer_cycles(const struct mcu_layer *l)
-{
-    const int64_t rd = 1, tram = 1, wrt = 1;
-    int64_t mp = l->passes, ne = l->n_in > 1 && l->elt != MCU_ELT_NONE ? l->n_in : 1;
-    int64_t pool_area = l->pool ? (int64_t)l->pool_kh * l->pool_kw : 1;
-    int64_t prow = l->pooled_h, pcol = l->pooled_w, orow, ocol = l->out_w;
-    int64_t kr = l->kh, kc = l->kw, rpad = l->pad, cpad = l->kw > 1 ? l->pad : 0;
-    int64_t oc = l->out_ch;
-    (void)orow;
-    if (l->op == MCU_OP_LINEAR) kr = kc = 1, rpad = cpad = 0, ocol = 1, oc = l->out_ch;
-    if (l->op == MCU_OP_CONV1D) kc = 1, cpad = 0;
-    int flatten_adj = l->flatten ? 1 : 0;
-    int meq_one = oc == 1 && mp == 1;
-    int64_t in_pad, in_dat, mult;
-    if (l->pool_first || !l->pool) {
-        in_pad = mp * ne * (rd + tram);
-        in_dat = mp * ne * (pool_area * rd + tram);
-        mult = 1;
-    } else {
-        in_pad = mp * (rd + tram);
-        in_dat = mp * (ne * rd * pool_area + tram);
-        mult = mp;
-    }
-    if (l->op == MCU_OP_NONE) {
-        /* pass-through: every pooled pixel read, then written per pass */
-        int64_t pass_out = (l->out_ch + l->passes - 1) / l->passes;
-        return (uint64_t)(prow * pcol * (in_dat + mp * pass_out));
-    }
-    int64_t col = 2 * cpad * (in_pad + wrt);
-    int64_t first_pad_row = col + mult * pcol * (in_pad + wrt);
-    int64_t row_no_conv = col + mult * pcol * (in_dat + wrt);
-    int64_t left = cpad * (in_pad + wrt);
-    int64_t right = in_pad * cpad;
-    int64_t head = kc - 1 - cpad;
-    if (head < 0) head = 0;
-    int64_t row_conv = left + mult * head * (in_dat + wrt) + mult * (ocol - cpad) * in_dat + right;
-    int64_t bottom = left + mult * head * (in_pad + wrt) + mult * (ocol - cpad) * in_pad + right;
-    int64_t out_dat = mp * ocol * oc + oc * meq_one;
-    int64_t body = prow - (kr - 1 - rpad);
-    if (body < 0) body = 0;
-    int64_t hr = kr - 1 - rpad;
-    if (hr < 0) hr = 0;
-    int64_t total = flatten_adj + rpad * first_pad_row + hr * row_no_conv + (row_conv + out_dat) * body +
-                    rpad * (bottom + out_dat);
-    return total < 0 ? 0 : (uint64_t)total;
 }
 
 /* ---- messages with advice ---- */
@@ -470,6 +372,8 @@ static const char *res_name(int r)
     case MCU_R_KERNEL: return "kernel memory";
     case MCU_R_BIAS: return "bias memory";
     case MCU_R_LAYERS: return "layers";
+    case MCU_R_RULE: return "device rule";
+    case MCU_R_STREAMING: return "streaming";
     }
     return "?";
 }
@@ -540,8 +444,60 @@ static void plan_free(struct mcu_plan *p)
     free(p);
 }
 
+/* does layer name (an ONNX node) match a weight-bits rule: equal, or "/NAME/" inside it */
+static int bits_match(const char *node, const char *name)
+{
+    if (!strcmp(node, name)) return 1;
+    size_t n = strlen(name);
+    for (const char *s = strchr(node, '/'); s; s = strchr(s + 1, '/'))
+        if (!strncmp(s + 1, name, n) && s[1 + n] == '/') return 1;
+    return 0;
+}
+
+static void assign_bits(struct mcu_plan *p)
+{
+    const struct mcu_bits *b = p->bits;
+    int def = b && b->default_bits ? b->default_bits : p->weight_bits;
+    for (int i = 0; i < p->n_layers; i++) {
+        struct mcu_layer *l = &p->layers[i];
+        l->weight_bits = def;
+        for (int k = 0; b && l->weights > 0 && k < b->n; k++)
+            if (bits_match(l->name, b->r[k].name)) {
+                l->weight_bits = b->r[k].bits;
+                if (b->used) b->used[k] = 1;
+                break;
+            }
+    }
+}
+
+/* Streaming (FIFO) mode: when the input of one of the first layers does not fit a data-memory instance, layers 0
+ * to that one stream (at most max_stream_layers, a simple chain from the network's input); each keeps only the
+ * rows it needs of its input in a circular buffer. */
+static void choose_streaming(struct mcu_plan *p)
+{
+    const struct mcu_device *dev = p->dev;
+    int last = -1;
+    for (int i = 0; i < p->n_layers && i < dev->max_stream_layers; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        if (l->n_in != 1 || l->in_seq[0] != i - 1 || (i > 0 && p->layers[i - 1].is_output)) break;
+        if (mcu_tensor_bytes(p, i - 1) > dev->instance_bytes) last = i;
+    }
+    if (last < 0) return;
+    for (int i = 0; i <= last; i++) p->layers[i].streaming = 1;
+    p->streaming_layers = last + 1;
+    const struct mcu_layer *f = &p->layers[0];
+    mcu_msg_add(
+        p->notes, MCU_R_STREAMING, -1,
+        "streaming (FIFO) mode required: layers 0-%d stream, the input %dx%dx%d does not fit a "
+        "data-memory instance whole (%lld bytes, an instance has %lld); the application feeds the input "
+        "through the FIFO (ai8xize --fifo)",
+        last, f->in_ch, f->in_h, f->in_w, (long long)mcu_data_bytes(f, f->in_ch, f->in_h, f->in_w, 0),
+        (long long)dev->instance_bytes);
+}
+
 static enum nnperf_status plan_once(const struct ir_model *m, const struct mcu_device *dev, int bits,
-                                    int advise, struct mcu_plan **out, struct diag *d)
+                                    const struct mcu_bits *wbits, int advise, struct mcu_plan **out,
+                                    struct diag *d)
 {
     struct mcu_plan *p = calloc(1, sizeof *p);
     if (!p) return diag_set(d, NNPERF_E_NOMEM, "out of memory");
@@ -557,6 +513,7 @@ static enum nnperf_status plan_once(const struct ir_model *m, const struct mcu_d
     }
     p->dev = dev;
     p->weight_bits = bits;
+    p->bits = wbits;
     p->model = m->path;
     p->would_fit_4bit = p->would_fit_max78002 = -1;
     st = mcu_build_program(p, m, d);
@@ -564,6 +521,8 @@ static enum nnperf_status plan_once(const struct ir_model *m, const struct mcu_d
     {
         st = insert_passthroughs(p, d);
         if (st) goto fail;
+        assign_bits(p);
+        choose_streaming(p);
         loc = calloc((size_t)p->n_layers + 1, sizeof *loc);
         if (!loc) {
             st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
@@ -574,11 +533,12 @@ static enum nnperf_status plan_once(const struct ir_model *m, const struct mcu_d
         place_bias(p);
         st = place_data(p, d);
         if (st) goto fail;
+        p->cycles = 1; /* the vendor's estimate counts one start-up cycle */
         for (int i = 0; i < p->n_layers; i++) {
             struct mcu_layer *l = &p->layers[i];
-            l->cycles = mcu_layer_cycles(l);
+            l->cycles = mcu_layer_cycles(p, l);
             p->cycles += l->cycles;
-            p->weight_bytes += (l->weights * bits + 7) / 8;
+            p->weight_bytes += (l->weights * l->weight_bits + 7) / 8;
             p->kern_words_used += (int64_t)l->kern_len * mcu_popcount(l->in_mask);
             if (l->bias_group >= 0) p->bias_bytes += l->out_ch;
         }
@@ -590,11 +550,12 @@ static enum nnperf_status plan_once(const struct ir_model *m, const struct mcu_d
         /* would 4-bit weights or the MAX78002 make it fit? (the same model planned again) */
         struct diag d2 = {0};
         struct mcu_plan *q = NULL;
-        if (bits > 4 && plan_once(m, dev, 4, 0, &q, &d2) == NNPERF_OK) p->would_fit_4bit = q->fits;
+        if (bits > 4 && plan_once(m, dev, 4, NULL, 0, &q, &d2) == NNPERF_OK) p->would_fit_4bit = q->fits;
         plan_free(q);
         q = NULL;
         const struct mcu_device *big = mcu_device_find("max78002");
-        if (big != dev && plan_once(m, big, bits, 0, &q, &d2) == NNPERF_OK) p->would_fit_max78002 = q->fits;
+        if (big != dev && plan_once(m, big, bits, wbits, 0, &q, &d2) == NNPERF_OK)
+            p->would_fit_max78002 = q->fits;
         plan_free(q);
     }
     unsigned advised = 0;
@@ -619,42 +580,70 @@ fail:
 
 struct nnperf_mcu_plan {
     struct mcu_plan *p;
+    struct mcu_bits *bits; /* the plan points into it */
 };
 
-enum nnperf_status nnperf_map(const struct nnperf_analysis *a, const char *target, int weight_bits,
-                              struct nnperf_mcu_plan **out, char *err, size_t errlen)
+enum nnperf_status nnperf_map_ex(const struct nnperf_analysis *a, const struct nnperf_map_options *o,
+                                 struct nnperf_mcu_plan **out, char *err, size_t errlen)
 {
     struct diag d = {0};
     if (out) *out = NULL;
-    if (!a || !out) {
-        if (err && errlen) snprintf(err, errlen, "nnperf_map: no analysis or no output handle");
+    if (!a || !out || !o) {
+        if (err && errlen) snprintf(err, errlen, "nnperf_map: no analysis, options or output handle");
         return NNPERF_E_USAGE;
     }
+    const char *target = o->target ? o->target : "max78000";
+    int weight_bits = o->weight_bits ? o->weight_bits : 8;
     const struct mcu_device *dev = mcu_device_find(target);
     if (!dev) {
-        if (err && errlen)
-            snprintf(err, errlen, "unknown target '%s' (max78000 or max78002)", target ? target : "");
+        if (err && errlen) snprintf(err, errlen, "unknown target '%s' (max78000 or max78002)", target);
         return NNPERF_E_USAGE;
     }
     if (weight_bits != 8 && weight_bits != 4 && weight_bits != 2 && weight_bits != 1) {
         if (err && errlen) snprintf(err, errlen, "weight bits %d: expected 8, 4, 2 or 1", weight_bits);
         return NNPERF_E_USAGE;
     }
-    struct mcu_plan *p = NULL;
-    enum nnperf_status st = plan_once(a->st.m, dev, weight_bits, 1, &p, &d);
-    if (st) {
-        if (err && errlen) snprintf(err, errlen, "%s", d.msg[0] ? d.msg : nnperf_status_name(st));
-        return st;
-    }
-    struct nnperf_mcu_plan *h = malloc(sizeof *h);
+    struct nnperf_mcu_plan *h = calloc(1, sizeof *h);
+    enum nnperf_status st = NNPERF_OK;
     if (!h) {
-        plan_free(p);
-        if (err && errlen) snprintf(err, errlen, "out of memory");
-        return NNPERF_E_NOMEM;
+        st = diag_set(&d, NNPERF_E_NOMEM, "out of memory");
+        goto fail;
     }
-    h->p = p;
+    if (o->weight_bits_file) {
+        h->bits = calloc(1, sizeof *h->bits);
+        if (!h->bits) {
+            st = diag_set(&d, NNPERF_E_NOMEM, "out of memory");
+            goto fail;
+        }
+        st = mcu_bits_read(o->weight_bits_file, h->bits, &d);
+        if (st) goto fail;
+        h->bits->used = calloc((size_t)h->bits->n + 1, sizeof *h->bits->used);
+        if (!h->bits->used) {
+            st = diag_set(&d, NNPERF_E_NOMEM, "out of memory");
+            goto fail;
+        }
+    }
+    st = plan_once(a->st.m, dev, weight_bits, h->bits, 1, &h->p, &d);
+    if (st) goto fail;
+    for (int k = 0; h->bits && k < h->bits->n; k++)
+        if (!h->bits->used[k]) {
+            st = diag_set(&d, NNPERF_E_USAGE, "%s:%d: key '%s' names no layer with weights of %s",
+                          h->bits->path, h->bits->r[k].line, h->bits->r[k].name, a->st.m->path);
+            goto fail;
+        }
     *out = h;
     return NNPERF_OK;
+fail:
+    if (err && errlen) snprintf(err, errlen, "%s", d.msg[0] ? d.msg : nnperf_status_name(st));
+    nnperf_mcu_plan_free(h);
+    return st;
+}
+
+enum nnperf_status nnperf_map(const struct nnperf_analysis *a, const char *target, int weight_bits,
+                              struct nnperf_mcu_plan **out, char *err, size_t errlen)
+{
+    struct nnperf_map_options o = {target ? target : "", weight_bits, NULL};
+    return nnperf_map_ex(a, &o, out, err, errlen);
 }
 
 int nnperf_mcu_plan_fits(const struct nnperf_mcu_plan *h)
@@ -703,6 +692,8 @@ void nnperf_mcu_plan_free(struct nnperf_mcu_plan *h)
 {
     if (!h) return;
     plan_free(h->p);
+    mcu_bits_free(h->bits);
+    free(h->bits);
     free(h);
 }
 

@@ -160,8 +160,11 @@ static int resolve(struct builder *b, int x, struct mcu_layer *l, const struct i
     case VT_FLAT: {
         int s = t->src;
         if (b->vt[s].kind == VT_FLAT) s = b->vt[s].src;
+        /* flatten cannot pool: pooling to more than 1x1 runs in a pass-through layer in front */
+        if (b->vt[s].kind == VT_POOLED && (b->vt[s].h > 1 || b->vt[s].w > 1) && materialize(b, s, n) < -1)
+            return -1;
         if (resolve(b, s, l, n)) return -1;
-        l->flatten = 1;
+        l->flatten = l->pooled_h * l->pooled_w > 1; /* a flatten of 1x1 is no flatten */
         return 0;
     }
     case VT_POOLED: {
@@ -291,6 +294,13 @@ static int is_graph_output(const struct ir_value *v)
 static int build_compute(struct builder *b, const struct ir_node *n, int x)
 {
     const struct mcu_device *dev = b->p->dev;
+    /* a Conv1d cannot run an element-wise operation in front: it runs in a pass-through layer first */
+    const struct ir_value *w1 = n->n_in > 1 ? n->in[1] : NULL;
+    int kind = b->vt[x].kind;
+    if (w1 && w1->rank == 3 && !strcmp(n->op_type, "Conv") &&
+        (kind == VT_ELT || (kind == VT_POOLED && b->vt[b->vt[x].src].kind == VT_ELT)) &&
+        materialize(b, kind == VT_ELT ? x : b->vt[x].src, n) < -1)
+        return -1;
     int li = reader_layer(b, x, n);
     if (li < 0) return -1;
     struct mcu_layer *l = &b->p->layers[li];
@@ -701,6 +711,11 @@ enum nnperf_status mcu_build_program(struct mcu_plan *p, const struct ir_model *
     for (int i = 0; i < g->n_outputs; i++) {
         int e = find_vt(&b, g->outputs[i]);
         if (e < 0 || b.vt[e].kind == VT_BAD) continue;
+        /* x.view(N, -1) of a C x 1 x 1 layer output is the same bytes: no layer of its own (a flatten layer
+         * would have to be a pass-through, which the vendor's loader refuses) */
+        while (b.vt[e].kind == VT_FLAT && b.vt[e].src >= 0 && b.vt[b.vt[e].src].h == 1 &&
+               b.vt[b.vt[e].src].w == 1)
+            e = b.vt[e].src;
         int li = materialize(&b, e, g->nodes[g->n_nodes ? g->n_nodes - 1 : 0]);
         if (li < -1) {
             free(b.vt);

@@ -1,8 +1,8 @@
 /* render.c - writes a MAX7800x plan as a table (layer program, plan, kernel map, usage, problems), as JSON, or as an
  * ai8x-synthesis network description (YAML: arch, dataset, layers with processors, output_processors, in_offset,
  * out_offset, operation, kernel_size, pad, activate, max_pool/avg_pool, pool_stride, eltwise, in_sequences,
- * write_gap, flatten; key names from the ai8x-synthesis YAML files such as the seed-004 ai85net5 example).
- * Output is deterministic: fixed formats, C locale number printing, no timestamps. */
+ * write_gap, flatten, streaming, quantization; the keys and values the vendor's loader reads, docs/sources.md), which
+ * that loader accepts as written. Output is deterministic: fixed formats, C locale number printing, no timestamps. */
 #include <stdio.h>
 #include <string.h>
 
@@ -226,13 +226,13 @@ static void render_json(const struct mcu_plan *p, struct strbuf *sb)
             "\"macs\": %llu,\n     \"processors\": \"0x%016llx\", \"output_processors\": \"0x%016llx\", "
             "\"in_offset\": %lld, \"out_offset\": %lld, \"write_gap\": %d, \"out_bytes\": %lld, "
             "\"kernel_offset\": %d, \"kernel_words\": %d, \"bias_group\": %d, \"bias_offset\": %d, "
-            "\"cycles\": %llu, \"latency_us\": %.3f}",
+            "\"weight_bits\": %d, \"streaming\": %s, \"cycles\": %llu, \"latency_us\": %.3f}",
             l->flatten ? "true" : "false", l->in_ch, l->out_ch, l->in_h, l->in_w, l->pooled_h, l->pooled_w,
             l->out_h, l->out_w, l->passes, (long long)l->weights, (unsigned long long)l->macs,
             (unsigned long long)l->in_mask, (unsigned long long)l->out_mask, (long long)l->in_offset,
             (long long)l->out_offset, l->write_gap, (long long)l->out_bytes, l->kern_offset, l->kern_len,
-            l->bias_group, l->bias_offset, (unsigned long long)l->cycles,
-            (double)l->cycles / d->clock_hz * 1e6);
+            l->bias_group, l->bias_offset, l->weight_bits, l->streaming ? "true" : "false",
+            (unsigned long long)l->cycles, (double)l->cycles / d->clock_hz * 1e6);
     }
     sb_puts(sb, "\n  ],\n");
     int64_t cap = mcu_kern_bytes_total(d);
@@ -269,8 +269,11 @@ static void render_yaml(const struct mcu_plan *p, struct strbuf *sb)
     size_t blen = strlen(base);
     if (blen > 5 && !strcmp(base + blen - 5, ".onnx")) blen -= 5;
     sb_printf(sb, "# ai8x-synthesis network description written by nnperf map from %s\n", model);
-    sb_printf(sb, "# target %s, %d-bit weights: %s\n", p->dev->display, p->weight_bits,
+    sb_printf(sb, "# target %s, %d-bit weights%s: %s\n", p->dev->display, p->weight_bits,
+              p->bits ? " (per-layer bits from a weight-bits file)" : "",
               p->fits ? "fits" : "DOES NOT FIT (see nnperf map's problems)");
+    if (p->streaming_layers)
+        sb_printf(sb, "# layers 0-%d stream: run the vendor's tool with --fifo\n", p->streaming_layers - 1);
     sb_puts(sb, "---\narch: ");
     sb_putn(sb, base, blen);
     sb_printf(sb, "\ndataset: %s\n\nlayers:\n", p->dataset ? p->dataset : "unknown");
@@ -283,7 +286,7 @@ static void render_yaml(const struct mcu_plan *p, struct strbuf *sb)
         sb_printf(sb, "    in_offset: 0x%04llx\n", (unsigned long long)l->in_offset);
         sb_printf(sb, "    out_offset: 0x%04llx\n", (unsigned long long)l->out_offset);
         sb_printf(sb, "    operation: %s\n", op_of(l));
-        if (l->op != MCU_OP_NONE) {
+        if (l->op != MCU_OP_NONE && l->op != MCU_OP_LINEAR) { /* mlp: 1x1 implied, the loader refuses it */
             kernel_str(k, sizeof k, l);
             sb_printf(sb, "    kernel_size: %s\n    pad: %d\n", k, l->pad);
         }
@@ -308,8 +311,9 @@ static void render_yaml(const struct mcu_plan *p, struct strbuf *sb)
             sb_puts(sb, "    data_format: CHW\n");
         else if (i == 0)
             sb_puts(sb, "    data_format: HWC\n");
+        if (l->streaming) sb_puts(sb, "    streaming: true\n");
         if (l->output_width == 32) sb_puts(sb, "    output_width: 32\n");
-        if (p->weight_bits != 8 && l->kern_len) sb_printf(sb, "    quantization: %d\n", p->weight_bits);
+        if (l->weight_bits != 8 && l->kern_len) sb_printf(sb, "    quantization: %d\n", l->weight_bits);
     }
 }
 

@@ -1,8 +1,11 @@
 /* validate.c - checks a MAX7800x plan (ours, or one written by hand as in an ai8x-synthesis YAML) against every
- * device rule, independently of how the planner chose it: processors per pass (C <= 64: C processors, else
- * C / passes rounded up to a multiple of 4), channels per processor (<= 16 passes), data-memory instance bounds,
- * operands where their consumer reads them, live tensors not overlapping, kernel memory per processor, bias
- * memory, and the layer count. Rules: ../shared/reference/max7800x.md; numbers: device.c.
+ * device rule, independently of how the planner chose it. One function per rule, run from one table (rules[]):
+ * the layer count, processors per pass (C <= 64: C processors, else C / passes rounded up to a multiple of 4) and
+ * channels (<= 16 passes), operands where their consumer reads them, data-memory instance bounds and live tensors
+ * not overlapping, kernel memory per processor, bias memory, and the rules the vendor's loader enforces on one
+ * layer's operation (padding smaller than the kernel, flatten without pooling, element-wise passes, pooling
+ * pass-through passes, padded multi-pass Conv1d, element-wise with a biased convolution, streaming). Sources:
+ * docs/sources.md ("MAX78000 / MAX78002"); numbers and per-device switches: device.c.
  *
  * Each problem is one message: the layer, what is wrong, what is needed and what is available. */
 #include <stdio.h>
@@ -47,16 +50,6 @@ static int64_t footprint(const struct region *r)
     return r->size * (r->gap + 1) - 4 * r->gap;
 }
 
-int mcu_last_reader(const struct mcu_plan *p, int q)
-{
-    int last = -1;
-    for (int i = 0; i < p->n_layers; i++)
-        for (int k = 0; k < p->layers[i].n_in; k++)
-            if (p->layers[i].in_seq[k] == q) last = i;
-    if (q >= 0 && (p->layers[q].is_output || last < 0)) last = p->n_layers;
-    return last;
-}
-
 static void commas(char *b, size_t n, long long v)
 {
     char t[32];
@@ -77,19 +70,20 @@ static void who(char *buf, size_t n, int layer)
         snprintf(buf, n, "layer %d's output", layer);
 }
 
-int mcu_validate(const struct mcu_plan *p, struct mcu_msgs *out)
+static void rule_layers(const struct mcu_plan *p, struct mcu_msgs *out)
 {
     const struct mcu_device *dev = p->dev;
-    int before = out->n;
-    int n = p->n_layers;
-    if (n > dev->max_layers)
+    if (p->n_layers > dev->max_layers)
         mcu_msg_add(out, MCU_R_LAYERS, -1,
                     "%d layers (%d of them pass-through copies for element-wise operands), "
                     "the %s has %d",
-                    n, p->passthroughs, dev->display, dev->max_layers);
+                    p->n_layers, p->passthroughs, dev->display, dev->max_layers);
+}
 
-    /* processors and channels */
-    for (int i = 0; i < n; i++) {
+static void rule_processors(const struct mcu_plan *p, struct mcu_msgs *out)
+{
+    const struct mcu_device *dev = p->dev;
+    for (int i = 0; i < p->n_layers; i++) {
         const struct mcu_layer *l = &p->layers[i];
         int passes, need = mcu_procs_per_pass(l->in_ch, &passes);
         if (l->chw) need = l->in_ch;
@@ -114,8 +108,11 @@ int mcu_validate(const struct mcu_plan *p, struct mcu_msgs *out)
                         "output processor mask 0x%016llx enables %d processors; %d output channels need %d",
                         (unsigned long long)l->out_mask, ohave, l->out_ch, oneed);
     }
+}
 
-    /* operands where the consumer reads them */
+static void rule_operands(const struct mcu_plan *p, struct mcu_msgs *out)
+{
+    int n = p->n_layers;
     int64_t input_off = -1;
     for (int i = 0; i < n; i++) {
         const struct mcu_layer *l = &p->layers[i];
@@ -162,8 +159,12 @@ int mcu_validate(const struct mcu_plan *p, struct mcu_msgs *out)
             }
         }
     }
+}
 
-    /* data memory: bounds and live overlaps */
+static void rule_data(const struct mcu_plan *p, struct mcu_msgs *out)
+{
+    const struct mcu_device *dev = p->dev;
+    int n = p->n_layers;
     struct region *r = calloc((size_t)n + 1, sizeof *r);
     int nr = 0;
     if (r) {
@@ -171,18 +172,18 @@ int mcu_validate(const struct mcu_plan *p, struct mcu_msgs *out)
         for (int i = 0; i < n && first < 0; i++)
             for (int k = 0; k < p->layers[i].n_in; k++)
                 if (p->layers[i].in_seq[k] == -1) first = i;
+        int st, en;
         if (first >= 0) {
             const struct mcu_layer *f = &p->layers[first];
-            int64_t sz = f->chw ? ((int64_t)f->in_h * f->in_w + 3) / 4 * 4 * f->in_ch
-                                : mcu_data_bytes(f, f->in_ch, f->in_h, f->in_w, 0);
-            r[nr++] = (struct region){-1,           0, mcu_last_reader(p, -1), 0, mcu_instances(f->in_mask),
-                                      f->in_offset, sz};
+            mcu_lifetime(p, -1, &st, &en);
+            r[nr++] = (struct region){
+                -1, st, en, 0, mcu_instances(f->in_mask), f->in_offset, mcu_tensor_bytes(p, -1)};
         }
         for (int i = 0; i < n; i++) {
             const struct mcu_layer *l = &p->layers[i];
-            int64_t sz = mcu_data_bytes(l, l->out_ch, l->out_h, l->out_w, l->output_width == 32);
+            mcu_lifetime(p, i, &st, &en);
             r[nr++] = (struct region){
-                i, i, mcu_last_reader(p, i), l->write_gap, mcu_instances(l->out_mask), l->out_offset, sz};
+                i, st, en, l->write_gap, mcu_instances(l->out_mask), l->out_offset, mcu_tensor_bytes(p, i)};
         }
         for (int a = 0; a < nr; a++) {
             const struct region *x = &r[a];
@@ -223,8 +224,12 @@ int mcu_validate(const struct mcu_plan *p, struct mcu_msgs *out)
             }
         free(r);
     }
+}
 
-    /* kernel memory: capacity and overlaps per processor */
+static void rule_kernels(const struct mcu_plan *p, struct mcu_msgs *out)
+{
+    const struct mcu_device *dev = p->dev;
+    int n = p->n_layers;
     for (int i = 0; i < n; i++) {
         const struct mcu_layer *l = &p->layers[i];
         if (!l->kern_len) continue;
@@ -259,13 +264,15 @@ int mcu_validate(const struct mcu_plan *p, struct mcu_msgs *out)
             }
         }
     }
+}
 
-    /* bias memory */
-    int64_t total_bias = 0;
+static void rule_bias(const struct mcu_plan *p, struct mcu_msgs *out)
+{
+    const struct mcu_device *dev = p->dev;
+    int n = p->n_layers;
     for (int i = 0; i < n; i++) {
         const struct mcu_layer *l = &p->layers[i];
         if (l->bias_group < 0) continue;
-        total_bias += l->out_ch;
         if (l->bias_group >= dev->bias_groups || l->bias_offset < 0 ||
             l->bias_offset + l->out_ch > dev->bias_group_bytes) {
             mcu_msg_add(
@@ -286,6 +293,162 @@ int mcu_validate(const struct mcu_plan *p, struct mcu_msgs *out)
             }
         }
     }
-    (void)total_bias;
+}
+
+/* ---- rules about one layer's operation (the vendor's loader refuses these plans) ---- */
+
+static int pools(const struct mcu_layer *l)
+{
+    return l->pool && (l->pool_kh > 1 || l->pool_kw > 1 || l->pool_stride > 1);
+}
+
+/* padding must be smaller than the kernel (a 1x1 convolution cannot pad) */
+static void rule_pad_kernel(const struct mcu_plan *p, struct mcu_msgs *out)
+{
+    for (int i = 0; i < p->n_layers; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        if (l->op == MCU_OP_NONE && l->pad)
+            mcu_msg_add(out, MCU_R_RULE, i,
+                        "padding %d in a pass-through layer (padding needs a convolution)", l->pad);
+        if (l->op == MCU_OP_NONE || l->op == MCU_OP_LINEAR || l->op == MCU_OP_CONVT2D) continue;
+        int kw = l->op == MCU_OP_CONV1D ? l->kh : l->kw;
+        if (l->pad >= l->kh || l->pad >= kw)
+            mcu_msg_add(out, MCU_R_RULE, i,
+                        "padding %d is not smaller than the %dx%d kernel (padding < kernel)", l->pad, l->kh,
+                        l->op == MCU_OP_CONV1D ? 1 : l->kw);
+    }
+}
+
+/* flatten: never with pooling, never in a pass-through layer */
+static void rule_flatten(const struct mcu_plan *p, struct mcu_msgs *out)
+{
+    for (int i = 0; i < p->n_layers; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        if (!l->flatten) continue;
+        if (pools(l))
+            mcu_msg_add(
+                out, MCU_R_RULE, i,
+                "flatten with %dx%d pooling in front: flatten cannot pool (pool in a layer before it)",
+                l->pool_kh, l->pool_kw);
+        if (l->op == MCU_OP_NONE) mcu_msg_add(out, MCU_R_RULE, i, "flatten in a pass-through layer");
+        if (l->streaming) mcu_msg_add(out, MCU_R_RULE, i, "flatten in a streaming layer");
+    }
+}
+
+/* Conv1d: no element-wise operation; on the MAX78002 no padding when it reads more than 64 channels */
+static void rule_conv1d(const struct mcu_plan *p, struct mcu_msgs *out)
+{
+    const struct mcu_device *dev = p->dev;
+    for (int i = 0; i < p->n_layers; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        if (l->op != MCU_OP_CONV1D) continue;
+        if (l->elt && l->n_in > 1)
+            mcu_msg_add(out, MCU_R_RULE, i,
+                        "element-wise %s fused with a Conv1d (run it in a layer of its own)",
+                        mcu_elt_name(l->elt));
+        if (!dev->multipass_padded_conv1d && l->pad > 0 && l->passes > 1)
+            mcu_msg_add(
+                out, MCU_R_RULE, i,
+                "padded Conv1d (padding %d) reading %d channels in %d passes: the %s pads a Conv1d only "
+                "when it reads at most 64 channels (padding 0, or fewer channels)",
+                l->pad, l->in_ch, l->passes, dev->display);
+    }
+}
+
+/* MAX78000: element-wise operations over several passes are emulated; beyond 2 passes x 2 operands the layer
+ * can neither pool nor convolve */
+static void rule_eltwise_passes(const struct mcu_plan *p, struct mcu_msgs *out)
+{
+    const struct mcu_device *dev = p->dev;
+    for (int i = 0; i < p->n_layers && dev->eltwise_mp_emulated; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        int ne = l->elt && l->n_in > 1 ? l->n_in : 1;
+        if (ne < 2 || l->passes < 2 || ne * l->passes == ne + l->passes) continue;
+        if (l->op != MCU_OP_NONE || pools(l))
+            mcu_msg_add(
+                out, MCU_R_RULE, i,
+                "element-wise %s of %d operands over %d passes (%d channels) fused with %s: on the %s an "
+                "element-wise operation beyond 2 passes x 2 operands runs in a pass-through layer of its "
+                "own, without pooling",
+                mcu_elt_name(l->elt), ne, l->passes, l->in_ch,
+                l->op != MCU_OP_NONE ? mcu_op_name(l->op) : "pooling", dev->display);
+    }
+}
+
+/* MAX78000: a pooling pass-through layer reads one pass (<= 64 channels) unless its output is 1x1 */
+static void rule_pool_passes(const struct mcu_plan *p, struct mcu_msgs *out)
+{
+    const struct mcu_device *dev = p->dev;
+    for (int i = 0; i < p->n_layers; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        if (l->op != MCU_OP_NONE || !pools(l) || l->passes <= dev->max_pool_passes) continue;
+        if (l->pooled_h == 1 && l->pooled_w == 1) continue;
+        mcu_msg_add(
+            out, MCU_R_RULE, i,
+            "pooling %d channels (%d passes) without a convolution to %dx%d: on the %s a pooling "
+            "pass-through reads at most %d pass%s (64 channels) unless its output is 1x1 (pool in front of "
+            "a convolution instead)",
+            l->in_ch, l->passes, l->pooled_h, l->pooled_w, dev->display, dev->max_pool_passes,
+            dev->max_pool_passes > 1 ? "es" : "");
+    }
+}
+
+/* MAX78002: an element-wise operation and a convolution with bias go in separate layers */
+static void rule_eltwise_bias(const struct mcu_plan *p, struct mcu_msgs *out)
+{
+    const struct mcu_device *dev = p->dev;
+    for (int i = 0; i < p->n_layers && !dev->eltwise_conv_bias; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        if (l->elt && l->n_in > 1 && l->op != MCU_OP_NONE && l->bias_group >= 0)
+            mcu_msg_add(
+                out, MCU_R_RULE, i,
+                "element-wise %s fused with a %s that has a bias: the %s runs them in separate layers",
+                mcu_elt_name(l->elt), mcu_op_name(l->op), dev->display);
+    }
+}
+
+/* streaming (FIFO) mode: the first layers only, in a chain; the FIFO feeds at most 16 channels on processors 0-3,
+ * 16-19, 32-35, 48-51; frames below 2^21 pixels x passes; on the MAX78000 the last streaming layer pads */
+static void rule_streaming(const struct mcu_plan *p, struct mcu_msgs *out)
+{
+    const struct mcu_device *dev = p->dev;
+    int last = -1;
+    for (int i = 0; i < p->n_layers; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        if (!l->streaming) continue;
+        if (i != last + 1 || i >= dev->max_stream_layers)
+            mcu_msg_add(out, MCU_R_STREAMING, i,
+                        "streams, but streaming layers are the first %d at most and follow each other",
+                        dev->max_stream_layers);
+        last = i;
+        if ((int64_t)l->in_h * l->in_w * l->passes >= dev->frame_size_max)
+            mcu_msg_add(out, MCU_R_STREAMING, i,
+                        "streams a %dx%d input in %d passes: at most %lld pixels x passes", l->in_h, l->in_w,
+                        l->passes, (long long)dev->frame_size_max);
+        if (i == 0 && (l->in_ch > (l->chw ? 4 : 16) ||
+                       (l->in_mask & ~(l->chw ? 0x0001000100010001ull : 0x000f000f000f000full))))
+            mcu_msg_add(out, MCU_R_STREAMING, i,
+                        "the FIFO feeds at most %d channels on processors %s; the input has %d on 0x%016llx",
+                        l->chw ? 4 : 16, l->chw ? "0, 16, 32, 48" : "0-3, 16-19, 32-35, 48-51", l->in_ch,
+                        (unsigned long long)l->in_mask);
+    }
+    if (last >= 0 && !dev->stream_nonpad_final && p->layers[last].pad == 0)
+        mcu_msg_add(out, MCU_R_STREAMING, last,
+                    "the last streaming layer has padding 0: the %s needs padding there", dev->display);
+}
+
+typedef void (*mcu_rule_fn)(const struct mcu_plan *p, struct mcu_msgs *out);
+
+/* every rule, in the order its problems are reported */
+static const mcu_rule_fn rules[] = {
+    rule_layers,      rule_processors,   rule_operands,  rule_data,   rule_kernels,
+    rule_bias,        rule_pad_kernel,   rule_flatten,   rule_conv1d, rule_eltwise_passes,
+    rule_pool_passes, rule_eltwise_bias, rule_streaming,
+};
+
+int mcu_validate(const struct mcu_plan *p, struct mcu_msgs *out)
+{
+    int before = out->n;
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) rules[i](p, out);
     return out->n - before;
 }

@@ -10,7 +10,7 @@
 const char map_usage[] =
     "usage: nnperf map MODEL.onnx --target max78000|max78002 [--weight-bits 8|4|2|1] [--format "
     "table|json|yaml]\n"
-    "                  [-o FILE] [--input NAME=DIMS]\n"
+    "                  [--weight-bits-file FILE] [-o FILE] [--input NAME=DIMS]\n"
     "\n"
     "Plans the model on a MAX78000 or MAX78002 CNN accelerator: ONNX nodes grouped into accelerator layers "
     "(pooling\n"
@@ -24,6 +24,7 @@ const char map_usage[] =
     "options:\n"
     "  --target T            max78000 (default) or max78002\n"
     "  --weight-bits N       8 (default), 4, 2 or 1 bits per weight\n"
+    "  --weight-bits-file F  per-layer weight bits: 'NAME: BITS' lines or an ai8x-training QAT policy file\n"
     "  --format FMT          table (default), json, or yaml (an ai8x-synthesis network description)\n"
     "  -o, --output FILE     write to FILE (written completely or not at all) instead of standard output\n"
     "  --input NAME=DIMS     set the input's shape, e.g. --input input=1x3x32x32\n"
@@ -33,7 +34,7 @@ const char map_usage[] =
 
 int cmd_map(int argc, char **argv)
 {
-    const char *model = NULL, *target = "max78000", *fmt = "table", *out = NULL;
+    const char *model = NULL, *target = "max78000", *fmt = "table", *out = NULL, *bits_file = NULL;
     const char *inputs[CLI_MAX_LIST];
     int n_inputs = 0, bits = 8;
     for (int i = 0; i < argc; i++) {
@@ -55,7 +56,9 @@ int cmd_map(int argc, char **argv)
                 cli_error("map: --weight-bits '%s': expected 8, 4, 2 or 1", s);
                 return 2;
             }
-        } else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && has)
+        } else if (!strcmp(a, "--weight-bits-file") && has)
+            bits_file = argv[++i];
+        else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && has)
             out = argv[++i];
         else if (!strcmp(a, "--input") && has) {
             if (n_inputs == CLI_MAX_LIST) {
@@ -94,7 +97,8 @@ int cmd_map(int argc, char **argv)
         return 2;
     }
     struct nnperf_mcu_plan *plan;
-    if (nnperf_map(an, target, bits, &plan, err, sizeof err) != NNPERF_OK) {
+    struct nnperf_map_options mo = {target, bits, bits_file};
+    if (nnperf_map_ex(an, &mo, &plan, err, sizeof err) != NNPERF_OK) {
         cli_error("map: %s", err);
         nnperf_analysis_free(an);
         nnperf_model_free(m);
