@@ -113,21 +113,6 @@ static uint64_t window(int start, int n)
     return m << start;
 }
 
-/* location (processors) of each layer's output; index q + 1 so the model input (-1) is slot 0 */
-struct locs {
-    uint64_t *loc;
-};
-
-static void set_loc(struct mcu_plan *p, struct locs *L, int q, uint64_t mask)
-{
-    if (L->loc[q + 1]) return;
-    L->loc[q + 1] = mask;
-    /* an operand of an element-wise layer: its co-operands live on the same processors */
-    int only = -1;
-    if (q >= 0 && consumers_of(p, q, &only) == 1 && p->layers[only].elt != MCU_ELT_NONE)
-        for (int k = 0; k < p->layers[only].n_in; k++) set_loc(p, L, p->layers[only].in_seq[k], mask);
-}
-
 /* FIFO input processors of a streaming first layer: 4 channels per quadrant on processors 0-3, 16-19, 32-35,
  * 48-51 (the vendor's loader restricts the FIFO to these). */
 static uint64_t fifo_mask(int channels)
@@ -145,63 +130,133 @@ static int kern_estimate(const struct mcu_layer *l)
     return mcu_kern_len(&t);
 }
 
-/* Input processors of every layer. A layer's input lives where its producer wrote it, so the first reader of a
- * tensor chooses: the window (start at a multiple of 4) where its kernels would go lowest in kernel memory, ties
- * to the window whose processors hold the fewest kernel words, then the lowest. Kernel memory is simulated as the
- * vendor's loader fills it: layers on all 64 processors first, then first fit into the gaps. */
-static void choose_processors(struct mcu_plan *p, uint64_t *loc)
+/* tensors that must live on the same processors: element-wise operands, and a pass-through copy and its source
+ * (index q + 1, so the network's input is 0) */
+static int group_of(int *g, int x)
 {
-    struct locs L = {loc};
-    struct mcu_kmap *km = mcu_kmap_new();
-    for (int i = 0; i < p->n_layers && km; i++) {
-        const struct mcu_layer *l = &p->layers[i];
-        if (!l->chw && mcu_procs_per_pass(l->in_ch, NULL) >= 64)
-            mcu_kmap_add(km, ~(uint64_t)0, kern_estimate(l));
-    }
-    for (int i = 0; i < p->n_layers; i++) {
-        struct mcu_layer *l = &p->layers[i];
-        int concat = l->n_in > 1 && l->elt == MCU_ELT_NONE;
-        int n = l->chw ? l->in_ch : mcu_procs_per_pass(l->in_ch, NULL);
-        if (n > 64) n = 64;
-        uint64_t decided = concat ? 0 : loc[l->in_seq[0] + 1];
-        int klen = kern_estimate(l);
-        if (decided) {
-            l->in_mask = decided;
-        } else if (i == 0 && l->streaming) {
-            l->in_mask = fifo_mask(l->in_ch);
-            set_loc(p, &L, l->in_seq[0], l->in_mask);
-        } else {
-            int best = -1, best_off = 0;
-            int64_t best_load = 0;
-            for (int s = 0; s + n <= 64; s += 4) {
-                uint64_t w = window(s, n);
-                int off = klen && km ? mcu_kmap_fit(km, w, klen) : 0;
-                int64_t load = km ? mcu_kmap_load(km, w) : 0;
-                if (best < 0 || off < best_off || (off == best_off && load < best_load))
-                    best = s, best_off = off, best_load = load;
-                if (!klen) break;
-            }
-            if (best < 0) best = 0;
-            l->in_mask = window(best, n);
-            if (concat) {
-                int at = best;
-                for (int k = 0; k < l->n_in; k++) {
-                    int q = l->in_seq[k];
-                    int c = q >= 0 ? p->layers[q].out_ch : l->in_ch;
-                    set_loc(p, &L, q, window(at, c));
-                    at += c;
-                }
-            } else
-                for (int k = 0; k < l->n_in; k++) set_loc(p, &L, l->in_seq[k], l->in_mask);
+    while (g[x] != x) x = g[x] = g[g[x]];
+    return x;
+}
+
+static void group_join(int *g, int a, int b)
+{
+    a = group_of(g, a), b = group_of(g, b);
+    if (a != b) g[a > b ? a : b] = a < b ? a : b;
+}
+
+/* the window of n processors (start at a multiple of 4) whose busiest processor holds the fewest kernel words;
+ * ties: the fewest words in all, then the lowest. Windows touching the data-memory instances in avoid are skipped
+ * while another is left. */
+static int least_loaded(const int64_t *load, int n, unsigned avoid)
+{
+    int best = 0, any = 0;
+    for (int s = 0; s + n <= 64 && !any; s += 4) any = !(mcu_instances(window(s, n)) & avoid);
+    if (!any) avoid = 0;
+    int64_t best_max = -1, best_sum = 0;
+    for (int s = 0; s + n <= 64; s += 4) {
+        if (mcu_instances(window(s, n)) & avoid) continue;
+        int64_t mx = 0, sum = 0;
+        for (int q = s; q < s + n; q++) {
+            if (load[q] > mx) mx = load[q];
+            sum += load[q];
         }
-        if (klen && km && l->in_mask != ~(uint64_t)0) mcu_kmap_add(km, l->in_mask, klen);
-        if (l->passthrough) set_loc(p, &L, i, l->in_mask);
+        if (best_max < 0 || mx < best_max || (mx == best_max && sum < best_sum))
+            best = s, best_max = mx, best_sum = sum;
     }
-    mcu_kmap_free(km);
-    for (int i = 0; i < p->n_layers; i++) {
+    return best;
+}
+
+/* Input processors of every layer. A layer reads its input where the producer wrote it, so each tensor (with the
+ * tensors that must share its processors) gets one window, and every layer reading it puts its kernels there.
+ * Kernel memory is the scarce resource, so windows are handed out as a bin packer would: the widest groups first
+ * (64 processors: every processor), then by kernel words, each to the window whose busiest processor holds the
+ * fewest words so far (ties: the lowest). A layer's input and output that cannot share a data-memory instance
+ * (together larger than one) get windows on different instances where there is room. A streaming first layer
+ * reads from the FIFO's processors; the tensors of a concatenation sit side by side inside their reader's window. */
+static enum nnperf_status choose_processors(struct mcu_plan *p, uint64_t *loc, struct diag *d)
+{
+    int n = p->n_layers, nt = n + 1;
+    int *g = malloc((size_t)nt * sizeof *g), *width = calloc((size_t)nt, sizeof *width);
+    int *order = malloc((size_t)nt * sizeof *order);
+    int64_t *words = calloc((size_t)nt, sizeof *words);
+    if (!g || !width || !order || !words) {
+        free(g), free(width), free(order), free(words);
+        return diag_set(d, NNPERF_E_NOMEM, "out of memory");
+    }
+    for (int t = 0; t < nt; t++) g[t] = t;
+    for (int i = 0; i < n; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        if (l->elt != MCU_ELT_NONE && l->n_in > 1)
+            for (int k = 1; k < l->n_in; k++) group_join(g, l->in_seq[0] + 1, l->in_seq[k] + 1);
+        if (l->passthrough) group_join(g, i + 1, l->in_seq[0] + 1);
+    }
+    int64_t load[64] = {0};
+    for (int i = 0; i < n; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        if (l->n_in > 1 && l->elt == MCU_ELT_NONE) continue; /* concatenation: below */
+        int t = group_of(g, l->in_seq[0] + 1);
+        int w = l->chw ? l->in_ch : mcu_procs_per_pass(l->in_ch, NULL);
+        if (w > 64) w = 64;
+        if (w > width[t]) width[t] = w;
+        words[t] += kern_estimate(l);
+        if (i == 0 && l->streaming) loc[t] = fifo_mask(l->in_ch);
+    }
+    int no = 0;
+    for (int t = 0; t < nt; t++)
+        if (group_of(g, t) == t && width[t] && !loc[t]) order[no++] = t;
+    for (int a = 1; a < no; a++) /* widest first, then most kernel words, then network order */
+        for (int b = a; b > 0; b--) {
+            int x = order[b - 1], y = order[b];
+            if (width[x] > width[y] || (width[x] == width[y] && words[x] >= words[y])) break;
+            order[b - 1] = y, order[b] = x;
+        }
+    for (int t = 0; t < nt; t++)
+        if (loc[t])
+            for (int q = 0; q < 64; q++) load[q] += (loc[t] >> q & 1) ? words[t] : 0;
+    for (int k = 0; k < no; k++) {
+        int t = order[k];
+        unsigned avoid = 0;
+        for (int i = 0; i < n; i++) { /* tensors of the same layer too large to share an instance */
+            const struct mcu_layer *l = &p->layers[i];
+            int a = group_of(g, l->in_seq[0] + 1), b = group_of(g, i + 1),
+                other = a == t   ? b
+                        : b == t ? a
+                                 : -1;
+            if (other < 0 || other == t || !loc[other]) continue;
+            if (mcu_tensor_bytes(p, l->in_seq[0]) + mcu_tensor_bytes(p, i) > p->dev->instance_bytes)
+                avoid |= mcu_instances(loc[other]);
+        }
+        int s = width[t] >= 64 ? 0 : least_loaded(load, width[t], avoid);
+        loc[t] = window(s, width[t]);
+        for (int q = s; q < s + width[t]; q++) load[q] += words[t];
+    }
+    for (int t = 0; t < nt; t++) loc[t] = loc[group_of(g, t)];
+    /* concatenations, in network order: operands side by side in the reader's window */
+    for (int i = 0; i < n; i++) {
+        struct mcu_layer *l = &p->layers[i];
+        if (!(l->n_in > 1 && l->elt == MCU_ELT_NONE)) {
+            l->in_mask = loc[l->in_seq[0] + 1];
+            continue;
+        }
+        int w = mcu_procs_per_pass(l->in_ch, NULL);
+        if (w > 64) w = 64;
+        int s = least_loaded(load, w, 0), at = s;
+        l->in_mask = window(s, w);
+        int klen = kern_estimate(l);
+        for (int q = s; q < s + w; q++) load[q] += klen;
+        for (int k = 0; k < l->n_in; k++) {
+            int q = l->in_seq[k];
+            int c = q >= 0 ? p->layers[q].out_ch : l->in_ch;
+            if (!loc[q + 1]) loc[q + 1] = window(at, c);
+            at += c;
+        }
+    }
+    for (int i = 0; i < n; i++) {
         struct mcu_layer *l = &p->layers[i];
         l->out_mask = loc[i + 1] ? loc[i + 1] : window(0, mcu_procs_per_pass(l->out_ch, NULL));
     }
+    free(g), free(width), free(order), free(words);
+    return NNPERF_OK;
 }
 
 /* ---- bias ---- */
@@ -528,7 +583,8 @@ static enum nnperf_status plan_once(const struct ir_model *m, const struct mcu_d
             st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
             goto fail;
         }
-        choose_processors(p, loc);
+        st = choose_processors(p, loc, d);
+        if (st) goto fail;
         mcu_place_kernels(p);
         place_bias(p);
         st = place_data(p, d);

@@ -1,6 +1,9 @@
-/* test_mcu.c - the MAX7800x planner (`nnperf map`): the seed-004 ai85net5 processor masks validate; a wrong mask,
- * overlapping offsets and an exhausted processor are each rejected with the right message; every model in
- * models/mcu plans and its plan validates (or fails with messages naming layer, resource and remedy). */
+/* test_mcu.c - the MAX7800x planner (`nnperf map`): the vendor's published ai85net5 processor masks validate; a
+ * wrong mask, overlapping offsets and an exhausted processor are each rejected with the right message; every model
+ * in models/mcu plans and its plan validates (or fails with messages naming layer, resource and remedy); the
+ * published ai8x networks (models/mcu/ai8x) plan with the vendor's layer count, processors per layer, kernel words
+ * and fit; each device rule has a model that breaks it and a near-identical one that passes (models/mcu/rules);
+ * streaming and per-layer weight bits. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,18 +17,25 @@ struct loaded {
     struct nnperf_mcu_plan *h;
 };
 
-static struct mcu_plan *plan(const char *name, const char *target, int bits, struct loaded *L)
+static struct mcu_plan *plan_file(const char *name, const char *target, int bits, const char *bits_file,
+                                  struct loaded *L)
 {
     char path[256], err[512];
     memset(L, 0, sizeof *L);
     snprintf(path, sizeof path, "models/mcu/%s.onnx", name);
+    struct nnperf_map_options o = {target, bits, bits_file};
     if (nnperf_model_load(path, NULL, &L->m, err, sizeof err) != NNPERF_OK ||
         nnperf_analyze(L->m, NULL, &L->a, err, sizeof err) != NNPERF_OK ||
-        nnperf_map(L->a, target, bits, &L->h, err, sizeof err) != NNPERF_OK) {
+        nnperf_map_ex(L->a, &o, &L->h, err, sizeof err) != NNPERF_OK) {
         fprintf(stderr, "%s: %s\n", path, err);
         return NULL;
     }
     return mcu_plan_of(L->h);
+}
+
+static struct mcu_plan *plan(const char *name, const char *target, int bits, struct loaded *L)
+{
+    return plan_file(name, target, bits, NULL, L);
 }
 
 static void done(struct loaded *L)
@@ -144,19 +154,33 @@ static void test_seed004(void)
 
 static void test_models_fit(void)
 {
-    static const char *fit[] = {"mnist_ai85net5", "cifar10_simplenet", "kws20_conv1d", "cifar10_residual"};
-    for (size_t i = 0; i < sizeof fit / sizeof fit[0]; i++) {
+    /* t = 0: MAX78000, 1: MAX78002. kws20_conv1d pads Conv1d layers of 96-100 channels and cifar10_residual adds
+     * in front of biased convolutions: both rules of the MAX78002 only */
+    static const struct {
+        const char *name;
+        int fits[2];
+        const char *why78002;
+    } cases[] = {
+        {"mnist_ai85net5", {1, 1}, NULL},
+        {"cifar10_simplenet", {1, 1}, NULL},
+        {"kws20_conv1d", {1, 0}, "padded Conv1d (padding 1) reading 96 channels in 2 passes"},
+        {"cifar10_residual", {1, 0}, "element-wise add fused with a conv2d that has a bias"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         for (int t = 0; t < 2; t++) {
             struct loaded L;
-            struct mcu_plan *p = plan(fit[i], t ? "max78002" : "max78000", 8, &L);
+            struct mcu_plan *p = plan(cases[i].name, t ? "max78002" : "max78000", 8, &L);
             CHECK(p != NULL);
             if (!p) continue;
-            CHECK(p->fits);
-            for (int k = 0; k < p->problems->n; k++)
-                fprintf(stderr, "%s: %s\n", fit[i], p->problems->m[k].text);
-            struct mcu_msgs *ms = calloc(1, sizeof *ms);
-            CHECK_EQ_U(mcu_validate(p, ms), 0);
-            free(ms);
+            CHECK_EQ_U(p->fits, cases[i].fits[t]);
+            if (cases[i].fits[t]) {
+                for (int k = 0; k < p->problems->n; k++)
+                    fprintf(stderr, "%s: %s\n", cases[i].name, p->problems->m[k].text);
+                struct mcu_msgs *ms = calloc(1, sizeof *ms);
+                CHECK_EQ_U(mcu_validate(p, ms), 0);
+                free(ms);
+            } else
+                CHECK(any_problem(p, cases[i].why78002));
             CHECK(p->n_layers <= p->dev->max_layers);
             CHECK(p->cycles > 0);
             done(&L);
@@ -246,8 +270,228 @@ static void test_render_and_errors(void)
     done(&L);
 }
 
+/* The published networks, on the devices the vendor builds them for: the vendor's layer count and processors per
+ * layer (the popcounts of the masks in its networks/ YAML files), fit, and kernel words where its loader's count
+ * differs from outputs x passes (kws20 v3 layers 0 and 6: 100 outputs take 2 passes of 52 processors). */
+static void test_published(void)
+{
+    static const struct {
+        const char *model, *target;
+        int layers;
+        int procs[17];
+    } cases[] = {
+        {"ai8x/ai85net5_mnist", "max78000", 5, {1, 60, 60, 56, 12}},
+        {"ai8x/ai85nascifarnet_cifar100", "max78000", 11, {3, 64, 32, 64, 32, 64, 64, 64, 64, 64, 64}},
+        {"ai8x/ai85simplenet_cifar100",
+         "max78000",
+         14,
+         {3, 16, 20, 20, 20, 20, 20, 44, 48, 48, 48, 64, 64, 64}},
+        {"ai8x/ai85ressimplenet_cifar100",
+         "max78000",
+         17,
+         {3, 16, 20, 20, 20, 20, 20, 20, 20, 44, 48, 48, 48, 48, 64, 64, 64}},
+        {"ai8x/ai85kws20netv3", "max78000", 9, {64, 52, 48, 64, 48, 64, 48, 52, 64}},
+        {"ai8x/ai87kws20netv3", "max78002", 9, {64, 52, 48, 64, 48, 64, 48, 52, 64}},
+        {"ai8x/ai85faceidnet", "max78000", 9, {3, 16, 32, 32, 64, 64, 64, 64, 64}},
+        {"ai8x/ai85cdnet", "max78000", 7, {3, 16, 32, 64, 32, 32, 16}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct loaded L;
+        struct mcu_plan *p = plan(cases[c].model, cases[c].target, 8, &L);
+        CHECK(p != NULL);
+        if (!p) continue;
+        CHECK(p->fits);
+        for (int k = 0; k < p->problems->n; k++)
+            fprintf(stderr, "%s: %s\n", cases[c].model, p->problems->m[k].text);
+        CHECK_EQ_U(p->n_layers, cases[c].layers);
+        for (int i = 0; i < p->n_layers && i < cases[c].layers; i++)
+            if (mcu_popcount(p->layers[i].in_mask) != cases[c].procs[i]) {
+                fprintf(stderr, "%s layer %d: %d processors, the vendor's network has %d\n", cases[c].model,
+                        i, mcu_popcount(p->layers[i].in_mask), cases[c].procs[i]);
+                CHECK(0);
+            }
+        if (!strcmp(cases[c].model, "ai8x/ai85kws20netv3")) {
+            CHECK_EQ_U(p->layers[0].kern_len, 24);
+            CHECK_EQ_U(p->layers[6].kern_len, 70);
+        }
+        done(&L);
+    }
+}
+
+/* Each device rule: the _bad model breaks it (the plan does not fit, the problem names the rule), the _ok model,
+ * changed just enough, fits. */
+static void test_rules(void)
+{
+    static const struct {
+        const char *name, *target, *needle;
+    } cases[] = {
+        {"conv1d_pad_multipass", "max78002", "padded Conv1d (padding 1) reading 128 channels in 2 passes"},
+        {"pad_kernel", "max78000", "padding 1 is not smaller than the 1x1 kernel"},
+        {"eltwise_passes", "max78000",
+         "element-wise add of 2 operands over 3 passes (160 channels) fused with conv2d"},
+        {"pool_passes", "max78000", "pooling 128 channels (2 passes) without a convolution to 4x4"},
+        {"eltwise_bias", "max78002", "element-wise add fused with a conv2d that has a bias"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char name[128];
+        struct loaded L;
+        snprintf(name, sizeof name, "rules/%s_bad", cases[c].name);
+        struct mcu_plan *p = plan(name, cases[c].target, 8, &L);
+        CHECK(p != NULL);
+        if (p) {
+            CHECK(!p->fits);
+            if (!any_problem(p, cases[c].needle)) {
+                fprintf(stderr, "%s on %s: no problem '%s'\n", name, cases[c].target, cases[c].needle);
+                CHECK(0);
+            }
+            done(&L);
+        }
+        snprintf(name, sizeof name, "rules/%s_ok", cases[c].name);
+        p = plan(name, cases[c].target, 8, &L);
+        CHECK(p != NULL);
+        if (p) {
+            CHECK(p->fits);
+            for (int k = 0; k < p->problems->n; k++)
+                fprintf(stderr, "%s: %s\n", name, p->problems->m[k].text);
+            done(&L);
+        }
+    }
+    /* the device-specific rules hold on one device only */
+    struct loaded L;
+    struct mcu_plan *p = plan("rules/conv1d_pad_multipass_bad", "max78000", 8, &L);
+    if (p) {
+        CHECK(p->fits);
+        done(&L);
+    }
+    p = plan("rules/pool_passes_bad", "max78002", 8, &L);
+    if (p) {
+        CHECK(p->fits);
+        done(&L);
+    }
+    /* flatten cannot pool: the planner pools in a pass-through layer of its own; fused, the validator refuses */
+    p = plan("rules/flatten_pool_bad", "max78000", 8, &L);
+    CHECK(p != NULL);
+    if (p) {
+        CHECK(p->fits);
+        CHECK_EQ_U(p->n_layers, 3);
+        const struct mcu_layer *pt = &p->layers[1], *fc = &p->layers[2];
+        CHECK(pt->op == MCU_OP_NONE && pt->pool == MCU_POOL_MAX);
+        CHECK(fc->op == MCU_OP_LINEAR && fc->flatten && !fc->pool);
+        struct mcu_msgs *ms = calloc(1, sizeof *ms);
+        p->layers[2].pool = MCU_POOL_MAX, p->layers[2].pool_kh = p->layers[2].pool_kw = 2;
+        p->layers[2].pool_stride = 2;
+        CHECK(mcu_validate(p, ms) > 0);
+        CHECK(has_msg(ms, MCU_R_RULE, "flatten with 2x2 pooling in front"));
+        free(ms);
+        done(&L);
+    }
+    p = plan("rules/flatten_pool_ok", "max78000", 8, &L);
+    if (p) {
+        CHECK(p->fits);
+        CHECK_EQ_U(p->n_layers, 2);
+        done(&L);
+    }
+}
+
+/* Streaming: the 3x160x120 faceid and 3x128x128 cats-dogs inputs do not fit a 32 KiB instance whole; layers 0-1
+ * stream as in the vendor's own networks, and the YAML says so. On the MAX78002 (80 KiB) they need not. */
+static void test_streaming(void)
+{
+    const char *models[] = {"ai8x/ai85faceidnet", "ai8x/ai85cdnet"};
+    for (int i = 0; i < 2; i++) {
+        struct loaded L;
+        struct mcu_plan *p = plan(models[i], "max78000", 8, &L);
+        CHECK(p != NULL);
+        if (!p) continue;
+        CHECK(p->fits);
+        CHECK_EQ_U(p->streaming_layers, 2);
+        CHECK(p->layers[0].streaming && p->layers[1].streaming && !p->layers[2].streaming);
+        CHECK(has_msg(p->notes, MCU_R_STREAMING, "streaming (FIFO) mode required: layers 0-1 stream"));
+        char *out = NULL, err[256];
+        size_t len = 0;
+        CHECK(nnperf_mcu_plan_render(L.h, "yaml", &out, &len, err, sizeof err) == NNPERF_OK);
+        CHECK(out && strstr(out, "streaming: true"));
+        free(out);
+        /* without streaming the input overflows the instance */
+        p->layers[0].streaming = p->layers[1].streaming = 0;
+        p->streaming_layers = 0;
+        struct mcu_msgs *ms = calloc(1, sizeof *ms);
+        CHECK(mcu_validate(p, ms) > 0);
+        CHECK(has_msg(ms, MCU_R_DATA, "the model input needs"));
+        free(ms);
+        done(&L);
+        p = plan(models[i], "max78002", 8, &L);
+        if (p) {
+            CHECK(p->fits);
+            CHECK_EQ_U(p->streaming_layers, 0);
+            done(&L);
+        }
+    }
+}
+
+/* Per-layer weight bits from an ai8x-training QAT policy: conv1 8, conv2 4, conv3-conv10 2, conv11-conv14 4 */
+static void test_weight_bits(void)
+{
+    struct loaded L;
+    struct mcu_plan *p = plan_file("ai8x/ai85simplenet_cifar100", "max78000", 8,
+                                   "models/mcu/ai8x/qat_policy_cifar100.yaml", &L);
+    CHECK(p != NULL);
+    if (p) {
+        static const int want[14] = {8, 4, 2, 2, 2, 2, 2, 2, 2, 2, 4, 4, 4, 4};
+        int64_t bytes = 0;
+        for (int i = 0; i < p->n_layers && i < 14; i++) {
+            CHECK_EQ_U(p->layers[i].weight_bits, want[i]);
+            bytes += (p->layers[i].weights * want[i] + 7) / 8;
+        }
+        CHECK_EQ_U(p->weight_bytes, bytes);
+        char *out = NULL, err[256];
+        size_t len = 0;
+        CHECK(nnperf_mcu_plan_render(L.h, "yaml", &out, &len, err, sizeof err) == NNPERF_OK);
+        CHECK(out && strstr(out, "quantization: 2") && strstr(out, "quantization: 4"));
+        free(out);
+        done(&L);
+    }
+    /* bad files: the file, line and key named; a name that matches no layer */
+    const char *bad[][2] = {
+        {"conv1: 8\nconv2: 3\n", ":2: key 'conv2': weight bits '3'"},
+        {"conv1: 8\nconv1: 4\n", ":2: key 'conv1': given twice (first on line 1)"},
+        {"  conv1: 8\n", ":1: key 'conv1': indented, but not inside 'overrides:'"},
+        {"conv99: 4\n", ":1: key 'conv99' names no layer with weights"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char path[64], err[512];
+        snprintf(path, sizeof path, "test_mcu_bits_%zu.yaml", i);
+        FILE *f = fopen(path, "w");
+        CHECK(f != NULL);
+        if (!f) continue;
+        fputs(bad[i][0], f);
+        fclose(f);
+        struct nnperf_model *m = NULL;
+        struct nnperf_analysis *a = NULL;
+        struct nnperf_mcu_plan *h = NULL;
+        struct nnperf_map_options o = {"max78000", 8, path};
+        if (nnperf_model_load("models/mcu/ai8x/ai85simplenet_cifar100.onnx", NULL, &m, err, sizeof err) ==
+                NNPERF_OK &&
+            nnperf_analyze(m, NULL, &a, err, sizeof err) == NNPERF_OK) {
+            CHECK(nnperf_map_ex(a, &o, &h, err, sizeof err) != NNPERF_OK);
+            CHECK(h == NULL);
+            if (!strstr(err, bad[i][1])) {
+                fprintf(stderr, "weight-bits file %zu: '%s' lacks '%s'\n", i, err, bad[i][1]);
+                CHECK(0);
+            }
+        }
+        nnperf_analysis_free(a);
+        nnperf_model_free(m);
+        remove(path);
+    }
+}
+
 int main(void)
 {
+    test_published();
+    test_rules();
+    test_streaming();
+    test_weight_bits();
     test_seed004();
     test_models_fit();
     test_too_large();

@@ -29,7 +29,7 @@ _nnperf() {
     calibrate) opts="--hw -o --dtype --help" ;;
     validate) opts="--hw --measured --format -o --help" ;;
     llm) opts="--hw --prompt --generate --batch --weights --kv --compute --decode-points --dim --format -o --output --help" ;;
-    map) opts="--target --weight-bits --format -o --input --output --help" ;;
+    map) opts="--target --weight-bits --format --weight-bits-file -o --input --output --help" ;;
     advise) opts="--hw --format -o --min-gain --explain --output --input --dim --dtype --batch --memory-model --interval --help" ;;
     ops) opts="--format --help" ;;
     *) opts="--help" ;;
