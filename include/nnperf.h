@@ -114,7 +114,7 @@ int nnperf_op_count(void);
 void nnperf_op_info(int i, const char **domain, const char **name, int *since, int *until,
                     const char **klass);
 
-/* ---- predictions on a platform (issue 3) ----
+/* ---- predictions on a platform ----
  * A prediction maps an analysis onto a platform (nnperf_platform_load): fusion, alignment, memory plan, roofline,
  * schedule, timeline. It borrows the analysis and copies the platform; free it before the analysis. */
 struct nnperf_platform;
@@ -134,7 +134,7 @@ struct nnperf_predict_options {
     int batch;         /* frames per run; 0 = the platform's frames_per_run */
     int memory_model;  /* enum nnperf_memory_model */
     double interval_s; /* timeline interval; 0 = 0.5 ms */
-    /* a design change to predict (from nnperf_advice_finding, issue 6); NULL = the model as it is. It must come
+    /* a design change to predict (from nnperf_advice_finding); NULL = the model as it is. It must come
      * from advice on the same analysis. */
     const struct nnperf_whatif *whatif;
 };
@@ -180,7 +180,7 @@ void nnperf_prediction_ceilings(const struct nnperf_prediction *p, double *peak_
 enum nnperf_status nnperf_prediction_render(const struct nnperf_prediction *p, enum nnperf_format fmt,
                                             char **out, size_t *len, char *err, size_t errlen);
 
-/* ---- HTML reports and SVG plots (issue 4) ----
+/* ---- HTML reports and SVG plots ----
  * nnperf_analysis_render and nnperf_prediction_render take NNPERF_FORMAT_HTML: a page with tabs (analysis: Summary,
  * Layer details; prediction: Summary, Layer details, Timeline, Roofline, Memory). Names are escaped everywhere. */
 
@@ -257,7 +257,7 @@ const char *nnperf_platform_assumption(const struct nnperf_platform *p, int i);
 enum nnperf_status nnperf_platform_get(const struct nnperf_platform *p, const char *key, char *out,
                                        size_t cap);
 
-/* ---- host probe (`nnperf probe`, issue 3) ----
+/* ---- host probe (`nnperf probe`) ----
  * Measures this machine on one thread for about budget_s seconds (<= 0: 10 s; clamped to [1, 30]): fp32 FMA peak,
  * a compiled int8 multiply-accumulate loop, element-wise throughput, L2 and DDR bandwidth (STREAM triad past the
  * last-level cache), and writes them as platform YAML named "host" (efficiency 1 everywhere: before calibration).
@@ -308,8 +308,8 @@ enum nnperf_status nnperf_mcu_plan_render(const struct nnperf_mcu_plan *p, const
                                           size_t *len, char *err, size_t errlen);
 void nnperf_mcu_plan_free(struct nnperf_mcu_plan *p);
 
-/* ---- design advice (`nnperf advise`, issue 6; docs/advise.md) ----
- * Checks a model on a platform against the rules of Horizon's efficient-model design advice (shared/seeds/003):
+/* ---- design advice (`nnperf advise`, docs/advise.md) ----
+ * Checks a model on a platform against the rules of Horizon's efficient-model design advice (docs/sources.md):
  * CPU fallback, unfused patterns, alignment padding, memory-bound dense convs, spilled shortcuts, large weights,
  * data transforms, batching of small inputs, dtype. Every finding carries a what-if (a structured change to the
  * model) and its gain is predicted, not guessed: gain = latency per frame without - with the change, both from

@@ -4,7 +4,7 @@
  *   conv1: 8            NAME: BITS, one layer a line
  *   default: 2          every layer not named
  *
- *   weight_bits: 2      an ai8x-training QAT policy file as it is (docs/sources.md): the default ...
+ *   weight_bits: 2      an ai8x-training QAT policy file as it is ([AI8X-TRAINING] in docs/sources.md): the default
  *   overrides:
  *     conv1:
  *       weight_bits: 8  ... and one block per layer (other keys of the policy are read and ignored)

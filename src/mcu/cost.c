@@ -3,7 +3,7 @@
  * reader), tensor lifetimes, and the cycle estimate. The planner (plan.c) and the validator (validate.c) both use
  * these, so a plan is sized and checked by one set of rules.
  *
- * Sources (docs/sources.md, "MAX78000 / MAX78002"): the loader's kernel packing and placement (izer/kernels.py),
+ * Sources ([AI8X-SYNTHESIS] in docs/sources.md): the loader's kernel packing and placement (izer/kernels.py),
  * its data-memory checks and streaming buffers (izer/backend/max7800x.py) and its latency model (izer/latency.py). */
 #include <stdlib.h>
 
@@ -63,8 +63,8 @@ static int64_t kernel_count(const struct mcu_layer *l, int64_t *ksize, int64_t *
         *programmed = kc + start_col * opasses * in_exp;
     }
     *ksize = l->op == MCU_OP_LINEAR ? 1 : (int64_t)l->kh * l->kw; /* Conv1d: kw = 1 */
-    if (l->op == MCU_OP_LINEAR && l->flatten) {
-        int64_t hw = (int64_t)l->pooled_h * l->pooled_w;
+    if (l->op == MCU_OP_LINEAR && l->flatten) { /* every input pixel of every pass holds a 1x1 kernel */
+        int64_t hw = (int64_t)l->pooled_h * l->pooled_w * l->passes;
         int64_t unused = ((int64_t)opasses * mcu_popcount(om) - l->out_ch) * hw;
         kc = kc * hw - unused;
         *programmed = *programmed * hw - unused;

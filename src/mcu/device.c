@@ -1,7 +1,7 @@
 /* device.c - the MAX78000 and MAX78002 CNN accelerators as numbers, each with its source.
  *
  * Source for every number: the vendor's network loader, ai8x-synthesis (its device classes in izer/tornadocnn.py,
- * README "Limitations", izer/kernels.py, izer/kbias.py, izer/latency.py; docs/sources.md, "MAX78000 / MAX78002").
+ * README "Limitations", izer/kernels.py, izer/kbias.py, izer/latency.py; [AI8X-SYNTHESIS] in docs/sources.md).
  * Where the sources give a total without its split, the split chosen here is marked "assumption". */
 #include <string.h>
 

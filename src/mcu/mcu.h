@@ -3,8 +3,8 @@
  * memory with a cycle estimate (plan.c), the validator that checks any plan against every device rule
  * (validate.c) and the table / JSON / ai8x-synthesis YAML writers (render.c).
  *
- * The resource model follows the vendor's own network loader and its documentation (docs/sources.md, "MAX78000 /
- * MAX78002"); docs/map.md explains the model, the planner's choices and the cycle model. */
+ * The resource model follows the vendor's own network loader and its documentation ([AI8X-SYNTHESIS] in
+ * docs/sources.md); docs/map.md explains the model, the planner's choices and the cycle model. */
 #ifndef NNPERF_MCU_H
 #define NNPERF_MCU_H
 

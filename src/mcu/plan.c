@@ -3,7 +3,7 @@
  * the cycle estimate, and the public nnperf_map() entry that runs the validator (validate.c) on its own output and
  * turns every problem into a message with what would make the model fit.
  *
- * Rules (docs/sources.md, "MAX78000 / MAX78002"): C <= 64 channels use C processors; more run in ceil(C/64) passes
+ * Rules ([AI8X-SYNTHESIS] in docs/sources.md): C <= 64 channels use C processors; more run in ceil(C/64) passes
  * of C/passes processors rounded up to a multiple of 4. HWC data: 4 channels per 32-bit word, output size per
  * instance H x W x passes x 4 bytes. Kernel words, kernel placement, tensor sizes and cycles: cost.c. */
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * nothing; BatchNormalization after a convolution is folded into it (ai8x-training folds BN before synthesis).
  * What the accelerator cannot do is listed in plan->problems, every operator and parameter at once.
  *
- * Rules and limits: ../shared/reference/max7800x.md ("Operators (MAX78000)"); the numbers are in device.c. */
+ * Rules and limits: [AI8X-SYNTHESIS] (docs/sources.md), README "Limitations"; the numbers are in device.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

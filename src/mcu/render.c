@@ -1,7 +1,7 @@
 /* render.c - writes a MAX7800x plan as a table (layer program, plan, kernel map, usage, problems), as JSON, or as an
  * ai8x-synthesis network description (YAML: arch, dataset, layers with processors, output_processors, in_offset,
  * out_offset, operation, kernel_size, pad, activate, max_pool/avg_pool, pool_stride, eltwise, in_sequences,
- * write_gap, flatten, streaming, quantization; the keys and values the vendor's loader reads, docs/sources.md), which
+ * write_gap, flatten, streaming, quantization; the keys and values the vendor's loader reads, [AI8X-SYNTHESIS] in docs/sources.md), which
  * that loader accepts as written. Output is deterministic: fixed formats, C locale number printing, no timestamps. */
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * not overlapping, kernel memory per processor, bias memory, and the rules the vendor's loader enforces on one
  * layer's operation (padding smaller than the kernel, flatten without pooling, element-wise passes, pooling
  * pass-through passes, padded multi-pass Conv1d, element-wise with a biased convolution, streaming). Sources:
- * docs/sources.md ("MAX78000 / MAX78002"); numbers and per-device switches: device.c.
+ * [AI8X-SYNTHESIS] in docs/sources.md; numbers and per-device switches: device.c.
  *
  * Each problem is one message: the layer, what is wrong, what is needed and what is available. */
 #include <stdio.h>
