@@ -148,7 +148,8 @@ class Net:
         out = helper.make_tensor_value_info("output", TensorProto.FLOAT, [1] + list(x[1]))
         self.nodes.append(helper.make_node("Identity", [x[0]], ["output"], name="/output"))
         g = helper.make_graph(self.nodes, self.name, [self.inp], [out], initializer=self.inits)
-        m = helper.make_model(g, producer_name="make_ai8x_models.py", opset_imports=[helper.make_opsetid("", 13)])
+        m = helper.make_model(g, producer_name="make_ai8x_models.py",
+                              opset_imports=[helper.make_opsetid("", getattr(self, "opset", 13))])
         m.ir_version = 7
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as f:
@@ -327,6 +328,26 @@ def eltwise_bias(bias):
     return g, g.conv(g.add(a, b, "add"), 16, 3, 1, "conv_y", relu=False, bias=bias)
 
 
+def qdq(bits):
+    """Quantized weights in the graph (QDQ): DequantizeLinear of an int8 (opset 13) or int4 (opset 21) initializer
+    feeding conv2; nnperf map takes the layer's weight bits from it."""
+    g = Net(f"qdq_int{bits}", (3, 16, 16))
+    x = g.conv(g.x, 16, 3, 1, "conv1")
+    wq = "conv2.weight_quantized"
+    t = TensorProto()
+    t.name, t.data_type = wq, TensorProto.INT8 if bits == 8 else 22  # 22: INT4 (ONNX 1.16; not in python3-onnx 1.12)
+    t.dims.extend([16, 16, 3, 3])
+    t.raw_data = bytes(16 * 16 * 9 if bits == 8 else 16 * 16 * 9 // 2)
+    g.inits += [t, helper.make_tensor("conv2.scale", TensorProto.FLOAT, [], [0.01])]
+    g.nodes.append(helper.make_node("DequantizeLinear", [wq, "conv2.scale"], ["conv2.weight"],
+                                    name="/conv2/DequantizeLinear"))
+    y = g._out("conv2")
+    g.nodes.append(helper.make_node("Conv", [x[0], "conv2.weight"], [y], name="/conv2/Conv", kernel_shape=[3, 3],
+                                    pads=[1, 1, 1, 1]))
+    g.opset = 13 if bits == 8 else 21
+    return g, (y, [16, 16, 16])
+
+
 RULES = {
     "conv1d_pad_multipass": (lambda: conv1d_pad_multipass(1), lambda: conv1d_pad_multipass(0)),
     "pad_kernel": (lambda: pad_kernel(1), lambda: pad_kernel(0)),
@@ -341,6 +362,9 @@ def main():
     for name, make in PUBLISHED.items():
         g, y = make()
         g.save(y, os.path.join(HERE, "ai8x", name + ".onnx"))
+    for bits in (8, 4):
+        g, y = qdq(bits)
+        g.save(y, os.path.join(HERE, "quant", f"qdq_int{bits}.onnx"))
     for name, (bad, ok) in RULES.items():
         for suffix, make in (("bad", bad), ("ok", ok)):
             g, y = make()

@@ -97,7 +97,8 @@ struct mcu_layer {
     int is_output;    /* its output is a model output */
     int output_width; /* 8, or 32 for the last layer (wide output) */
     int weight_bits;  /* 8, 4, 2 or 1 (layers with weights) */
-    int streaming;    /* runs in streaming (FIFO) mode: reads its input as rows arrive in a circular buffer */
+    int graph_bits; /* bits of a quantized weight in the graph (DequantizeLinear of an int4 / int8 initializer), 0 */
+    int streaming; /* runs in streaming (FIFO) mode: reads its input as rows arrive in a circular buffer */
 
     /* the plan */
     uint64_t in_mask, out_mask;

@@ -509,13 +509,16 @@ static int bits_match(const char *node, const char *name)
     return 0;
 }
 
+/* Weight bits per layer: a rule of the weight-bits file naming the layer, else the bits of a quantized weight in
+ * the graph, else the file's default, else --weight-bits. */
 static void assign_bits(struct mcu_plan *p)
 {
     const struct mcu_bits *b = p->bits;
-    int def = b && b->default_bits ? b->default_bits : p->weight_bits;
+    int def = b && b->default_bits ? b->default_bits : p->weight_bits, from_graph = 0;
     for (int i = 0; i < p->n_layers; i++) {
         struct mcu_layer *l = &p->layers[i];
-        l->weight_bits = def;
+        l->weight_bits = l->graph_bits ? l->graph_bits : def;
+        from_graph += l->graph_bits != 0;
         for (int k = 0; b && l->weights > 0 && k < b->n; k++)
             if (bits_match(l->name, b->r[k].name)) {
                 l->weight_bits = b->r[k].bits;
@@ -523,6 +526,10 @@ static void assign_bits(struct mcu_plan *p)
                 break;
             }
     }
+    if (from_graph)
+        mcu_msg_add(p->notes, MCU_R_OPERATOR, -1,
+                    "weight bits of %d layer%s from the graph's quantized weights (DequantizeLinear)",
+                    from_graph, from_graph == 1 ? "" : "s");
 }
 
 /* Streaming (FIFO) mode: when the input of one of the first layers does not fit a data-memory instance, layers 0

@@ -312,6 +312,13 @@ static int build_compute(struct builder *b, const struct ir_node *n, int x)
     if (bias) ir_numel(bias, &nb);
     l->weights = nw;
     l->bias = nb;
+    /* a quantized weight (QDQ: DequantizeLinear of an integer initializer) says its own bits */
+    const struct ir_node *dq = w ? w->producer : NULL;
+    if (dq && !strcmp(dq->op_type, "DequantizeLinear") && dq->n_in > 0 && dq->in[0] &&
+        (dq->in[0]->flags & IR_V_INIT) && ir_dtype_is_int(dq->in[0]->dtype)) {
+        int gb = ir_dtype_bits(dq->in[0]->dtype);
+        if (gb == 8 || gb == 4 || gb == 2 || gb == 1) l->graph_bits = gb;
+    }
     l->macs = n->cost.known ? n->cost.macs : 0;
     int conv = !strcmp(n->op_type, "Conv") || !strcmp(n->op_type, "ConvTranspose");
     char what[200];

@@ -451,6 +451,19 @@ static void test_weight_bits(void)
         free(out);
         done(&L);
     }
+    /* quantized weights in the graph (DequantizeLinear of an int8 / int4 initializer) say their bits, over the
+     * --weight-bits default; the other layer keeps the default */
+    for (int b = 0; b < 2; b++) {
+        p = plan(b ? "quant/qdq_int4" : "quant/qdq_int8", "max78000", 2, &L);
+        CHECK(p != NULL);
+        if (!p) continue;
+        CHECK_EQ_U(p->n_layers, 2);
+        CHECK_EQ_U(p->layers[0].weight_bits, 2);
+        CHECK_EQ_U(p->layers[1].weight_bits, b ? 4 : 8);
+        CHECK_EQ_U(p->layers[1].kern_len, b ? 8 : 16); /* 16 kernels of 3x3: 16 words at 8 bits, 8 at 4 */
+        CHECK(has_msg(p->notes, MCU_R_OPERATOR, "weight bits of 1 layer from the graph's quantized weights"));
+        done(&L);
+    }
     /* bad files: the file, line and key named; a name that matches no layer */
     const char *bad[][2] = {
         {"conv1: 8\nconv2: 3\n", ":2: key 'conv2': weight bits '3'"},
