@@ -194,7 +194,8 @@ static int64_t stream_buffer(const struct mcu_plan *p, int ll)
     int64_t val = start + (pkh - 1) * l->in_w + step;
     if (ll == 0 && l->chw) val = 12;
     if (l->passes > 1) val = (val + l->passes - 1) / l->passes * l->passes;
-    return val * 4;
+    /* the loader compares streaming buffer ranges with their ends included: one word more keeps a neighbour clear */
+    return val * 4 + 4;
 }
 
 int64_t mcu_tensor_bytes(const struct mcu_plan *p, int q)
@@ -211,7 +212,10 @@ int64_t mcu_tensor_bytes(const struct mcu_plan *p, int q)
         return mcu_data_bytes(f, f->in_ch, f->in_h, f->in_w, 0);
     }
     const struct mcu_layer *l = &p->layers[q];
-    return mcu_data_bytes(l, l->out_ch, l->out_h, l->out_w, l->output_width == 32);
+    int64_t b = mcu_data_bytes(l, l->out_ch, l->out_h, l->out_w, l->output_width == 32);
+    /* the last streaming layer's output, checked against the streaming buffers like they are checked against each
+     * other (ends included): one word more */
+    return l->streaming ? b + 4 : b;
 }
 
 int mcu_last_reader(const struct mcu_plan *p, int q)
