@@ -437,18 +437,30 @@ static void rule_streaming(const struct mcu_plan *p, struct mcu_msgs *out)
                     "the last streaming layer has padding 0: the %s needs padding there", dev->display);
 }
 
-typedef void (*mcu_rule_fn)(const struct mcu_plan *p, struct mcu_msgs *out);
-
-/* every rule, in the order its problems are reported */
-static const mcu_rule_fn rules[] = {
-    rule_layers,      rule_processors,   rule_operands,  rule_data,   rule_kernels,
-    rule_bias,        rule_pad_kernel,   rule_flatten,   rule_conv1d, rule_eltwise_passes,
-    rule_pool_passes, rule_eltwise_bias, rule_streaming,
+/* every rule, in the order its problems are reported; a new rule is one function and one row (docs/map.md lists
+ * them) */
+static const struct {
+    const char *name;
+    void (*check)(const struct mcu_plan *p, struct mcu_msgs *out);
+} rules[] = {
+    {"layer count", rule_layers},
+    {"processors and channels", rule_processors},
+    {"operands where their reader reads them", rule_operands},
+    {"data memory", rule_data},
+    {"kernel memory", rule_kernels},
+    {"bias memory", rule_bias},
+    {"padding smaller than the kernel", rule_pad_kernel},
+    {"flatten", rule_flatten},
+    {"Conv1d", rule_conv1d},
+    {"element-wise passes", rule_eltwise_passes},
+    {"pooling pass-through passes", rule_pool_passes},
+    {"element-wise with a biased convolution", rule_eltwise_bias},
+    {"streaming", rule_streaming},
 };
 
 int mcu_validate(const struct mcu_plan *p, struct mcu_msgs *out)
 {
     int before = out->n;
-    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) rules[i](p, out);
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) rules[i].check(p, out);
     return out->n - before;
 }
