@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 NN=${1:-build}/nnperf
 P=bench/out/profiles
-CAL="resnet50 mobilenet_v2 vit_b_16 efficientnet_b0 googlenet"
+CAL=${CAL:-"resnet18 mobilenet_v2 efficientnet_b0"}
 [ -f bench/out/host.yaml ] || "$NN" probe -o bench/out/host.yaml
 args=()
 for m in $CAL; do args+=("models/$m.onnx=$P/$m.json"); done

@@ -116,7 +116,8 @@ const struct hw_key hw_keys[] = {
     {"memory.ddr_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(ddr_bytes),
      .doc = "device memory capacity (weights + KV cache + activations must fit: `nnperf llm`); 0 = unknown"},
     {"memory.overlap", HW_T_BOOL, .off = D(overlap), .def = 1,
-     .doc = "loads and stores overlap compute (layer time = max), else they add"},
+     .doc = "loads and stores overlap compute (layer time = max); false: a layer's activation loads and stores "
+            "add to its compute while its weights still stream alongside (CPUs)"},
     {"memory.model", HW_T_NAME, .off = D(memory_model), .size = DS(memory_model),
      .doc = "`planned` (whole tensors in SRAM or DDR), `tiled` (depth-first: chains of layers stay on chip tile by "
             "tile) or `weights-only` (QuTiBench: only weights move); absent: planned"},

@@ -111,6 +111,19 @@ static void add_ort_fusions(struct hw_desc *hw)
     }
 }
 
+/* The class whose efficiency a layer's measurement informs: convolutions, GEMMs, matmuls and attention run on the
+ * same MAC unit (the same SIMD/tensor kernels), so they share one efficiency (what differs between them, the shape,
+ * is the array model's utilization); other classes have their own. */
+static int fit_class(int klass)
+{
+    switch (klass) {
+    case OC_GEMM:
+    case OC_MATMUL:
+    case OC_ATTENTION: return OC_CONV;
+    default: return klass;
+    }
+}
+
 enum nnperf_status perf_calibrate(struct hw_desc *hw, int dtype, struct perf_cal_input *in, int n,
                                   struct strbuf *log, struct diag *d)
 {
@@ -150,8 +163,8 @@ enum nnperf_status perf_calibrate(struct hw_desc *hw, int dtype, struct perf_cal
             const struct pr_layer *L = &preds[i]->layers[l];
             double ideal = L->t_compute > 0 ? L->t_compute : L->t_memory;      /* copies: their memory time */
             if (lus[i][l] <= 0 || ideal <= 0 || L->klass == OC_VIEW) continue; /* views: overhead */
-            meas[L->klass] += lus[i][l] * 1e-6;
-            comp[L->klass] += ideal;
+            meas[fit_class(L->klass)] += lus[i][l] * 1e-6;
+            comp[fit_class(L->klass)] += ideal;
         }
     }
     if (!st) {
@@ -169,15 +182,18 @@ enum nnperf_status perf_calibrate(struct hw_desc *hw, int dtype, struct perf_cal
                     double m = lus[i][l] * 1e-6;
                     int copy = L->t_compute <= 0;
                     double ideal = copy ? L->t_memory : L->t_compute;
-                    if (m <= 0 || ideal <= 0 || eff[L->klass] <= 0) continue;
-                    double tc = ideal / eff[L->klass];
-                    double body = copy || tc > L->t_memory ? tc : L->t_memory;
+                    int fc = fit_class(L->klass);
+                    if (m <= 0 || ideal <= 0 || eff[fc] <= 0) continue;
+                    double tc = ideal / eff[fc];
+                    /* the platform's own layer time (pr_body); for a copy the memory time is the work */
+                    double body = copy ? tc : pr_body(preds[i], L, tc);
                     res += m - body;
                     cnt++;
-                    double left = m - o;
+                    /* what the compute took: the measured time less overhead and what does not overlap it */
+                    double left = m - o - (copy || base.overlap ? 0 : body - tc > 0 ? body - tc : 0);
                     if (left < 0.05 * m) left = 0.05 * m;
-                    num[L->klass] += ideal;
-                    den[L->klass] += left;
+                    num[fc] += ideal;
+                    den[fc] += left;
                 }
             for (int c = 0; c < OC_COUNT; c++)
                 if (eff[c] > 0 && den[c] > 0) eff[c] = num[c] / den[c];
@@ -202,7 +218,7 @@ enum nnperf_status perf_calibrate(struct hw_desc *hw, int dtype, struct perf_cal
             layers += nl;
         }
         double extra = layers > 0 && rest > 0 ? rest / layers : 0;
-        for (int c = 0; c < OC_COUNT; c++) hw->eff[c] = eff[c] > 0 ? eff[c] : -1;
+        for (int c = 0; c < OC_COUNT; c++) hw->eff[c] = eff[fit_class(c)] > 0 ? eff[fit_class(c)] : -1;
         /* classes never measured keep the mean of the measured ones as their default */
         double sum = 0;
         int cnt = 0;
@@ -215,8 +231,9 @@ enum nnperf_status perf_calibrate(struct hw_desc *hw, int dtype, struct perf_cal
             sb_printf(log, "calibrated %s on %d model%s (dtype %s):\n", hw->name, n, n == 1 ? "" : "s", dt);
             for (int c = 0; c < OC_COUNT; c++)
                 if (eff[c] > 0)
-                    sb_printf(log, "  %-14s efficiency %.4f  (measured %.3f ms, ideal %.3f ms)\n",
-                              op_class_name(c), eff[c], meas[c] * 1e3, comp[c] * 1e3);
+                    sb_printf(log, "  %-14s efficiency %.4f  (measured %.3f ms, ideal %.3f ms)%s\n",
+                              op_class_name(c), eff[c], meas[c] * 1e3, comp[c] * 1e3,
+                              c == OC_CONV ? " [also gemm, matmul, attention: one MAC unit]" : "");
             sb_printf(log,
                       "  default        efficiency %.4f\n  per-layer overhead %.2f us (kernel fit %.2f us + "
                       "unexplained run time %.2f us)\n",

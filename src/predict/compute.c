@@ -71,10 +71,20 @@ static double memory_time(const struct nnperf_prediction *p, const struct pr_lay
 }
 
 /* total and bound from the parts */
+double pr_body(const struct nnperf_prediction *p, const struct pr_layer *L, double t_compute)
+{
+    if (p->hw.overlap) return t_compute > L->t_memory ? t_compute : L->t_memory;
+    /* without overlap, the activations a layer loads and stores add to its compute (a CPU writes and re-reads its
+     * tensors around each kernel) while its weights still stream alongside (sequential, prefetched) */
+    double tw = L->fallback ? 0 : safe_div(L->w_bytes, pr_ddr_bw(p));
+    if (tw > L->t_memory) tw = L->t_memory;
+    double t = t_compute + (L->t_memory - tw);
+    return t > tw ? t : tw;
+}
+
 static void finish(const struct nnperf_prediction *p, struct pr_layer *L)
 {
-    double body = p->hw.overlap ? (L->t_compute > L->t_memory ? L->t_compute : L->t_memory)
-                                : L->t_compute + L->t_memory;
+    double body = pr_body(p, L, L->t_compute);
     L->t_total = body + L->t_transfer + L->t_overhead;
     if (!L->cost_known)
         L->bound = PB_UNKNOWN;

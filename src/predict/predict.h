@@ -177,6 +177,9 @@ const struct pr_value_in *pr_value(const struct nnperf_prediction *p, const stru
 double pr_attainable(double ops, double bytes, double peak, double bandwidth);
 /* Bytes per element at the prediction dtype (int4 weights: 0.5). */
 double pr_elem_bytes(const struct nnperf_prediction *p, int is_weight);
+/* A layer's time without transfer and overhead, for a compute time t_compute: max(compute, memory) when the platform
+ * overlaps memory and compute, else compute + activation traffic, overlapped with the weight stream. */
+double pr_body(const struct nnperf_prediction *p, const struct pr_layer *L, double t_compute);
 /* Peak ops/s of one inference at the prediction dtype (peak_ops x cores_per_inference / cores). */
 double pr_peak(const struct nnperf_prediction *p);
 /* Effective DDR bandwidth (bandwidth x efficiency), bytes/s. */
