@@ -275,6 +275,16 @@ enum nnperf_status nnperf_probe_host(double budget_s,
 enum nnperf_status nnperf_calibrate(const char *platform, const char *const *models,
                                     const char *const *profiles, int n, const char *dtype, char **yaml,
                                     size_t *yaml_len, char **log, char *err, size_t errlen);
+/* Fits a platform's free parameters to a table of measured whole-model latencies or FPS (CSV with a header: model,
+ * input, dtype, batch, latency_ms or fps; paths relative to the table's folder) by least squares on the log error,
+ * and predicts every row with a fit that left it out. fit: comma-separated numeric platform keys
+ * ("memory.ddr_efficiency", "compute.array.channels.int8", ...) or "efficiency" (every class's efficiency scaled);
+ * NULL = "efficiency,memory.ddr_efficiency,overhead.per_layer_s". *yaml (the calibrated platform) and *log (the
+ * fit, per row: measured, before, fitted, left out) are malloc'd. Errors: NNPERF_E_IO, NNPERF_E_PARSE (the table),
+ * NNPERF_E_USAGE (unknown key, more parameters than rows allow), those of loading and predicting the models. */
+enum nnperf_status nnperf_calibrate_table(const char *platform, const char *table, const char *fit,
+                                          char **yaml, size_t *yaml_len, char **log, char *err,
+                                          size_t errlen);
 /* Compares a prediction with a measured profile: per layer (matched by name) and in total. Renders a table, JSON or
  * CSV into *out (malloc'd); *predicted_s and *measured_s get the whole-run times (measured: median model_run). */
 enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char *profile,

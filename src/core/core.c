@@ -1,6 +1,12 @@
 /* core.c - arena, diagnostics, checked arithmetic and the capped string buffer (see core.h). */
 #include "core.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,4 +291,42 @@ void sb_free(struct strbuf *s)
     free(s->p);
     s->p = NULL;
     s->len = s->alloc = 0;
+}
+
+enum nnperf_status core_read_file(const char *path, size_t cap, char **out, size_t *len, struct diag *d)
+{
+    *out = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return diag_set(d, NNPERF_E_IO, "'%s': cannot open: %s", path, strerror(errno));
+    struct stat sbuf;
+    if (fstat(fd, &sbuf) != 0 || !S_ISREG(sbuf.st_mode)) {
+        close(fd);
+        return diag_set(d, NNPERF_E_IO, "'%s': not a regular file", path);
+    }
+    if ((uint64_t)sbuf.st_size > cap) {
+        close(fd);
+        return diag_set(d, NNPERF_E_LIMIT, "'%s': larger than the limit of %zu bytes", path, cap);
+    }
+    size_t n = (size_t)sbuf.st_size, got = 0;
+    char *buf = malloc(n + 1);
+    if (!buf) {
+        close(fd);
+        return diag_set(d, NNPERF_E_NOMEM, "'%s': out of memory", path);
+    }
+    while (got < n) {
+        ssize_t r = read(fd, buf + got, n - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (got != n) {
+        free(buf);
+        return diag_set(d, NNPERF_E_IO, "'%s': short read", path);
+    }
+    buf[n] = 0;
+    *out = buf;
+    *len = n;
+    return NNPERF_OK;
 }

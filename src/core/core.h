@@ -70,6 +70,11 @@ struct strbuf {
     int overflow; /* 1 after an append was refused (cap) or allocation failed */
 };
 
+/* Reads a whole regular file (a FIFO, device or directory is refused before reading) of at most cap bytes into a
+ * malloc'd, NUL-terminated buffer (*out, *len without the NUL). Errors name the file and the cause (strerror):
+ * NNPERF_E_IO, NNPERF_E_LIMIT (larger than cap), NNPERF_E_NOMEM. */
+enum nnperf_status core_read_file(const char *path, size_t cap, char **out, size_t *len, struct diag *d);
+
 void sb_init(struct strbuf *s, size_t cap);
 void sb_putn(struct strbuf *s, const char *p, size_t n);
 void sb_puts(struct strbuf *s, const char *p);

@@ -9,6 +9,15 @@
 
 const char calibrate_usage[] =
     "usage: nnperf calibrate --hw PLATFORM -o OUT.yaml [--dtype DT] MODEL.onnx=PROFILE.json...\n"
+    "       nnperf calibrate --hw PLATFORM -o OUT.yaml --table MEASURED.csv [--fit KEY,KEY...]\n"
+    "\n"
+    "With --table: fits the platform's free parameters (numeric platform keys, or 'efficiency' to scale "
+    "every\n"
+    "class; default efficiency,memory.ddr_efficiency,overhead.per_layer_s) to measured whole-model "
+    "latencies\n"
+    "or FPS (CSV: model,input,dtype,batch,latency_ms|fps) and prints each row's error before, after, and "
+    "when\n"
+    "the row is left out of the fit.\n"
     "\n"
     "Fits the platform's per-operator-class efficiencies and per-layer overhead to ONNX Runtime profiles\n"
     "(per-node kernel times and whole-run times; bench/validate/measure.js writes them) and writes the\n"
@@ -27,7 +36,7 @@ const char validate_usage[] =
 
 int cmd_calibrate(int argc, char **argv)
 {
-    const char *hw = NULL, *out = NULL, *dtype = NULL;
+    const char *hw = NULL, *out = NULL, *dtype = NULL, *table = NULL, *fit = NULL;
     const char *models[MAX_PAIRS], *profiles[MAX_PAIRS];
     int n = 0;
     for (int i = 0; i < argc; i++) {
@@ -38,6 +47,10 @@ int cmd_calibrate(int argc, char **argv)
             out = argv[++i];
         else if (!strcmp(a, "--dtype") && i + 1 < argc)
             dtype = argv[++i];
+        else if (!strcmp(a, "--table") && i + 1 < argc)
+            table = argv[++i];
+        else if (!strcmp(a, "--fit") && i + 1 < argc)
+            fit = argv[++i];
         else if (a[0] == '-') {
             cli_error("calibrate: unknown option or missing value '%s'", a);
             return 2;
@@ -56,6 +69,24 @@ int cmd_calibrate(int argc, char **argv)
             models[n] = m;
             profiles[n++] = eq + 1;
         }
+    }
+    if (hw && table && !n) {
+        char *yaml, *log, err[1024];
+        size_t len;
+        if (nnperf_calibrate_table(hw, table, fit, &yaml, &len, &log, err, sizeof err) != NNPERF_OK) {
+            cli_error("calibrate: %s", err);
+            return 2;
+        }
+        if (log) fputs(log, stderr);
+        free(log);
+        int rc = cli_write_output(out, yaml, len);
+        free(yaml);
+        return rc;
+    }
+    if (table || fit) {
+        cli_error("calibrate: --table and --fit go without MODEL.onnx=PROFILE.json pairs");
+        for (int i = 0; i < n; i++) free((char *)models[i]);
+        return 2;
     }
     if (!hw || !n) {
         cli_error("calibrate: --hw and at least one MODEL.onnx=PROFILE.json are required (see 'nnperf help "
