@@ -26,7 +26,7 @@ _nnperf() {
     roofline) opts="--hw --dtype --batch --format -o --output --help" ;;
     hw) opts="--help" ;;
     probe) opts="-o --seconds --output --help" ;;
-    calibrate) opts="--hw -o --dtype --help" ;;
+    calibrate) opts="--hw -o --dtype --table --fit --help" ;;
     validate) opts="--hw --measured --format -o --help" ;;
     llm) opts="--hw --prompt --generate --batch --weights --kv --compute --decode-points --dim --format -o --output --help" ;;
     map) opts="--target --weight-bits --format --weight-bits-file -o --input --output --help" ;;
