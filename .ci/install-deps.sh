@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages nnperf needs to build and test (Debian 12). Run as root (or with sudo).
 set -euo pipefail
+# python3: the schema and CSV checks of the outputs (tests/schema/; skipped where it is missing)
 # chromium: the real-browser test of the HTML reports (tests/browser/; skipped where it is missing)
 # protobuf-c-compiler, libprotobuf-c-dev, libonnx-dev (onnx.proto): the protobuf-c oracle test of the ONNX reader
 # (tests/oracle/; not built where they are missing)
-pkgs=(build-essential cmake clang clang-format libonnx-testdata libyaml-dev pkg-config libjansson-dev chromium
+pkgs=(build-essential cmake clang clang-format libonnx-testdata libyaml-dev pkg-config libjansson-dev chromium python3
       protobuf-c-compiler libprotobuf-c-dev libonnx-dev)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

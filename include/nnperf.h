@@ -175,41 +175,139 @@ void nnperf_prediction_layer(const struct nnperf_prediction *p, int i, struct nn
 /* The platform's ceilings at the prediction's dtype: peak ops/s and DDR bytes/s (for roofline plots). */
 void nnperf_prediction_ceilings(const struct nnperf_prediction *p, double *peak_ops, double *ddr_bw);
 
+/* ---- what reports read beyond the summary and the layers: setup, fused nodes, shapes, lanes, timeline ----
+ * All strings live as long as the prediction. */
+struct nnperf_prediction_setup {
+    const char *memory_model;       /* "planned", "weights-only" or "tiled" */
+    const char *schedule;           /* one or two sentences: how layers and their transfers are scheduled */
+    const char *description;        /* the platform's description ("" when none) */
+    const char *fallback;           /* the fallback unit's name, NULL when the platform has none */
+    double peak_ops, ddr_bandwidth; /* the ceilings (nnperf_prediction_ceilings): ops/s, attainable bytes/s */
+    double ddr_nominal, ddr_efficiency; /* DDR bytes/s as specified and the share of it reached */
+    double sram_bytes;
+    double interval_s; /* of the timeline series */
+};
+void nnperf_prediction_setup(const struct nnperf_prediction *p, struct nnperf_prediction_setup *s);
+/* The analysis the prediction was made from. */
+const struct nnperf_analysis *nnperf_prediction_analysis(const struct nnperf_prediction *p);
+
+struct nnperf_layer_detail {
+    int cost_known;   /* 0: an operator or shape could not be counted (its time counts as 0) */
+    const char *unit; /* "accelerator" or "fallback" */
+    double spill_load_bytes, spill_store_bytes, transfer_bytes; /* per run */
+    double t_transfer, t_overhead; /* seconds per run: fallback boundary crossing, fixed per-layer cost */
+    int rank;                      /* of the layer's (first) output; -1 unknown */
+    int64_t dims[NNPERF_MAX_RANK]; /* -1: unknown dim */
+    int64_t aligned_dims[NNPERF_MAX_RANK]; /* after the platform's alignment padding */
+};
+void nnperf_prediction_layer_detail(const struct nnperf_prediction *p, int i, struct nnperf_layer_detail *d);
+/* The k-th ONNX node fused into layer i (0 <= k < nnperf_layer_info.nodes), in execution order, and its operator
+ * (op may be NULL); NULL when out of range. A layer named "X+2" is node X with two more nodes fused into it. */
+const char *nnperf_prediction_layer_node(const struct nnperf_prediction *p, int i, int k, const char **op);
+
+/* When a unit's lanes are busy with a layer: compute, DDR loads, DDR stores, and other time (the fixed per-layer
+ * overhead and fallback transfers) during which the unit does neither. */
+enum nnperf_lane { NNPERF_LANE_COMPUTE, NNPERF_LANE_LOAD, NNPERF_LANE_STORE, NNPERF_LANE_OTHER };
+struct nnperf_busy {
+    int unit;          /* 0: the accelerator, 1: the fallback unit */
+    int lane;          /* enum nnperf_lane */
+    double start, end; /* seconds from the start of the run */
+};
+/* Writes at most cap busy periods of layer i into out and returns how many it has (at most 8). */
+int nnperf_prediction_layer_busy(const struct nnperf_prediction *p, int i, struct nnperf_busy *out, int cap);
+
+/* The timeline series (HBDK's temporal statistics): per interval of setup.interval_s seconds, the compute unit's
+ * utilization (0..1) and the DDR load and store bandwidth (bytes/s). */
+struct nnperf_interval {
+    double start, end, utilization, load_bandwidth, store_bandwidth;
+};
+int nnperf_prediction_interval_count(const struct nnperf_prediction *p);
+void nnperf_prediction_interval(const struct nnperf_prediction *p, int i, struct nnperf_interval *iv);
+
+/* How reports meant for people are laid out (NULL = the defaults, all 0). JSON and CSV ignore it: they hold
+ * everything. */
+struct nnperf_render_options {
+    int width; /* table: fit lines into this many columns, dropping the least useful columns first (time,
+                         bound and share stay); 0 = no limit */
+    int top;   /* table: only the N heaviest layers (by time; nodes by FLOPs without a platform); 0 = all */
+    int summary_only; /* table: the summary without the per-layer or per-node table */
+    int all; /* table: also the Constant nodes and the layers that do no work, folded out by default */
+};
+
 /* Renders analysis + prediction: table (HBDK-style summary, layer details, timeline), JSON (the analysis document
- * plus "platform", "layers", "timeline" and the summary's latency_ms, fps, ddr_bytes_per_frame), CSV (layers). */
+ * plus "platform", "layers", "timeline" and the summary's latency_ms, fps, ddr_bytes_per_frame), CSV (layers), HTML.
+ * opts may be NULL. Schemas: docs/json-schema.md. */
 enum nnperf_status nnperf_prediction_render(const struct nnperf_prediction *p, enum nnperf_format fmt,
                                             char **out, size_t *len, char *err, size_t errlen);
+enum nnperf_status nnperf_prediction_render_opts(const struct nnperf_prediction *p, enum nnperf_format fmt,
+                                                 const struct nnperf_render_options *opts, char **out,
+                                                 size_t *len, char *err, size_t errlen);
+enum nnperf_status nnperf_analysis_render_opts(const struct nnperf_analysis *a, enum nnperf_format fmt,
+                                               const struct nnperf_render_options *opts, char **out,
+                                               size_t *len, char *err, size_t errlen);
+
+/* `nnperf roofline`: every layer's arithmetic intensity (ops per DDR byte) and attained ops/s against the
+ * ceilings ([ROOFLINE] in docs/sources.md), as a table, JSON (schema "nnperf.roofline") or CSV. */
+enum nnperf_status nnperf_roofline_render(const struct nnperf_prediction *p, enum nnperf_format fmt,
+                                          const struct nnperf_render_options *opts, char **out, size_t *len,
+                                          char *err, size_t errlen);
+
+/* `nnperf sweep`: one row per configuration of one model (platform, dtype, batch, latency, FPS, DDR bytes ...), as a
+ * table, JSON (schema "nnperf.sweep") or CSV. A sweep copies what it needs from each prediction added, so the
+ * prediction may be freed right after nnperf_sweep_add. settings (may be NULL) names what the row changed beyond
+ * platform, dtype and batch ("memory.sram_bytes=4MiB"). Errors: NNPERF_E_NOMEM, NNPERF_E_USAGE (NULL arguments,
+ * a format other than table, json or csv), NNPERF_E_LIMIT. */
+struct nnperf_sweep;
+enum nnperf_status nnperf_sweep_new(const char *model, struct nnperf_sweep **out, char *err, size_t errlen);
+enum nnperf_status nnperf_sweep_add(struct nnperf_sweep *sw, const struct nnperf_prediction *p,
+                                    const char *settings, char *err, size_t errlen);
+int nnperf_sweep_count(const struct nnperf_sweep *sw);
+enum nnperf_status nnperf_sweep_render(const struct nnperf_sweep *sw, enum nnperf_format fmt,
+                                       const struct nnperf_render_options *opts, char **out, size_t *len,
+                                       char *err, size_t errlen);
+void nnperf_sweep_free(struct nnperf_sweep *sw);
 
 /* ---- HTML reports and SVG plots ----
  * nnperf_analysis_render and nnperf_prediction_render take NNPERF_FORMAT_HTML: a page with tabs (analysis: Summary,
  * Layer details; prediction: Summary, Layer details, Timeline, Roofline, Memory). Names are escaped everywhere. */
 
 /* One plot of a prediction as a standalone SVG file: kind "roofline" (ceilings and every layer as a point, size =
- * time, colour = operator class), "timeline" (per-layer active periods, utilization and DDR bandwidth series) or
- * "memory" (weights / activations / spill bytes per layer). *out is malloc'd (caller frees), NUL-terminated.
+ * time, colour = operator class), "timeline" (per unit, lanes for compute, DDR loads and DDR stores with each
+ * layer's busy periods, the heaviest layers named in a legend; utilization and DDR bandwidth per interval with the
+ * DDR ceiling) or "memory" (weights / activations / spill bytes per layer). *out is malloc'd (caller frees), NUL-terminated.
  * Errors: NNPERF_E_USAGE (unknown kind), NNPERF_E_LIMIT (too large or out of memory). */
 enum nnperf_status nnperf_plot_svg(const struct nnperf_prediction *p, const char *kind, char **out,
                                    size_t *len, char *err, size_t errlen);
 
-/* The data of a compare report, all borrowed from the caller. Matrices are row-major by model; NAN = no value. */
+/* The data of a compare report, all borrowed from the caller. Matrices are row-major by model. */
+struct nnperf_compare_cell {    /* one model on one platform */
+    double fps, latency_ms;     /* per run; NAN when it could not be predicted */
+    double ops_per_frame;       /* for the whole-model roofline: ops (2 x MACs + other FLOPs) per frame */
+    double ddr_bytes_per_frame; /* DDR bytes per frame */
+    const char *error;          /* why it could not be predicted; NULL when it was */
+};
 struct nnperf_compare_data {
     int n_models, n_platforms;
     const char *const *models; /* display names */
     const char *const *platforms;
-    const char *dtype;        /* NULL: each platform's default */
-    const double *fps;        /* [model * n_platforms + platform] */
-    const double *latency_ms; /* same layout */
-    const double *accuracy;   /* [model], in percent; NULL when none given (no pareto front) */
-    int n_batches;            /* batch sweep for the latency-vs-throughput lines; 0 = none */
+    const char *const *dtypes; /* [platform]: the dtype each platform ran */
+    const double *peak_ops;    /* [platform]: ceilings at that dtype, ops/s and DDR bytes/s; NULL = none */
+    const double *ddr_bandwidth;
+    const struct nnperf_compare_cell *cells; /* [model * n_platforms + platform] */
+    const double *accuracy;                  /* [model], in percent (NAN: not given); NULL when none given */
+    int n_batches;                           /* batch sweep for the latency-vs-throughput lines; 0 = none */
     const int *batches;
     const double *sweep_fps; /* [(model * n_platforms + platform) * n_batches + batch] */
     const double *sweep_latency_ms;
 };
-/* Renders the model x platform comparison: NNPERF_FORMAT_HTML only (FPS heatmap with a log colour scale, the
- * tables, latency-vs-throughput lines per model, accuracy-vs-throughput pareto fronts). *out is malloc'd.
- * Errors: NNPERF_E_USAGE (other formats, inconsistent data), NNPERF_E_LIMIT. */
+/* Renders the model x platform comparison: table (FPS and latency per model and platform, the dtype each ran),
+ * JSON (schema "nnperf.compare"), CSV (one row per model and platform) or HTML (FPS heatmap with a log colour
+ * scale, the tables, a whole-model roofline with every platform's ceilings and each model a point,
+ * latency-vs-throughput lines per model, accuracy-vs-throughput pareto fronts). opts may be NULL. *out is
+ * malloc'd. Errors: NNPERF_E_USAGE (inconsistent data), NNPERF_E_LIMIT. */
 enum nnperf_status nnperf_compare_render(const struct nnperf_compare_data *d, enum nnperf_format fmt,
-                                         char **out, size_t *len, char *err, size_t errlen);
+                                         const struct nnperf_render_options *opts, char **out, size_t *len,
+                                         char *err, size_t errlen);
 
 /* ---- platforms: built-in presets or YAML files (docs/platform-format.md) ----
  *     struct nnperf_platform *p;

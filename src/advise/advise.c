@@ -846,32 +846,6 @@ void nnperf_advice_free(struct nnperf_advice *adv)
     free(adv);
 }
 
-enum nnperf_status nnperf_advice_render(const struct nnperf_advice *adv, enum nnperf_format fmt, char **out,
-                                        size_t *len, char *err, size_t errlen)
-{
-    *out = NULL;
-    if (len) *len = 0;
-    struct strbuf sb;
-    sb_init(&sb, (size_t)64 << 20);
-    enum nnperf_status st = adv_render(adv, fmt, &sb);
-    if (!st && sb.overflow) st = NNPERF_E_LIMIT;
-    if (st) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s",
-                     st == NNPERF_E_USAGE ? "advice: format not available (table, json or html)"
-                                          : "advice: the report is too large or out of memory");
-        sb_free(&sb);
-        return st;
-    }
-    if (!sb.p) {
-        if (err && errlen) snprintf(err, errlen, "out of memory");
-        return NNPERF_E_NOMEM;
-    }
-    *out = sb.p;
-    if (len) *len = sb.len;
-    return NNPERF_OK;
-}
-
 int nnperf_advice_rule_count(void)
 {
     return adv_n_rules;

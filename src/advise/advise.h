@@ -1,6 +1,6 @@
 /* advise.h - the advice module's internals: findings (a rule's evidence, suggested change and what-if) and the
  * advice that holds them. advise.c runs the rules over a base prediction and predicts each what-if; rules.c holds
- * the rule texts for --explain; advise_report.c renders the findings. */
+ * the rule texts for --explain; src/report/render_advice.c renders the findings. */
 #ifndef NNPERF_ADVISE_H
 #define NNPERF_ADVISE_H
 
@@ -37,8 +37,5 @@ struct adv_rule {
 };
 extern const struct adv_rule adv_rules[];
 extern const int adv_n_rules;
-
-/* advise_report.c */
-enum nnperf_status adv_render(const struct nnperf_advice *adv, enum nnperf_format fmt, struct strbuf *sb);
 
 #endif

@@ -4,7 +4,8 @@
 #ifndef NNPERF_LLM_H
 #define NNPERF_LLM_H
 
-#include "../report/html.h"
+#include "../predict/predict.h"
+#include "../report/render.h"
 
 #define LLM_MAX_POINTS 64
 #define LLM_MAX_ROWS   4096

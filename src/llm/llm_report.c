@@ -9,14 +9,12 @@
 
 static void fmt_bytes(char *b, size_t n, double x)
 {
-    char t[32];
-    rep_fmt_si(t, sizeof t, x);
-    snprintf(b, n, "%sB", t);
+    rep_si(b, n, x, "B");
 }
 
 static void fmt_ms(char *b, size_t n, double s)
 {
-    rep_fmt_time(b, n, s);
+    rep_time(b, n, s);
 }
 
 static const char *fits_word(int fits)
@@ -83,8 +81,9 @@ static void table(const struct nnperf_llm *l, struct strbuf *sb)
 
 static void jnum(struct strbuf *sb, const char *key, double v, int comma)
 {
-    sb_printf(sb, "%s\"%s\":", comma ? "," : "", key);
-    rep_json_num(sb, v);
+    char b[40];
+    rep_exact(b, sizeof b, v);
+    sb_printf(sb, "%s\"%s\":%s", comma ? "," : "", key, b);
 }
 
 static void json_row(const struct nnperf_llm_row *r, struct strbuf *sb)
@@ -230,7 +229,7 @@ static void html_layers(const struct llm_phase *ph, const char *id, struct strbu
         sb_puts(sb, "</td><td class=\"n\">");
         rep_esc(sb, L->bound);
         sb_puts(sb, "</td>");
-        rep_fmt_si(a, sizeof a, L->ops);
+        rep_si(a, sizeof a, L->ops, "");
         td(sb, a, L->ops, 1);
         fmt_bytes(a, sizeof a, L->ddr_bytes);
         td(sb, a, L->ddr_bytes, 1);
@@ -249,27 +248,28 @@ static void html(const struct nnperf_llm *l, struct strbuf *sb)
              "%s on %s: prompt %d, %d generated, batch %d; weights %s, KV cache %s, compute %s", l->model,
              l->platform, r->prompt, r->generate, r->batch, l->weights, l->kv,
              l->compute ? l->compute : "default");
-    static const char *const ids[] = {"summary", "prefill", "decode", "context"};
-    static const char *const titles[] = {"Summary", "Prefill", "Decode", "Context"};
-    rep_html_page_open(sb, "nnperf: LLM inference", sub, ids, titles, 4);
-    rep_html_tab(sb, "summary", "Time, throughput and memory", 1);
+    static const struct rep_tab tabs[] = {
+        {"summary", "Summary"}, {"prefill", "Prefill"}, {"decode", "Decode"}, {"context", "Context"}};
+    rh_page_open(sb, "nnperf: LLM inference", sub);
+    rh_nav(sb, tabs, 4);
+    rh_tab_open(sb, "summary", "Time, throughput and memory", 1);
     sb_puts(sb, "<div class=\"cards\">\n");
     fmt_ms(a, sizeof a, r->ttft_s);
-    rep_html_card(sb, "time to first token", a);
+    rh_card(sb, "time to first token", a);
     fmt_ms(a, sizeof a, r->tpot_mean_s);
-    rep_html_card(sb, "time per output token (mean)", a);
+    rh_card(sb, "time per output token (mean)", a);
     snprintf(a, sizeof a, "%.2f", r->decode_tokens_per_s);
-    rep_html_card(sb, "decode tokens/s", a);
+    rh_card(sb, "decode tokens/s", a);
     fmt_ms(a, sizeof a, r->e2e_s);
-    rep_html_card(sb, "end to end", a);
+    rh_card(sb, "end to end", a);
     fmt_bytes(a, sizeof a, r->kv_cache_bytes);
-    rep_html_card(sb, "KV cache at the end", a);
+    rh_card(sb, "KV cache at the end", a);
     fmt_bytes(a, sizeof a, r->memory_bytes);
     if (l->device_bytes > 0) {
         fmt_bytes(b, sizeof b, l->device_bytes);
         snprintf(a + strlen(a), sizeof a - strlen(a), " of %s", b);
     }
-    rep_html_card(sb, fits_word(r->fits), a);
+    rh_card(sb, fits_word(r->fits), a);
     sb_puts(sb, "</div>\n");
     static const char *const cols[] = {"prompt",   "batch",    "TTFT (ms)",    "TPOT (ms)", "tokens/s",
                                        "e2e (ms)", "KV bytes", "memory bytes", "fits"};
@@ -297,14 +297,14 @@ static void html(const struct nnperf_llm *l, struct strbuf *sb)
         }
         sb_puts(sb, "</ul></div>\n");
     }
-    rep_html_tab_close(sb);
-    rep_html_tab(sb, "prefill", "Prefill (time to first token)", 0);
+    rh_tab_close(sb);
+    rh_tab_open(sb, "prefill", "Prefill (time to first token)", 0);
     html_layers(&l->prefill, "prefill-layers", sb);
-    rep_html_tab_close(sb);
-    rep_html_tab(sb, "decode", "Last decode step", 0);
+    rh_tab_close(sb);
+    rh_tab_open(sb, "decode", "Last decode step", 0);
     html_layers(&l->last_decode, "decode-layers", sb);
-    rep_html_tab_close(sb);
-    rep_html_tab(sb, "context", "KV cache and latency against the context", 0);
+    rh_tab_close(sb);
+    rh_tab_open(sb, "context", "KV cache and latency against the context", 0);
     /* KV cache of the first configuration's batch, linear in the context, up to the largest that fits (or 2x the
      * generation's end) */
     double end = r->prompt + r->generate, cmax = l->max_context > end ? l->max_context : 2 * end;
@@ -312,17 +312,17 @@ static void html(const struct nnperf_llm *l, struct strbuf *sb)
     struct rep_series ks = {"KV cache (MB)", 2, kx, ky, NULL};
     struct rep_plot kp = {"KV cache against the context", "context (tokens)", "MB", 0, 0, 0};
     sb_puts(sb, "<div class=\"plot\">");
-    rep_svg_lines(&kp, &ks, 1, sb, 0);
+    rp_lines(&kp, &ks, 1, sb, 0);
     sb_puts(sb, "</div>\n");
     double ty[LLM_MAX_POINTS];
     for (int i = 0; i < l->n_points; i++) ty[i] = l->point_s[i] * 1e3;
     struct rep_series ts = {"decode step (ms)", l->n_points, l->point_ctx, ty, NULL};
     struct rep_plot tp = {"Time per output token against the context", "context (tokens)", "ms", 0, 0, 0};
     sb_puts(sb, "<div class=\"plot\">");
-    rep_svg_lines(&tp, &ts, 1, sb, 0);
+    rp_lines(&tp, &ts, 1, sb, 0);
     sb_puts(sb, "</div>\n");
-    rep_html_tab_close(sb);
-    rep_html_page_close(sb);
+    rh_tab_close(sb);
+    rh_page_close(sb);
 }
 
 enum nnperf_status nnperf_llm_render(const struct nnperf_llm *l, enum nnperf_format fmt, char **out,

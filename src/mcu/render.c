@@ -196,7 +196,7 @@ static void render_table(const struct mcu_plan *p, struct strbuf *sb)
 static void render_json(const struct mcu_plan *p, struct strbuf *sb)
 {
     const struct mcu_device *d = p->dev;
-    sb_puts(sb, "{\n  \"schema_version\": 1,\n  \"model\": ");
+    sb_puts(sb, "{\n  \"schema\": \"nnperf.map\",\n  \"schema_version\": 1,\n  \"model\": ");
     sb_json_str(sb, p->model ? p->model : "");
     sb_printf(sb, ",\n  \"target\": \"%s\",\n  \"weight_bits\": %d,\n  \"fits\": %s,\n", d->name,
               p->weight_bits, p->fits ? "true" : "false");

@@ -1,30 +1,46 @@
-/* html.h - the self-contained HTML reports: analysis, prediction and compare pages (inline CSS, inline SVG from
- * svg.c, a little inline script for tabs, sorting, filtering). */
-#ifndef NNPERF_HTML_H
-#define NNPERF_HTML_H
+/* html.h - the HTML writer: one self-contained page (inline CSS, inline SVG, a little inline script for tabs,
+ * sorting, filtering and zooming the timeline; a Content-Security-Policy forbids any network request), tabs,
+ * summary cards, key/value tables, sortable and filterable tables, warning boxes. Every text is escaped. The
+ * script has a self-test, run when the URL ends in #selftest (tests/browser/). */
+#ifndef NNPERF_REPORT_HTML_H
+#define NNPERF_REPORT_HTML_H
 
-#include "svg.h"
+#include "fmt.h"
 
-/* An extra tab of the prediction page, e.g. "Advice" (src/advise/): id is an HTML id ([a-z0-9-]), title the tab
- * label; text is escaped and shown as preformatted lines unless is_html is set, in which case it is inserted as is
- * (the caller escapes every name in it with rep_esc). */
-struct rep_html_section {
-    const char *id, *title, *text;
-    int is_html;
+struct rep_tab {
+    const char *id, *title; /* id: [a-z0-9-] */
 };
 
-void rep_html_analysis(const struct an_state *an, struct strbuf *sb);
-/* extra: n_extra tabs added after Memory (NULL, 0 for none). */
-void rep_html_prediction(const struct nnperf_prediction *p, const struct rep_html_section *extra, int n_extra,
-                         struct strbuf *sb);
-void rep_html_compare(const struct nnperf_compare_data *d, struct strbuf *sb);
-/* Pieces of the same page for other reports (src/llm/): the head with n_tabs tabs (at most 16; the first is shown),
- * a tab's section (first: visible) and its end, a summary card (key, value), and the foot with the script. */
-void rep_html_page_open(struct strbuf *sb, const char *title, const char *sub, const char *const *tab_ids,
-                        const char *const *tab_titles, int n_tabs);
-void rep_html_tab(struct strbuf *sb, const char *id, const char *h2, int first);
-void rep_html_tab_close(struct strbuf *sb);
-void rep_html_card(struct strbuf *sb, const char *k, const char *v);
-void rep_html_page_close(struct strbuf *sb);
+void rh_page_open(struct strbuf *sb, const char *title, const char *sub);
+void rh_nav(struct strbuf *sb, const struct rep_tab *t, int n);
+void rh_tab_open(struct strbuf *sb, const char *id, const char *h2, int first);
+void rh_tab_close(struct strbuf *sb);
+void rh_page_close(struct strbuf *sb);
+
+void rh_cards_open(struct strbuf *sb);
+void rh_card(struct strbuf *sb, const char *k, const char *v);
+void rh_cards_close(struct strbuf *sb);
+/* key/value table rows: rh_kv escapes v; rh_kv_html inserts it as is (the caller escaped every name in it) */
+void rh_kv_open(struct strbuf *sb);
+void rh_kv(struct strbuf *sb, const char *k, const char *v);
+void rh_kv_html(struct strbuf *sb, const char *k, const char *html);
+void rh_kv_close(struct strbuf *sb);
+/* a paragraph of muted text (escaped); cls adds classes, attrs attributes (both may be NULL) */
+void rh_note(struct strbuf *sb, const char *cls, const char *attrs, const char *text);
+
+struct rep_hcol {
+    const char *head, *key; /* key: data-key of the header cell */
+    int num;                /* numeric: right-aligned, sorted by data-v */
+};
+/* A sortable, filterable table: the filter box, a row count and the header; sorted_col is marked sorted
+ * (descending), -1 for none. Rows are written with rh_td_* between "<tr>" and "</tr>". */
+void rh_table_open(struct strbuf *sb, const char *id, const char *what, int n_rows, const struct rep_hcol *c,
+                   int nc, int sorted_col);
+void rh_table_close(struct strbuf *sb);
+void rh_td_num(struct strbuf *sb, const char *shown, double key); /* key: sort value (NaN sorts last) */
+void rh_td_text(struct strbuf *sb, const char *cls, const char *s);
+
+/* A warning box: the first ten messages, the rest behind a <details>. */
+void rh_warnings(struct strbuf *sb, const char *head, const char *const *w, int n);
 
 #endif

@@ -98,8 +98,9 @@ const char *cli_sgr(int fd, const char *code);
 void cli_progress_start(int quiet);
 void cli_progress(int done, int total, const char *what);
 void cli_progress_end(void);
-/* Writes a table-like text to stdout, cutting lines wider than the terminal (only when stdout is a terminal). */
-int cli_write_fitted(const char *data, size_t len);
+/* The width tables are fitted to: 0 (no limit) when writing to a file (out), else the terminal's width, else
+ * $COLUMNS, else 80. */
+int cli_table_width(const char *out);
 /* Help (help.c): prints a command's help from its option table; 0, or -1 when the command has no table. */
 int cli_print_help(FILE *f, const char *cmd);
 /* `nnperf help --man`: the man page (roff) from the same tables. */

@@ -7,7 +7,23 @@
 
 #include "cli.h"
 
-/* splits a comma list into r->list (pointers into a strdup'd copy) */
+/* The copies of comma lists the options point into: kept for the life of the process (the command's options are
+ * used until it exits), listed here so that they stay reachable and are never reported as leaks. */
+static char *kept[64];
+static int n_kept;
+
+static char *keep_copy(const char *s)
+{
+    if (n_kept == (int)(sizeof kept / sizeof kept[0])) {
+        cli_error("too many list options");
+        return NULL;
+    }
+    char *c = strdup(s);
+    if (c) kept[n_kept++] = c;
+    return c;
+}
+
+/* splits a comma list into r->list (pointers into a kept copy) */
 static int split_list(char *s, const char **list, int *n, int cap, const char *what)
 {
     for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
@@ -56,13 +72,13 @@ int cli_parse_run(int argc, char **argv, struct cli_run *r, const char *cmd, uns
             else
                 r->dims[r->n_dims++] = argv[++i];
         } else if (!strcmp(a, "--hw") && has) {
-            char *s = strdup(argv[++i]);
+            char *s = keep_copy(argv[++i]);
             if (!s || split_list(s, r->hw, &r->n_hw, CLI_MAX_LIST, "--hw")) return 2;
         } else if (!strcmp(a, "--dtype") && has) {
-            char *s = strdup(argv[++i]);
+            char *s = keep_copy(argv[++i]);
             if (!s || split_list(s, r->dtypes, &r->n_dtypes, 16, "--dtype")) return 2;
         } else if (!strcmp(a, "--batch") && has) {
-            char *s = strdup(argv[++i]);
+            char *s = keep_copy(argv[++i]);
             const char *list[CLI_MAX_LIST];
             int n = 0;
             if (!s || split_list(s, list, &n, CLI_MAX_LIST, "--batch")) return 2;

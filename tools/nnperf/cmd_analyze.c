@@ -53,6 +53,7 @@ int cmd_analyze(int argc, char **argv)
         cli_progress(2, 3, "writing the report");
         enum nnperf_status st;
         struct nnperf_advice *adv = NULL;
+        struct nnperf_render_options ro = {.width = cli_table_width(r.out)};
         if (pred && !r.plot && r.fmt == NNPERF_FORMAT_HTML) {
             /* the HTML report of a prediction carries an Advice tab (issue 6): the advice page is the prediction
              * page plus that tab */
@@ -64,16 +65,14 @@ int cmd_analyze(int argc, char **argv)
         else if (r.plot)
             st = nnperf_plot_svg(pred, r.plot, &text, &len, err, sizeof err);
         else if (pred)
-            st = nnperf_prediction_render(pred, r.fmt, &text, &len, err, sizeof err);
+            st = nnperf_prediction_render_opts(pred, r.fmt, &ro, &text, &len, err, sizeof err);
         else
-            st = nnperf_analysis_render(an, r.fmt, &text, &len, err, sizeof err);
+            st = nnperf_analysis_render_opts(an, r.fmt, &ro, &text, &len, err, sizeof err);
         nnperf_advice_free(adv);
         cli_progress_end();
         if (st != NNPERF_OK) {
             cli_error("%s", err);
             rc = 2;
-        } else if (!r.out && !r.plot && r.fmt == NNPERF_FORMAT_TABLE) {
-            rc = cli_write_fitted(text, len); /* cut to the terminal's width on a terminal, else as is */
         } else {
             rc = cli_write_output(r.out, text, len);
         }

@@ -1,8 +1,8 @@
 /* cmd_roofline.c - `nnperf roofline MODEL --hw P`: each layer's arithmetic intensity (ops per DDR byte) and
- * attained performance against the platform's ceilings: the data of a roofline plot (Williams et al. 2009). */
+ * attained performance against the platform's ceilings: the data of a roofline plot (Williams et al. 2009),
+ * rendered by the library (nnperf_roofline_render). */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
 
@@ -26,59 +26,16 @@ int cmd_roofline(int argc, char **argv)
         cli_error("%s: %s", r.hw[0], err);
         rc = 2;
     } else {
-        double peak, bw;
-        nnperf_prediction_ceilings(p, &peak, &bw);
-        char *buf = NULL;
+        struct nnperf_render_options ro = {.width = cli_table_width(r.out)};
+        char *text = NULL;
         size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        if (!f)
+        if (nnperf_roofline_render(p, r.fmt, &ro, &text, &len, err, sizeof err) != NNPERF_OK) {
+            cli_error("roofline: %s", err);
             rc = 2;
-        else {
-            int n = nnperf_prediction_layer_count(p);
-            if (r.fmt == NNPERF_FORMAT_JSON)
-                fprintf(f,
-                        "{\"schema\":\"nnperf.roofline\",\"schema_version\":1,\"peak_ops_per_s\":%.6g,\"ddr_"
-                        "bytes_per_s\":%.6g,\"ridge_ops_per_byte\":%.6g,\"layers\":[",
-                        peak, bw, bw > 0 ? peak / bw : 0);
-            else if (r.fmt == NNPERF_FORMAT_CSV)
-                fprintf(f, "layer,op,class,ops,ddr_bytes,intensity,attained_ops_per_s,time_us,bound\n");
-            else
-                fprintf(f,
-                        "ceilings: peak %.4g ops/s, DDR %.4g B/s, ridge point %.1f ops/B\n%-36s %-16s %12s "
-                        "%12s %14s %10s %-8s\n",
-                        peak, bw, bw > 0 ? peak / bw : 0, "layer", "op", "ops", "ops/B", "attained ops/s",
-                        "time us", "bound");
-            int rows = 0;
-            for (int i = 0; i < n; i++) {
-                struct nnperf_layer_info li;
-                nnperf_prediction_layer(p, i, &li);
-                if (li.t_total <= 0) continue;
-                size_t nl = strlen(li.name);
-                const char *nm = nl > 36 ? li.name + nl - 36 : li.name;
-                if (r.fmt == NNPERF_FORMAT_JSON) {
-                    fprintf(f, "%s\n{\"layer\":", rows ? "," : "");
-                    cli_json_str(f, li.name);
-                    fprintf(f, ",\"op\":");
-                    cli_json_str(f, li.op);
-                    fprintf(f,
-                            ",\"class\":\"%s\",\"ops\":%.6g,\"ddr_bytes\":%.6g,\"intensity\":%.6g,\"attained_"
-                            "ops_per_s\":%.6g,\"time_us\":%.6g,\"bound\":\"%s\"}",
-                            li.klass, li.aligned_ops, li.ddr_bytes, li.intensity, li.attained,
-                            li.t_total * 1e6, li.bound);
-                } else if (r.fmt == NNPERF_FORMAT_CSV)
-                    fprintf(f, "%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", li.name, li.op, li.klass,
-                            li.aligned_ops, li.ddr_bytes, li.intensity, li.attained, li.t_total * 1e6,
-                            li.bound);
-                else
-                    fprintf(f, "%-36s %-16s %12.4g %12.2f %14.4g %10.2f %-8s\n", nm, li.op, li.aligned_ops,
-                            li.intensity, li.attained, li.t_total * 1e6, li.bound);
-                rows++;
-            }
-            if (r.fmt == NNPERF_FORMAT_JSON) fprintf(f, "\n]}\n");
-            fclose(f);
-            rc = cli_write_output(r.out, buf, len);
-            free(buf);
+        } else {
+            rc = cli_write_output(r.out, text, len);
         }
+        free(text);
         nnperf_prediction_free(p);
     }
     nnperf_analysis_free(an);

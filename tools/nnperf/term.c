@@ -90,22 +90,12 @@ void cli_progress_end(void)
     prog.on = 0;
 }
 
-int cli_write_fitted(const char *data, size_t len)
+int cli_table_width(const char *out)
 {
+    if (out && strcmp(out, "-")) return 0; /* a file: no limit */
     int w = cli_term_width(1);
-    if (w <= 0) return cli_write_output(NULL, data, len);
-    const char *p = data, *end = data + len;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        if (n > (size_t)w) {
-            fwrite(p, 1, (size_t)w - 1, stdout);
-            fputs(">", stdout);
-        } else {
-            fwrite(p, 1, n, stdout);
-        }
-        if (nl) fputc('\n', stdout);
-        p += n + (nl ? 1 : 0);
-    }
-    return fflush(stdout) == 0 ? 0 : 2;
+    if (w > 0) return w;
+    const char *c = getenv("COLUMNS");
+    long n = c ? strtol(c, NULL, 10) : 0;
+    return n > 0 && n < 10000 ? (int)n : 80;
 }

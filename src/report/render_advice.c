@@ -1,11 +1,13 @@
-/* advise_report.c - the advice as a table (findings ordered by gain, each with its layers, evidence and change),
- * JSON (schema "nnperf.advice", docs/advise.md) or HTML (the prediction's page with an Advice tab, through
- * rep_html_prediction's extra tabs). Numbers have fixed formats so the output is byte-for-byte reproducible. */
+/* render_advice.c - `nnperf advise`: the advice as a table (findings ordered by gain, each with its layers,
+ * evidence and change), JSON (schema "nnperf.advice", docs/json-schema.md and docs/advise.md) or HTML (the
+ * prediction's page with an Advice tab). Numbers have fixed formats so the output is byte-for-byte reproducible.
+ * The advice is read from the advise module's own record of it (src/advise/advise.h, below report in the layer
+ * order); the prediction it advised on through the public accessors (view.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../report/html.h"
-#include "advise.h"
+#include "../advise/advise.h"
+#include "render.h"
 
 #define TABLE_MAX_LAYERS 6 /* layer names shown per finding in the table */
 
@@ -40,43 +42,42 @@ static void table(const struct nnperf_advice *adv, struct strbuf *sb)
     sb_puts(sb, "\n`nnperf advise --explain RULE` gives a rule's rationale and source.\n");
 }
 
-static void json_num(struct strbuf *sb, const char *key, double x)
-{
-    sb_printf(sb, ",\"%s\":%.6g", key, x);
-}
-
 static void json(const struct nnperf_advice *adv, struct strbuf *sb)
 {
-    sb_puts(sb, "{\"schema\":\"nnperf.advice\",\"schema_version\":1,\"model\":");
-    sb_json_str(sb, adv->model);
-    sb_puts(sb, ",\"platform\":");
-    sb_json_str(sb, adv->platform);
-    sb_printf(sb, ",\"dtype\":\"%s\",\"frames_per_run\":%d", adv->dtype, adv->frames);
-    json_num(sb, "latency_ms", adv->latency_s * 1e3);
-    json_num(sb, "fps", adv->fps);
-    json_num(sb, "min_gain_percent", adv->min_gain * 100);
-    sb_printf(sb, ",\"changes_predicted\":%d,\"findings\":[", adv->n_checked);
+    struct rep_json j;
+    rj_init(&j, sb);
+    rj_obj(&j, NULL, 1);
+    rj_header(&j, "nnperf.advice", 1);
+    rj_str(&j, "model", adv->model);
+    rj_str(&j, "platform", adv->platform);
+    rj_str(&j, "dtype", adv->dtype);
+    rj_int(&j, "frames_per_run", adv->frames);
+    rj_num(&j, "latency_ms", adv->latency_s * 1e3);
+    rj_num(&j, "fps", adv->fps);
+    rj_num(&j, "min_gain_percent", adv->min_gain * 100);
+    rj_int(&j, "changes_predicted", adv->n_checked);
+    rj_arr(&j, "findings", 1);
     for (int i = 0; i < adv->n; i++) {
         const struct adv_finding *f = &adv->f[i];
-        sb_printf(sb, "%s\n{\"rule\":\"%s\",\"layers\":[", i ? "," : "", f->rule);
-        for (int k = 0; k < f->n_layers; k++) {
-            if (k) sb_putc(sb, ',');
-            sb_json_str(sb, f->layers[k]);
-        }
-        sb_puts(sb, "],\"evidence\":");
-        sb_json_str(sb, f->evidence);
-        sb_puts(sb, ",\"change\":");
-        sb_json_str(sb, f->change);
-        json_num(sb, "gain_ms", f->gain_s * 1e3);
-        json_num(sb, "gain_percent", f->gain_fraction * 100);
-        json_num(sb, "latency_ms", f->latency_s * 1e3);
-        json_num(sb, "new_latency_ms", f->new_latency_s * 1e3);
-        sb_printf(sb, ",\"frames_per_run\":%d,\"new_frames_per_run\":%d", f->frames, f->new_frames);
-        json_num(sb, "fps", f->fps);
-        json_num(sb, "new_fps", f->new_fps);
-        sb_putc(sb, '}');
+        rj_obj(&j, NULL, 0);
+        rj_str(&j, "rule", f->rule);
+        rj_arr(&j, "layers", 0);
+        for (int k = 0; k < f->n_layers; k++) rj_str(&j, NULL, f->layers[k]);
+        rj_end(&j);
+        rj_str(&j, "evidence", f->evidence);
+        rj_str(&j, "change", f->change);
+        rj_num(&j, "gain_ms", f->gain_s * 1e3);
+        rj_num(&j, "gain_percent", f->gain_fraction * 100);
+        rj_num(&j, "latency_ms", f->latency_s * 1e3);
+        rj_num(&j, "new_latency_ms", f->new_latency_s * 1e3);
+        rj_int(&j, "frames_per_run", f->frames);
+        rj_int(&j, "new_frames_per_run", f->new_frames);
+        rj_num(&j, "fps", f->fps);
+        rj_num(&j, "new_fps", f->new_fps);
+        rj_end(&j);
     }
-    sb_puts(sb, "\n]}\n");
+    rj_end(&j);
+    rj_end(&j);
 }
 
 /* the Advice tab: a table of findings, every name escaped */
@@ -115,24 +116,37 @@ static void html_tab(const struct nnperf_advice *adv, struct strbuf *sb)
     sb_puts(sb, "</tbody></table></div>\n");
 }
 
-enum nnperf_status adv_render(const struct nnperf_advice *adv, enum nnperf_format fmt, struct strbuf *sb)
+enum nnperf_status nnperf_advice_render(const struct nnperf_advice *adv, enum nnperf_format fmt, char **out,
+                                        size_t *len, char *err, size_t errlen)
 {
+    if (!out) return NNPERF_E_USAGE;
+    *out = NULL;
+    if (len) *len = 0;
+    if (!adv) {
+        if (err && errlen) snprintf(err, errlen, "no advice given");
+        return NNPERF_E_USAGE;
+    }
+    struct strbuf sb;
+    sb_init(&sb, (size_t)64 << 20);
     switch (fmt) {
-    case NNPERF_FORMAT_TABLE: table(adv, sb); return NNPERF_OK;
-    case NNPERF_FORMAT_JSON: json(adv, sb); return NNPERF_OK;
+    case NNPERF_FORMAT_TABLE: table(adv, &sb); break;
+    case NNPERF_FORMAT_JSON: json(adv, &sb); break;
     case NNPERF_FORMAT_HTML: {
         struct strbuf tab;
         sb_init(&tab, (size_t)16 << 20);
         html_tab(adv, &tab);
-        if (tab.overflow) {
-            sb_free(&tab);
-            return NNPERF_E_LIMIT;
+        struct rep_view v;
+        if (tab.overflow || rep_view_init(&v, adv->base, adv->model)) {
+            sb.overflow = 1;
+        } else {
+            struct rep_extra_tab sec = {"advice", "Advice", tab.p ? tab.p : ""};
+            rep_pred_html(&v, &sec, 1, &sb);
+            rep_view_free(&v);
         }
-        struct rep_html_section sec = {"advice", "Advice", tab.p ? tab.p : "", 1};
-        rep_html_prediction(adv->base, &sec, 1, sb);
         sb_free(&tab);
-        return NNPERF_OK;
+        break;
     }
-    default: return NNPERF_E_USAGE;
+    default: sb_free(&sb); return rep_bad_format("advice", fmt, "table, json or html", err, errlen);
     }
+    return rep_finish(&sb, out, len, err, errlen);
 }

@@ -1,0 +1,54 @@
+/* csv.c - the CSV writer (csv.h). */
+#include <math.h>
+
+#include "csv.h"
+
+void rc_init(struct rep_csv *c, struct strbuf *sb)
+{
+    c->sb = sb;
+    c->col = 0;
+}
+
+static void sep(struct rep_csv *c)
+{
+    if (c->col++) sb_putc(c->sb, ',');
+}
+
+void rc_str(struct rep_csv *c, const char *s)
+{
+    sep(c);
+    rep_csv_str(c->sb, s);
+}
+
+void rc_num(struct rep_csv *c, double x)
+{
+    sep(c);
+    if (!isfinite(x)) return;
+    char b[40];
+    rep_exact(b, sizeof b, x);
+    sb_puts(c->sb, b);
+}
+
+void rc_int(struct rep_csv *c, long long x)
+{
+    sep(c);
+    sb_printf(c->sb, "%lld", x);
+}
+
+void rc_empty(struct rep_csv *c)
+{
+    sep(c);
+}
+
+void rc_end(struct rep_csv *c)
+{
+    sb_putc(c->sb, '\n');
+    c->col = 0;
+}
+
+void rc_header(struct rep_csv *c, const char *names)
+{
+    sep(c);
+    sb_puts(c->sb, names);
+    rc_end(c);
+}

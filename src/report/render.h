@@ -1,0 +1,48 @@
+/* render.h - the top of the report stack: what the render entry points (render_*.c, the nnperf_*_render functions
+ * of include/nnperf.h) share. render_analysis.c is the one file of the module that reads an analysis' internals;
+ * predictions are read through view.h (public accessors) only. */
+#ifndef NNPERF_REPORT_RENDER_H
+#define NNPERF_REPORT_RENDER_H
+
+#include "csv.h"
+#include "html.h"
+#include "json.h"
+#include "plots.h"
+#include "table.h"
+
+#define REP_CAP ((size_t)1 << 31) /* the largest report */
+
+/* Hands a finished buffer to the caller (*out malloc'd, *len its length), or frees it and reports NNPERF_E_LIMIT
+ * when it overflowed its cap or ran out of memory. */
+enum nnperf_status rep_finish(struct strbuf *sb, char **out, size_t *len, char *err, size_t errlen);
+/* NNPERF_E_USAGE with "what: format X is not available (...)" */
+enum nnperf_status rep_bad_format(const char *what, enum nnperf_format fmt, const char *avail, char *err,
+                                  size_t errlen);
+
+/* ---- the analysis (render_analysis.c) ---- */
+const char *rep_an_path(const struct nnperf_analysis *a);
+/* the graph inputs that are not initializers with their shapes: "input 1x3x224x224, mask 1x128" */
+void rep_an_inputs(const struct nnperf_analysis *a, struct strbuf *sb);
+/* The analysis document's first members into an open top-level JSON object: schema, versions, model, and the
+ * summary object with the analysis counts, left open for the prediction's keys; rep_an_json_body closes it and
+ * writes tensors, nodes and warnings. */
+void rep_an_json_head(const struct nnperf_analysis *a, struct rep_json *j);
+void rep_an_json_body(const struct nnperf_analysis *a, struct rep_json *j);
+/* The text report: model line, node table (Constant nodes folded unless opts->all; opts->top heaviest by FLOPs;
+ * none with opts->summary_only), totals, heaviest nodes, warnings. */
+void rep_an_table(const struct nnperf_analysis *a, const struct nnperf_render_options *o, struct strbuf *sb);
+
+/* ---- a prediction (render_prediction.c) ---- */
+/* The view of p for its reports (rep_view_init with the model's path): NNPERF_OK, or NNPERF_E_USAGE (p NULL) or
+ * NNPERF_E_NOMEM with the message in err. */
+enum nnperf_status rep_view_open(struct rep_view *v, const struct nnperf_prediction *p, char *err,
+                                 size_t errlen);
+/* An extra tab of the prediction page, e.g. "Advice": id is an HTML id ([a-z0-9-]), title its label; html is
+ * inserted as is (the caller escaped every name in it). */
+struct rep_extra_tab {
+    const char *id, *title, *html;
+};
+void rep_pred_html(const struct rep_view *v, const struct rep_extra_tab *extra, int n_extra,
+                   struct strbuf *sb);
+
+#endif

@@ -1,0 +1,350 @@
+/* render_compare.c - `nnperf compare`: the model x platform matrix of FPS and latency (QuTiBench's heatmap, see
+ * [QUTIBENCH] in docs/sources.md) with the dtype each platform ran, as a table, JSON (schema "nnperf.compare",
+ * docs/json-schema.md), CSV or an HTML page (heatmap, tables, whole-model roofline, latency-vs-throughput lines,
+ * accuracy pareto fronts). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+static const char *dtype_of(const struct nnperf_compare_data *d, int p)
+{
+    return d->dtypes && d->dtypes[p] ? d->dtypes[p] : "?";
+}
+
+static double ceiling(const double *v, int p)
+{
+    return v ? v[p] : NAN;
+}
+
+static void render_json(const struct nnperf_compare_data *d, struct strbuf *sb)
+{
+    int M = d->n_models, P = d->n_platforms;
+    struct rep_json j;
+    rj_init(&j, sb);
+    rj_obj(&j, NULL, 1);
+    rj_header(&j, "nnperf.compare", 1);
+    rj_arr(&j, "models", 0);
+    for (int m = 0; m < M; m++) rj_str(&j, NULL, d->models[m]);
+    rj_end(&j);
+    rj_arr(&j, "platforms", 0);
+    for (int p = 0; p < P; p++) rj_str(&j, NULL, d->platforms[p]);
+    rj_end(&j);
+    rj_arr(&j, "platform_details", 1);
+    for (int p = 0; p < P; p++) {
+        rj_obj(&j, NULL, 0);
+        rj_str(&j, "name", d->platforms[p]);
+        rj_str(&j, "dtype", d->dtypes ? d->dtypes[p] : NULL);
+        rj_num(&j, "peak_ops_per_s", ceiling(d->peak_ops, p));
+        rj_num(&j, "ddr_bytes_per_s", ceiling(d->ddr_bandwidth, p));
+        rj_end(&j);
+    }
+    rj_end(&j);
+    rj_arr(&j, "cells", 1);
+    for (int m = 0; m < M; m++)
+        for (int p = 0; p < P; p++) {
+            const struct nnperf_compare_cell *c = &d->cells[m * P + p];
+            int ok = isfinite(c->fps);
+            rj_obj(&j, NULL, 0);
+            rj_str(&j, "model", d->models[m]);
+            rj_str(&j, "platform", d->platforms[p]);
+            rj_str(&j, "dtype", d->dtypes ? d->dtypes[p] : NULL);
+            rj_num(&j, "fps", c->fps);
+            rj_num(&j, "latency_ms", ok ? c->latency_ms : NAN);
+            rj_num(&j, "ops_per_frame", ok ? c->ops_per_frame : NAN);
+            rj_num(&j, "ddr_bytes_per_frame", ok ? c->ddr_bytes_per_frame : NAN);
+            rj_num(&j, "attained_ops_per_s", ok ? c->ops_per_frame * c->fps : NAN);
+            rj_num(&j, "accuracy_percent", d->accuracy ? d->accuracy[m] : NAN);
+            rj_str(&j, "error", ok ? NULL : c->error ? c->error : "not predicted");
+            rj_end(&j);
+        }
+    rj_end(&j);
+    rj_end(&j);
+}
+
+static void render_csv(const struct nnperf_compare_data *d, struct strbuf *sb)
+{
+    struct rep_csv c;
+    rc_init(&c, sb);
+    rc_header(&c,
+              "model,platform,dtype,fps,latency_ms,ops_per_frame,ddr_bytes_per_frame,accuracy_percent,error");
+    for (int m = 0; m < d->n_models; m++)
+        for (int p = 0; p < d->n_platforms; p++) {
+            const struct nnperf_compare_cell *cell = &d->cells[m * d->n_platforms + p];
+            int ok = isfinite(cell->fps);
+            rc_str(&c, d->models[m]);
+            rc_str(&c, d->platforms[p]);
+            rc_str(&c, d->dtypes ? d->dtypes[p] : "");
+            rc_num(&c, cell->fps);
+            rc_num(&c, ok ? cell->latency_ms : NAN);
+            rc_num(&c, ok ? cell->ops_per_frame : NAN);
+            rc_num(&c, ok ? cell->ddr_bytes_per_frame : NAN);
+            rc_num(&c, d->accuracy ? d->accuracy[m] : NAN);
+            rc_str(&c, ok ? "" : cell->error ? cell->error : "not predicted");
+            rc_end(&c);
+        }
+}
+
+/* FPS and latency: a table per block of platforms that fits the width */
+static void render_table(const struct nnperf_compare_data *d, const struct nnperf_render_options *o,
+                         struct strbuf *sb)
+{
+    int M = d->n_models, P = d->n_platforms;
+    size_t name_w = 5;
+    for (int m = 0; m < M; m++)
+        if (strlen(d->models[m]) > name_w) name_w = strlen(d->models[m]);
+    if (name_w > 32) name_w = 32;
+    int col_w = 12;
+    for (int p = 0; p < P; p++)
+        if ((int)strlen(d->platforms[p]) > col_w)
+            col_w = (int)strlen(d->platforms[p]) > 20 ? 20 : (int)strlen(d->platforms[p]);
+    int per = P;
+    if (o->width > 0) {
+        per = (o->width - (int)name_w) / (col_w + 1);
+        if (per < 1) per = 1;
+    }
+    for (int h0 = 0; h0 < P; h0 += per) {
+        int h1 = h0 + per < P ? h0 + per : P;
+        for (int pass = 0; pass < 2; pass++) {
+            sb_printf(sb, "%s%s\n", h0 || pass ? "\n" : "", pass ? "latency per run (ms)" : "FPS");
+            sb_printf(sb, "%-*s", (int)name_w, "model");
+            for (int p = h0; p < h1; p++) {
+                size_t l = strlen(d->platforms[p]);
+                sb_printf(sb, " %*.*s", col_w, col_w,
+                          l > (size_t)col_w ? d->platforms[p] + l - col_w : d->platforms[p]);
+            }
+            sb_printf(sb, "\n%-*s", (int)name_w, "dtype");
+            for (int p = h0; p < h1; p++) sb_printf(sb, " %*s", col_w, dtype_of(d, p));
+            sb_putc(sb, '\n');
+            for (int m = 0; m < M; m++) {
+                size_t l = strlen(d->models[m]);
+                sb_printf(sb, "%-*s", (int)name_w, l > name_w ? d->models[m] + l - name_w : d->models[m]);
+                for (int p = h0; p < h1; p++) {
+                    const struct nnperf_compare_cell *c = &d->cells[m * P + p];
+                    if (!isfinite(c->fps))
+                        sb_printf(sb, " %*s", col_w, "n/a");
+                    else
+                        sb_printf(sb, " %*.2f", col_w, pass ? c->latency_ms : c->fps);
+                }
+                sb_putc(sb, '\n');
+            }
+        }
+    }
+    int bad = 0;
+    for (int i = 0; i < M * P; i++) bad += !isfinite(d->cells[i].fps);
+    if (bad) {
+        sb_printf(sb, "\nn/a (%d):\n", bad);
+        for (int m = 0; m < M; m++)
+            for (int p = 0; p < P; p++) {
+                const struct nnperf_compare_cell *c = &d->cells[m * P + p];
+                if (!isfinite(c->fps))
+                    sb_printf(sb, "  %s on %s: %s\n", d->models[m], d->platforms[p],
+                              c->error ? c->error : "not predicted");
+            }
+    }
+}
+
+/* ---- HTML ---- */
+
+static void html_tables(const struct nnperf_compare_data *d, struct strbuf *sb)
+{
+    int M = d->n_models, P = d->n_platforms;
+    for (int pass = 0; pass < 2; pass++) {
+        sb_printf(
+            sb,
+            "<h3>%s</h3>\n<div class=\"tablewrap\"><table class=\"sortable\" id=\"%s-table\">\n<thead><tr>"
+            "<th data-key=\"name\">model</th>",
+            pass ? "latency (ms per run)" : "FPS", pass ? "latency" : "fps");
+        for (int p = 0; p < P; p++) {
+            sb_puts(sb, "<th class=\"n\" data-key=\"p\">");
+            rep_esc(sb, d->platforms[p]);
+            sb_puts(sb, "<br><span class=\"muted\">");
+            rep_esc(sb, dtype_of(d, p));
+            sb_puts(sb, "</span></th>");
+        }
+        sb_puts(sb, "</tr></thead>\n<tbody>\n");
+        for (int m = 0; m < M; m++) {
+            sb_puts(sb, "<tr>");
+            rh_td_text(sb, "name", d->models[m]);
+            for (int p = 0; p < P; p++) {
+                const struct nnperf_compare_cell *c = &d->cells[m * P + p];
+                double x = pass ? c->latency_ms : c->fps;
+                char b[32];
+                if (isfinite(c->fps))
+                    snprintf(b, sizeof b, "%.2f", x);
+                else
+                    snprintf(b, sizeof b, "n/a");
+                rh_td_num(sb, b, isfinite(c->fps) ? x : (double)NAN);
+            }
+            sb_puts(sb, "</tr>\n");
+        }
+        sb_puts(sb, "</tbody></table></div>\n");
+    }
+    const char **errs = calloc((size_t)(M * P > 0 ? M * P : 1), sizeof *errs);
+    char(*lines)[512] = calloc((size_t)(M * P > 0 ? M * P : 1), sizeof *lines);
+    int ne = 0;
+    for (int m = 0; errs && lines && m < M; m++)
+        for (int p = 0; p < P; p++) {
+            const struct nnperf_compare_cell *c = &d->cells[m * P + p];
+            if (isfinite(c->fps)) continue;
+            snprintf(lines[ne], sizeof lines[ne], "%s on %s: %s", d->models[m], d->platforms[p],
+                     c->error ? c->error : "not predicted");
+            errs[ne] = lines[ne];
+            ne++;
+        }
+    rh_warnings(sb, "not predicted", errs, ne);
+    free(errs), free(lines);
+}
+
+static void html_sweep(const struct nnperf_compare_data *d, struct strbuf *sb)
+{
+    int M = d->n_models, P = d->n_platforms, nb = d->n_batches;
+    sb_puts(sb, "<p class=\"muted\">One line per platform; points are batch sizes ");
+    for (int b = 0; b < nb; b++) sb_printf(sb, "%s%d", b ? ", " : "", d->batches[b]);
+    sb_puts(sb, ". Up and to the right costs latency for throughput.</p>\n");
+    struct rep_series *s = calloc((size_t)(P > 0 ? P : 1), sizeof *s);
+    double *x = calloc((size_t)(P * nb + 1), sizeof *x), *y = calloc((size_t)(P * nb + 1), sizeof *y);
+    char(*lab)[24] = calloc((size_t)(nb + 1), sizeof *lab);
+    const char **labp = calloc((size_t)(nb + 1), sizeof *labp);
+    if (!s || !x || !y || !lab || !labp) sb->overflow = 1;
+    for (int m = 0; s && x && y && lab && labp && m < M; m++) {
+        for (int b = 0; b < nb; b++) {
+            snprintf(lab[b], sizeof lab[b], "batch %d", d->batches[b]);
+            labp[b] = lab[b];
+        }
+        for (int p = 0; p < P; p++) {
+            for (int b = 0; b < nb; b++) {
+                size_t k = ((size_t)m * (size_t)P + (size_t)p) * (size_t)nb + (size_t)b;
+                x[p * nb + b] = d->sweep_fps[k];
+                y[p * nb + b] = d->sweep_latency_ms[k];
+            }
+            s[p] = (struct rep_series){d->platforms[p], nb, x + p * nb, y + p * nb, labp};
+        }
+        char t[256];
+        snprintf(t, sizeof t, "%s: latency vs throughput", d->models[m]);
+        struct rep_plot pl = {t, "throughput (frames/s, log)", "latency per run (ms, log)", 1, 1, 0};
+        sb_puts(sb, "<div class=\"plot\">");
+        rp_lines(&pl, s, P, sb, 0);
+        sb_puts(sb, "</div>\n");
+    }
+    free(s), free(x), free(y), free(lab), free(labp);
+}
+
+static void html_accuracy(const struct nnperf_compare_data *d, struct strbuf *sb)
+{
+    int M = d->n_models, P = d->n_platforms;
+    rh_note(
+        sb, NULL, NULL,
+        "Each point is a model on a platform; the staircase is each platform's pareto front (no other model "
+        "there is both faster and more accurate).");
+    struct rep_series *s = calloc((size_t)(P > 0 ? P : 1), sizeof *s);
+    double *x = calloc((size_t)(P * M + 1), sizeof *x), *y = calloc((size_t)(P * M + 1), sizeof *y);
+    if (s && x && y) {
+        for (int p = 0; p < P; p++) {
+            for (int m = 0; m < M; m++) {
+                x[p * M + m] = d->cells[m * P + p].fps;
+                y[p * M + m] = d->accuracy[m];
+            }
+            s[p] = (struct rep_series){d->platforms[p], M, x + p * M, y + p * M, d->models};
+        }
+        struct rep_plot pl = {"Accuracy vs throughput", "throughput (FPS, log)", "accuracy (%)", 1, 0, 1};
+        sb_puts(sb, "<div class=\"plot\">");
+        rp_lines(&pl, s, P, sb, 0);
+        sb_puts(sb, "</div>\n");
+    } else {
+        sb->overflow = 1;
+    }
+    free(s), free(x), free(y);
+    rh_kv_open(sb);
+    for (int m = 0; m < M; m++) {
+        char b[32];
+        if (isfinite(d->accuracy[m]))
+            snprintf(b, sizeof b, "%.2f%%", d->accuracy[m]);
+        else
+            snprintf(b, sizeof b, "not given");
+        rh_kv(sb, d->models[m], b);
+    }
+    rh_kv_close(sb);
+}
+
+static void render_html(const struct nnperf_compare_data *d, struct strbuf *sb)
+{
+    int M = d->n_models, P = d->n_platforms;
+    struct strbuf sub;
+    sb_init(&sub, 1 << 16);
+    sb_printf(&sub, "%d model%s x %d platform%s; dtype: ", M, M == 1 ? "" : "s", P, P == 1 ? "" : "s");
+    for (int p = 0; p < P; p++) sb_printf(&sub, "%s%s %s", p ? ", " : "", d->platforms[p], dtype_of(d, p));
+    rh_page_open(sb, "nnperf: model x platform comparison", sub.p ? sub.p : "");
+    sb_free(&sub);
+    struct rep_tab tabs[4];
+    int nt = 0;
+    tabs[nt++] = (struct rep_tab){"summary", "Summary"};
+    tabs[nt++] = (struct rep_tab){"roofline", "Roofline"};
+    if (d->n_batches) tabs[nt++] = (struct rep_tab){"sweep", "Latency vs throughput"};
+    if (d->accuracy) tabs[nt++] = (struct rep_tab){"accuracy", "Accuracy"};
+    rh_nav(sb, tabs, nt);
+    rh_tab_open(sb, "summary", "FPS and latency", 1);
+    double *fps = malloc((size_t)(M * P > 0 ? M * P : 1) * sizeof *fps);
+    if (fps) {
+        for (int i = 0; i < M * P; i++) fps[i] = d->cells[i].fps;
+        struct rep_heat h = {M, P, d->models, d->platforms, fps, "FPS"};
+        sb_puts(sb, "<div class=\"plot\">");
+        rp_heatmap(&h, sb, 0);
+        sb_puts(sb, "</div>\n");
+        free(fps);
+    } else {
+        sb->overflow = 1;
+    }
+    html_tables(d, sb);
+    rh_tab_close(sb);
+    rh_tab_open(sb, "roofline", "Whole-model roofline", 0);
+    rh_note(
+        sb, NULL, NULL,
+        "QuTiBench's view of a comparison: each model on each platform is one point, x = the model's ops per "
+        "DDR byte of a frame, y = the ops per second it attains (ops per frame x FPS). Each platform's line "
+        "is "
+        "its DDR bandwidth rising to the ridge, then its peak at the dtype it ran. A point far below its "
+        "platform's line leaves the platform idle (overheads, layers that map badly).");
+    sb_puts(sb, "<div class=\"plot\">");
+    rp_compare_roofline(d, sb, 0);
+    sb_puts(sb, "</div>\n");
+    rh_tab_close(sb);
+    if (d->n_batches) {
+        rh_tab_open(sb, "sweep", "Latency vs throughput over a batch sweep", 0);
+        html_sweep(d, sb);
+        rh_tab_close(sb);
+    }
+    if (d->accuracy) {
+        rh_tab_open(sb, "accuracy", "Accuracy vs throughput", 0);
+        html_accuracy(d, sb);
+        rh_tab_close(sb);
+    }
+    rh_page_close(sb);
+}
+
+enum nnperf_status nnperf_compare_render(const struct nnperf_compare_data *d, enum nnperf_format fmt,
+                                         const struct nnperf_render_options *opts, char **out, size_t *len,
+                                         char *err, size_t errlen)
+{
+    static const struct nnperf_render_options none = {0, 0, 0, 0};
+    if (!out) return NNPERF_E_USAGE;
+    *out = NULL;
+    if (len) *len = 0;
+    if (!d || d->n_models < 1 || d->n_platforms < 1 || !d->models || !d->platforms || !d->cells ||
+        (d->n_batches > 0 && (!d->batches || !d->sweep_fps || !d->sweep_latency_ms))) {
+        if (err && errlen) snprintf(err, errlen, "incomplete compare data");
+        return NNPERF_E_USAGE;
+    }
+    struct strbuf sb;
+    sb_init(&sb, REP_CAP);
+    switch (fmt) {
+    case NNPERF_FORMAT_JSON: render_json(d, &sb); break;
+    case NNPERF_FORMAT_CSV: render_csv(d, &sb); break;
+    case NNPERF_FORMAT_TABLE: render_table(d, opts ? opts : &none, &sb); break;
+    case NNPERF_FORMAT_HTML: render_html(d, &sb); break;
+    default: sb_free(&sb); return rep_bad_format("compare", fmt, "table, json, csv or html", err, errlen);
+    }
+    return rep_finish(&sb, out, len, err, errlen);
+}

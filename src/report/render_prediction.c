@@ -1,0 +1,667 @@
+/* render_prediction.c - a prediction as people and programs read it: an HBDK-style summary ([HB-PERF] in
+ * docs/sources.md: ops per frame and run, DDR bytes per frame / run / second, loaded and stored bytes, latency, FPS,
+ * utilization), the layer details (ops, original and aligned output shape, compute and load/store time, active
+ * period, bound, share) and the timeline; JSON adds the same to the analysis document; CSV has one row per layer; HTML is a page
+ * with Summary, Layer details, Timeline, Roofline and Memory tabs. Predictions are read through view.h only. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+/* ---- JSON ---- */
+
+static void json_dims(struct rep_json *j, const char *key, const struct rep_layer *L, int aligned)
+{
+    if (L->d.rank < 0) {
+        rj_null(j, key);
+        return;
+    }
+    rj_arr(j, key, 0);
+    for (int i = 0; i < L->d.rank; i++) {
+        int64_t v = aligned ? L->d.aligned_dims[i] : L->d.dims[i];
+        if (v < 0)
+            rj_null(j, NULL);
+        else
+            rj_int(j, NULL, (long long)v);
+    }
+    rj_end(j);
+}
+
+static void json_summary(const struct rep_view *v, struct rep_json *j)
+{
+    const struct nnperf_prediction_summary *s = &v->s;
+    rj_str(j, "platform", s->platform);
+    rj_str(j, "dtype", s->dtype);
+    rj_int(j, "frames_per_run", s->frames_per_run);
+    rj_str(j, "memory_model", s->memory_model);
+    rj_str(j, "compute_model", s->compute_model);
+    rj_num(j, "latency_ms", s->latency_s * 1e3);
+    rj_num(j, "fps", s->fps);
+    rj_num(j, "throughput_fps", s->throughput_fps);
+    rj_int(j, "cores", s->cores);
+    rj_int(j, "cores_per_inference", s->cores_per_inference);
+    rj_num(j, "ops_per_frame", s->ops_per_frame);
+    rj_num(j, "ops_per_run", s->ops_per_run);
+    rj_num(j, "aligned_ops_per_frame", s->aligned_ops_per_frame);
+    rj_num(j, "ddr_bytes_per_frame", s->ddr_bytes_per_frame);
+    rj_num(j, "ddr_bytes_per_run", s->ddr_bytes_per_run);
+    rj_num(j, "ddr_bytes_per_second", s->ddr_bytes_per_second);
+    rj_num(j, "loaded_bytes_per_frame", s->loaded_bytes_per_frame);
+    rj_num(j, "stored_bytes_per_frame", s->stored_bytes_per_frame);
+    rj_num(j, "weight_bytes_per_frame", s->weight_bytes_per_frame);
+    rj_num(j, "spill_bytes_per_frame", s->spill_bytes_per_frame);
+    rj_num(j, "avg_utilization", s->avg_utilization);
+    rj_int(j, "layers", s->layers);
+    rj_int(j, "fallback_layers", s->fallback_layers);
+    rj_int(j, "spilled_tensors", s->spilled_tensors);
+    rj_int(j, "unknown_layers", s->unknown_layers);
+}
+
+static void json_tail(const struct rep_view *v, struct rep_json *j)
+{
+    rj_obj(j, "platform", 0);
+    rj_str(j, "name", v->s.platform);
+    rj_str(j, "description", v->su.description);
+    rj_num(j, "peak_ops", v->su.peak_ops);
+    rj_num(j, "ddr_bandwidth", v->su.ddr_nominal);
+    rj_num(j, "ddr_efficiency", v->su.ddr_efficiency);
+    rj_num(j, "sram_bytes", v->su.sram_bytes);
+    rj_str(j, "schedule", v->su.schedule);
+    rj_end(j);
+    rj_arr(j, "layers", 1);
+    for (int l = 0; l < v->n; l++) {
+        const struct rep_layer *L = &v->L[l];
+        const struct nnperf_layer_info *li = &L->li;
+        rj_obj(j, NULL, 0);
+        rj_str(j, "name", li->name);
+        rj_str(j, "op", li->op);
+        rj_str(j, "class", li->klass);
+        rj_arr(j, "nodes", 0);
+        for (int k = 0; k < li->nodes; k++) rj_str(j, NULL, nnperf_prediction_layer_node(v->p, l, k, NULL));
+        rj_end(j);
+        rj_str(j, "unit", L->d.unit);
+        rj_bool(j, "cost_known", L->d.cost_known);
+        rj_num(j, "ops", li->ops);
+        rj_num(j, "aligned_ops", li->aligned_ops);
+        json_dims(j, "output_shape", L, 0);
+        json_dims(j, "aligned_output_shape", L, 1);
+        rj_num(j, "weight_bytes", li->weight_bytes);
+        rj_num(j, "load_bytes", li->load_bytes);
+        rj_num(j, "store_bytes", li->store_bytes);
+        rj_num(j, "spill_store_bytes", L->d.spill_store_bytes);
+        rj_num(j, "spill_load_bytes", L->d.spill_load_bytes);
+        rj_num(j, "transfer_bytes", L->d.transfer_bytes);
+        rj_num(j, "compute_us", li->t_compute * 1e6);
+        rj_num(j, "memory_us", li->t_memory * 1e6);
+        rj_num(j, "transfer_us", L->d.t_transfer * 1e6);
+        rj_num(j, "overhead_us", L->d.t_overhead * 1e6);
+        rj_num(j, "time_us", li->t_total * 1e6);
+        rj_num(j, "start_us", li->start * 1e6);
+        rj_num(j, "end_us", li->end * 1e6);
+        rj_str(j, "bound", li->bound);
+        rj_num(j, "share", L->share);
+        rj_num(j, "intensity", li->intensity);
+        rj_num(j, "attained_ops_per_s", li->attained);
+        rj_end(j);
+    }
+    rj_end(j);
+    rj_obj(j, "timeline", 0);
+    rj_num(j, "interval_ms", v->su.interval_s * 1e3);
+    int n = nnperf_prediction_interval_count(v->p);
+    static const char *const keys[3] = {"utilization", "load_bandwidth", "store_bandwidth"};
+    for (int k = 0; k < 3; k++) {
+        rj_arr(j, keys[k], 0);
+        for (int i = 0; i < n; i++) {
+            struct nnperf_interval iv;
+            nnperf_prediction_interval(v->p, i, &iv);
+            rj_num(j, NULL, k == 0 ? iv.utilization : k == 1 ? iv.load_bandwidth : iv.store_bandwidth);
+        }
+        rj_end(j);
+    }
+    rj_end(j);
+    rj_arr(j, "prediction_warnings", 1);
+    for (int i = 0; i < v->s.warnings; i++) rj_str(j, NULL, v->warn[i]);
+    rj_end(j);
+}
+
+static void render_json(const struct rep_view *v, struct strbuf *sb)
+{
+    struct rep_json j;
+    rj_init(&j, sb);
+    rj_obj(&j, NULL, 1);
+    rep_an_json_head(v->a, &j);
+    json_summary(v, &j);
+    rep_an_json_body(v->a, &j);
+    json_tail(v, &j);
+    rj_end(&j);
+}
+
+/* ---- CSV ---- */
+
+static void render_csv(const struct rep_view *v, struct strbuf *sb)
+{
+    struct rep_csv c;
+    rc_init(&c, sb);
+    rc_header(
+        &c, "index,layer,op,class,unit,nodes,ops,aligned_ops,weight_bytes,load_bytes,store_bytes,spill_bytes,"
+            "compute_us,memory_us,transfer_us,time_us,start_us,end_us,bound,share");
+    for (int l = 0; l < v->n; l++) {
+        const struct rep_layer *L = &v->L[l];
+        const struct nnperf_layer_info *li = &L->li;
+        rc_int(&c, l);
+        rc_str(&c, li->name);
+        rc_str(&c, li->op);
+        rc_str(&c, li->klass);
+        rc_str(&c, L->d.unit);
+        rc_int(&c, li->nodes);
+        double x[14] = {li->ops,
+                        li->aligned_ops,
+                        li->weight_bytes,
+                        li->load_bytes,
+                        li->store_bytes,
+                        li->spill_bytes,
+                        li->t_compute * 1e6,
+                        li->t_memory * 1e6,
+                        L->d.t_transfer * 1e6,
+                        li->t_total * 1e6,
+                        li->start * 1e6,
+                        li->end * 1e6};
+        for (int k = 0; k < 12; k++) rc_num(&c, x[k]);
+        rc_str(&c, li->bound);
+        rc_num(&c, L->share);
+        rc_end(&c);
+    }
+}
+
+/* ---- text ---- */
+
+static const struct rep_col layer_cols[] = {
+    {"#", 1, 2, 0, 0},           {"layer", 0, 0, 40, 12},       {"op", 0, 3, 16, 0},
+    {"ops", 1, 4, 0, 0},         {"output shape", 0, 7, 22, 0}, {"aligned shape", 0, 9, 22, 0},
+    {"compute", 1, 5, 0, 0},     {"load/store", 1, 6, 0, 0},    {"time", 1, 0, 0, 0},
+    {"active (us)", 0, 8, 0, 0}, {"bound", 0, 0, 0, 0},         {"share", 1, 0, 0, 0},
+};
+
+static void layer_row(struct rep_table *t, const struct rep_layer *L)
+{
+    char f[12][96];
+    const struct nnperf_layer_info *li = &L->li;
+    snprintf(f[0], sizeof f[0], "%d", L->index);
+    rep_si(f[3], sizeof f[3], li->ops, "");
+    rep_layer_shape(f[4], sizeof f[4], L, 0);
+    rep_layer_shape(f[5], sizeof f[5], L, 1);
+    rep_time(f[6], sizeof f[6], li->t_compute);
+    rep_time(f[7], sizeof f[7], li->t_memory + L->d.t_transfer);
+    if (L->d.cost_known)
+        rep_time(f[8], sizeof f[8], li->t_total);
+    else
+        snprintf(f[8], sizeof f[8], "?");
+    snprintf(f[9], sizeof f[9], "%.1f ~ %.1f", li->start * 1e6, li->end * 1e6);
+    rep_pct(f[11], sizeof f[11], L->share);
+    const char *cells[12] = {f[0], li->name,           li->op, f[3], f[4], f[5], f[6], f[7], f[8],
+                             f[9], rep_layer_bound(L), f[11]};
+    rt_row(t, cells);
+}
+
+/* "  key                       value", the value word-wrapped under itself */
+static void kv_line(struct strbuf *sb, int width, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static void kv_line(struct strbuf *sb, int width, const char *key, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    sb_printf(sb, "  %-25s ", key);
+    rt_wrap_indent(sb, text, width, 28);
+}
+
+static void text_summary(const struct rep_view *v, int width, struct strbuf *sb)
+{
+    const struct nnperf_prediction_summary *s = &v->s;
+    char a[8][48], line[512];
+    snprintf(line, sizeof line,
+             "platform: %s (%s), dtype %s, %d frame%s per run, memory model %s, compute model %s",
+             s->platform, v->su.description[0] ? v->su.description : "no description", s->dtype,
+             s->frames_per_run, s->frames_per_run == 1 ? "" : "s", s->memory_model, s->compute_model);
+    sb_putc(sb, '\n');
+    rt_wrap_indent(sb, line, width, 2);
+    rep_si(a[0], 48, s->ops_per_frame, "");
+    rep_si(a[1], 48, s->ops_per_run, "");
+    rep_si(a[2], 48, s->aligned_ops_per_frame, "");
+    kv_line(sb, width, "ops per frame", "%s (aligned %s; ops = 2 x MACs + other FLOPs)", a[0], a[2]);
+    kv_line(sb, width, "ops per run", "%s", a[1]);
+    rep_si(a[3], 48, s->ddr_bytes_per_frame, "B");
+    rep_si(a[4], 48, s->ddr_bytes_per_run, "B");
+    rep_si(a[5], 48, s->ddr_bytes_per_second, "B/s");
+    kv_line(sb, width, "DDR bytes per frame", "%s (per run %s, per second %s)", a[3], a[4], a[5]);
+    rep_si(a[0], 48, s->loaded_bytes_per_frame, "B");
+    rep_si(a[1], 48, s->stored_bytes_per_frame, "B");
+    rep_si(a[2], 48, s->weight_bytes_per_frame, "B");
+    rep_si(a[3], 48, s->spill_bytes_per_frame, "B");
+    kv_line(sb, width, "loaded / stored per frame", "%s / %s (weights %s, spills %s)", a[0], a[1], a[2],
+            a[3]);
+    rep_time(a[6], 48, s->latency_s);
+    kv_line(sb, width, "latency", "%s per run", a[6]);
+    kv_line(sb, width, "FPS", "%.2f", s->fps);
+    if (s->cores > s->cores_per_inference)
+        kv_line(sb, width, "throughput", "%.2f FPS (%d inferences in flight, one per %d core%s)",
+                s->throughput_fps, s->cores / s->cores_per_inference, s->cores_per_inference,
+                s->cores_per_inference == 1 ? "" : "s");
+    rep_pct(a[7], 48, s->avg_utilization);
+    kv_line(sb, width, "average utilization", "%s", a[7]);
+    if (v->n_hidden)
+        kv_line(sb, width, "layers",
+                "%d (%d shown, %d that do%s no work; %d on the fallback unit; %d spilled tensors)", s->layers,
+                v->n_shown, v->n_hidden, v->n_hidden == 1 ? "es" : "", s->fallback_layers,
+                s->spilled_tensors);
+    else
+        kv_line(sb, width, "layers", "%d (all shown; %d on the fallback unit; %d spilled tensors)", s->layers,
+                s->fallback_layers, s->spilled_tensors);
+    kv_line(sb, width, "schedule", "%s", v->su.schedule);
+}
+
+static void text_report(const struct rep_view *v, const struct nnperf_render_options *o, struct strbuf *sb)
+{
+    rep_an_table(v->a, o, sb);
+    text_summary(v, o->width, sb);
+    if (!o->summary_only) {
+        struct rep_table t;
+        rt_init(&t, layer_cols, 12);
+        int rows = 0;
+        if (o->top > 0) {
+            for (int i = 0; i < v->n_shown && i < o->top; i++, rows++) layer_row(&t, &v->L[v->by_time[i]]);
+        } else {
+            for (int l = 0; l < v->n; l++)
+                if (v->L[l].shown || o->all) layer_row(&t, &v->L[l]), rows++;
+        }
+        sb_putc(sb, '\n');
+        struct strbuf note;
+        sb_init(&note, 1 << 16);
+        if (o->top > 0) sb_printf(&note, "The %d heaviest of %d shown layers, by time. ", rows, v->n_shown);
+        int fused = 0;
+        for (int l = 0; l < v->n; l++) fused |= v->L[l].li.nodes > 1;
+        if (fused)
+            sb_puts(&note,
+                    "A layer named X+N is node X with N more ONNX nodes fused into it (--format json or html "
+                    "lists them). ");
+        if (v->n_hidden && !o->all && o->top <= 0) {
+            rep_view_hidden_note(v, &note);
+            sb_puts(&note, " --all shows them. ");
+        }
+        rt_finish(&t, o->width, sb, &note);
+    }
+    int n = nnperf_prediction_interval_count(v->p);
+    sb_printf(sb, "\ntimeline (interval %.3g ms): compute utilization | DDR load | DDR store\n",
+              v->su.interval_s * 1e3);
+    int step = n > 40 ? (n + 39) / 40 : 1;
+    for (int i = 0; i < n; i += step) {
+        struct nnperf_interval iv;
+        nnperf_prediction_interval(v->p, i, &iv);
+        char t0[32], u[16], ld[32], stb[32];
+        rep_time(t0, sizeof t0, iv.start);
+        rep_pct(u, sizeof u, iv.utilization);
+        rep_si(ld, sizeof ld, iv.load_bandwidth, "B/s");
+        rep_si(stb, sizeof stb, iv.store_bandwidth, "B/s");
+        sb_printf(sb, "  %10s  %6s  %11s  %11s\n", t0, u, ld, stb);
+    }
+    if (step > 1) sb_printf(sb, "  (every %dth of %d intervals shown; JSON has them all)\n", step, n);
+    if (v->s.warnings) {
+        sb_printf(sb, "\nprediction warnings (%d):\n", v->s.warnings);
+        for (int i = 0; i < v->s.warnings; i++) sb_printf(sb, "  %s\n", v->warn[i]);
+    }
+}
+
+/* ---- HTML ---- */
+
+static void layer_counts_attr(const struct rep_view *v, struct strbuf *sb)
+{
+    sb_printf(sb, " data-layers-total=\"%d\" data-layers-shown=\"%d\"", v->n, v->n_shown);
+}
+
+static void html_summary(const struct rep_view *v, struct strbuf *sb)
+{
+    const struct nnperf_prediction_summary *s = &v->s;
+    struct nnperf_summary as;
+    nnperf_analysis_summary(v->a, &as);
+    char b[400], c1[48], c2[48], c3[48];
+    rh_cards_open(sb);
+    rep_time(b, sizeof b, s->latency_s);
+    rh_card(sb, "latency per run", b);
+    snprintf(b, sizeof b, "%.2f", s->fps);
+    rh_card(sb, "FPS", b);
+    rep_si(b, sizeof b, s->ops_per_frame, "");
+    rh_card(sb, "ops per frame", b);
+    rep_si(b, sizeof b, s->ddr_bytes_per_frame, "B");
+    rh_card(sb, "DDR bytes per frame", b);
+    rep_pct(b, sizeof b, s->avg_utilization);
+    rh_card(sb, "average utilization", b);
+    snprintf(b, sizeof b, "%d", v->n_shown);
+    rh_card(sb, "layers shown", b);
+    rh_cards_close(sb);
+    rh_kv_open(sb);
+    rh_kv(sb, "model", v->model);
+    snprintf(b, sizeof b, "%s%s%s", s->platform, v->su.description[0] ? ": " : "", v->su.description);
+    rh_kv(sb, "platform", b);
+    snprintf(b, sizeof b, "%s, memory model %s, compute model %s", s->dtype, s->memory_model,
+             s->compute_model);
+    rh_kv(sb, "dtype", b);
+    struct strbuf t;
+    sb_init(&t, 1 << 20);
+    rep_an_inputs(v->a, &t);
+    rh_kv(sb, "inputs", t.p ? t.p : "");
+    snprintf(b, sizeof b, "%d", s->frames_per_run);
+    rh_kv(sb, "frames per run", b);
+    rep_si(c1, sizeof c1, s->ops_per_frame, "");
+    rep_si(c2, sizeof c2, s->aligned_ops_per_frame, "");
+    rep_si(c3, sizeof c3, s->ops_per_run, "");
+    snprintf(b, sizeof b, "%s (aligned %s; per run %s; ops = 2 x MACs + other FLOPs)", c1, c2, c3);
+    rh_kv(sb, "ops per frame", b);
+    rep_si(c1, sizeof c1, (double)as.macs, "");
+    rep_si(c2, sizeof c2, (double)as.params, "");
+    snprintf(b, sizeof b, "%s MACs, %s parameters, %d nodes", c1, c2, as.nodes);
+    rh_kv(sb, "model size", b);
+    rep_si(c1, sizeof c1, s->ddr_bytes_per_frame, "B");
+    rep_si(c2, sizeof c2, s->ddr_bytes_per_run, "B");
+    rep_si(c3, sizeof c3, s->ddr_bytes_per_second, "B/s");
+    snprintf(b, sizeof b, "%s per frame, %s per run, %s", c1, c2, c3);
+    rh_kv(sb, "DDR traffic", b);
+    rep_si(c1, sizeof c1, s->loaded_bytes_per_frame, "B");
+    rep_si(c2, sizeof c2, s->stored_bytes_per_frame, "B");
+    snprintf(b, sizeof b, "%s / %s", c1, c2);
+    rh_kv(sb, "loaded / stored per frame", b);
+    rep_si(c1, sizeof c1, s->weight_bytes_per_frame, "B");
+    rep_si(c2, sizeof c2, s->spill_bytes_per_frame, "B");
+    snprintf(b, sizeof b, "weights %s, spills %s (%d spilled tensors)", c1, c2, s->spilled_tensors);
+    rh_kv(sb, "of which per frame", b);
+    rep_time(c1, sizeof c1, s->latency_s);
+    snprintf(b, sizeof b, "%s per run, %.2f FPS", c1, s->fps);
+    rh_kv(sb, "latency", b);
+    if (s->cores > s->cores_per_inference) {
+        snprintf(b, sizeof b, "%.2f FPS (%d inferences in flight, one per %d core%s)", s->throughput_fps,
+                 s->cores / s->cores_per_inference, s->cores_per_inference,
+                 s->cores_per_inference == 1 ? "" : "s");
+        rh_kv(sb, "throughput", b);
+    }
+    rep_pct(b, sizeof b, s->avg_utilization);
+    rh_kv(sb, "average compute utilization", b);
+    t.len = 0;
+    if (t.p) t.p[0] = 0;
+    sb_printf(&t, "%d: %d shown in every tab", s->layers, v->n_shown);
+    if (v->n_unknown) sb_printf(&t, " (%d of unknown cost)", v->n_unknown);
+    if (v->n_hidden) {
+        sb_puts(&t, "; ");
+        rep_view_hidden_note(v, &t);
+    }
+    sb_puts(sb, "<tr><td>layers</td><td class=\"layer-counts\"");
+    layer_counts_attr(v, sb);
+    sb_puts(sb, ">");
+    rep_esc(sb, t.p ? t.p : "");
+    sb_puts(sb, "</td></tr>\n");
+    sb_free(&t);
+    rh_kv(sb, "schedule", v->su.schedule);
+    snprintf(b, sizeof b, "%d fallback layers, %d layers of unknown cost, %d nodes of unknown operators",
+             s->fallback_layers, s->unknown_layers, as.unknown_nodes);
+    rh_kv(sb, "attention", b);
+    rh_kv_close(sb);
+    const char **aw = calloc((size_t)(as.warnings > 0 ? as.warnings : 1), sizeof *aw);
+    for (int i = 0; aw && i < as.warnings; i++) aw[i] = nnperf_analysis_warning(v->a, i);
+    rh_warnings(sb, "analysis warnings", aw, aw ? as.warnings : 0);
+    free(aw);
+    rh_warnings(sb, "prediction warnings", v->warn, v->s.warnings);
+}
+
+static void nodes_cell(struct strbuf *sb, const struct rep_view *v, const struct rep_layer *L)
+{
+    sb_puts(sb, "<td class=\"nodes\">");
+    if (L->li.nodes <= 1) {
+        sb_puts(sb, "1</td>");
+        return;
+    }
+    sb_printf(sb, "<details><summary>%d nodes</summary><ol>", L->li.nodes);
+    for (int k = 0; k < L->li.nodes; k++) {
+        const char *op;
+        const char *nm = nnperf_prediction_layer_node(v->p, L->index, k, &op);
+        sb_puts(sb, "<li>");
+        rep_esc(sb, nm ? nm : "?");
+        sb_puts(sb, " (");
+        rep_esc(sb, op ? op : "?");
+        sb_puts(sb, ")</li>");
+    }
+    sb_puts(sb, "</ol></details></td>");
+}
+
+static void html_layers(const struct rep_view *v, struct strbuf *sb)
+{
+    static const struct rep_hcol cols[] = {{"#", "index", 1},
+                                           {"layer", "name", 0},
+                                           {"op", "op", 0},
+                                           {"time", "time", 1},
+                                           {"share", "share", 1},
+                                           {"bound", "bound", 0},
+                                           {"ops", "ops", 1},
+                                           {"compute", "compute", 1},
+                                           {"load/store", "memory", 1},
+                                           {"active (us)", "start", 1},
+                                           {"output shape (aligned)", "shape", 0},
+                                           {"fused nodes", "nodes", 1}};
+    struct strbuf note;
+    sb_init(&note, 1 << 16);
+    sb_puts(
+        &note,
+        "Every layer that does work, heaviest first. A layer named X+N is the ONNX node X with N more nodes "
+        "fused into it (for example a Conv with its BatchNormalization and Relu): the last column lists "
+        "them. The aligned shape is the output padded to the platform's alignment.");
+    if (v->n_hidden) {
+        sb_putc(&note, ' ');
+        rep_view_hidden_note(v, &note);
+    }
+    rh_note(sb, NULL, NULL, note.p ? note.p : "");
+    sb_free(&note);
+    rh_table_open(sb, "layer-table", "layers", v->n_shown, cols, 12, 3);
+    for (int i = 0; i < v->n_shown; i++) {
+        const struct rep_layer *L = &v->L[v->by_time[i]];
+        const struct nnperf_layer_info *li = &L->li;
+        char b[96], c[96];
+        sb_printf(sb, "<tr data-l=\"%d\">", L->index);
+        snprintf(b, sizeof b, "%d", L->index);
+        rh_td_num(sb, b, L->index);
+        rh_td_text(sb, "name", li->name);
+        sb_puts(sb, "<td>");
+        rep_esc(sb, li->op);
+        sb_puts(sb, "<br><span class=\"muted\">");
+        rep_esc(sb, li->klass);
+        sb_puts(sb, "</span></td>");
+        if (L->d.cost_known)
+            rep_time(b, sizeof b, li->t_total);
+        else
+            snprintf(b, sizeof b, "?");
+        rh_td_num(sb, b, li->t_total * 1e6);
+        rep_pct(b, sizeof b, L->share);
+        rh_td_num(sb, b, L->share * 100);
+        const char *bd = rep_layer_bound(L);
+        sb_printf(sb, "<td class=\"b-%s\">%s</td>", bd, bd);
+        rep_si(b, sizeof b, li->ops, "");
+        rh_td_num(sb, b, li->ops);
+        rep_time(b, sizeof b, li->t_compute);
+        rh_td_num(sb, b, li->t_compute * 1e6);
+        rep_time(b, sizeof b, li->t_memory + L->d.t_transfer);
+        rh_td_num(sb, b, (li->t_memory + L->d.t_transfer) * 1e6);
+        snprintf(b, sizeof b, "%.1f ~ %.1f", li->start * 1e6, li->end * 1e6);
+        sb_printf(sb, "<td class=\"n\" data-v=\"%.6g\" style=\"white-space:normal\">", li->start * 1e6);
+        rep_esc(sb, b);
+        sb_puts(sb, "</td>");
+        rep_layer_shape(b, sizeof b, L, 0);
+        rep_layer_shape(c, sizeof c, L, 1);
+        sb_puts(sb, "<td class=\"sh\">");
+        rep_esc(sb, b);
+        if (strcmp(b, c)) {
+            sb_puts(sb, "<br>&rarr; ");
+            rep_esc(sb, c);
+        }
+        sb_puts(sb, "</td>");
+        nodes_cell(sb, v, L);
+        sb_puts(sb, "</tr>\n");
+    }
+    rh_table_close(sb);
+    /* the table's layer counts for the browser test (tests/browser) */
+    sb_puts(sb, "<p class=\"muted layer-counts\"");
+    layer_counts_attr(v, sb);
+    sb_printf(sb, ">%d rows: the %d layers that do work", v->n_shown, v->n_shown);
+    if (v->n_hidden) sb_printf(sb, " (%d of %d layers do none)", v->n_hidden, v->n);
+    sb_puts(sb, ".</p>\n");
+}
+
+void rep_pred_html(const struct rep_view *v, const struct rep_extra_tab *extra, int n_extra,
+                   struct strbuf *sb)
+{
+    char title[512], sub[512];
+    snprintf(title, sizeof title, "nnperf: %s on %s", v->model, v->s.platform);
+    snprintf(sub, sizeof sub, "predicted latency and throughput, %s, %d frame%s per run", v->s.dtype,
+             v->s.frames_per_run, v->s.frames_per_run == 1 ? "" : "s");
+    rh_page_open(sb, title, sub);
+    struct rep_tab tabs[16] = {{"summary", "Summary"},
+                               {"layers", "Layer details"},
+                               {"timeline", "Timeline"},
+                               {"roofline", "Roofline"},
+                               {"memory", "Memory"}};
+    int nt = 5;
+    for (int i = 0; i < n_extra && nt < 16; i++) tabs[nt].id = extra[i].id, tabs[nt++].title = extra[i].title;
+    rh_nav(sb, tabs, nt);
+    rh_tab_open(sb, "summary", "Summary", 1);
+    html_summary(v, sb);
+    rh_tab_close(sb);
+    rh_tab_open(sb, "layers", "Layer details (heaviest first)", 0);
+    html_layers(v, sb);
+    rh_tab_close(sb);
+    rh_tab_open(sb, "timeline", "Timeline", 0);
+    struct strbuf cap;
+    sb_init(&cap, 1 << 16);
+    sb_printf(
+        &cap,
+        "%s Each unit has a compute lane and DDR load and store lanes showing when a layer keeps them busy; "
+        "the ten heaviest layers have their own colours (legend below), every layer names itself on "
+        "hover. Under the lanes: the compute utilization and the DDR bandwidth per interval of %.3g ms, "
+        "with the DDR ceiling. Zoom with the buttons or ctrl + wheel; scroll sideways.",
+        v->su.schedule, v->su.interval_s * 1e3);
+    rh_note(sb, "caption", NULL, cap.p ? cap.p : "");
+    sb_free(&cap);
+    sb_puts(sb,
+            "<div class=\"tl\"><div class=\"tools\"><button type=\"button\" data-zoom=\"2\">zoom in</button>"
+            "<button type=\"button\" data-zoom=\"0.5\">zoom out</button><button type=\"button\" "
+            "data-zoom=\"0\">reset</button></div>\n<div class=\"tl-scroll\">");
+    rp_timeline(v, sb, 0);
+    sb_puts(sb, "</div></div>\n");
+    rh_tab_close(sb);
+    rh_tab_open(sb, "roofline", "Roofline", 0);
+    rh_note(sb, NULL, NULL,
+            "Every layer with ops is a point: x = aligned ops per DDR byte, y = attained ops/s; area grows "
+            "with the "
+            "layer's time, colour is its operator class. Hover a point for the layer.");
+    sb_puts(sb, "<div class=\"plot\">");
+    rp_roofline(v, sb, 0);
+    sb_puts(sb, "</div>\n");
+    rh_tab_close(sb);
+    rh_tab_open(sb, "memory", "Memory", 0);
+    rh_note(
+        sb, NULL, NULL,
+        "DDR bytes per run of each layer, in execution order: weights read, activations loaded and stored, "
+        "spills (tensors that did not fit on chip, stored and read back). A layer without a bar keeps its "
+        "data "
+        "on chip.");
+    sb_puts(sb, "<div class=\"plot\">");
+    rp_memory(v, sb, 0);
+    sb_puts(sb, "</div>\n");
+    rh_tab_close(sb);
+    for (int i = 0; i < n_extra; i++) {
+        rh_tab_open(sb, extra[i].id, extra[i].title, 0);
+        sb_puts(sb, extra[i].html ? extra[i].html : "");
+        sb_putc(sb, '\n');
+        rh_tab_close(sb);
+    }
+    rh_page_close(sb);
+}
+
+/* ---- entry points ---- */
+
+enum nnperf_status rep_view_open(struct rep_view *v, const struct nnperf_prediction *p, char *err,
+                                 size_t errlen)
+{
+    if (!p) {
+        if (err && errlen) snprintf(err, errlen, "no prediction given");
+        return NNPERF_E_USAGE;
+    }
+    if (rep_view_init(v, p, rep_an_path(nnperf_prediction_analysis(p)))) {
+        if (err && errlen) snprintf(err, errlen, "out of memory");
+        return NNPERF_E_NOMEM;
+    }
+    return NNPERF_OK;
+}
+
+enum nnperf_status nnperf_prediction_render_opts(const struct nnperf_prediction *p, enum nnperf_format fmt,
+                                                 const struct nnperf_render_options *opts, char **out,
+                                                 size_t *len, char *err, size_t errlen)
+{
+    static const struct nnperf_render_options none = {0, 0, 0, 0};
+    if (!out) return NNPERF_E_USAGE;
+    *out = NULL;
+    if (len) *len = 0;
+    if (fmt != NNPERF_FORMAT_TABLE && fmt != NNPERF_FORMAT_JSON && fmt != NNPERF_FORMAT_CSV &&
+        fmt != NNPERF_FORMAT_HTML)
+        return rep_bad_format("prediction", fmt, "table, json, csv or html", err, errlen);
+    struct rep_view v;
+    enum nnperf_status st = rep_view_open(&v, p, err, errlen);
+    if (st) return st;
+    struct strbuf sb;
+    sb_init(&sb, REP_CAP);
+    switch (fmt) {
+    case NNPERF_FORMAT_JSON: render_json(&v, &sb); break;
+    case NNPERF_FORMAT_CSV: render_csv(&v, &sb); break;
+    case NNPERF_FORMAT_TABLE: text_report(&v, opts ? opts : &none, &sb); break;
+    default: rep_pred_html(&v, NULL, 0, &sb); break;
+    }
+    rep_view_free(&v);
+    return rep_finish(&sb, out, len, err, errlen);
+}
+
+enum nnperf_status nnperf_prediction_render(const struct nnperf_prediction *p, enum nnperf_format fmt,
+                                            char **out, size_t *len, char *err, size_t errlen)
+{
+    return nnperf_prediction_render_opts(p, fmt, NULL, out, len, err, errlen);
+}
+
+enum nnperf_status nnperf_plot_svg(const struct nnperf_prediction *p, const char *kind, char **out,
+                                   size_t *len, char *err, size_t errlen)
+{
+    if (!out) return NNPERF_E_USAGE;
+    *out = NULL;
+    if (len) *len = 0;
+    if (!kind) {
+        if (err && errlen) snprintf(err, errlen, "no plot kind given");
+        return NNPERF_E_USAGE;
+    }
+    void (*plot)(const struct rep_view *, struct strbuf *, int) = !strcmp(kind, "roofline")   ? rp_roofline
+                                                                  : !strcmp(kind, "timeline") ? rp_timeline
+                                                                  : !strcmp(kind, "memory")   ? rp_memory
+                                                                                              : NULL;
+    if (!plot) {
+        if (err && errlen) snprintf(err, errlen, "unknown plot '%s' (roofline, timeline or memory)", kind);
+        return NNPERF_E_USAGE;
+    }
+    struct rep_view v;
+    enum nnperf_status st = rep_view_open(&v, p, err, errlen);
+    if (st) return st;
+    struct strbuf sb;
+    sb_init(&sb, (size_t)1 << 30);
+    sb_puts(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    plot(&v, &sb, 1);
+    rep_view_free(&v);
+    return rep_finish(&sb, out, len, err, errlen);
+}

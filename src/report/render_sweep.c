@@ -1,0 +1,180 @@
+/* render_sweep.c - `nnperf sweep`: one row per configuration of one model (platform, dtype, batch and any other
+ * setting): latency per run, FPS, DDR bytes per frame, utilization and how many layers are memory-bound, as a table,
+ * JSON (schema "nnperf.sweep", docs/json-schema.md) or CSV. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+static const struct rep_col cols[] = {
+    {"platform", 0, 0, 28, 10},  {"dtype", 0, 0, 0, 0},
+    {"batch", 1, 0, 0, 0},       {"latency", 1, 0, 0, 0},
+    {"FPS", 1, 0, 0, 0},         {"DDR per frame", 1, 2, 0, 0},
+    {"utilization", 1, 3, 0, 0}, {"memory-bound layers", 1, 4, 0, 0},
+    {"settings", 0, 1, 40, 0},
+};
+
+struct row {
+    const char *platform, *dtype, *settings; /* in the sweep's arena */
+    int batch, memory_bound;
+    double latency_s, fps, ddr_bytes_per_frame, avg_utilization;
+};
+
+struct nnperf_sweep {
+    struct arena ar;
+    const char *model;
+    struct row *rows;
+    int n, cap;
+};
+
+static enum nnperf_status fail(enum nnperf_status st, const char *msg, char *err, size_t errlen)
+{
+    if (err && errlen) snprintf(err, errlen, "%s", msg);
+    return st;
+}
+
+enum nnperf_status nnperf_sweep_new(const char *model, struct nnperf_sweep **out, char *err, size_t errlen)
+{
+    if (!out) return fail(NNPERF_E_USAGE, "sweep: no output handle", err, errlen);
+    *out = calloc(1, sizeof **out);
+    if (!*out) return fail(NNPERF_E_NOMEM, "out of memory", err, errlen);
+    ar_init(&(*out)->ar, 0);
+    (*out)->model = ar_strdup(&(*out)->ar, model ? model : "");
+    if (!(*out)->model) {
+        nnperf_sweep_free(*out);
+        *out = NULL;
+        return fail(NNPERF_E_NOMEM, "out of memory", err, errlen);
+    }
+    return NNPERF_OK;
+}
+
+enum nnperf_status nnperf_sweep_add(struct nnperf_sweep *sw, const struct nnperf_prediction *p,
+                                    const char *settings, char *err, size_t errlen)
+{
+    if (!sw || !p) return fail(NNPERF_E_USAGE, "sweep: no sweep or prediction", err, errlen);
+    if (sw->n == sw->cap) {
+        int cap = sw->cap ? sw->cap * 2 : 64;
+        struct row *r = realloc(sw->rows, (size_t)cap * sizeof *r);
+        if (!r) return fail(NNPERF_E_NOMEM, "out of memory", err, errlen);
+        sw->rows = r, sw->cap = cap;
+    }
+    struct nnperf_prediction_summary s;
+    nnperf_prediction_summary(p, &s);
+    struct row *r = &sw->rows[sw->n];
+    r->platform = ar_strdup(&sw->ar, s.platform);
+    r->dtype = ar_strdup(&sw->ar, s.dtype);
+    r->settings = settings ? ar_strdup(&sw->ar, settings) : NULL;
+    if (!r->platform || !r->dtype || (settings && !r->settings))
+        return fail(NNPERF_E_NOMEM, "out of memory", err, errlen);
+    r->batch = s.frames_per_run;
+    r->latency_s = s.latency_s;
+    r->fps = s.fps;
+    r->ddr_bytes_per_frame = s.ddr_bytes_per_frame;
+    r->avg_utilization = s.avg_utilization;
+    r->memory_bound = 0;
+    for (int l = 0; l < nnperf_prediction_layer_count(p); l++) {
+        struct nnperf_layer_info li;
+        nnperf_prediction_layer(p, l, &li);
+        r->memory_bound += !strcmp(li.bound, "memory");
+    }
+    sw->n++;
+    return NNPERF_OK;
+}
+
+int nnperf_sweep_count(const struct nnperf_sweep *sw)
+{
+    return sw ? sw->n : 0;
+}
+
+void nnperf_sweep_free(struct nnperf_sweep *sw)
+{
+    if (!sw) return;
+    free(sw->rows);
+    ar_free(&sw->ar);
+    free(sw);
+}
+
+enum nnperf_status nnperf_sweep_render(const struct nnperf_sweep *d, enum nnperf_format fmt,
+                                       const struct nnperf_render_options *opts, char **out, size_t *len,
+                                       char *err, size_t errlen)
+{
+    static const struct nnperf_render_options none = {0, 0, 0, 0};
+    if (!opts) opts = &none;
+    if (!out) return NNPERF_E_USAGE;
+    *out = NULL;
+    if (len) *len = 0;
+    if (!d) return fail(NNPERF_E_USAGE, "no sweep given", err, errlen);
+    if (fmt != NNPERF_FORMAT_TABLE && fmt != NNPERF_FORMAT_JSON && fmt != NNPERF_FORMAT_CSV)
+        return rep_bad_format("sweep", fmt, "table, json or csv", err, errlen);
+    struct strbuf sb;
+    sb_init(&sb, REP_CAP);
+    struct rep_json j;
+    struct rep_csv c;
+    struct rep_table t;
+    int any_setting = 0;
+    for (int i = 0; i < d->n; i++) any_setting |= d->rows[i].settings != NULL;
+    if (fmt == NNPERF_FORMAT_JSON) {
+        rj_init(&j, &sb);
+        rj_obj(&j, NULL, 1);
+        rj_header(&j, "nnperf.sweep", 1);
+        rj_str(&j, "model", d->model);
+        rj_arr(&j, "rows", 1);
+    } else if (fmt == NNPERF_FORMAT_CSV) {
+        rc_init(&c, &sb);
+        rc_header(
+            &c, "platform,dtype,batch,latency_ms,fps,ddr_bytes_per_frame,avg_utilization,memory_bound_layers,"
+                "settings");
+    } else {
+        sb_printf(&sb, "%s: %d configuration%s\n", d->model, d->n, d->n == 1 ? "" : "s");
+        rt_init(&t, cols, any_setting ? 9 : 8);
+    }
+    for (int i = 0; i < d->n; i++) {
+        const struct row *r = &d->rows[i];
+        const char *set = r->settings;
+        if (fmt == NNPERF_FORMAT_JSON) {
+            rj_obj(&j, NULL, 0);
+            rj_str(&j, "platform", r->platform);
+            rj_str(&j, "dtype", r->dtype);
+            rj_int(&j, "batch", r->batch);
+            rj_num(&j, "latency_ms", r->latency_s * 1e3);
+            rj_num(&j, "fps", r->fps);
+            rj_num(&j, "ddr_bytes_per_frame", r->ddr_bytes_per_frame);
+            rj_num(&j, "avg_utilization", r->avg_utilization);
+            rj_int(&j, "memory_bound_layers", r->memory_bound);
+            rj_str(&j, "settings", set);
+            rj_end(&j);
+        } else if (fmt == NNPERF_FORMAT_CSV) {
+            rc_str(&c, r->platform);
+            rc_str(&c, r->dtype);
+            rc_int(&c, r->batch);
+            rc_num(&c, r->latency_s * 1e3);
+            rc_num(&c, r->fps);
+            rc_num(&c, r->ddr_bytes_per_frame);
+            rc_num(&c, r->avg_utilization);
+            rc_int(&c, r->memory_bound);
+            rc_str(&c, set ? set : "");
+            rc_end(&c);
+        } else {
+            char f[6][40];
+            snprintf(f[0], sizeof f[0], "%d", r->batch);
+            rep_time(f[1], sizeof f[1], r->latency_s);
+            snprintf(f[2], sizeof f[2], "%.2f", r->fps);
+            rep_si(f[3], sizeof f[3], r->ddr_bytes_per_frame, "B");
+            rep_pct(f[4], sizeof f[4], r->avg_utilization);
+            snprintf(f[5], sizeof f[5], "%d", r->memory_bound);
+            const char *cells[9] = {r->platform, r->dtype, f[0], f[1],          f[2],
+                                    f[3],        f[4],     f[5], set ? set : ""};
+            rt_row(&t, cells);
+        }
+    }
+    if (fmt == NNPERF_FORMAT_JSON) {
+        rj_end(&j);
+        rj_end(&j);
+    } else if (fmt == NNPERF_FORMAT_TABLE) {
+        struct strbuf note;
+        sb_init(&note, 1 << 12);
+        rt_finish(&t, opts->width, &sb, &note);
+    }
+    return rep_finish(&sb, out, len, err, errlen);
+}

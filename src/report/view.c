@@ -1,0 +1,133 @@
+/* view.c - the reports' view of a prediction (view.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view.h"
+
+static int cmp_time(const void *a, const void *b, void *arg)
+{
+    const struct rep_layer *L = arg;
+    const struct rep_layer *x = &L[*(const int *)a], *y = &L[*(const int *)b];
+    if (x->li.t_total != y->li.t_total) return x->li.t_total < y->li.t_total ? 1 : -1;
+    return x->index - y->index;
+}
+
+/* a stable merge sort with a context (qsort_r is not in C11) */
+static void sort_idx(int *v, int *tmp, int n, const struct rep_layer *L)
+{
+    if (n < 2) return;
+    int h = n / 2;
+    sort_idx(v, tmp, h, L);
+    sort_idx(v + h, tmp, n - h, L);
+    int i = 0, j = h, k = 0;
+    while (i < h && j < n) tmp[k++] = cmp_time(&v[j], &v[i], (void *)L) < 0 ? v[j++] : v[i++];
+    while (i < h) tmp[k++] = v[i++];
+    while (j < n) tmp[k++] = v[j++];
+    memcpy(v, tmp, (size_t)n * sizeof *v);
+}
+
+int rep_view_init(struct rep_view *v, const struct nnperf_prediction *p, const char *model)
+{
+    memset(v, 0, sizeof *v);
+    v->p = p;
+    v->model = model ? model : "";
+    v->a = nnperf_prediction_analysis(p);
+    nnperf_prediction_summary(p, &v->s);
+    nnperf_prediction_setup(p, &v->su);
+    v->n = nnperf_prediction_layer_count(p);
+    size_t n = (size_t)(v->n > 0 ? v->n : 1);
+    v->L = calloc(n, sizeof *v->L);
+    v->by_time = calloc(n, sizeof *v->by_time);
+    int *tmp = calloc(n, sizeof *tmp);
+    v->warn = calloc((size_t)(v->s.warnings > 0 ? v->s.warnings : 1), sizeof *v->warn);
+    if (!v->L || !v->by_time || !tmp || !v->warn) {
+        free(tmp);
+        rep_view_free(v);
+        return NNPERF_E_NOMEM;
+    }
+    for (int i = 0; i < v->s.warnings; i++) v->warn[i] = nnperf_prediction_warning(p, i);
+    for (int i = 0; i < v->n; i++) {
+        struct rep_layer *L = &v->L[i];
+        L->index = i;
+        nnperf_prediction_layer(p, i, &L->li);
+        nnperf_prediction_layer_detail(p, i, &L->d);
+        L->shown = L->li.t_total > 0 || L->li.ops > 0 || !L->d.cost_known;
+        L->share = v->s.latency_s > 0 ? L->li.t_total / v->s.latency_s : 0;
+        if (!L->shown) {
+            v->n_hidden++;
+            continue;
+        }
+        if (!L->d.cost_known) v->n_unknown++;
+        v->by_time[v->n_shown++] = i;
+    }
+    sort_idx(v->by_time, tmp, v->n_shown, v->L);
+    free(tmp);
+    return 0;
+}
+
+void rep_view_free(struct rep_view *v)
+{
+    free(v->L);
+    free(v->by_time);
+    free(v->warn);
+    v->L = NULL, v->by_time = NULL, v->warn = NULL;
+}
+
+void rep_view_hidden_note(const struct rep_view *v, struct strbuf *sb)
+{
+    if (!v->n_hidden) return;
+    /* the hidden layers' operators, most frequent first (at most six named) */
+    const char *ops[6];
+    int cnt[6], k = 0, other = 0;
+    for (int i = 0; i < v->n; i++) {
+        if (v->L[i].shown) continue;
+        const char *op = v->L[i].li.op;
+        int j = 0;
+        while (j < k && strcmp(ops[j], op)) j++;
+        if (j < k)
+            cnt[j]++;
+        else if (k < 6)
+            ops[k] = op, cnt[k++] = 1;
+        else
+            other++;
+    }
+    for (int i = 1; i < k; i++) /* by count, descending; stable */
+        for (int j = i; j > 0 && cnt[j] > cnt[j - 1]; j--) {
+            const char *t = ops[j];
+            ops[j] = ops[j - 1], ops[j - 1] = t;
+            int c = cnt[j];
+            cnt[j] = cnt[j - 1], cnt[j - 1] = c;
+        }
+    sb_printf(
+        sb,
+        "%d of the %d layers do%s no work (no ops, no predicted time: run as views or computed ahead of "
+        "time) and %s not shown: ",
+        v->n_hidden, v->n, v->n_hidden == 1 ? "es" : "", v->n_hidden == 1 ? "is" : "are");
+    for (int i = 0; i < k; i++) sb_printf(sb, "%s%s x%d", i ? ", " : "", ops[i], cnt[i]);
+    if (other) sb_printf(sb, ", %d of other operators", other);
+    sb_putc(sb, '.');
+}
+
+void rep_layer_shape(char *b, size_t n, const struct rep_layer *L, int aligned)
+{
+    size_t o = 0;
+    if (!n) return;
+    b[0] = 0;
+    if (L->d.rank <= 0) {
+        snprintf(b, n, L->d.rank ? "?" : "scalar");
+        return;
+    }
+    for (int i = 0; i < L->d.rank && o + 24 < n; i++) {
+        int64_t v = aligned ? L->d.aligned_dims[i] : L->d.dims[i];
+        if (v < 0)
+            o += (size_t)snprintf(b + o, n - o, "%s?", i ? "x" : "");
+        else
+            o += (size_t)snprintf(b + o, n - o, "%s%lld", i ? "x" : "", (long long)v);
+    }
+}
+
+const char *rep_layer_bound(const struct rep_layer *L)
+{
+    return L->li.fallback ? "fallback" : L->li.bound;
+}
