@@ -3,14 +3,17 @@
 platform and prints predicted vs published FPS, the error, and the medians over all rows and over the rows not used
 for fitting (--fit MODEL@INPUT,...).
 
-usage: bench/fidelity/table.py NNPERF TABLE.csv PLATFORM [--fit model@input,...] [--models DIR]"""
+usage: bench/fidelity/table.py NNPERF TABLE.csv PLATFORM [--column NAME] [--fit model@input,...] [--models DIR]
+
+--column: the measured column to compare (default: fps, else latency_ms); a name ending in _ms is a latency per
+inference, throughput_fps is compared with nnperf's throughput (every core busy), anything else with its FPS."""
 import csv, json, os, statistics, subprocess, sys
 
 
 def main():
     args = sys.argv[1:]
     opts = {}
-    for k in ("--fit", "--models"):
+    for k in ("--fit", "--models", "--column"):
         if k in args:
             i = args.index(k)
             opts[k] = args[i + 1]
@@ -23,7 +26,10 @@ def main():
     mdir = opts.get("--models", os.path.join(here, "..", "..", "models"))
     with open(table) as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-    print(f"{'model':18s} {'input':14s} {'published':>9s} {'nnperf':>9s} {'error':>7s}  {'latency':>10s} "
+    col = opts.get("--column") or ("fps" if "fps" in rows[0] else "latency_ms")
+    if col not in rows[0]:
+        sys.exit(f"{table}: no column '{col}'")
+    print(f"{'model':18s} {'input':14s} {col:>14s} {'nnperf':>9s} {'error':>7s}  {'latency':>10s} "
           f"{'DDR/frame':>10s}")
     errs, val = [], []
     for r in rows:
@@ -33,13 +39,19 @@ def main():
         if out.returncode not in (0, 1):
             sys.exit(f"{r['model']}: nnperf failed: {out.stderr.strip()}")
         s = json.loads(out.stdout)["summary"]
-        fps = s["fps"]
-        e = fps / float(r["fps"]) - 1
+        meas = float(r[col])
+        if col.endswith("_ms"):
+            pred = s["latency_ms"] / s.get("frames_per_run", 1)
+        elif col == "throughput_fps":
+            pred = s["throughput_fps"]
+        else:
+            pred = s["fps"]
+        e = pred / meas - 1
         key = f"{r['model']}@{r['input']}"
         errs.append(e)
         if key not in fit:
             val.append(e)
-        print(f"{r['model']:18s} {r['input']:14s} {float(r['fps']):9.0f} {fps:9.1f} {e * 100:+6.1f}%  "
+        print(f"{r['model']:18s} {r['input']:14s} {meas:14.2f} {pred:9.2f} {e * 100:+6.1f}%  "
               f"{s['latency_ms']:8.3f}ms {s['ddr_bytes_per_frame'] / 1e6:8.2f}MB{' (fit)' if key in fit else ''}")
 
     def summary(name, es):

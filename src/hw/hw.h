@@ -44,6 +44,7 @@ struct hw_pattern {
  * (the roofline compute model with per-class efficiencies is used instead). */
 struct hw_array {
     double reduce[HW_NDT], channels[HW_NDT], pixels[HW_NDT];
+    int span_groups; /* output-channel lanes fill across a grouped conv's groups (channel-parallel depthwise) */
 };
 
 struct hw_fallback {
@@ -80,6 +81,7 @@ struct hw_desc {
     double weight_sram_bytes; /* on-chip weight memory: weights that fit stay resident across inferences */
     double link_bw; /* host link (USB, PCIe) bytes/s: inputs, outputs and streamed weights; 0 = none */
     double layer_overhead_s;
+    double run_overhead_s; /* fixed cost per run: runtime call, input pre-processing */
     struct hw_fallback fb;
     /* keys whose values are assumptions rather than published facts (key paths, validated against the table) */
     int n_assume;

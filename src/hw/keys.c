@@ -72,6 +72,9 @@ const struct hw_key hw_keys[] = {
      .doc = "lanes over output channels per group (a matmul's columns); 0 = not a limit"},
     {"compute.array.pixels", HW_T_NUM, HW_MAP_DTYPE, HW_U_NONE, 1, 65536, HW_F_ZERO_OFF, D(array.pixels),
      .doc = "lanes over output pixels (a matmul's rows); 0 = not a limit (alignment pads pixels instead)"},
+    {"compute.array.span_groups", HW_T_BOOL, .off = D(array.span_groups),
+     .doc = "output-channel lanes take channels of several groups at once (depthwise convs run channel-parallel, as "
+            "on CPUs and DPUs); false: each group fills the lanes alone"},
     {"compute.strided_input_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF,
      D(strided_in_bw),
      .doc = "rate at which a strided convolution's input is re-laid out before it runs (adds input bytes / rate); "
@@ -149,6 +152,9 @@ const struct hw_key hw_keys[] = {
     {"overhead", HW_T_SECTION, .doc = "fixed costs"},
     {"overhead.per_layer_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, 0, D(layer_overhead_s),
      .doc = "fixed cost per accelerator layer (kernel launch, instruction dispatch)"},
+    {"overhead.per_run_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, 0, D(run_overhead_s),
+     .doc = "fixed cost per run before the first layer (runtime call, input pre-processing and output handling that "
+            "end-to-end measurements include)"},
 };
 /* clang-format on */
 const int hw_n_keys = (int)(sizeof hw_keys / sizeof hw_keys[0]);

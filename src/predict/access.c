@@ -28,7 +28,8 @@ void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_
                                                                                  : cores;
     s->cores = cores;
     s->cores_per_inference = per;
-    /* throughput: cores / per inferences in flight, as long as DDR and the link carry their traffic */
+    /* throughput: cores / per inferences in flight, each taking a whole run (its per-run fixed cost included: the
+     * published multi-thread numbers run one thread per core), as long as DDR and the link carry their traffic */
     s->throughput_fps = s->fps * (cores / per);
     double run_ddr = p->w_bytes + p->load_bytes + p->store_bytes + p->spill_bytes, link = 0;
     for (int l = 0; l < p->n_layers; l++) link += p->layers[l].link_bytes;

@@ -26,7 +26,8 @@
 struct ct_row {
     char *model, *input, *dtype;
     int batch;
-    double measured_s; /* per frame */
+    double measured_s;      /* per frame, 0 when the row gives only a throughput */
+    double measured_tp_fps; /* with every core busy, 0 when not given */
     struct nnperf_model *m;
     struct nnperf_analysis *a;
 };
@@ -101,8 +102,8 @@ static void apply(const struct ct_fit *f, const double *x, struct hw_desc *hw)
     }
 }
 
-/* predicted seconds per frame of row r on hw; <0 on failure */
-static double predict_row(const struct ct_row *r, const struct hw_desc *hw, struct diag *d)
+/* predicted seconds per frame of row r on hw (and the throughput in *tp when tp is not NULL); <0 on failure */
+static double predict_row(const struct ct_row *r, const struct hw_desc *hw, struct diag *d, double *tp)
 {
     struct nnperf_platform plat = {*hw};
     struct nnperf_predict_options o = {.dtype = r->dtype, .batch = r->batch};
@@ -113,6 +114,11 @@ static double predict_row(const struct ct_row *r, const struct hw_desc *hw, stru
         return -1;
     }
     double t = p->latency / p->batch;
+    if (tp) {
+        struct nnperf_prediction_summary sum;
+        nnperf_prediction_summary(p, &sum);
+        *tp = sum.throughput_fps;
+    }
     nnperf_prediction_free(p);
     return t;
 }
@@ -125,10 +131,17 @@ static double objective(struct ct_fit *f, const double *x)
     f->evals++;
     for (int i = 0; i < f->n_rows; i++) {
         if (i == f->skip) continue;
-        double t = predict_row(&f->rows[i], &hw, NULL);
+        double tp = 0, t = predict_row(&f->rows[i], &hw, NULL, &tp);
         if (t <= 0) return 1e300;
-        double e = log(t / f->rows[i].measured_s);
-        s += e * e;
+        if (f->rows[i].measured_s > 0) {
+            double e = log(t / f->rows[i].measured_s);
+            s += e * e;
+        }
+        if (f->rows[i].measured_tp_fps > 0) {
+            if (tp <= 0) return 1e300;
+            double e = log(tp / f->rows[i].measured_tp_fps);
+            s += e * e;
+        }
     }
     return s;
 }
@@ -205,8 +218,9 @@ static enum nnperf_status read_table(const char *path, struct ct_row **out, int 
         slash[1] = 0;
     else
         dir[0] = 0;
-    int col[6] = {-1, -1, -1, -1, -1, -1}; /* model input dtype batch latency_ms fps */
-    static const char *const names[6] = {"model", "input", "dtype", "batch", "latency_ms", "fps"};
+    int col[7] = {-1, -1, -1, -1, -1, -1, -1}; /* model input dtype batch latency_ms fps throughput_fps */
+    static const char *const names[7] = {"model",      "input", "dtype",         "batch",
+                                         "latency_ms", "fps",   "throughput_fps"};
     int n = 0, header = 0, lineno = 0;
     for (char *line = text, *next; line && !st; line = next) {
         next = strchr(line, '\n');
@@ -224,7 +238,7 @@ static enum nnperf_status read_table(const char *path, struct ct_row **out, int 
             header = 1;
             for (int i = 0; i < nf; i++) {
                 int k = -1;
-                for (int j = 0; j < 6; j++)
+                for (int j = 0; j < 7; j++)
                     if (!strcmp(f[i], names[j])) k = j;
                 if (k < 0) {
                     st = diag_set(d, NNPERF_E_PARSE,
@@ -246,11 +260,16 @@ static enum nnperf_status read_table(const char *path, struct ct_row **out, int 
         }
         struct ct_row *r = &rows[n];
         const char *model = col[0] < nf ? f[col[0]] : "";
-        const char *mv = col[4] >= 0 ? (col[4] < nf ? f[col[4]] : "") : (col[5] < nf ? f[col[5]] : "");
-        double v;
-        if (!*model || !hw_parse_number(mv, &v) || !(v > 0)) {
+        int lc = col[4] >= 0 ? col[4] : col[5];
+        const char *mv = lc >= 0 && lc < nf ? f[lc] : "", *tv = col[6] >= 0 && col[6] < nf ? f[col[6]] : "";
+        double v = 0, tpv = 0;
+        int has_v = *mv != 0, has_tp = *tv != 0;
+        if (!*model || (!has_v && !has_tp) || (has_v && (!hw_parse_number(mv, &v) || !(v > 0))) ||
+            (has_tp && (!hw_parse_number(tv, &tpv) || !(tpv > 0)))) {
             st = diag_set(d, NNPERF_E_PARSE, "%s:%d: a row needs a model and a positive %s", path, lineno,
-                          col[4] >= 0 ? "latency_ms" : "fps");
+                          lc < 0        ? "throughput_fps"
+                          : col[4] >= 0 ? "latency_ms"
+                                        : "fps");
             break;
         }
         r->batch = 1;
@@ -263,7 +282,8 @@ static enum nnperf_status read_table(const char *path, struct ct_row **out, int 
             }
             r->batch = (int)b;
         }
-        r->measured_s = col[4] >= 0 ? v * 1e-3 / r->batch : 1.0 / v;
+        r->measured_s = !has_v ? 0 : col[4] >= 0 ? v * 1e-3 / r->batch : 1.0 / v;
+        r->measured_tp_fps = tpv;
         char buf[4096];
         snprintf(buf, sizeof buf, "%s%s", model[0] == '/' ? "" : dir, model);
         r->model = strdup(buf);
@@ -371,22 +391,24 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
     for (char *tok = keys ? strtok(keys, ",") : NULL; tok && !st; tok = strtok(NULL, ","))
         st = add_param(&f, trim(tok));
     free(keys);
-    if (!st && f.n_par >= f.n_rows)
-        st = diag_set(&d, NNPERF_E_USAGE, "%d free parameters need more than %d rows (the table has %d)",
-                      f.n_par, f.n_par, f.n_rows);
+    int n_res = 0; /* measurements: a latency and/or a throughput per row */
+    for (int i = 0; i < f.n_rows; i++) n_res += (f.rows[i].measured_s > 0) + (f.rows[i].measured_tp_fps > 0);
+    if (!st && f.n_par >= n_res)
+        st = diag_set(&d, NNPERF_E_USAGE,
+                      "%d free parameters need more than %d measurements (the table has %d)", f.n_par,
+                      f.n_par, n_res);
     double x[CT_MAX_PARAMS];
     for (int i = 0; i < f.n_par; i++) x[i] = log(f.par[i].init);
-    double before[CT_MAX_ROWS], after[CT_MAX_ROWS], loo[CT_MAX_ROWS];
+    /* per row: latency and throughput before, fitted, and with the row left out */
+    double t[3][CT_MAX_ROWS] = {{0}}, tp[3][CT_MAX_ROWS] = {{0}};
     struct hw_desc hw;
-    if (!st) {
-        for (int i = 0; i < f.n_rows && !st; i++)
-            if ((before[i] = predict_row(&f.rows[i], &f.base, &d)) <= 0)
-                st = d.status ? d.status : NNPERF_E_INVALID;
-    }
+    for (int i = 0; i < f.n_rows && !st; i++)
+        if ((t[0][i] = predict_row(&f.rows[i], &f.base, &d, &tp[0][i])) <= 0)
+            st = d.status ? d.status : NNPERF_E_INVALID;
     if (!st) {
         minimise(&f, x, f.n_par);
         apply(&f, x, &hw);
-        for (int i = 0; i < f.n_rows; i++) after[i] = predict_row(&f.rows[i], &hw, NULL);
+        for (int i = 0; i < f.n_rows; i++) t[1][i] = predict_row(&f.rows[i], &hw, NULL, &tp[1][i]);
         for (int i = 0; i < f.n_rows; i++) {
             double xl[CT_MAX_PARAMS];
             memcpy(xl, x, sizeof xl);
@@ -394,7 +416,7 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
             minimise(&f, xl, f.n_par);
             struct hw_desc hl;
             apply(&f, xl, &hl);
-            loo[i] = predict_row(&f.rows[i], &hl, NULL);
+            t[2][i] = predict_row(&f.rows[i], &hl, NULL, &tp[2][i]);
         }
         f.skip = -1;
         char name[HW_MAX_NAME];
@@ -421,22 +443,37 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
             hw_fmt_num(f.par[i].key ? get_param(&hw, &f.par[i]) : exp(x[i]), v1, sizeof v1);
             sb_printf(&lg, "  %-34s %s -> %s%s\n", f.par[i].path, v0, v1, f.par[i].key ? "" : " (scale)");
         }
-        sb_printf(&lg, "%-40s %-24s %11s %11s %8s %11s %8s %11s %8s\n", "model", "input", "measured",
-                  "before", "error", "fitted", "error", "left out", "error");
-        double e0[CT_MAX_ROWS], e1[CT_MAX_ROWS], e2[CT_MAX_ROWS];
+        sb_printf(&lg, "%-32s %-22s %-10s %11s %11s %8s %11s %8s %11s %8s\n", "model", "input", "quantity",
+                  "measured", "before", "error", "fitted", "error", "left out", "error");
+        double e[2][3][CT_MAX_ROWS];
+        int ne[2] = {0, 0};
         for (int i = 0; i < f.n_rows; i++) {
             const struct ct_row *r = &f.rows[i];
             const char *base = strrchr(r->model, '/');
-            e0[i] = before[i] / r->measured_s - 1;
-            e1[i] = after[i] / r->measured_s - 1;
-            e2[i] = loo[i] / r->measured_s - 1;
-            sb_printf(&lg, "%-40.40s %-24.24s %9.3fms %9.3fms %+7.1f%% %9.3fms %+7.1f%% %9.3fms %+7.1f%%\n",
-                      base ? base + 1 : r->model, r->input ? r->input : "", r->measured_s * 1e3,
-                      before[i] * 1e3, 100 * e0[i], after[i] * 1e3, 100 * e1[i], loo[i] * 1e3, 100 * e2[i]);
+            for (int q = 0; q < 2; q++) {
+                double meas = q ? r->measured_tp_fps : r->measured_s;
+                if (!(meas > 0)) continue;
+                for (int k = 0; k < 3; k++) e[q][k][ne[q]] = (q ? tp[k][i] : t[k][i]) / meas - 1;
+                double sc = q ? 1 : 1e3;
+                sb_printf(&lg,
+                          "%-32.32s %-22.22s %-10s %9.3f%-2s %9.3f%-2s %+7.1f%% %9.3f%-2s %+7.1f%% %9.3f%-2s "
+                          "%+7.1f%%\n",
+                          base ? base + 1 : r->model, r->input ? r->input : "", q ? "throughput" : "latency",
+                          meas * sc, q ? "/s" : "ms", (q ? tp[0][i] : t[0][i]) * sc, q ? "/s" : "ms",
+                          100 * e[q][0][ne[q]], (q ? tp[1][i] : t[1][i]) * sc, q ? "/s" : "ms",
+                          100 * e[q][1][ne[q]], (q ? tp[2][i] : t[2][i]) * sc, q ? "/s" : "ms",
+                          100 * e[q][2][ne[q]]);
+                ne[q]++;
+            }
         }
-        sb_printf(&lg, "median |error|: before %.1f%%, fitted %.1f%%, left out %.1f%% (times per frame)\n",
-                  100 * median_abs(e0, f.n_rows), 100 * median_abs(e1, f.n_rows),
-                  100 * median_abs(e2, f.n_rows));
+        for (int q = 0; q < 2; q++)
+            if (ne[q])
+                sb_printf(
+                    &lg,
+                    "median |error| of the %s (%d rows): before %.1f%%, fitted %.1f%%, left out %.1f%%\n",
+                    q ? "throughput (frames/s, every core busy)" : "latency per frame", ne[q],
+                    100 * median_abs(e[q][0], ne[q]), 100 * median_abs(e[q][1], ne[q]),
+                    100 * median_abs(e[q][2], ne[q]));
         *logp = lg.p;
     }
     for (int i = 0; f.rows && i < f.n_rows; i++) {

@@ -157,7 +157,8 @@ static int dims_known(const struct ir_value *v)
 
 /* The loop sizes of a MAC node: reduction per output, output channels per group, output pixels (rows). Returns 0
  * when the node is not a conv/matmul with known shapes. *stride_in: input elements of a strided conv (else 0). */
-static int mac_geometry(const struct ir_node *nd, double *red, double *chan, double *pix, double *stride_in)
+static int mac_geometry(const struct ir_node *nd, int span_groups, double *red, double *chan, double *pix,
+                        double *stride_in)
 {
     *stride_in = 0;
     const struct ir_value *x = nd->n_in > 0 ? nd->in[0] : NULL, *w = nd->n_in > 1 ? nd->in[1] : NULL;
@@ -169,7 +170,8 @@ static int mac_geometry(const struct ir_node *nd, double *red, double *chan, dou
         double taps = 1;
         for (int i = 2; i < w->rank; i++) taps *= (double)w->dims[i].val;
         *red = (double)w->dims[1].val * taps; /* input channels per group x kernel */
-        *chan = (double)w->dims[0].val / g;
+        /* output channels per group, or all of them when the lanes span groups (channel-parallel depthwise) */
+        *chan = span_groups ? (double)w->dims[0].val : (double)w->dims[0].val / g;
         double n = 1;
         for (int i = 0; i < y->rank; i++) n *= i == 1 ? 1 : (double)y->dims[i].val;
         *pix = n;
@@ -244,7 +246,7 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
     if (L->mac_ops_aligned > 0) {
         double red, chan, pix, sin;
         double util = 1;
-        if (mac_geometry(L->main, &red, &chan, &pix, &sin)) {
+        if (mac_geometry(L->main, hw->array.span_groups, &red, &chan, &pix, &sin)) {
             util = lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) * lane_fill(pix, lanes_p);
             if (sin > 0 && hw->strided_in_bw > 0)
                 t_strided = sin * pr_elem_bytes(p, 0) * p->batch / hw->strided_in_bw;

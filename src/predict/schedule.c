@@ -23,7 +23,7 @@ enum nnperf_status pr_schedule(struct nnperf_prediction *p)
             L->t_total = sum > 0 ? L->t_total * lat / sum : 0;
         }
     }
-    double t = 0;
+    double t = p->hw.run_overhead_s; /* the fixed cost per run comes first */
     p->mac_ops = p->vec_ops = p->w_bytes = p->load_bytes = p->store_bytes = p->spill_bytes = 0;
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];

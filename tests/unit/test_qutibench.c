@@ -41,22 +41,25 @@ struct network {
     double ops;                 /* ops per frame QuTiBench computed with (network_precise.csv); 0 = missing */
 };
 
-/* prediction row platform -> hardware_platforms.csv row -> nnperf preset */
+/* prediction row platform -> hardware_platforms.csv row -> nnperf preset; vendor_peak: the preset's peak is the
+ * vendor's ops per cycle x clock (PG338: a B4096 core does 4,096 ops per cycle), which is about half of QuTiBench's
+ * figure (QuTiBench counts the DSPs' double-rate clock) */
 static const struct {
     const char *pred, *table, *preset;
+    int vendor_peak;
 } plat_map[] = {
-    {"Ultra96-DPU", "Ultra96-DPU", "ultra96-dpu"},
-    {"ZCU104-DPU", "ZCU104-DPU", "zcu104-dpu"},
-    {"ZCU102-DPU", "ZCU102-DPU", "zcu102-dpu"},
-    {"ZCU104-FINN", "ZCU104-FINN", "zcu104-finn"},
-    {"ZCU104-BISMO", "ZCU104-BISMO", "zcu104-bismo"},
-    {"TX2-maxn", "TX2 - maxn", "tx2-maxn"},
-    {"TX2-maxp", "TX2 - maxp", "tx2-maxp"},
-    {"TX2-maxq", "TX2 - maxq", "tx2-maxq"},
-    {"EdgeTPU-fast", "EdgeTPU-fast", "edgetpu-fast"},
-    {"EdgeTPU-slow", "EdgeTPU-slow", "edgetpu-slow"},
-    {"NCS", "NCS (MyriadX)", "ncs2"},
-    {"U96-Quadcore-A53", "U96-Quadcore A53-INT8", "ultra96-a53"},
+    {"Ultra96-DPU", "Ultra96-DPU", "ultra96-dpu", 0},
+    {"ZCU104-DPU", "ZCU104-DPU", "zcu104-dpu", 1},
+    {"ZCU102-DPU", "ZCU102-DPU", "zcu102-dpu", 1},
+    {"ZCU104-FINN", "ZCU104-FINN", "zcu104-finn", 0},
+    {"ZCU104-BISMO", "ZCU104-BISMO", "zcu104-bismo", 0},
+    {"TX2-maxn", "TX2 - maxn", "tx2-maxn", 0},
+    {"TX2-maxp", "TX2 - maxp", "tx2-maxp", 0},
+    {"TX2-maxq", "TX2 - maxq", "tx2-maxq", 0},
+    {"EdgeTPU-fast", "EdgeTPU-fast", "edgetpu-fast", 0},
+    {"EdgeTPU-slow", "EdgeTPU-slow", "edgetpu-slow", 0},
+    {"NCS", "NCS (MyriadX)", "ncs2", 0},
+    {"U96-Quadcore-A53", "U96-Quadcore A53-INT8", "ultra96-a53", 0},
 };
 #define N_PLAT_MAP (sizeof plat_map / sizeof plat_map[0])
 
@@ -361,6 +364,11 @@ static void test_presets(void)
                 continue;
             }
             double pk = hw.peak_ops[dt_hw[q]];
+            if (plat_map[i].vendor_peak) {
+                CHECK(pk >= 0.5 * P->peak[q] && pk <= 0.55 * P->peak[q]);
+                checked++;
+                continue;
+            }
             if (!rel_near(pk, P->peak[q], 1e-12))
                 fprintf(stderr, "preset %s: %s peak %g, QuTiBench %g\n", plat_map[i].preset, dt_name[q], pk,
                         P->peak[q]);
