@@ -322,6 +322,17 @@ struct nnperf_platform;
 enum nnperf_status nnperf_platform_load(const char *name_or_path, struct nnperf_platform **out, char *err,
                                         size_t errlen);
 void nnperf_platform_free(struct nnperf_platform *p);
+/* Sets one key of a loaded platform from YAML text, checked through the platform key table as a file's key is
+ * (unit, range, type), then the whole description again: nnperf_platform_set(p, "memory.sram_bytes", "16MiB", err,
+ * sizeof err). key is a dotted path of docs/platform-format.md or a map key and its entry ("compute.peak_ops.int8",
+ * "compute.efficiency.conv"); value may be a list or a mapping ("[Softmax, TopK]", "{conv: 0.5}": a mapping merges
+ * into a section or map, a list replaces). The key stops being listed as an assumption. On error p is unchanged and
+ * err says why ("--set memory.sram_bytes: must be 0 or between 1 and 1e15 bytes, got '1e-300'"): NNPERF_E_USAGE
+ * (not a key), NNPERF_E_INVALID (the value), NNPERF_E_PARSE (not YAML), NNPERF_E_LIMIT. */
+enum nnperf_status nnperf_platform_set(struct nnperf_platform *p, const char *key, const char *value,
+                                       char *err, size_t errlen);
+/* A copy of a platform (for sweeps over --set values): freed with nnperf_platform_free. NNPERF_E_NOMEM. */
+enum nnperf_status nnperf_platform_copy(const struct nnperf_platform *p, struct nnperf_platform **out);
 /* Built-in presets, sorted by name: the i-th name (0 <= i < count; NULL otherwise) and a preset's YAML text as
  * shipped, comments included (static storage, NUL-terminated; NULL when no preset has that name). */
 int nnperf_platform_preset_count(void);

@@ -1,13 +1,18 @@
 /* hw.c - platform descriptions: defaults, dtype names, the number parser (SI/IEC/time suffixes), range and
  * consistency checks, the YAML writer (round-trips through hw_load_yaml in yaml.c), the built-in presets
  * (presets/NAME.yaml embedded at build time, see cmake/embed.cmake) and resolving a name or a path. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "keys.h"
 #include "presets.h"
@@ -519,35 +524,93 @@ const char *hw_preset_yaml(const char *name, size_t *len)
     return NULL;
 }
 
+void hw_errno_text(int err, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s", strerror(err));
+    if (buf[0] >= 'A' && buf[0] <= 'Z') buf[0] = (char)(buf[0] - 'A' + 'a');
+}
+
 static enum nnperf_status open_err(struct diag *d, const char *path, int err)
 {
     char msg[128];
-    snprintf(msg, sizeof msg, "%s", strerror(err));
-    if (msg[0] >= 'A' && msg[0] <= 'Z') msg[0] = (char)(msg[0] - 'A' + 'a');
+    hw_errno_text(err, msg, sizeof msg);
     return diag_set(d, NNPERF_E_IO, "%s: cannot read: %s", path, msg);
+}
+
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a plain file";
+}
+
+enum nnperf_status hw_read_file(const char *path, char **buf, size_t *len, struct diag *d)
+{
+    *buf = NULL;
+    *len = 0;
+    if (!path) return diag_set(d, NNPERF_E_USAGE, "no platform file given");
+    /* O_NONBLOCK: opening a FIFO does not wait for a writer; it is refused below, before any read */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) return open_err(d, path, errno);
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return open_err(d, path, e);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return diag_set(d, NNPERF_E_IO, "%s: cannot read: not a regular file (%s)", path,
+                        file_kind(st.st_mode));
+    }
+    if (st.st_size > (off_t)HW_FILE_MAX_BYTES) {
+        close(fd);
+        return diag_set(d, NNPERF_E_LIMIT, "%s: file is larger than %u bytes", path, HW_FILE_MAX_BYTES);
+    }
+    char *b = malloc(HW_FILE_MAX_BYTES + 2);
+    if (!b) {
+        close(fd);
+        return diag_set(d, NNPERF_E_NOMEM, "%s: out of memory", path);
+    }
+    size_t n = 0;
+    while (n <=
+           HW_FILE_MAX_BYTES) { /* the size may change while reading: read to the end, at most the cap + 1 */
+        ssize_t r = read(fd, b + n, HW_FILE_MAX_BYTES + 1 - n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            int e = errno;
+            close(fd);
+            free(b);
+            char msg[128];
+            hw_errno_text(e, msg, sizeof msg);
+            return diag_set(d, NNPERF_E_IO, "%s: read error: %s", path, msg);
+        }
+        if (r == 0) break;
+        n += (size_t)r;
+    }
+    close(fd);
+    if (n > HW_FILE_MAX_BYTES) {
+        free(b);
+        return diag_set(d, NNPERF_E_LIMIT, "%s: file is larger than %u bytes", path, HW_FILE_MAX_BYTES);
+    }
+    b[n] = 0;
+    *buf = b;
+    *len = n;
+    return NNPERF_OK;
 }
 
 enum nnperf_status hw_load_file(const char *path, struct hw_desc *hw, struct diag *d)
 {
     hw_init(hw);
-    if (!path) return diag_set(d, NNPERF_E_USAGE, "no platform file given");
-    FILE *f = fopen(path, "rb");
-    if (!f) return open_err(d, path, errno);
-    char *buf = malloc(HW_FILE_MAX_BYTES + 1);
-    if (!buf) {
-        fclose(f);
-        return diag_set(d, NNPERF_E_NOMEM, "%s: out of memory", path);
-    }
-    size_t n = fread(buf, 1, HW_FILE_MAX_BYTES + 1, f);
-    int rerr = ferror(f);
-    fclose(f);
-    enum nnperf_status st;
-    if (rerr)
-        st = diag_set(d, NNPERF_E_IO, "%s: read error", path);
-    else if (n > HW_FILE_MAX_BYTES)
-        st = diag_set(d, NNPERF_E_LIMIT, "%s: file is larger than %u bytes", path, HW_FILE_MAX_BYTES);
-    else
-        st = hw_load_yaml(buf, n, path, hw, d);
+    char *buf;
+    size_t n;
+    enum nnperf_status st = hw_read_file(path, &buf, &n, d);
+    if (st != NNPERF_OK) return st;
+    char id[PATH_MAX];
+    st = hw_load_text(buf, n, path, realpath(path, id) ? id : NULL, 0, hw, d);
     free(buf);
     return st;
 }
@@ -559,16 +622,17 @@ enum nnperf_status hw_resolve(const char *name_or_path, struct hw_desc *hw, stru
     size_t len;
     const char *text = hw_preset_yaml(name_or_path, &len);
     if (text) {
-        char file[HW_MAX_NAME + 32];
+        char file[HW_MAX_NAME + 32], id[HW_MAX_NAME + 32];
         snprintf(file, sizeof file, "presets/%s.yaml", name_or_path);
-        return hw_load_yaml(text, len, file, hw, d);
+        snprintf(id, sizeof id, "preset:%s", name_or_path);
+        return hw_load_text(text, len, file, id, HW_LOAD_NO_FILES, hw, d);
     }
-    FILE *f = fopen(name_or_path, "rb");
-    if (!f && errno == ENOENT && !strchr(name_or_path, '/') && !strstr(name_or_path, ".y"))
+    struct stat sb;
+    if (stat(name_or_path, &sb) != 0 && errno == ENOENT && !strchr(name_or_path, '/') &&
+        !strstr(name_or_path, ".y"))
         return diag_set(
             d, NNPERF_E_USAGE,
             "unknown platform '%s': not a built-in preset (see 'nnperf hw list') and no such file",
             name_or_path);
-    if (f) fclose(f);
     return hw_load_file(name_or_path, hw, d);
 }

@@ -100,6 +100,21 @@ void hw_init(struct hw_desc *hw);
 enum nnperf_status hw_load_yaml(const char *text, size_t len, const char *file, struct hw_desc *hw,
                                 struct diag *d);
 enum nnperf_status hw_load_file(const char *path, struct hw_desc *hw, struct diag *d);
+#define HW_MAX_BASE      8  /* base: chains at most this deep */
+#define HW_LOAD_NO_FILES 1u /* base: may name presets only (a preset's base; fuzzing) */
+/* hw_load_yaml with the description's identity for cycles of base: (a real path, "preset:NAME", or NULL) and
+ * HW_LOAD_ flags. A base: file is read relative to the folder of 'file'. */
+enum nnperf_status hw_load_text(const char *text, size_t len, const char *file, const char *id,
+                                unsigned flags, struct hw_desc *hw, struct diag *d);
+/* Sets one key (a path of the key table, or a map entry "compute.peak_ops.int8") from YAML text ("16MiB",
+ * "[Conv, Relu]", "{conv: 0.5}"), checked like the file's keys and then the whole description; the key's
+ * assumption mark, if any, is dropped. On error hw is unchanged: "--set memory.sram_bytes: must be ...". */
+enum nnperf_status hw_set(struct hw_desc *hw, const char *key, const char *value, struct diag *d);
+/* Reads a regular file of at most 1 MiB into *buf (malloc'd, NUL-terminated; the caller frees it). FIFOs, folders
+ * and devices are refused before any read: NNPERF_E_IO "PATH: cannot read: not a regular file (a FIFO)". */
+enum nnperf_status hw_read_file(const char *path, char **buf, size_t *len, struct diag *d);
+/* strerror(err) starting lowercase, for messages. */
+void hw_errno_text(int err, char *buf, size_t cap);
 /* A preset name (see hw_preset_*) or a path to a YAML file. */
 enum nnperf_status hw_resolve(const char *name_or_path, struct hw_desc *hw, struct diag *d);
 /* Checks ranges and consistency (positive peaks and bandwidths, efficiencies in (0,1], default dtype supported). */

@@ -35,8 +35,11 @@ static const char *align_rule_check(const void *elem)
 const struct hw_key hw_keys[] = {
     {"format", HW_T_FORMAT, .min = 1, .max = 1, .def = 1,
      .doc = "format version; this version reads 1"},
-    {"name", HW_T_NAME, .flags = HW_F_REQUIRED, .off = D(name), .size = DS(name),
-     .doc = "identifier shown in reports (no spaces)"},
+    {"base", HW_T_BASE,
+     .doc = "a preset name or a platform file (relative to this file's folder) to start from: this file's keys "
+            "override its values (lists are replaced), its assumptions hold for the keys not overridden"},
+    {"name", HW_T_NAME, .flags = HW_F_REQUIRED | HW_F_OWN, .off = D(name), .size = DS(name),
+     .doc = "identifier shown in reports (no spaces); a platform on a base gives its own"},
     {"description", HW_T_TEXT, .off = D(description), .size = DS(description),
      .doc = "one line for `nnperf hw list`"},
     {"source", HW_T_TEXT, .off = D(source), .size = DS(source),

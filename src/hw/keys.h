@@ -49,12 +49,12 @@ enum hw_unit {
     HW_U_ANY = HW_U_COUNT /* hw_parse_value: any unit's suffix (hw_parse_number) */
 };
 
-#define HW_F_REQUIRED 1u /* must be given when its section is present (a file or its base gives it) */
-#define HW_F_ZERO_OFF 2u /* 0 is allowed and means "none" / "not a limit"; other values lie in [min, max] */
-#define HW_F_PRESENCE 4u /* a section whose presence is an int at off (fallback) */
-#define HW_F_UNIQUE   8u /* list entries may not repeat */
-#define HW_F_UNSET                                                                                           \
-    16u /* map entries not given hold 'def', which lies outside the range ("inherit default") */
+#define HW_F_REQUIRED 1u  /* must be given when its section is present (a file or its base gives it) */
+#define HW_F_ZERO_OFF 2u  /* 0 is allowed and means "none" / "not a limit"; other values lie in [min, max] */
+#define HW_F_PRESENCE 4u  /* a section whose presence is an int at off (fallback) */
+#define HW_F_UNIQUE   8u  /* list entries may not repeat */
+#define HW_F_UNSET    16u /* map entries not given hold 'def', outside the range: "use the default" */
+#define HW_F_OWN      32u /* a required key every file gives itself, also one on a base (name) */
 
 struct hw_key {
     const char *path;

@@ -35,6 +35,31 @@ void nnperf_platform_free(struct nnperf_platform *p)
     free(p);
 }
 
+enum nnperf_status nnperf_platform_set(struct nnperf_platform *p, const char *key, const char *value,
+                                       char *err, size_t errlen)
+{
+    if (err && errlen) err[0] = 0;
+    if (!p || !key || !value) {
+        if (err && errlen) snprintf(err, errlen, "nnperf_platform_set: missing argument");
+        return NNPERF_E_USAGE;
+    }
+    struct diag d = {NNPERF_OK, {0}};
+    enum nnperf_status st = hw_set(&p->hw, key, value, &d);
+    if (st != NNPERF_OK && err && errlen) snprintf(err, errlen, "%s", d.msg);
+    return st;
+}
+
+enum nnperf_status nnperf_platform_copy(const struct nnperf_platform *p, struct nnperf_platform **out)
+{
+    if (out) *out = NULL;
+    if (!p || !out) return NNPERF_E_USAGE;
+    struct nnperf_platform *c = malloc(sizeof *c);
+    if (!c) return NNPERF_E_NOMEM;
+    *c = *p;
+    *out = c;
+    return NNPERF_OK;
+}
+
 int nnperf_platform_preset_count(void)
 {
     return hw_preset_count();

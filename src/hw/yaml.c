@@ -3,9 +3,13 @@
  * table (keys.c) turns into a struct hw_desc: each mapping key is looked up as a row, its value read by the row's type
  * and unit and checked against its range at once, so every error names the file, the line and the dotted key:
  * "zcu102.yaml:14: compute.efficiency.convv: unknown key (known: default, conv, gemm, ...)". */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <yaml.h>
@@ -25,6 +29,9 @@ struct ld {
     char spath[256]; /* the same as a table path: "compute.alignment[].c" */
     unsigned long l_root;
     unsigned long line[HW_KEY_CAP]; /* line each row's key was given on in this file (0 = not given) */
+    unsigned entries[HW_KEY_CAP];   /* map rows: bit e = entry e given in this file */
+    int has_base;                   /* the file starts from a base (keys not given keep the base's values) */
+    int no_lines;                   /* --set: messages name the key, not a line */
 };
 
 struct mark {
@@ -49,6 +56,7 @@ static enum nnperf_status lerr(struct ld *c, enum nnperf_status st, unsigned lon
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (c->no_lines) return diag_set(c->d, st, "%s %s: %s", c->file, c->path, msg);
     if (c->path[0]) return diag_set(c->d, st, "%s:%lu: %s: %s", c->file, line, c->path, msg);
     return diag_set(c->d, st, "%s:%lu: %s", c->file, line, msg);
 }
@@ -273,6 +281,7 @@ static int read_map(struct ld *c, const yaml_node_t *n, const struct hw_key *sel
             double x;
             if (!get_num(c, v, self, &x)) return 0;
             memcpy(base + self->off + (size_t)entry * sizeof x, &x, sizeof x);
+            c->entries[self - hw_keys] |= 1u << entry;
         }
         pop(c, m);
     }
@@ -475,6 +484,7 @@ static int read_value(struct ld *c, const struct hw_key *k, const yaml_node_t *v
     case HW_T_OPS:
     case HW_T_KEYS: return read_names(c, k, v, base);
     case HW_T_LIST: return read_list(c, k, v, base);
+    case HW_T_BASE: return want(c, v, YAML_SCALAR_NODE, "a preset name or a file"); /* read by load_doc */
     default: lerr(c, NNPERF_E_INVALID, line_of(v), "not supported here"); return 0;
     }
 }
@@ -494,15 +504,17 @@ static int check_loaded(struct ld *c)
     c->path[0] = 0;
     for (int i = 0; i < hw_n_keys; i++) {
         const struct hw_key *k = &hw_keys[i];
-        if (!(k->flags & HW_F_REQUIRED) || hw_key_is_element(k) || !hw_key_live(hw, k) ||
-            !hw_key_empty(k, hw))
-            continue;
+        if (!(k->flags & HW_F_REQUIRED) || hw_key_is_element(k) || !hw_key_live(hw, k)) continue;
+        int own = (k->flags & HW_F_OWN) && c->has_base;
+        if (!hw_key_empty(k, hw) && !(own && !c->line[i])) continue;
         snprintf(c->path, sizeof c->path, "%s", k->path);
         const struct hw_key *up = hw_key_parent(k);
-        return !lerr(c, NNPERF_E_INVALID, up ? line_for(c, up->path) : c->l_root, "required key missing");
+        return !lerr(c, NNPERF_E_INVALID, up ? line_for(c, up->path) : c->l_root, "required key missing%s",
+                     own ? " (a platform on a base names itself)" : "");
     }
     const struct hw_key *dk = hw_key_find("compute.default_dtype");
-    if (!c->line[dk - hw_keys]) { /* not given: the first of int8, fp16, bf16, fp32, int4 with a peak */
+    /* not given: the base's if it still has a peak, else the first of int8, fp16, bf16, fp32, int4 with one */
+    if (!c->line[dk - hw_keys] && (!c->has_base || !(hw->peak_ops[hw->default_dtype] > 0))) {
         static const int order[] = {HW_INT8, HW_FP16, HW_BF16, HW_FP32, HW_INT4};
         for (int i = HW_NDT - 1; i >= 0; i--)
             if (hw->peak_ops[order[i]] > 0) hw->default_dtype = order[i];
@@ -579,11 +591,107 @@ static enum nnperf_status prescan(const char *text, size_t len, const char *file
     return st;
 }
 
-enum nnperf_status hw_load_yaml(const char *text, size_t len, const char *file, struct hw_desc *hw,
-                                struct diag *d)
+/* The chain of descriptions being loaded (a file, its base, the base's base ...): identities (a real path or
+ * "preset:NAME") to refuse cycles, and file names for the message. */
+struct chain {
+    int n;
+    char id[HW_MAX_BASE + 1][PATH_MAX];
+    char shown[HW_MAX_BASE + 1][256];
+};
+
+static enum nnperf_status load_doc(const char *text, size_t len, const char *file, const char *id,
+                                   unsigned flags, struct hw_desc *hw, struct chain *ch, struct diag *d);
+
+/* The description `base:` names (a preset, or a file relative to this file's folder) loaded into c->hw. */
+static int load_base(struct ld *c, const yaml_node_t *v, unsigned flags, struct chain *ch)
 {
-    if (!file) file = "<platform>";
-    hw_init(hw);
+    char name[1024], id[PATH_MAX], file[PATH_MAX + 32];
+    if (!get_str(c, v, name, sizeof name)) return 0;
+    size_t plen = 0;
+    const char *preset = hw_preset_yaml(name, &plen);
+    if (preset) {
+        snprintf(id, sizeof id, "preset:%s", name);
+        snprintf(file, sizeof file, "presets/%s.yaml", name);
+    } else if (flags & HW_LOAD_NO_FILES) {
+        lerr(c, NNPERF_E_INVALID, line_of(v), "'%s' is not a built-in preset (here a base must be one)",
+             name);
+        return 0;
+    } else {
+        const char *slash = strrchr(c->file, '/');
+        if (name[0] == '/' || !slash)
+            snprintf(file, sizeof file, "%s", name);
+        else
+            snprintf(file, sizeof file, "%.*s/%s", (int)(slash - c->file), c->file, name);
+        if (!realpath(file, id)) {
+            char why[128];
+            hw_errno_text(errno, why, sizeof why);
+            lerr(c, NNPERF_E_IO, line_of(v),
+                 "cannot read '%s': %s (not a preset either: see 'nnperf hw list')", file, why);
+            return 0;
+        }
+    }
+    for (int i = 0; i < ch->n; i++) {
+        if (strcmp(ch->id[i], id)) continue;
+        char cycle[700] = "";
+        size_t used = 0;
+        for (int j = i; j < ch->n && used < sizeof cycle; j++)
+            used += (size_t)snprintf(cycle + used, sizeof cycle - used, "%s -> ", ch->shown[j]);
+        lerr(c, NNPERF_E_INVALID, line_of(v), "bases form a cycle: %s%s", cycle, file);
+        return 0;
+    }
+    if (ch->n > HW_MAX_BASE) {
+        lerr(c, NNPERF_E_LIMIT, line_of(v), "bases nested deeper than %d levels", HW_MAX_BASE);
+        return 0;
+    }
+    enum nnperf_status st;
+    if (preset) {
+        st = load_doc(preset, plen, file, id, flags | HW_LOAD_NO_FILES, c->hw, ch, c->d);
+    } else {
+        char *buf = NULL;
+        size_t n = 0;
+        st = hw_read_file(file, &buf, &n, c->d);
+        if (st == NNPERF_OK) st = load_doc(buf, n, file, id, flags, c->hw, ch, c->d);
+        free(buf);
+    }
+    if (st != NNPERF_OK) diag_prefix(c->d, "%s:%lu: base: ", c->file, line_of(v));
+    return st == NNPERF_OK;
+}
+
+/* Whether this file gave exactly this key (a value, a list, a map entry: not a section or a whole map). */
+static int set_here(const struct ld *c, const char *path)
+{
+    int entry;
+    const struct hw_key *k = hw_key_resolve(path, &entry);
+    if (!k) return 0;
+    if (entry >= 0) return (c->entries[k - hw_keys] >> entry) & 1u;
+    return k->type != HW_T_SECTION && !k->map && c->line[k - hw_keys] != 0;
+}
+
+/* A file on a base: the base's assumptions hold for the keys this file does not set, plus the file's own. */
+static int merge_assumptions(struct ld *c, const struct hw_desc *base)
+{
+    struct hw_desc *hw = c->hw;
+    int n =
+        c->line[hw_key_find("assumptions") - hw_keys] ? hw->n_assume : 0; /* the file's own list, if given */
+    for (int i = 0; i < base->n_assume; i++) {
+        const char *a = base->assume[i];
+        int dup = set_here(c, a);
+        for (int j = 0; !dup && j < n; j++) dup = !strcmp(hw->assume[j], a);
+        if (dup) continue;
+        if (n == HW_MAX_ASSUME) {
+            snprintf(c->path, sizeof c->path, "assumptions");
+            lerr(c, NNPERF_E_LIMIT, c->l_root, "more than %d with the base's", HW_MAX_ASSUME);
+            return 0;
+        }
+        memcpy(hw->assume[n++], a, HW_MAX_KEY);
+    }
+    hw->n_assume = n;
+    return 1;
+}
+
+static enum nnperf_status load_doc(const char *text, size_t len, const char *file, const char *id,
+                                   unsigned flags, struct hw_desc *hw, struct chain *ch, struct diag *d)
+{
     if (!text) return diag_set(d, NNPERF_E_USAGE, "%s: no text", file);
     if (len > HW_YAML_MAX_BYTES)
         return diag_set(d, NNPERF_E_LIMIT, "%s: file is %zu bytes, at most %u allowed", file, len,
@@ -606,30 +714,149 @@ enum nnperf_status hw_load_yaml(const char *text, size_t len, const char *file, 
         yaml_parser_delete(&p);
         return st;
     }
-    struct ld c;
-    memset(&c, 0, sizeof c);
-    c.file = file;
-    c.doc = &doc;
-    c.hw = hw;
-    c.d = d;
+    struct ld *c = calloc(1, sizeof *c);
+    struct hw_desc *base = NULL;
     yaml_node_t *root = yaml_document_get_root_node(&doc);
-    if (!root) {
+    if (!c) {
+        st = diag_set(d, NNPERF_E_NOMEM, "%s: out of memory", file);
+    } else if (!root) {
         st = diag_set(d, NNPERF_E_INVALID,
-                      "%s:1: empty file (a platform needs at least 'name' and "
-                      "'memory.ddr_bandwidth')",
-                      file);
+                      "%s:1: empty file (a platform needs at least 'name' and 'memory.ddr_bandwidth')", file);
     } else {
-        c.l_root = line_of(root);
+        c->file = file;
+        c->doc = &doc;
+        c->hw = hw;
+        c->d = d;
+        c->l_root = line_of(root);
         int ok = root->type == YAML_MAPPING_NODE;
         if (!ok)
-            lerr(&c, NNPERF_E_INVALID, line_of(root), "expected a mapping at the top level, got %s",
+            lerr(c, NNPERF_E_INVALID, line_of(root), "expected a mapping at the top level, got %s",
                  kind(root));
-        if (!ok || !read_map(&c, root, NULL, (char *)hw) || !check_loaded(&c))
-            st = d && d->status ? d->status : NNPERF_E_INVALID;
+        const yaml_node_t *bv = NULL;
+        for (yaml_node_pair_t *q = ok ? root->data.mapping.pairs.start : NULL;
+             q && q < root->data.mapping.pairs.top; q++) {
+            yaml_node_t *kn = node(c, q->key);
+            if (kn && kn->type == YAML_SCALAR_NODE && !strcmp((const char *)kn->data.scalar.value, "base"))
+                bv = node(c, q->value);
+        }
+        if (id) {
+            snprintf(ch->id[ch->n], sizeof ch->id[0], "%s", id);
+            snprintf(ch->shown[ch->n], sizeof ch->shown[0], "%s", file);
+            ch->n++;
+        }
+        if (ok && bv) {
+            struct mark m = push(c, "base");
+            ok = load_base(c, bv, flags, ch) && (base = malloc(sizeof *base)) != NULL;
+            if (ok) *base = *hw;
+            if (!ok && !d->status) diag_set(d, NNPERF_E_NOMEM, "%s: out of memory", file);
+            pop(c, m);
+            c->has_base = 1;
+        } else {
+            hw_init(hw);
+        }
+        ok = ok && read_map(c, root, NULL, (char *)hw) && check_loaded(c) &&
+             (!base || merge_assumptions(c, base));
+        if (id) ch->n--;
+        if (!ok) st = d && d->status ? d->status : NNPERF_E_INVALID;
     }
+    free(base);
+    free(c);
     yaml_document_delete(&doc);
     yaml_parser_delete(&p);
+    return st;
+}
+
+enum nnperf_status hw_load_text(const char *text, size_t len, const char *file, const char *id,
+                                unsigned flags, struct hw_desc *hw, struct diag *d)
+{
+    if (!file) file = "<platform>";
+    hw_init(hw);
+    struct chain *ch = calloc(1, sizeof *ch);
+    if (!ch) return diag_set(d, NNPERF_E_NOMEM, "%s: out of memory", file);
+    enum nnperf_status st = load_doc(text, len, file, id, flags, hw, ch, d);
+    free(ch);
     if (st == NNPERF_OK) st = hw_validate(hw, file, d);
     if (st != NNPERF_OK) hw_init(hw); /* no half-filled description on error */
+    return st;
+}
+
+enum nnperf_status hw_load_yaml(const char *text, size_t len, const char *file, struct hw_desc *hw,
+                                struct diag *d)
+{
+    return hw_load_text(text, len, file, NULL, 0, hw, d);
+}
+
+enum nnperf_status hw_set(struct hw_desc *hw, const char *key, const char *value, struct diag *d)
+{
+    int entry;
+    const struct hw_key *k = hw_key_resolve(key, &entry);
+    if (!k)
+        return diag_set(d, NNPERF_E_USAGE,
+                        "--set %.100s: not a platform key (docs/platform-format.md lists them)",
+                        key ? key : "");
+    if (!value) return diag_set(d, NNPERF_E_USAGE, "--set %s: no value", key);
+    if (!hw_key_live(hw, k)) {
+        const struct hw_key *up = hw_key_parent(k);
+        while (up && !(up->flags & HW_F_PRESENCE)) up = hw_key_parent(up);
+        return diag_set(d, NNPERF_E_USAGE,
+                        "--set %s: the platform has no '%s' (set the whole section: %s={...})", key,
+                        up ? up->path : "?", up ? up->path : "?");
+    }
+    yaml_parser_t p;
+    yaml_document_t doc;
+    if (!yaml_parser_initialize(&p)) return diag_set(d, NNPERF_E_NOMEM, "out of memory");
+    size_t vlen = strlen(value);
+    yaml_parser_set_input_string(&p, (const unsigned char *)value, vlen);
+    enum nnperf_status st = vlen > 4096
+                                ? diag_set(d, NNPERF_E_LIMIT, "--set %s: value longer than 4096 bytes", key)
+                                : prescan(value, vlen, "--set", d);
+    if (st != NNPERF_OK) {
+        yaml_parser_delete(&p);
+        return st;
+    }
+    if (!yaml_parser_load(&p, &doc)) {
+        st = yaml_fail(&p, "--set", value, d);
+        yaml_parser_delete(&p);
+        return st;
+    }
+    struct ld *c = calloc(1, sizeof *c);
+    struct hw_desc *keep = malloc(sizeof *keep);
+    yaml_node_t *root = yaml_document_get_root_node(&doc);
+    if (!c || !keep) {
+        st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
+    } else if (!root) {
+        st = diag_set(d, NNPERF_E_USAGE, "--set %s: no value", key);
+    } else {
+        *keep = *hw;
+        c->file = "--set";
+        c->no_lines = 1;
+        c->doc = &doc;
+        c->hw = hw;
+        c->d = d;
+        snprintf(c->path, sizeof c->path, "%s", key);
+        snprintf(c->spath, sizeof c->spath, "%s", k->path);
+        int ok;
+        double x;
+        if (entry >= 0) {
+            ok = get_num(c, root, k, &x);
+            if (ok) memcpy((char *)hw + k->off + (size_t)entry * sizeof x, &x, sizeof x);
+        } else {
+            ok = read_value(c, k, root, (char *)hw);
+        }
+        st = ok ? hw_validate(hw, "--set", d) : d->status ? d->status : NNPERF_E_INVALID;
+        if (st ==
+            NNPERF_OK) { /* a value given on the command line is the user's, not the description's guess */
+            int n = 0;
+            for (int i = 0; i < hw->n_assume; i++)
+                if (strcmp(hw->assume[i], key)) memmove(hw->assume[n++], hw->assume[i], HW_MAX_KEY);
+            hw->n_assume = n;
+        } else {
+            *hw = *keep;
+        }
+    }
+    free(keep);
+    free(c);
+    yaml_document_delete(&doc);
+    yaml_parser_delete(&p);
     return st;
 }

@@ -2,17 +2,19 @@
 # check.sh - runs `nnperf analyze` on one bad input and checks that it fails cleanly:
 # exit code 2, exactly one line on stderr containing the expected substring, nothing on stdout, and no -o file
 # left behind (nothing half-written).
-# usage: check.sh NNPERF MODEL EXPECTED_SUBSTRING [WORKDIR]
+# usage: check.sh NNPERF MODEL EXPECTED_SUBSTRING [WORKDIR [MORE ANALYZE OPTIONS...]]
 set -u
 nnperf=$1
 model=$2
 expect=$3
 work=${4:-${TMPDIR:-/tmp}}/nnperf-bad.$$
+shift 3
+[ $# -gt 0 ] && shift
 mkdir -p "$work" || exit 1
 trap 'rm -rf "$work"' EXIT
 out=$work/report.json
 
-"$nnperf" analyze "$model" --format json -o "$out" >"$work/stdout" 2>"$work/stderr"
+"$nnperf" analyze "$model" "$@" --format json -o "$out" >"$work/stdout" 2>"$work/stderr"
 rc=$?
 fail=0
 if [ "$rc" -ne 2 ]; then
