@@ -31,6 +31,7 @@ enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struc
     struct pb r = pb_make(p, n);
     struct pb_field f;
     int64_t nints = 0, nfloats = 0, nstrings = 0, ngraphs = 0;
+    uint64_t type = AT_UNDEFINED;
     FOR_FIELDS_CHECKED(r, f, "AttributeProto", attr_fields)
     {
         switch (f.num) {
@@ -41,7 +42,7 @@ enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struc
             if (f.wire == PB_LEN && !(a->ref_name = ox_str(L, &f))) return ox_nomem(L);
             break;
         case AP_TYPE:
-            if (f.wire == PB_VARINT) a->type = (int)f.u;
+            if (f.wire == PB_VARINT) type = f.u;
             break;
         case AP_F:
             if (f.wire == PB_I32) {
@@ -97,6 +98,12 @@ enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struc
                             node_name, a->name ? a->name : "?", NNPERF_MAX_ATTR_ELEMS);
     }
     if (!a->name) return diag_set(L->d, NNPERF_E_PARSE, "node '%s': an attribute has no name", node_name);
+    /* AttributeProto.AttributeType: UNDEFINED (0, derived below for old files) to TYPE_PROTOS (14) */
+    if (type > AT_TYPE_PROTOS)
+        return diag_set(L->d, NNPERF_E_INVALID,
+                        "node '%s': attribute '%s' has type %llu, not an ONNX attribute type", node_name,
+                        a->name, (unsigned long long)type);
+    a->type = (int)type;
     if (nints && !(a->ints = ar_calloc(L->ar, (size_t)nints, sizeof(int64_t)))) return ox_nomem(L);
     if (nfloats && !(a->floats = ar_calloc(L->ar, (size_t)nfloats, sizeof(double)))) return ox_nomem(L);
     if (nstrings && !(a->strings = ar_calloc(L->ar, (size_t)nstrings, sizeof(char *)))) return ox_nomem(L);
@@ -143,8 +150,12 @@ enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struc
                 t->producer = NULL;
                 t->name = a->name;
                 if (f.num == AP_T) {
-                    enum nnperf_status st = ox_parse_tensor_proto(L, f.data, f.len, t, NULL);
-                    if (st) return st;
+                    enum nnperf_status st =
+                        ox_parse_tensor_proto(L, f.data, f.len, t, NULL, "attribute", a->name);
+                    if (st) {
+                        diag_prefix(L->d, "node '%s': ", node_name);
+                        return st;
+                    }
                 } else {
                     /* SparseTensorProto: dims (field 3) give the dense shape; values are not propagated */
                     struct pb q = pb_make(f.data, f.len);
@@ -163,8 +174,12 @@ enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struc
                                 t->dims[nd++] = ir_dim_known((int64_t)x >= 0 ? (int64_t)x : 0);
                         } else if (h.num == SP_VALUES && h.wire == PB_LEN) {
                             struct ir_value tmp = {0};
-                            enum nnperf_status st = ox_parse_tensor_proto(L, h.data, h.len, &tmp, NULL);
-                            if (st) return st;
+                            enum nnperf_status st =
+                                ox_parse_tensor_proto(L, h.data, h.len, &tmp, NULL, "attribute", a->name);
+                            if (st) {
+                                diag_prefix(L->d, "node '%s': ", node_name);
+                                return st;
+                            }
                             t->dtype = tmp.dtype;
                         }
                     }
@@ -201,7 +216,10 @@ enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struc
                 int kind = 0, dt = 0, rk = -1;
                 struct ir_dim *dd = NULL;
                 enum nnperf_status st = ox_parse_type(L, f.data, f.len, &kind, &dt, &rk, &dd, 0);
-                if (st) return st;
+                if (st) {
+                    diag_prefix(L->d, "node '%s': attribute '%s': ", node_name, a->name ? a->name : "?");
+                    return st;
+                }
                 a->tp_dtype = dt;
             }
             break;

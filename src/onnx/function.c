@@ -17,6 +17,7 @@ enum nnperf_status ox_parse_function(struct ld *L, const uint8_t *p, size_t n, s
     struct pvec ins = {0}, outs = {0}, nodes = {0}, lens = {0}, defs = {0};
     fn->name = "";
     fn->domain = "";
+    fn->overload = "";
     FOR_FIELDS(r, f, "FunctionProto")
     {
         if (f.wire != PB_LEN) continue;
@@ -28,6 +29,9 @@ enum nnperf_status ox_parse_function(struct ld *L, const uint8_t *p, size_t n, s
         case FP_DOMAIN:
             if (!(fn->domain = ox_str(L, &f))) return ox_nomem(L);
             if (!strcmp(fn->domain, "ai.onnx")) fn->domain = "";
+            break;
+        case FP_OVERLOAD:
+            if (!(fn->overload = ox_str(L, &f))) return ox_nomem(L);
             break;
         case FP_INPUT:
             if (!(s = ox_str(L, &f)) || !ox_pv_push(L->ar, &ins, (void *)s)) return ox_nomem(L);
@@ -69,13 +73,36 @@ enum nnperf_status ox_parse_function(struct ld *L, const uint8_t *p, size_t n, s
     return NNPERF_OK;
 }
 
-struct ir_function *ox_find_function(const struct ld *L, const char *domain, const char *name)
+static int same_function(const struct ir_function *fn, const char *domain, const char *name,
+                         const char *overload)
+{
+    return !strcmp(fn->name, name) && !strcmp(fn->domain, domain) && !strcmp(fn->overload, overload);
+}
+
+struct ir_function *ox_find_function(const struct ld *L, const char *domain, const char *name,
+                                     const char *overload)
 {
     for (int i = 0; i < L->m->n_functions; i++) {
         struct ir_function *fn = &L->m->functions[i];
-        if (!strcmp(fn->name, name) && !strcmp(fn->domain, domain)) return fn;
+        if (same_function(fn, domain, name, overload)) return fn;
     }
     return NULL;
+}
+
+/* (domain, name, overload) is the unique id of a model-local function (onnx.proto: FunctionProto, docs/sources.md
+ * [ONNX-PROTO]): a second definition would make calls ambiguous. */
+enum nnperf_status ox_check_functions(struct ld *L)
+{
+    const struct ir_model *m = L->m;
+    for (int i = 0; i < m->n_functions; i++)
+        for (int j = 0; j < i; j++) {
+            const struct ir_function *fn = &m->functions[i];
+            if (!same_function(&m->functions[j], fn->domain, fn->name, fn->overload)) continue;
+            return diag_set(L->d, NNPERF_E_INVALID, "function '%s' of domain '%s'%s%s%s is defined twice",
+                            fn->name, fn->domain[0] ? fn->domain : "ai.onnx",
+                            fn->overload[0] ? " (overload '" : "", fn->overload, fn->overload[0] ? "')" : "");
+        }
+    return NNPERF_OK;
 }
 
 const char *ox_rename_name(struct ld *L, const struct rename *rn, const char *name)
@@ -98,6 +125,13 @@ enum nnperf_status ox_inline_call(struct ld *L, struct gstate *G, struct ir_node
         return diag_set(L->d, NNPERF_E_LIMIT,
                         "function '%s' is called more than %d times (nested calls multiply)", fn->name,
                         INLINE_MAX_CALLS);
+    /* a call may leave out trailing inputs and outputs, not pass more than the function declares */
+    if (call->n_in > fn->n_inputs || call->n_out > fn->n_outputs) {
+        int in = call->n_in > fn->n_inputs;
+        return diag_set(L->d, NNPERF_E_INVALID, "node '%s' (%s): has %d %s, function '%s' declares %d",
+                        call->name, call->op_type, in ? call->n_in : call->n_out, in ? "inputs" : "outputs",
+                        fn->name, in ? fn->n_inputs : fn->n_outputs);
+    }
     struct rename rn = {0};
     rn.fn = fn;
     rn.depth = depth;

@@ -19,13 +19,20 @@ static const struct fspec graph_fields[] = {{1, WL, "node"},
                                             {0, 0, NULL}};
 static const struct fspec node_fields[] = {{1, WL, "input"},   {2, WL, "output"},    {3, WL, "name"},
                                            {4, WL, "op_type"}, {5, WL, "attribute"}, {6, WL, "doc_string"},
-                                           {7, WL, "domain"},  {0, 0, NULL}};
+                                           {7, WL, "domain"},  {8, WL, "overload"},  {0, 0, NULL}};
 
 static const struct ir_attr *find_attr(const struct ir_node *nd, const char *name)
 {
     for (int i = 0; i < nd->n_attr; i++)
         if (!strcmp(nd->attrs[i].name, name)) return &nd->attrs[i];
     return NULL;
+}
+
+static int imports_domain(const struct ir_model *m, const char *domain)
+{
+    for (int i = 0; i < m->n_opsets; i++)
+        if (!strcmp(m->opsets[i].domain, domain)) return 1;
+    return 0;
 }
 
 enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p, size_t n,
@@ -40,6 +47,7 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
     nd->name = "";
     nd->domain = "";
     nd->op_type = NULL;
+    const char *overload = "";
     FOR_FIELDS_CHECKED(r, f, "NodeProto", node_fields)
     {
         if (f.wire != PB_LEN) continue;
@@ -56,12 +64,22 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
         case NP_DOMAIN:
             if (!(nd->domain = ox_str(L, &f))) return ox_nomem(L);
             break;
+        case NP_OVERLOAD:
+            if (!(overload = ox_str(L, &f))) return ox_nomem(L);
+            break;
         default: break;
         }
     }
     if (!nd->op_type || !nd->op_type[0])
         return diag_set(L->d, NNPERF_E_PARSE, "node '%s' has no op_type", nd->name);
     if (!strcmp(nd->domain, "ai.onnx")) nd->domain = "";
+    /* an ai.onnx node binds to the model's ai.onnx opset, which must be imported (onnx.proto: ModelProto
+     * opset_import, docs/sources.md [ONNX-PROTO]); nodes of a function body bind to the function's imports. Other
+     * domains are not checked: ONNX Runtime's transformer optimizer writes com.microsoft nodes without importing
+     * that domain ([ORT-CONTRIB-OPSET]) */
+    if (!rn && !nd->domain[0] && !imports_domain(L->m, ""))
+        return diag_set(L->d, NNPERF_E_INVALID, "node '%s' (%s): the model imports no ai.onnx opset",
+                        nd->name, nd->op_type);
     /* nodes of an inlined function body are named after the call site */
     if (rn && nd->name[0])
         nd->name = ar_printf(L->ar, "%s/%s", rn->prefix, nd->name);
@@ -118,7 +136,7 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
     }
     /* a model-local function call is replaced by its body (unless the registry has the operator): the call's
      * inputs and outputs are only names for the body's renaming, not values */
-    struct ir_function *fn = ox_find_function(L, nd->domain, nd->op_type);
+    struct ir_function *fn = ox_find_function(L, nd->domain, nd->op_type, overload);
     if (fn && op_find(nd->domain, nd->op_type) < 0) {
         for (int i = 0; i < nd->n_in + nd->n_out; i++) {
             int is_in = i < nd->n_in;
@@ -169,31 +187,6 @@ static void set_decl(struct ir_value *v, int kind, int dtype, int rank, struct i
     if (kind != TK_UNKNOWN) v->type_kind = kind;
 }
 
-/* A declared shape whose element count or byte size does not fit in int64 is refused here, so that nothing
- * downstream multiplies such dims. Symbolic and unknown dims are skipped; a zero dim makes the tensor empty. */
-static enum nnperf_status check_size(struct ld *L, const char *what, const char *name, int rank,
-                                     const struct ir_dim *dims, int dtype)
-{
-    int64_t numel = 1;
-    int overflow = 0;
-    for (int i = 0; i < rank && dims; i++) {
-        if (dims[i].val == 0) return NNPERF_OK;
-        if (dims[i].val > 0 && !ck_mul_i64(numel, dims[i].val, &numel)) overflow = 1;
-    }
-    int64_t bytes = (ir_dtype_bits(dtype) + 7) / 8;
-    if (!overflow && bytes > 1 && !ck_mul_i64(numel, bytes, &numel)) overflow = 1;
-    if (!overflow) return NNPERF_OK;
-    char shape[256];
-    size_t k = 0;
-    shape[0] = 0;
-    for (int i = 0; i < rank && k < sizeof shape; i++) {
-        int w = snprintf(shape + k, sizeof shape - k, i ? "x%lld" : "%lld", (long long)dims[i].val);
-        if (w < 0) break;
-        k += (size_t)w;
-    }
-    return diag_set(L->d, NNPERF_E_LIMIT, "%s '%s': the size of shape %s overflows int64", what, name, shape);
-}
-
 enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, struct ir_graph *parent,
                                   const struct rename *rn, struct ir_graph **out)
 {
@@ -219,7 +212,7 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
             struct ir_value tmp = {0};
             const char *name = NULL;
             if (f.num == GP_INIT) {
-                st = ox_parse_tensor_proto(L, f.data, f.len, &tmp, &name);
+                st = ox_parse_tensor_proto(L, f.data, f.len, &tmp, &name, "initializer", NULL);
             } else {
                 /* SparseTensorProto: the name is on its values tensor */
                 struct pb q = pb_make(f.data, f.len);
@@ -232,7 +225,7 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
                 {
                     if (h.num == SP_VALUES && h.wire == PB_LEN) {
                         struct ir_value vv = {0};
-                        st = ox_parse_tensor_proto(L, h.data, h.len, &vv, &name);
+                        st = ox_parse_tensor_proto(L, h.data, h.len, &vv, &name, "sparse initializer", NULL);
                         if (st) return st;
                         tmp.dtype = vv.dtype;
                     } else if (h.num == SP_DIMS && h.wire == PB_VARINT && nd < NNPERF_MAX_RANK) {
@@ -251,7 +244,7 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
             }
             if (st) return st;
             if (!name || !name[0]) return diag_set(L->d, NNPERF_E_PARSE, "an initializer has no name");
-            if ((st = check_size(L, "initializer", name, tmp.rank, tmp.dims, tmp.dtype))) return st;
+            if ((st = ox_check_size(L, "initializer", name, tmp.rank, tmp.dims, tmp.dtype))) return st;
             if (rn && !(name = ox_rename_name(L, rn, name))) return ox_nomem(L);
             struct ir_value *v;
             if ((st = ir_add_value(L->ar, g, name, &v, L->d))) return st;
@@ -273,7 +266,7 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
             int kind, dt, rk;
             struct ir_dim *dd;
             if ((st = ox_parse_value_info(L, f.data, f.len, &name, &kind, &dt, &rk, &dd))) return st;
-            if ((st = check_size(L, "graph input", name, rk, dd, dt))) return st;
+            if ((st = ox_check_size(L, "graph input", name, rk, dd, dt))) return st;
             if (rn && !(name = ox_rename_name(L, rn, name))) return ox_nomem(L);
             struct ir_value *v = ir_find(g, name);
             if (v && (v->flags & IR_V_INIT)) {
@@ -302,7 +295,7 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
         int kind, dt, rk;
         struct ir_dim *dd;
         if ((st = ox_parse_value_info(L, f.data, f.len, &name, &kind, &dt, &rk, &dd))) return st;
-        if ((st = check_size(L, f.num == GP_OUTPUT ? "graph output" : "value_info", name, rk, dd, dt)))
+        if ((st = ox_check_size(L, f.num == GP_OUTPUT ? "graph output" : "value_info", name, rk, dd, dt)))
             return st;
         if (rn && !(name = ox_rename_name(L, rn, name))) return ox_nomem(L);
         struct ir_value *v = ir_find(g, name);

@@ -14,6 +14,53 @@ static const struct fspec model_fields[] = {
     {20, WL, "training_info"}, {25, WL, "functions"},    {0, 0, NULL}};
 static const struct fspec opset_fields[] = {{1, WL, "domain"}, {2, WV, "version"}, {0, 0, NULL}};
 
+/* The newest ai.onnx opset this nnperf knows: the newest 'since' of the registry's ai.onnx operators. */
+static int64_t newest_ai_onnx_opset(void)
+{
+    int64_t v = 1;
+    for (int i = 0; i < OPID_COUNT; i++)
+        if (!op_table[i].domain[0] && op_table[i].since > v) v = op_table[i].since;
+    return v;
+}
+
+static const char *domain_name(const char *domain)
+{
+    return domain[0] ? domain : "ai.onnx";
+}
+
+/* opset_import: present (IR 3 and later require it), each version 1 or more, ai.onnx no newer than the registry
+ * knows (an operator of a newer opset may mean something else), one version per domain (a node binds to the version
+ * of its domain: two make that ambiguous; the same one twice is harmless). onnx.proto: ModelProto.opset_import,
+ * docs/sources.md [ONNX-PROTO]. */
+static enum nnperf_status check_opsets(struct ld *L)
+{
+    const struct ir_model *m = L->m;
+    if (!m->n_opsets)
+        return diag_set(L->d, NNPERF_E_INVALID,
+                        "the model has no opset_import (IR version %lld requires one)",
+                        (long long)m->ir_version);
+    int64_t newest = newest_ai_onnx_opset();
+    for (int i = 0; i < m->n_opsets; i++) {
+        const struct ir_opset *os = &m->opsets[i];
+        if (os->version < 1)
+            return diag_set(L->d, NNPERF_E_INVALID,
+                            "opset_import: domain '%s' has version %lld, expected 1 or more",
+                            domain_name(os->domain), (long long)os->version);
+        if (!os->domain[0] && os->version > newest)
+            return diag_set(
+                L->d, NNPERF_E_UNSUPPORTED,
+                "opset_import: ai.onnx version %lld is newer than the newest this nnperf knows (%lld)",
+                (long long)os->version, (long long)newest);
+        for (int j = 0; j < i; j++)
+            if (!strcmp(m->opsets[j].domain, os->domain) && m->opsets[j].version != os->version)
+                return diag_set(L->d, NNPERF_E_INVALID,
+                                "opset_import: domain '%s' is imported twice (versions %lld and %lld)",
+                                domain_name(os->domain), (long long)m->opsets[j].version,
+                                (long long)os->version);
+    }
+    return NNPERF_OK;
+}
+
 /* Sets each node's opset and registry index. */
 static void bind_ops(struct ir_model *m, struct ir_graph *g)
 {
@@ -32,7 +79,7 @@ static void bind_ops(struct ir_model *m, struct ir_graph *g)
 
 enum nnperf_status ox_load_model(struct ir_model *m, struct diag *d)
 {
-    struct ld L0 = {m, &m->ar, d, 0};
+    struct ld L0 = {.m = m, .ar = &m->ar, .d = d};
     struct ld *L = &L0;
     const char *why;
     struct pb r = pb_make(m->buf, m->len);
@@ -105,13 +152,9 @@ enum nnperf_status ox_load_model(struct ir_model *m, struct diag *d)
             if (st) return st;
         }
     }
-    if (!m->n_opsets) {
-        /* IR 3+ requires opset_import; be lenient and assume opset 1 of ai.onnx */
-        m->opsets[0].domain = "";
-        m->opsets[0].version = 1;
-        m->n_opsets = 1;
-    }
-    enum nnperf_status st = ox_parse_graph(L, gp, glen, NULL, NULL, &m->graph);
+    enum nnperf_status st = check_opsets(L);
+    if (st || (st = ox_check_functions(L))) return st;
+    st = ox_parse_graph(L, gp, glen, NULL, NULL, &m->graph);
     if (st) return st;
     if ((st = ox_resolve_graph(L, m->graph))) return st;
     bind_ops(m, m->graph);

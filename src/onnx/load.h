@@ -29,7 +29,15 @@ enum {
     GP_SPARSE_INIT = 15
 };
 /* NodeProto */
-enum { NP_INPUT = 1, NP_OUTPUT = 2, NP_NAME = 3, NP_OP_TYPE = 4, NP_ATTR = 5, NP_DOMAIN = 7 };
+enum {
+    NP_INPUT = 1,
+    NP_OUTPUT = 2,
+    NP_NAME = 3,
+    NP_OP_TYPE = 4,
+    NP_ATTR = 5,
+    NP_DOMAIN = 7,
+    NP_OVERLOAD = 8
+};
 /* AttributeProto */
 enum {
     AP_NAME = 1,
@@ -80,12 +88,13 @@ enum {
     FP_NODE = 7,
     FP_OPSET = 9,
     FP_DOMAIN = 10,
-    FP_ATTR_PROTO = 11
+    FP_ATTR_PROTO = 11,
+    FP_OVERLOAD = 13
 };
 
 /* A model-local function: its signature, attribute defaults and body nodes (views into the file), read once. */
 struct ir_function {
-    const char *name, *domain;
+    const char *name, *domain, *overload; /* (domain, name, overload) identify it */
     const char **inputs, **outputs;
     int n_inputs, n_outputs;
     struct ir_attr *defaults; /* attribute_proto: defaults */
@@ -112,6 +121,10 @@ struct ld {
     struct arena *ar;
     struct diag *d;
     int64_t n_nodes_total;
+    /* the last external data file checked (tensor.c): its location, whether it was found, its size */
+    const char *ext_last;
+    int ext_last_found;
+    uint64_t ext_last_size;
 };
 
 /* growable pointer array in the arena */
@@ -171,6 +184,12 @@ int ox_wire_ok(struct ld *L, const char *what, const struct fspec *tab, const st
 const char *ox_str(struct ld *L, const struct pb_field *f);
 
 /* types.c */
+/* "AxBxC" into buf ("scalar" for rank 0). */
+void ox_shape_str(int rank, const struct ir_dim *dims, char *buf, size_t cap);
+/* A shape whose element count or byte size does not fit in int64 is an error "<what> '<name>': the size of shape
+ * ... overflows int64"; symbolic and unknown dims are skipped, a zero dim makes the tensor empty. */
+enum nnperf_status ox_check_size(struct ld *L, const char *what, const char *name, int rank,
+                                 const struct ir_dim *dims, int dtype);
 /* TypeProto -> kind, elem dtype, rank/dims (rank -1 when no shape given). depth: 0 at the outermost type. */
 enum nnperf_status ox_parse_type(struct ld *L, const uint8_t *p, size_t n, int *kind, int *dtype, int *rank,
                                  struct ir_dim **dims, int depth);
@@ -179,10 +198,11 @@ enum nnperf_status ox_parse_value_info(struct ld *L, const uint8_t *p, size_t n,
                                        int *dtype, int *rank, struct ir_dim **dims);
 
 /* tensor.c */
-/* TensorProto -> v's dtype, dims and a view of its data (raw, typed field, or external location); *name_out (when
- * not NULL) gets the tensor's name when it has one. */
+/* TensorProto -> v's dtype, dims and a view of its data (raw, typed field, or external location), checked against
+ * its dims and data_type; *name_out (when not NULL) gets the tensor's name when it has one. Errors read
+ * "<what> '<label>': ..." (label NULL: the tensor's name), e.g. "initializer 'w': ...". */
 enum nnperf_status ox_parse_tensor_proto(struct ld *L, const uint8_t *p, size_t n, struct ir_value *v,
-                                         const char **name_out);
+                                         const char **name_out, const char *what, const char *label);
 
 /* attr.c */
 /* AttributeProto -> a. g: the graph of the node (outer scope of graph attributes; NULL in a function's
@@ -192,8 +212,11 @@ enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struc
 
 /* function.c */
 enum nnperf_status ox_parse_function(struct ld *L, const uint8_t *p, size_t n, struct ir_function *fn);
-/* The model-local function (domain, name), or NULL. */
-struct ir_function *ox_find_function(const struct ld *L, const char *domain, const char *name);
+/* The model-local function (domain, name, overload), or NULL. */
+struct ir_function *ox_find_function(const struct ld *L, const char *domain, const char *name,
+                                     const char *overload);
+/* A function defined twice (same domain, name and overload) is an error naming it. */
+enum nnperf_status ox_check_functions(struct ld *L);
 /* name as seen inside the call rn: a formal input or output becomes the actual one, anything else is prefixed. */
 const char *ox_rename_name(struct ld *L, const struct rename *rn, const char *name);
 /* Expands a call of a model-local function: its body nodes with names mapped, added to G. */

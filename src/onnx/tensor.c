@@ -1,10 +1,12 @@
 /* tensor.c - TensorProto: dtype, dims and a view of the data (raw_data, a typed repeated field, or an external
  * file whose location must stay inside the model's folder); and decoding the values of small tensors (shape
  * constants, axes, scales) on demand. Large tensors are never decoded: their bytes stay where they are. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,14 +30,252 @@ static const struct fspec tensor_fields[] = {{1, WV | WL, "dims"},
                                              {14, WV, "data_location"},
                                              {0, 0, NULL}};
 
+/* "<what> '<name>': <message>" with the status st. */
+static enum nnperf_status tensor_err(struct ld *L, enum nnperf_status st, const char *what, const char *name,
+                                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static enum nnperf_status tensor_err(struct ld *L, enum nnperf_status st, const char *what, const char *name,
+                                     const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return diag_set(L->d, st, "%s '%s': %s", what, name, msg);
+}
+
+/* An external-data offset or length: decimal digits only, at most 2^62 (a file offset is an off_t; 2^62 leaves room
+ * for offset + length). */
+#define EXT_MAX ((uint64_t)1 << 62)
+static enum nnperf_status ext_number(struct ld *L, const char *what, const char *name, const char *key,
+                                     const char *val, uint64_t *out)
+{
+    uint64_t x = 0;
+    int big = 0, digits = val[0] != 0;
+    for (const char *s = val; *s && digits; s++) {
+        digits = *s >= '0' && *s <= '9';
+        unsigned dg = (unsigned)(*s - '0');
+        if (!digits) break;
+        if (big || x > (EXT_MAX - dg) / 10)
+            big = 1;
+        else
+            x = x * 10 + dg;
+    }
+    if (!digits)
+        return tensor_err(L, NNPERF_E_PARSE, what, name, "external data %s '%s' is not a number", key, val);
+    if (big)
+        return tensor_err(L, NNPERF_E_INVALID, what, name, "external data %s %s is beyond 2^62", key, val);
+    *out = x;
+    return NNPERF_OK;
+}
+
+/* One external_data entry (StringStringEntryProto): location, offset, length; other keys (checksum) ignored. */
+static enum nnperf_status ext_entry(struct ld *L, const struct pb_field *e, struct ir_value *v,
+                                    const char *what, const char *name)
+{
+    const char *why;
+    struct pb q = pb_make(e->data, e->len);
+    struct pb_field g;
+    const char *key = NULL, *val = NULL;
+    size_t val_len = 0;
+    FOR_FIELDS(q, g, "StringStringEntryProto")
+    {
+        if (g.wire != PB_LEN) continue;
+        if (g.num == 1 && !(key = ox_str(L, &g))) return ox_nomem(L);
+        if (g.num == 2) {
+            if (!(val = ox_str(L, &g))) return ox_nomem(L);
+            val_len = g.len;
+        }
+    }
+    if (!key || !val) return NNPERF_OK;
+    if (!strcmp(key, "location")) {
+        /* a NUL would cut the path: "w.bin\0../../x" must not open "w.bin" */
+        if (memchr(val, 0, val_len))
+            return tensor_err(L, NNPERF_E_INVALID, what, name, "external data location has a NUL byte");
+        v->ext_location = val;
+    } else if (!strcmp(key, "offset")) {
+        return ext_number(L, what, name, key, val, &v->ext_offset);
+    } else if (!strcmp(key, "length")) {
+        v->ext_has_length = 1;
+        return ext_number(L, what, name, key, val, &v->ext_length);
+    }
+    return NNPERF_OK;
+}
+
+/* Counts of what a TensorProto holds besides its data view, for the length check. */
+struct tcounts {
+    int64_t unpacked; /* unpacked repeated scalars of the typed fields */
+    int64_t strings;  /* string_data entries */
+    int has_dtype;
+    uint64_t dtype; /* data_type as stored */
+};
+
+/* Number of stored values of the kept data view (packed typed field), or -1 when malformed. */
+static int64_t stored_values(const struct ir_value *v)
+{
+    if (v->enc == DE_FIXED32) return (int64_t)(v->data_len / 4);
+    if (v->enc == DE_FIXED64) return (int64_t)(v->data_len / 8);
+    return pb_count_varints(v->data, v->data_len);
+}
+
+/* The data of a tensor must be what its dims and data_type say: raw_data exactly ceil(numel x bits / 8) bytes,
+ * a typed field exactly numel values (two per complex element; one or two 4-bit values per int32_data value),
+ * string_data numel strings, external data 'length' (when given) the same bytes. Refusing a mismatch keeps a
+ * 16-byte tensor from passing for a terabyte of weights, and a decoder from reading past its data. An external
+ * tensor's file is checked where it can be opened (check_external). docs/sources.md [ONNX-PROTO], [ONNX-CHECKER],
+ * [ONNX-EXTERNAL]. */
+static enum nnperf_status check_data(struct ld *L, const struct ir_value *v, const struct tcounts *tc,
+                                     const char *what, const char *name, int64_t *need_out)
+{
+    enum nnperf_status st = ox_check_size(L, what, name, v->rank, v->dims, v->dtype);
+    if (st) return st;
+    int64_t numel = 1;
+    for (int i = 0; i < v->rank; i++) numel *= v->dims[i].val; /* fits: ox_check_size */
+    int bits = ir_dtype_bits(v->dtype);
+    /* ceil(numel x bits / 8) without overflow (numel x ceil(bits / 8) fits: ox_check_size) */
+    int64_t need = numel / 8 * bits + (numel % 8 * bits + 7) / 8;
+    *need_out = need;
+    const char *dt = ir_dtype_name(v->dtype);
+    char shape[200];
+    ox_shape_str(v->rank, v->dims, shape, sizeof shape);
+    if (v->dtype == DT_STRING) {
+        if (v->enc != DE_NONE && v->enc != DE_EXTERNAL)
+            return tensor_err(L, NNPERF_E_INVALID, what, name,
+                              "a string tensor keeps its data in string_data");
+        if (v->enc == DE_NONE && tc->strings != numel)
+            return tensor_err(L, NNPERF_E_INVALID, what, name, "has %lld strings, its shape %s needs %lld",
+                              (long long)tc->strings, shape, (long long)numel);
+        return NNPERF_OK;
+    }
+    switch (v->enc) {
+    case DE_RAW:
+        if ((int64_t)v->data_len != need)
+            return tensor_err(L, NNPERF_E_INVALID, what, name,
+                              "raw_data has %zu bytes, its shape %s of %s needs %lld", v->data_len, shape, dt,
+                              (long long)need);
+        return NNPERF_OK;
+    case DE_EXTERNAL:
+        if (v->ext_has_length && v->ext_length != (uint64_t)need)
+            return tensor_err(L, NNPERF_E_INVALID, what, name,
+                              "external data length %llu does not match its shape %s of %s (%lld bytes)",
+                              (unsigned long long)v->ext_length, shape, dt, (long long)need);
+        return NNPERF_OK;
+    case DE_NONE:
+        if (numel)
+            return tensor_err(L, NNPERF_E_INVALID, what, name, "has no data for its shape %s of %s", shape,
+                              dt);
+        return NNPERF_OK;
+    default: break;
+    }
+    int64_t have = v->enc == DE_REPEATED ? tc->unpacked : stored_values(v);
+    if (have < 0) return ox_malformed(L, "TensorProto", "bad packed values", v->data);
+    int64_t want = numel;
+    if (v->dtype == DT_COMPLEX64 || v->dtype == DT_COMPLEX128) want = numel * 2;
+    int four_bit =
+        bits == 4 && have == (numel + 1) / 2; /* 4-bit types: two values per int32_data value too */
+    if (have != want && !four_bit)
+        return tensor_err(L, NNPERF_E_INVALID, what, name,
+                          "has %lld stored values, its shape %s of %s needs %lld", (long long)have, shape, dt,
+                          (long long)want);
+    return NNPERF_OK;
+}
+
+/* Opens the external data file of v inside the model's folder. The folder and the target are resolved (realpath,
+ * which follows every symbolic link), the target must lie inside the folder and be a regular file; it is opened
+ * with O_NOFOLLOW and fstat must show the very file that was resolved, so that a link swapped in meanwhile is not
+ * followed. Returns 1 with *fd and *size; 0 when the file cannot be reached (missing: weight-stripped models) with
+ * *err its errno; -1 with d set when it is refused (outside the folder, not a regular file, swapped). */
+static int open_external(const struct ir_model *m, const struct ir_value *v, const char *what,
+                         const char *name, int *fd, uint64_t *size, int *err, struct diag *d)
+{
+    char path[4096];
+    char *dir = realpath(m->dir ? m->dir : ".", NULL), *target = NULL;
+    int rc = 0;
+    *err = errno;
+    if (!dir) return 0;
+    int w = snprintf(path, sizeof path, "%s/%s", dir, v->ext_location);
+    if (w < 0 || (size_t)w >= sizeof path) {
+        *err = ENAMETOOLONG;
+        goto out;
+    }
+    if (!(target = realpath(path, NULL))) {
+        *err = errno;
+        goto out;
+    }
+    size_t dl = strlen(dir);
+    if (strcmp(dir, "/") && (strncmp(target, dir, dl) || target[dl] != '/')) {
+        diag_set(d, NNPERF_E_INVALID,
+                 "%s '%s': external data location '%s' leads outside the model's folder (to %s)", what, name,
+                 v->ext_location, target);
+        rc = -1;
+        goto out;
+    }
+    struct stat want, sb;
+    if (stat(target, &want) != 0) {
+        *err = errno;
+        goto out;
+    }
+    /* O_NONBLOCK: a FIFO must not hang the load (it is refused below) */
+    int f = open(target, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (f < 0) {
+        *err = errno;
+        if (errno == ELOOP) {
+            diag_set(d, NNPERF_E_INVALID,
+                     "%s '%s': external data '%s' became a symbolic link while it was opened", what, name,
+                     target);
+            rc = -1;
+        }
+        goto out;
+    }
+    if (fstat(f, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_dev != want.st_dev || sb.st_ino != want.st_ino) {
+        close(f);
+        diag_set(d, NNPERF_E_INVALID, "%s '%s': external data '%s' is not a regular file", what, name,
+                 target);
+        rc = -1;
+        goto out;
+    }
+    *fd = f;
+    *size = (uint64_t)sb.st_size;
+    rc = 1;
+out:
+    free(target);
+    free(dir);
+    return rc;
+}
+
+/* At load: an external file that exists must be inside the model's folder, a regular file, and hold the tensor's
+ * bytes at its offset. A file that cannot be reached is not an error here (weight-stripped models): reading a value
+ * from it is (ox_decode_values). The verdict on the last location is kept: tensors usually share one file. */
+static enum nnperf_status check_external(struct ld *L, const struct ir_value *v, int64_t need,
+                                         const char *what, const char *name)
+{
+    if (!L->ext_last || strcmp(L->ext_last, v->ext_location)) {
+        int fd, err;
+        int rc = open_external(L->m, v, what, name, &fd, &L->ext_last_size, &err, L->d);
+        if (rc < 0) return L->d->status;
+        if (rc > 0) close(fd);
+        L->ext_last = v->ext_location;
+        L->ext_last_found = rc > 0;
+    }
+    if (!L->ext_last_found) return NNPERF_OK;
+    uint64_t size = L->ext_last_size;
+    if (v->ext_offset > size || (uint64_t)need > size - v->ext_offset)
+        return tensor_err(L, NNPERF_E_INVALID, what, name,
+                          "external data offset %llu + %lld bytes is beyond the end of '%s' (%llu bytes)",
+                          (unsigned long long)v->ext_offset, (long long)need, v->ext_location,
+                          (unsigned long long)size);
+    return NNPERF_OK;
+}
+
 enum nnperf_status ox_parse_tensor_proto(struct ld *L, const uint8_t *p, size_t n, struct ir_value *v,
-                                         const char **name_out)
+                                         const char **name_out, const char *what, const char *label)
 {
     const char *why;
     struct pb r = pb_make(p, n);
     struct pb_field f;
     int ndims = 0;
     int has_data = 0, external = 0, repeated = 0;
+    struct tcounts tc = {0, 0, 0, 0};
     const char *tname = NULL; /* for messages: the name may come after the dims */
     FOR_FIELDS_CHECKED(r, f, "TensorProto", tensor_fields)
     {
@@ -53,8 +293,9 @@ enum nnperf_status ox_parse_tensor_proto(struct ld *L, const uint8_t *p, size_t 
         }
     }
     if (!tname) tname = v->name ? v->name : "";
+    const char *nm = label ? label : tname;
     if (ndims > NNPERF_MAX_RANK)
-        return diag_set(L->d, NNPERF_E_LIMIT, "tensor '%s' has more than %d dims", tname, NNPERF_MAX_RANK);
+        return tensor_err(L, NNPERF_E_LIMIT, what, nm, "has more than %d dims", NNPERF_MAX_RANK);
     v->type_kind = TK_TENSOR;
     v->rank = ndims;
     v->dims = ar_calloc(L->ar, (size_t)(ndims ? ndims : 1), sizeof(struct ir_dim));
@@ -68,8 +309,8 @@ enum nnperf_status ox_parse_tensor_proto(struct ld *L, const uint8_t *p, size_t 
         case TP_DIMS:
             if (f.wire == PB_VARINT) {
                 if ((int64_t)f.u < 0)
-                    return diag_set(L->d, NNPERF_E_INVALID, "tensor '%s' has a negative dim (%lld)", tname,
-                                    (long long)(int64_t)f.u);
+                    return tensor_err(L, NNPERF_E_INVALID, what, nm, "has a negative dim (%lld)",
+                                      (long long)(int64_t)f.u);
                 v->dims[di++] = ir_dim_known((int64_t)f.u);
             } else if (f.wire == PB_LEN) {
                 struct pb q = pb_make(f.data, f.len);
@@ -77,15 +318,19 @@ enum nnperf_status ox_parse_tensor_proto(struct ld *L, const uint8_t *p, size_t 
                 int rc;
                 while ((rc = pb_varint(&q, &x)) == 1) {
                     if ((int64_t)x < 0)
-                        return diag_set(L->d, NNPERF_E_INVALID, "tensor '%s' has a negative dim (%lld)",
-                                        tname, (long long)(int64_t)x);
+                        return tensor_err(L, NNPERF_E_INVALID, what, nm, "has a negative dim (%lld)",
+                                          (long long)(int64_t)x);
                     v->dims[di++] = ir_dim_known((int64_t)x);
                 }
                 if (rc < 0) return ox_malformed(L, "TensorProto", "bad packed dims", f.data);
             }
             break;
         case TP_DTYPE:
-            if (f.wire == PB_VARINT) v->dtype = f.u < DT_COUNT ? (int)f.u : DT_UNDEFINED;
+            if (f.wire == PB_VARINT) {
+                tc.has_dtype = 1;
+                tc.dtype = f.u;
+                v->dtype = f.u < DT_COUNT ? (int)f.u : DT_UNDEFINED;
+            }
             break;
         case TP_NAME:
             if (f.wire == PB_LEN && name_out) *name_out = tname;
@@ -111,77 +356,66 @@ enum nnperf_status ox_parse_tensor_proto(struct ld *L, const uint8_t *p, size_t 
                 has_data = 1;
             } else {
                 repeated = 1; /* unpacked repeated scalars */
+                tc.unpacked++;
             }
             break;
-        case TP_STRING: has_data = 1; break;
+        case TP_STRING:
+            has_data = 1;
+            tc.strings++;
+            break;
         case TP_LOCATION:
             if (f.wire == PB_VARINT && f.u == 1) external = 1;
             break;
         case TP_EXTERNAL:
             if (f.wire == PB_LEN) {
-                struct pb q = pb_make(f.data, f.len);
-                struct pb_field g;
-                const char *key = NULL, *val = NULL;
-                FOR_FIELDS(q, g, "StringStringEntryProto")
-                {
-                    if (g.wire != PB_LEN) continue;
-                    if (g.num == 1)
-                        key = ox_str(L, &g);
-                    else if (g.num == 2)
-                        val = ox_str(L, &g);
-                }
-                if (!key || !val) break;
-                if (!strcmp(key, "location"))
-                    v->ext_location = val;
-                else if (!strcmp(key, "offset") || !strcmp(key, "length")) {
-                    char *end;
-                    unsigned long long x = strtoull(val, &end, 10);
-                    if (!*val || *end || val[0] == '-')
-                        return diag_set(L->d, NNPERF_E_PARSE,
-                                        "tensor '%s': external data %s '%s' is not a number", tname, key,
-                                        val);
-                    if (!strcmp(key, "offset"))
-                        v->ext_offset = x;
-                    else {
-                        v->ext_length = x;
-                        v->ext_has_length = 1;
-                    }
-                }
+                enum nnperf_status st = ext_entry(L, &f, v, what, nm);
+                if (st) return st;
             }
             break;
         default: break;
         }
     }
+    /* data_type: one of ONNX's (TensorProto.DataType; UNDEFINED is not allowed for a tensor) */
+    if (!tc.has_dtype || tc.dtype == DT_UNDEFINED || tc.dtype >= DT_COUNT) {
+        if (!tc.has_dtype || tc.dtype == DT_UNDEFINED)
+            return tensor_err(L, NNPERF_E_INVALID, what, nm, "has no data_type");
+        return tensor_err(L, NNPERF_E_INVALID, what, nm,
+                          "data_type %llu is not one this nnperf knows (1 to %d)",
+                          (unsigned long long)tc.dtype, DT_COUNT - 1);
+    }
     if (external) {
         if (!v->ext_location)
-            return diag_set(L->d, NNPERF_E_PARSE, "external tensor '%s' has no 'location'", tname);
+            return tensor_err(L, NNPERF_E_PARSE, what, nm, "external data has no 'location'");
         v->enc = DE_EXTERNAL;
         const char *loc = v->ext_location;
-        /* refuse paths that escape the model's directory: absolute, or with a ".." component */
+        /* refuse paths that escape the model's directory: absolute, or with a ".." component (symbolic links are
+         * resolved where the file is opened: open_external) */
         int escapes = loc[0] == '/' || loc[0] == '\\' || (loc[0] && loc[1] == ':');
         for (const char *s = loc; *s && !escapes; s++)
             if (s[0] == '.' && s[1] == '.' && (s == loc || s[-1] == '/' || s[-1] == '\\') &&
                 (s[2] == 0 || s[2] == '/' || s[2] == '\\'))
                 escapes = 1;
         if (escapes)
-            return diag_set(L->d, NNPERF_E_INVALID,
-                            "tensor '%s': external data location '%s' escapes the model's directory", tname,
-                            loc);
+            return tensor_err(L, NNPERF_E_INVALID, what, nm,
+                              "external data location '%s' escapes the model's directory", loc);
     } else if (repeated && !has_data) {
         v->enc = DE_REPEATED;
         v->tensor_pb = p;
         v->tensor_pb_len = n;
     }
-    v->flags |= 0;
+    int64_t need;
+    enum nnperf_status st = check_data(L, v, &tc, what, nm, &need);
+    if (st) return st;
+    if (external) return check_external(L, v, need, what, nm);
     return NNPERF_OK;
 }
 
 enum nnperf_status ox_parse_tensor(struct ir_model *m, const uint8_t *buf, size_t len, struct ir_value *v,
                                    struct diag *d)
 {
-    struct ld L0 = {m, &m->ar, d, 0};
+    struct ld L0 = {.m = m, .ar = &m->ar, .d = d};
     const char *name = NULL;
-    enum nnperf_status st = ox_parse_tensor_proto(&L0, buf, len, v, &name);
+    enum nnperf_status st = ox_parse_tensor_proto(&L0, buf, len, v, &name, "tensor", NULL);
     if (!st && name && !v->name) v->name = name;
     return st;
 }
@@ -317,34 +551,21 @@ enum nnperf_status ox_decode_values(struct ir_model *m, struct ir_value *v, stru
     size_t n = v->data_len;
     int enc = v->enc;
     if (enc == DE_EXTERNAL) {
-        if (v->ext_has_length && v->ext_length < need)
-            return diag_set(d, NNPERF_E_INVALID,
-                            "tensor '%s': external length %llu is less than the %zu bytes needed", v->name,
-                            (unsigned long long)v->ext_length, need);
-        char path[4096];
-        int w = snprintf(path, sizeof path, "%s/%s", m->dir ? m->dir : ".", v->ext_location);
-        if (w < 0 || (size_t)w >= sizeof path)
-            return diag_set(d, NNPERF_E_IO, "tensor '%s': external data path too long", v->name);
-        if (v->ext_offset > (uint64_t)INT64_MAX - need)
-            return diag_set(d, NNPERF_E_INVALID, "tensor '%s': external data offset %llu is out of range",
-                            v->name, (unsigned long long)v->ext_offset);
-        /* O_NONBLOCK: a location naming a FIFO must not hang the load; only regular files are read */
-        int fd = open(path, O_RDONLY | O_NONBLOCK);
-        if (fd < 0)
-            return diag_set(d, NNPERF_E_IO, "tensor '%s': cannot open external data '%s': %s", v->name, path,
-                            strerror(errno));
-        struct stat sb;
-        if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-            close(fd);
-            return diag_set(d, NNPERF_E_IO, "tensor '%s': external data '%s' is not a regular file", v->name,
-                            path);
-        }
-        ssize_t got = pread(fd, ext, need, (off_t)v->ext_offset);
+        int fd, err;
+        uint64_t size;
+        int rc = open_external(m, v, "tensor", v->name, &fd, &size, &err, d);
+        if (rc < 0) return d->status;
+        if (rc == 0)
+            return diag_set(d, NNPERF_E_IO, "tensor '%s': cannot open external data '%s/%s': %s", v->name,
+                            m->dir ? m->dir : ".", v->ext_location, strerror(err));
+        ssize_t got = -1;
+        if (v->ext_offset <= size && need <= size - v->ext_offset)
+            got = pread(fd, ext, need, (off_t)v->ext_offset);
         close(fd);
         if (got < 0 || (size_t)got != need)
             return diag_set(d, NNPERF_E_IO,
                             "tensor '%s': external data '%s' is shorter than offset %llu + %zu bytes",
-                            v->name, path, (unsigned long long)v->ext_offset, need);
+                            v->name, v->ext_location, (unsigned long long)v->ext_offset, need);
         p = ext;
         n = need;
         enc = DE_RAW;

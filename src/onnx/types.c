@@ -1,5 +1,7 @@
 /* types.c - TypeProto, TensorShapeProto and ValueInfoProto: the declared kind, element type and shape of graph
  * inputs, outputs, value_info entries and type attributes. */
+#include <stdio.h>
+
 #include "load.h"
 
 static const struct fspec value_info_fields[] = {
@@ -70,9 +72,14 @@ enum nnperf_status ox_parse_type(struct ld *L, const uint8_t *p, size_t n, int *
             struct pb_field g;
             FOR_FIELDS(r2, g, "TypeProto.Tensor")
             {
-                if (g.num == TT_ELEM && g.wire == PB_VARINT)
+                if (g.num == TT_ELEM && g.wire == PB_VARINT) {
+                    /* 0 (UNDEFINED) is left unknown; a number that is no data type is an error */
+                    if (g.u >= DT_COUNT)
+                        return diag_set(L->d, NNPERF_E_INVALID,
+                                        "elem_type %llu is not one this nnperf knows (1 to %d)",
+                                        (unsigned long long)g.u, DT_COUNT - 1);
                     *dtype = (int)g.u;
-                else if (g.num == TT_SHAPE && g.wire == PB_LEN) {
+                } else if (g.num == TT_SHAPE && g.wire == PB_LEN) {
                     enum nnperf_status st = parse_shape(L, g.data, g.len, rank, dims);
                     if (st) return st;
                 }
@@ -134,4 +141,34 @@ enum nnperf_status ox_parse_value_info(struct ld *L, const uint8_t *p, size_t n,
         }
     }
     return NNPERF_OK;
+}
+
+void ox_shape_str(int rank, const struct ir_dim *dims, char *buf, size_t cap)
+{
+    size_t k = 0;
+    if (!cap) return;
+    buf[0] = 0;
+    if (!rank) snprintf(buf, cap, "scalar");
+    for (int i = 0; i < rank && k < cap; i++) {
+        int w = snprintf(buf + k, cap - k, i ? "x%lld" : "%lld", (long long)dims[i].val);
+        if (w < 0) break;
+        k += (size_t)w;
+    }
+}
+
+enum nnperf_status ox_check_size(struct ld *L, const char *what, const char *name, int rank,
+                                 const struct ir_dim *dims, int dtype)
+{
+    int64_t numel = 1;
+    int overflow = 0;
+    for (int i = 0; i < rank && dims; i++) {
+        if (dims[i].val == 0) return NNPERF_OK;
+        if (dims[i].val > 0 && !ck_mul_i64(numel, dims[i].val, &numel)) overflow = 1;
+    }
+    int64_t bytes = (ir_dtype_bits(dtype) + 7) / 8;
+    if (!overflow && bytes > 1 && !ck_mul_i64(numel, bytes, &numel)) overflow = 1;
+    if (!overflow) return NNPERF_OK;
+    char shape[256];
+    ox_shape_str(rank, dims, shape, sizeof shape);
+    return diag_set(L->d, NNPERF_E_LIMIT, "%s '%s': the size of shape %s overflows int64", what, name, shape);
 }

@@ -101,7 +101,7 @@ t = TensorProto(name="w", data_type=TensorProto.FLOAT)
 t.dims.extend([-1, 4])
 g = helper.make_graph([helper.make_node("Add", ["x", "w"], ["y"], name="add")], "g", [vi("x", [4])],
                       [vi("y", None)], [t])
-case("negative_dim", model(g), "tensor 'w' has a negative dim (-1)")
+case("negative_dim", model(g), "initializer 'w': has a negative dim (-1)")
 
 # 2^40 x 2^40 elements: the element count overflows int64 (inputs, fed to an Add)
 big = [1 << 40, 1 << 40]
@@ -124,7 +124,38 @@ t = TensorProto(name="w", data_type=TensorProto.FLOAT)
 t.dims.extend([1] * 17)
 t.raw_data = b"\0\0\0\0"
 g = helper.make_graph([helper.make_node("Relu", ["w"], ["y"], name="relu")], "g", [], [vi("y", None)], [t])
-case("init_rank_over_limit", model(g), "tensor 'w' has more than 16 dims")
+case("init_rank_over_limit", model(g), "initializer 'w': has more than 16 dims")
+
+
+
+def init_model(t):
+    """Relu over initializer t."""
+    g = helper.make_graph([helper.make_node("Relu", [t.name], ["y"], name="relu")], "g", [], [vi("y", None)], [t])
+    return model(g)
+
+
+# dims [2^40] with 16 bytes of raw_data: would pass for 4 TiB of weights
+t = TensorProto(name="w", data_type=TensorProto.FLOAT, raw_data=b"\0" * 16)
+t.dims.extend([1 << 40])
+case("init_data_short", init_model(t),
+     "initializer 'w': raw_data has 16 bytes, its shape 1099511627776 of float32 needs 4398046511104")
+
+t = TensorProto(name="w", data_type=TensorProto.FLOAT)
+t.dims.extend([4])
+t.float_data.extend([1.0, 2.0, 3.0])
+case("init_values_count", init_model(t), "initializer 'w': has 3 stored values, its shape 4 of float32 needs 4")
+
+t = TensorProto(name="w", data_type=TensorProto.FLOAT)
+t.dims.extend([4])
+case("init_no_data", init_model(t), "initializer 'w': has no data for its shape 4 of float32")
+
+t = TensorProto(name="w", data_type=9999, raw_data=b"\0" * 4)
+t.dims.extend([1])
+case("init_dtype_9999", init_model(t), "initializer 'w': data_type 9999 is not one this nnperf knows")
+
+g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu")], "g", [vi("x", [1], 9999)],
+                      [vi("y", None)])
+case("input_elem_type_9999", model(g), "value 'x': elem_type 9999 is not one this nnperf knows")
 
 # a TypeProto nested 100 sequences deep (each level a few bytes; unbounded recursion otherwise)
 tp = helper.make_tensor_type_proto(TensorProto.FLOAT, [1])
@@ -169,6 +200,13 @@ g = helper.make_graph([helper.make_node("Conv", ["x", "w"], ["y"], name="conv", 
 case("conv_bad_pads", model(g), "node 'conv' (Conv): attribute 'pads'")
 
 
+# an attribute type that ONNX does not have (AttributeProto.type 9999; python's onnx refuses to write it)
+attr = fld_len(1, b"axis") + fld_varint(3, 0) + fld_varint(20, 9999)  # name, i, type
+node = (fld_len(1, b"a") + fld_len(1, b"b") + fld_len(2, b"y") + fld_len(3, b"concat") + fld_len(4, b"Concat")
+        + fld_len(5, attr))
+g = helper.make_graph([], "g", [vi("a", [2]), vi("b", [3])], [vi("y", None)]).SerializeToString() + fld_len(1, node)
+case("attr_type_9999", model_with_raw_graph(g), "node 'concat': attribute 'axis' has type 9999, not an ONNX attribute")
+
 # If nested 40 deep (the limit is NNPERF_MAX_SUBGRAPH_DEPTH = 32)
 def nested_if(depth, i=0):
     leaf = helper.make_graph([helper.make_node("Identity", ["x"], ["o%d" % i], name="leaf%d" % i)], "leaf%d" % i,
@@ -200,12 +238,36 @@ m = helper.make_model(g, opset_imports=OPSET + [helper.make_opsetid("local", 1)]
 m.ir_version = 8
 case("function_call_explosion", m.SerializeToString(), "is called more than 4096 times")
 
+
+
+def function_model(fns, call_inputs):
+    g = helper.make_graph([helper.make_node("F", call_inputs, ["y"], domain="local", name="call")], "g",
+                          [vi("x", [1])], [vi("y", None)])
+    m = helper.make_model(g, opset_imports=OPSET + [helper.make_opsetid("local", 1)], functions=fns,
+                          producer_name="make_bad_inputs")
+    m.ir_version = 8
+    return m.SerializeToString()
+
+
+def relu_function():
+    return helper.make_function("local", "F", ["a"], ["b"], [helper.make_node("Relu", ["a"], ["b"])],
+                                [helper.make_opsetid("", 13)])
+
+
+case("function_defined_twice", function_model([relu_function(), relu_function()], ["x"]),
+     "function 'F' of domain 'local' is defined twice")
+case("function_wrong_arity", function_model([relu_function()], ["x", "x"]),
+     "node 'call' (F): has 2 inputs, function 'F' declares 1")
+
 # ---- external data ----
-def ext_model(location, needed):
+def ext_model(location, needed, **entries):
     t = TensorProto(name="shape", data_type=TensorProto.INT64, data_location=TensorProto.EXTERNAL)
     t.dims.extend([2])
     e = t.external_data.add()
     e.key, e.value = "location", location
+    for k, v in entries.items():
+        e = t.external_data.add()
+        e.key, e.value = k, v
     if needed:  # the values decide Reshape's output shape
         n = helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")
     else:
@@ -217,9 +279,46 @@ def ext_model(location, needed):
 case("external_dotdot", ext_model("../x.bin", False), "external data location '../x.bin' escapes")
 case("external_absolute", ext_model("/etc/passwd", False), "external data location '/etc/passwd' escapes")
 case("external_missing", ext_model("missing_shape.bin", True), "cannot open external data")
+case("external_nul_location", ext_model("x.bin\0/../../etc/passwd", False),
+     "initializer 'shape': external data location has a NUL byte")
+case("external_length_huge", ext_model("x.bin", False, length=str(1 << 63)),
+     "initializer 'shape': external data length 9223372036854775808 is beyond 2^62")
+case("external_offset_huge", ext_model("x.bin", False, offset=str(1 << 64)),
+     "initializer 'shape': external data offset 18446744073709551616 is beyond 2^62")
+case("external_length_mismatch", ext_model("x.bin", False, length="5"),
+     "initializer 'shape': external data length 5 does not match its shape 2 of int64 (16 bytes)")
+# external_short.bin (8 zero bytes, committed) holds half of the 16 bytes
+case("external_past_end", ext_model("external_short.bin", False),
+     "initializer 'shape': external data offset 0 + 16 bytes is beyond the end of 'external_short.bin' (8 bytes)")
+# a symbolic link or FIFO named external_link.bin is made next to a copy of this model at test time
+# (check_external.sh); not in expected.txt
+LINK_MODEL = ext_model("external_link.bin", True)
 
 # ---- model level ----
 case("ir_version_2", model(small_graph(), ir_version=2), "IR version 2 is not supported")
+
+
+def relu_model(opsets):
+    """Relu with exactly these opset_import entries (none for [])."""
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu")], "g", [vi("x", [1])],
+                          [vi("y", None)])
+    m = helper.make_model(g, opset_imports=opsets, producer_name="make_bad_inputs")
+    m.ir_version = 8
+    return m.SerializeToString()
+
+
+op = helper.make_opsetid
+case("opset_zero", relu_model([op("", 0)]), "opset_import: domain 'ai.onnx' has version 0, expected 1 or more")
+case("opset_negative", relu_model([op("", -1)]),
+     "opset_import: domain 'ai.onnx' has version -1, expected 1 or more")
+case("opset_99", relu_model([op("", 99)]),
+     "opset_import: ai.onnx version 99 is newer than the newest this nnperf knows")
+case("opset_int64_max", relu_model([op("", (1 << 63) - 1)]),
+     "opset_import: ai.onnx version 9223372036854775807 is newer than the newest this nnperf knows")
+case("opset_twice", relu_model([op("", 13), op("ai.onnx", 17)]),
+     "opset_import: domain 'ai.onnx' is imported twice (versions 13 and 17)")
+case("opset_none", relu_model([]), "the model has no opset_import (IR version 8 requires one)")
+case("opset_no_ai_onnx", relu_model([op("local", 1)]), "node 'relu' (Relu): the model imports no ai.onnx opset")
 case("no_graph", fld_varint(1, 8) + fld_len(8, helper.make_opsetid("", 13).SerializeToString()),
      "the model has no graph")
 
@@ -231,6 +330,10 @@ def main():
         with open(os.path.join(out, name), "wb") as f:
             f.write(data)
         lines.append("%s\t%s\n" % (name, expect))
+    with open(os.path.join(out, "external_short.bin"), "wb") as f:
+        f.write(b"\0" * 8)
+    with open(os.path.join(out, "external_link.onnx"), "wb") as f:
+        f.write(LINK_MODEL)
     with open(os.path.join(out, "expected.txt"), "w") as f:
         f.write("# <file>\\t<substring the one-line error must contain>; written by make_bad_inputs.py\n")
         f.writelines(lines)
