@@ -29,31 +29,56 @@ const struct ir_attr *op_attr(struct op_ctx *c, const char *name)
     return NULL;
 }
 
-int64_t op_attr_int(struct op_ctx *c, const char *name, int64_t def)
+/* ONNX's AttributeProto.AttributeType names, for messages */
+static const char *attr_type_name(int t)
+{
+    static const char *const names[] = {"UNDEFINED",      "FLOAT",      "INT",        "STRING",
+                                        "TENSOR",         "GRAPH",      "FLOATS",     "INTS",
+                                        "STRINGS",        "TENSORS",    "GRAPHS",     "SPARSE_TENSOR",
+                                        "SPARSE_TENSORS", "TYPE_PROTO", "TYPE_PROTOS"};
+    return t >= 0 && t < (int)(sizeof names / sizeof names[0]) ? names[t] : "?";
+}
+
+/* The attribute when it is absent (NULL) or has type want (or also, when also >= 0). Any other type fails the node:
+ * the error is recorded in c->d, which the driver checks after infer(), and NULL comes back, so that a wrong-typed
+ * attribute never passes for its default. */
+static const struct ir_attr *typed_attr(struct op_ctx *c, const char *name, int want, int also)
 {
     const struct ir_attr *a = op_attr(c, name);
-    return a && a->type == AT_INT ? a->i : def;
+    if (!a || a->type == want || (also >= 0 && a->type == also)) return a;
+    op_err(c, name, "has type %s, expected %s", attr_type_name(a->type), attr_type_name(want));
+    return NULL;
+}
+
+const struct ir_attr *op_attr_typed(struct op_ctx *c, const char *name, int type)
+{
+    return typed_attr(c, name, type, -1);
+}
+
+int64_t op_attr_int(struct op_ctx *c, const char *name, int64_t def)
+{
+    const struct ir_attr *a = typed_attr(c, name, AT_INT, -1);
+    return a ? a->i : def;
 }
 
 double op_attr_float(struct op_ctx *c, const char *name, double def)
 {
-    const struct ir_attr *a = op_attr(c, name);
+    /* an INT where a FLOAT is expected is taken as its value (no default is used silently) */
+    const struct ir_attr *a = typed_attr(c, name, AT_FLOAT, AT_INT);
     if (!a) return def;
-    if (a->type == AT_FLOAT) return a->f;
-    if (a->type == AT_INT) return (double)a->i;
-    return def;
+    return a->type == AT_FLOAT ? a->f : (double)a->i;
 }
 
 const char *op_attr_str(struct op_ctx *c, const char *name, const char *def)
 {
-    const struct ir_attr *a = op_attr(c, name);
-    return a && a->type == AT_STRING && a->s ? a->s : def;
+    const struct ir_attr *a = typed_attr(c, name, AT_STRING, -1);
+    return a && a->s ? a->s : def;
 }
 
 int64_t op_attr_ints(struct op_ctx *c, const char *name, const int64_t **v)
 {
-    const struct ir_attr *a = op_attr(c, name);
-    if (!a || a->type != AT_INTS) {
+    const struct ir_attr *a = typed_attr(c, name, AT_INTS, -1);
+    if (!a) {
         *v = NULL;
         return 0;
     }
@@ -72,6 +97,14 @@ enum nnperf_status op_err(struct op_ctx *c, const char *attr, const char *fmt, .
         return diag_set(c->d, NNPERF_E_INVALID, "node '%s' (%s): attribute '%s' %s", c->n->name,
                         c->n->op_type, attr, msg);
     return diag_set(c->d, NNPERF_E_INVALID, "node '%s' (%s): %s", c->n->name, c->n->op_type, msg);
+}
+
+enum nnperf_status op_check_input_dtype(struct op_ctx *c, int i, const char *what, int dtype)
+{
+    const struct ir_value *v = op_in(c, i);
+    if (!v || v->dtype == DT_UNDEFINED || v->dtype == dtype) return NNPERF_OK;
+    return op_err(c, NULL, "input '%s' ('%s') has type %s, expected %s", what, v->name,
+                  ir_dtype_name(v->dtype), ir_dtype_name(dtype));
 }
 
 enum nnperf_status op_nomem(struct op_ctx *c)
@@ -160,8 +193,8 @@ static int load_values(struct op_ctx *c, struct ir_value *v)
     if (v->enc == DE_EXTERNAL && !ir_dtype_is_int(v->dtype)) {
         /* Floating-point values are propagated opportunistically (a bias through Identity, Resize scales): when
          * their external file cannot be read (weight-stripped models) they are just unknown. Integer values are
-         * shape data a node needs: failing to read them is an error (issue 2: "a missing external file is only an
-         * error if a value from it is needed"). */
+         * shape data a node needs: failing to read them is an error (a missing external file is only an error
+         * when a value from it is needed). */
         struct diag quiet = {0};
         if (ox_decode_values(c->m, v, &quiet) != NNPERF_OK) {
             v->enc = DE_NONE; /* do not try again */

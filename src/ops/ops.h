@@ -89,6 +89,15 @@ double op_attr_float(struct op_ctx *c, const char *name, double def);
 const char *op_attr_str(struct op_ctx *c, const char *name, const char *def);
 /* ints attribute: returns its count (0 when absent) and sets *v. */
 int64_t op_attr_ints(struct op_ctx *c, const char *name, const int64_t **v);
+/* The attribute name when it has the ONNX attribute type (AT_INT, AT_INTS, ...), NULL when it is absent; when it is
+ * there with another type the node fails ("attribute 'axis' has type STRING, expected INT", recorded in c->d, which
+ * the driver checks after infer()) and NULL comes back. Use it rather than op_attr() to read a typed field. */
+const struct ir_attr *op_attr_typed(struct op_ctx *c, const char *name, int type);
+/* The getters above fail the node the same way when the attribute has another type; op_attr_float also takes an
+ * INT. */
+/* Input i must have dtype when its dtype is known: else an error "input 'what' ('name') has type string, expected
+ * int64" (a shape, repeats or size input that is not int64). An absent input or an unknown dtype passes. */
+enum nnperf_status op_check_input_dtype(struct op_ctx *c, int i, const char *what, int dtype);
 
 /* ---- errors and warnings ---- */
 /* Records "node 'NAME' (OP): attribute 'ATTR' ..." (attr may be NULL) and returns NNPERF_E_INVALID. */

@@ -200,12 +200,31 @@ g = helper.make_graph([helper.make_node("Conv", ["x", "w"], ["y"], name="conv", 
 case("conv_bad_pads", model(g), "node 'conv' (Conv): attribute 'pads'")
 
 
+# Concat's axis given as a string: must not pass for the default
+g = helper.make_graph([helper.make_node("Concat", ["a", "b"], ["y"], name="concat", axis="0")], "g",
+                      [vi("a", [2]), vi("b", [3])], [vi("y", None)])
+case("attr_wrong_type", model(g), "node 'concat' (Concat): attribute 'axis' has type STRING, expected INT")
+
 # an attribute type that ONNX does not have (AttributeProto.type 9999; python's onnx refuses to write it)
 attr = fld_len(1, b"axis") + fld_varint(3, 0) + fld_varint(20, 9999)  # name, i, type
 node = (fld_len(1, b"a") + fld_len(1, b"b") + fld_len(2, b"y") + fld_len(3, b"concat") + fld_len(4, b"Concat")
         + fld_len(5, attr))
 g = helper.make_graph([], "g", [vi("a", [2]), vi("b", [3])], [vi("y", None)]).SerializeToString() + fld_len(1, node)
 case("attr_type_9999", model_with_raw_graph(g), "node 'concat': attribute 'axis' has type 9999, not an ONNX attribute")
+
+# Reshape's shape as a STRING tensor
+s = helper.make_tensor("s", TensorProto.STRING, [2], [b"3", b"2"])
+g = helper.make_graph([helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")], "g", [vi("x", [2, 3])],
+                      [vi("y", None)], [s])
+case("reshape_string_shape", model(g),
+     "node 'reshape' (Reshape): input 'shape' ('s') has type string, expected int64")
+
+# Reshape to 2^32 x 2^32 x 2^32: the element count check must not be skipped because the product overflows
+s = helper.make_tensor("s", TensorProto.INT64, [3], [1 << 32] * 3)
+g = helper.make_graph([helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")], "g", [vi("x", [2, 3])],
+                      [vi("y", None)], [s])
+case("reshape_overflow", model(g), "node 'reshape' (Reshape): input 'shape' has values whose product overflows")
+
 
 # If nested 40 deep (the limit is NNPERF_MAX_SUBGRAPH_DEPTH = 32)
 def nested_if(depth, i=0):

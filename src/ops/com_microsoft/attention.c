@@ -62,7 +62,7 @@ static enum nnperf_status want_rank(struct op_ctx *c, const struct ir_value *v, 
 
 static int64_t required_heads(struct op_ctx *c, const char *name, enum nnperf_status *st)
 {
-    const struct ir_attr *a = op_attr(c, name);
+    const struct ir_attr *a = op_attr_typed(c, name, AT_INT);
     *st = NNPERF_OK;
     if (!a) {
         *st = op_err(c, name, "is missing");

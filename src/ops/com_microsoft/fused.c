@@ -311,7 +311,7 @@ static enum nnperf_status nbits_attrs(struct op_ctx *c, struct nbits *q)
     const char *req[3] = {"K", "N", "block_size"};
     int64_t *dst[3] = {&q->k, &q->n, &q->bs};
     for (int i = 0; i < 3; i++) {
-        const struct ir_attr *at = op_attr(c, req[i]);
+        const struct ir_attr *at = op_attr_typed(c, req[i], AT_INT);
         if (!at) return op_err(c, req[i], "is missing");
         if (at->type != AT_INT || at->i <= 0)
             return op_err(c, req[i], "is %lld, expected a positive number",

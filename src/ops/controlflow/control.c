@@ -188,8 +188,8 @@ static void put_cost(struct ir_cost *cost, struct gcost s, int64_t times)
 
 static struct ir_graph *graph_attr(struct op_ctx *c, const char *name)
 {
-    const struct ir_attr *a = op_attr(c, name);
-    return a && a->type == AT_GRAPH ? a->g : NULL;
+    const struct ir_attr *a = op_attr_typed(c, name, AT_GRAPH);
+    return a ? a->g : NULL;
 }
 
 /* repeat count for the body's nodes: this node's own repeat x times (1 when unknown) */

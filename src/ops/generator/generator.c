@@ -60,6 +60,8 @@ enum nnperf_status infer_constant(struct op_ctx *c)
 {
     static const char *const names[] = {"value",     "sparse_value", "value_float",  "value_floats",
                                         "value_int", "value_ints",   "value_string", "value_strings"};
+    static const int types[] = {AT_TENSOR, AT_SPARSE_TENSOR, AT_FLOAT,  AT_FLOATS,
+                                AT_INT,    AT_INTS,          AT_STRING, AT_STRINGS};
     const struct ir_attr *a = NULL;
     int which = -1, count = 0;
     for (int k = 0; k < 8; k++) {
@@ -69,6 +71,7 @@ enum nnperf_status infer_constant(struct op_ctx *c)
     if (count != 1)
         return op_err(c, NULL, "has %d value attributes, expected exactly one (value, sparse_value, value_*)",
                       count);
+    if (!op_attr_typed(c, names[which], types[which])) return c->d->status;
     struct ir_dim one = ir_dim_known(a->n);
     enum nnperf_status st;
     switch (which) {
@@ -102,7 +105,7 @@ enum nnperf_status infer_constant(struct op_ctx *c)
 enum nnperf_status infer_constant_of_shape(struct op_ctx *c)
 {
     const struct ir_value *s = op_in(c, 0);
-    const struct ir_attr *va = op_attr(c, "value");
+    const struct ir_attr *va = op_attr_typed(c, "value", AT_TENSOR);
     int dtype = DT_FLOAT;
     struct ir_value *t = va && va->t ? va->t : NULL;
     if (t) {
@@ -113,6 +116,8 @@ enum nnperf_status infer_constant_of_shape(struct op_ctx *c)
     }
     if (!s) return op_err(c, NULL, "has no shape input");
     if (s->rank > 1) return op_err(c, NULL, "input 'input' must be 1-D, has rank %d", s->rank);
+    enum nnperf_status st = op_check_input_dtype(c, 0, "input", DT_INT64);
+    if (st) return st;
     const struct ir_ival *iv;
     int64_t n = op_ivals(c, 0, &iv);
     if (n < 0) {
@@ -139,8 +144,7 @@ enum nnperf_status infer_constant_of_shape(struct op_ctx *c)
             dd = 1;
         }
     }
-    enum nnperf_status st =
-        dd ? op_data_dependent(c, 0, dtype, (int)n, d, "shape") : op_set(c, 0, dtype, (int)n, d);
+    st = dd ? op_data_dependent(c, 0, dtype, (int)n, d, "shape") : op_set(c, 0, dtype, (int)n, d);
     if (st) return st;
     int64_t total;
     struct ir_value *o = op_out(c, 0);
@@ -269,7 +273,7 @@ static int dtype_attr(struct op_ctx *c, const char *name, int def)
 static enum nnperf_status random_from_attr(struct op_ctx *c)
 {
     const int64_t *s;
-    const struct ir_attr *sa = op_attr(c, "shape");
+    const struct ir_attr *sa = op_attr_typed(c, "shape", AT_INTS);
     if (!sa || sa->type != AT_INTS) return op_err(c, "shape", "is missing");
     int64_t n = op_attr_ints(c, "shape", &s);
     if (n > NNPERF_MAX_RANK) return op_err(c, "shape", "has %lld values, over the rank limit", (long long)n);

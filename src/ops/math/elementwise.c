@@ -410,7 +410,7 @@ static enum nnperf_status infer_binary(struct op_ctx *c, int dtype)
     enum nnperf_status st = op_set_like(c, 0, a, dtype);
     if (st || a->rank < 0 || b->rank < 0) return st;
     int off = a->rank - b->rank;
-    const struct ir_attr *ax = op_attr(c, "axis");
+    const struct ir_attr *ax = op_attr_typed(c, "axis", AT_INT);
     if (ax) {
         int axn;
         if (!ir_norm_axis(ax->i, a->rank, &axn))

@@ -108,7 +108,7 @@ enum nnperf_status infer_layer_normalization(struct op_ctx *c)
 enum nnperf_status infer_group_normalization(struct op_ctx *c)
 {
     struct ir_value *x = op_in(c, 0);
-    const struct ir_attr *ng = op_attr(c, "num_groups");
+    const struct ir_attr *ng = op_attr_typed(c, "num_groups", AT_INT);
     if (!ng || ng->type != AT_INT) return op_err(c, "num_groups", "is required");
     if (ng->i <= 0) return op_err(c, "num_groups", "is %lld, expected at least 1", (long long)ng->i);
     if (x && x->rank >= 0 && x->rank < 2)

@@ -244,7 +244,7 @@ enum nnperf_status infer_top_k(struct op_ctx *c)
     if (!x) return op_err(c, NULL, "has no data input");
     struct ir_dim kd = IR_DIM_UNKNOWN;
     if (c->n->opset < 10) {
-        const struct ir_attr *ka = op_attr(c, "k");
+        const struct ir_attr *ka = op_attr_typed(c, "k", AT_INT);
         if (!ka || ka->type != AT_INT) return op_err(c, "k", "is missing");
         if (ka->i < 0) return op_err(c, "k", "is negative (%lld)", (long long)ka->i);
         kd = ir_dim_known(ka->i);

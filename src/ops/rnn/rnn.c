@@ -43,7 +43,7 @@ static enum nnperf_status rnn_read(struct op_ctx *c, struct rnn_dims *r)
         r->batch = x->dims[layout ? 0 : 1];
         r->input = x->dims[2];
     }
-    const struct ir_attr *hs = op_attr(c, "hidden_size");
+    const struct ir_attr *hs = op_attr_typed(c, "hidden_size", AT_INT);
     if (hs && hs->type == AT_INT) {
         if (hs->i <= 0) return op_err(c, "hidden_size", "is %lld, expected at least 1", (long long)hs->i);
         r->hidden = ir_dim_known(hs->i);

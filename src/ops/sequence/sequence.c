@@ -379,7 +379,7 @@ enum nnperf_status infer_concat_from_sequence(struct op_ctx *c)
     enum nnperf_status st = need_seq(c, 0, "input_sequence");
     if (st) return st;
     const struct ir_value *s = op_in(c, 0);
-    const struct ir_attr *aa = op_attr(c, "axis");
+    const struct ir_attr *aa = op_attr_typed(c, "axis", AT_INT);
     if (!aa || aa->type != AT_INT) return op_err(c, "axis", "is missing");
     int newax = op_attr_int(c, "new_axis", 0) != 0;
     if (s->rank < 0) return op_set(c, 0, s->dtype, -1, NULL);
@@ -410,7 +410,7 @@ enum nnperf_status infer_optional(struct op_ctx *c)
 {
     const struct ir_value *x = op_in(c, 0);
     if (!x) {
-        const struct ir_attr *ta = op_attr(c, "type");
+        const struct ir_attr *ta = op_attr_typed(c, "type", AT_TYPE_PROTO);
         if (!ta) return op_err(c, "type", "is required when there is no input");
         enum nnperf_status st = op_set(c, 0, ta->tp_dtype, -1, NULL);
         op_set_kind(c, 0, TK_OPTIONAL);

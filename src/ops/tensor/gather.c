@@ -196,7 +196,7 @@ enum nnperf_status infer_compress(struct op_ctx *c)
 {
     struct ir_value *x = op_in(c, 0), *cond = op_in(c, 1);
     int dt = x ? x->dtype : DT_UNDEFINED;
-    const struct ir_attr *aa = op_attr(c, "axis");
+    const struct ir_attr *aa = op_attr_typed(c, "axis", AT_INT);
     if (cond && cond->rank >= 0 && cond->rank != 1)
         return op_err(c, NULL, "condition has rank %d, expected 1", cond->rank);
     int ax = -1;
@@ -308,7 +308,7 @@ enum nnperf_status infer_unique(struct op_ctx *c)
 {
     struct ir_value *x = op_in(c, 0);
     int dt = x ? x->dtype : DT_UNDEFINED;
-    const struct ir_attr *aa = op_attr(c, "axis");
+    const struct ir_attr *aa = op_attr_typed(c, "axis", AT_INT);
     int ax = -1;
     if (aa) {
         if (!x || x->rank < 0) {

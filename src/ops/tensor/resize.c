@@ -39,7 +39,7 @@ static enum nnperf_status infer_upsample(struct op_ctx *c, struct ir_value *x)
     const double *sc = NULL;
     int64_t n = -1;
     if (c->n->opset < 9) {
-        const struct ir_attr *a = op_attr(c, "scales");
+        const struct ir_attr *a = op_attr_typed(c, "scales", AT_FLOATS);
         if (!a || a->type != AT_FLOATS) return op_err(c, "scales", "is required");
         sc = a->floats;
         n = a->n;
@@ -224,7 +224,7 @@ static enum nnperf_status depth_space(struct op_ctx *c, int to_space)
 {
     struct ir_value *x = op_in(c, 0);
     int dtype = x ? x->dtype : DT_UNDEFINED;
-    const struct ir_attr *a = op_attr(c, "blocksize");
+    const struct ir_attr *a = op_attr_typed(c, "blocksize", AT_INT);
     if (!a || a->type != AT_INT) return op_err(c, "blocksize", "is required");
     int64_t b = a->i, bb;
     if (b <= 0 || !ck_mul_i64(b, b, &bb))

@@ -303,6 +303,8 @@ enum nnperf_status infer_reshape(struct op_ctx *c)
         for (int64_t k = 0; k < n; k++) sv[k] = ir_ival_known(a[k]);
     } else {
         const struct ir_ival *iv;
+        enum nnperf_status st = op_check_input_dtype(c, 1, "shape", DT_INT64);
+        if (st) return st;
         n = op_ivals(c, 1, &iv);
         if (n < 0) {
             /* values unknown: the rank is the length of the shape tensor when that is known */
@@ -343,6 +345,21 @@ enum nnperf_status infer_reshape(struct op_ctx *c)
     }
     if (allowzero && has_zero && infer_at >= 0)
         return op_err(c, "shape", "has both 0 and -1 while allowzero is set");
+    /* concrete values whose product overflows int64 give more elements than any tensor has; the element count check
+     * below cannot see it (an overflowing product of factors is unknown) */
+    int64_t prod = 1;
+    int over = 0, zero = 0;
+    for (int k = 0; k < rank; k++) {
+        if (k == infer_at || d[k].val < 0) continue;
+        if (d[k].val == 0)
+            zero = 1;
+        else if (!ck_mul_i64(prod, d[k].val, &prod))
+            over = 1;
+    }
+    if (over && !zero) {
+        if (c->n->opset < 5) return op_err(c, "shape", "has values whose product overflows int64");
+        return op_err(c, NULL, "input 'shape' has values whose product overflows int64");
+    }
     if (x && x->rank >= 0) {
         struct factors num = {1, {0}, 0, 0}, den = {1, {0}, 0, 0};
         for (int k = 0; k < x->rank; k++) add_factor(c->ar, &num, x->dims[k]);
@@ -589,6 +606,8 @@ enum nnperf_status infer_expand(struct op_ctx *c)
     struct ir_value *x = op_in(c, 0), *s = op_in(c, 1);
     int dt = x ? x->dtype : DT_UNDEFINED;
     const struct ir_ival *iv;
+    enum nnperf_status st = op_check_input_dtype(c, 1, "shape", DT_INT64);
+    if (st) return st;
     int64_t n = op_ivals(c, 1, &iv);
     struct ir_dim sd[NNPERF_MAX_RANK];
     int sr;
@@ -630,7 +649,7 @@ enum nnperf_status infer_expand(struct op_ctx *c)
                 d[k] = IR_DIM_UNKNOWN;
         }
     }
-    enum nnperf_status st = op_set(c, 0, dt, rank, d);
+    st = op_set(c, 0, dt, rank, d);
     return st ? st : repeat_values(c, x, d, rank, 0);
 }
 
@@ -654,6 +673,8 @@ enum nnperf_status infer_tile(struct op_ctx *c)
         return op_set(c, 0, dt, r, d);
     }
     const struct ir_ival *rep;
+    enum nnperf_status st = op_check_input_dtype(c, 1, "repeats", DT_INT64);
+    if (st) return st;
     int64_t n = op_ivals(c, 1, &rep);
     if (n < 0) return op_set(c, 0, dt, r, NULL);
     if (n != r) return op_err(c, "repeats", "has %lld values for rank %d", (long long)n, r);
@@ -663,6 +684,6 @@ enum nnperf_status infer_tile(struct op_ctx *c)
         /* Tile: output dim i = input dim i * repeats[i] */
         d[k] = ir_dim_mul(c->ar, d[k], ir_dim_from_ival(rep[k]));
     }
-    enum nnperf_status st = op_set(c, 0, dt, r, d);
+    st = op_set(c, 0, dt, r, d);
     return st ? st : repeat_values(c, x, d, r, 1);
 }

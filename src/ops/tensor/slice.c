@@ -17,7 +17,7 @@ enum nnperf_status infer_concat(struct op_ctx *c)
         if (r < 0 && v->rank >= 0) r = v->rank;
     }
     if (r < 0) return op_set(c, 0, dt, -1, NULL);
-    const struct ir_attr *aa = op_attr(c, "axis");
+    const struct ir_attr *aa = op_attr_typed(c, "axis", AT_INT);
     /* Concat-1: axis defaults to 1; from Concat-4 it is required */
     if (!aa && c->n->opset >= 4) return op_err(c, "axis", "is missing");
     int64_t axis = aa ? aa->i : 1;
@@ -147,7 +147,7 @@ enum nnperf_status infer_split(struct op_ctx *c)
         for (int i = 0; i < nout; i++) part[i] = IR_DIM_UNKNOWN;
     } else {
         int64_t parts = nout;
-        const struct ir_attr *no = c->n->opset >= 18 ? op_attr(c, "num_outputs") : NULL;
+        const struct ir_attr *no = c->n->opset >= 18 ? op_attr_typed(c, "num_outputs", AT_INT) : NULL;
         if (no) {
             if (no->i != nout)
                 return op_err(c, "num_outputs", "is %lld, the node has %d outputs", (long long)no->i, nout);

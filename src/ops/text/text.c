@@ -16,7 +16,7 @@ enum nnperf_status infer_string_normalizer(struct op_ctx *c)
     const char *cc = op_attr_str(c, "case_change_action", "NONE");
     if (strcmp(cc, "NONE") && strcmp(cc, "LOWER") && strcmp(cc, "UPPER"))
         return op_err(c, "case_change_action", "is '%s', expected NONE, LOWER or UPPER", cc);
-    const struct ir_attr *sw = op_attr(c, "stopwords");
+    const struct ir_attr *sw = op_attr_typed(c, "stopwords", AT_STRINGS);
     if (!sw || sw->n == 0 || x->rank < 0) return op_set_like(c, 0, x, DT_STRING);
     struct ir_dim d[2] = {ir_dim_known(1), ir_dim_known(1)};
     d[x->rank - 1].val = -2; /* stop words are removed (an all-removed input gives one empty string) */

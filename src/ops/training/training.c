@@ -79,7 +79,7 @@ void count_optimizer(struct op_ctx *c, struct ir_cost *cost)
 /* Gradient-1: output i is the gradient of 'y' with respect to the tensor named xs[i], shaped like it */
 enum nnperf_status infer_gradient(struct op_ctx *c)
 {
-    const struct ir_attr *xs = op_attr(c, "xs");
+    const struct ir_attr *xs = op_attr_typed(c, "xs", AT_STRINGS);
     if (!xs || xs->type != AT_STRINGS) return op_err(c, "xs", "is missing");
     if (!op_attr(c, "y")) return op_err(c, "y", "is missing");
     if (xs->n != c->n->n_out)
