@@ -160,6 +160,11 @@ struct nnperf_prediction_summary {
 };
 void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_prediction_summary *s);
 const char *nnperf_prediction_warning(const struct nnperf_prediction *p, int i);
+/* The platform keys the prediction used whose values are assumptions rather than published or fitted facts (the
+ * platform's `assumptions:` list): the count, and the i-th key path (NULL out of range). Reports show them next to
+ * the summary. */
+int nnperf_prediction_assumption_count(const struct nnperf_prediction *p);
+const char *nnperf_prediction_assumption(const struct nnperf_prediction *p, int i);
 
 struct nnperf_layer_info {
     const char *name, *op, *klass, *bound; /* bound: "compute", "memory", "overhead", "unknown" */

@@ -116,3 +116,13 @@ void nnperf_prediction_ceilings(const struct nnperf_prediction *p, double *peak_
     if (peak_ops) *peak_ops = pr_peak(p);
     if (ddr_bw) *ddr_bw = pr_ddr_bw(p);
 }
+
+int nnperf_prediction_assumption_count(const struct nnperf_prediction *p)
+{
+    return p ? p->hw.n_assume : 0;
+}
+
+const char *nnperf_prediction_assumption(const struct nnperf_prediction *p, int i)
+{
+    return p && i >= 0 && i < p->hw.n_assume ? p->hw.assume[i] : NULL;
+}

@@ -58,6 +58,10 @@ static void json_summary(const struct rep_view *v, struct rep_json *j)
     rj_int(j, "fallback_layers", s->fallback_layers);
     rj_int(j, "spilled_tensors", s->spilled_tensors);
     rj_int(j, "unknown_layers", s->unknown_layers);
+    rj_arr(j, "assumptions", 0);
+    for (int i = 0; i < nnperf_prediction_assumption_count(v->p); i++)
+        rj_str(j, NULL, nnperf_prediction_assumption(v->p, i));
+    rj_end(j);
 }
 
 static void json_tail(const struct rep_view *v, struct rep_json *j)
@@ -266,6 +270,14 @@ static void text_summary(const struct rep_view *v, int width, struct strbuf *sb)
         kv_line(sb, width, "layers", "%d (all shown; %d on the fallback unit; %d spilled tensors)", s->layers,
                 s->fallback_layers, s->spilled_tensors);
     kv_line(sb, width, "schedule", "%s", v->su.schedule);
+    if (nnperf_prediction_assumption_count(v->p)) {
+        struct strbuf t;
+        sb_init(&t, 1 << 16);
+        for (int i = 0; i < nnperf_prediction_assumption_count(v->p); i++)
+            sb_printf(&t, "%s%s", i ? ", " : "", nnperf_prediction_assumption(v->p, i));
+        kv_line(sb, width, "assumptions", "%s (not published: the platform assumes them)", t.p ? t.p : "");
+        sb_free(&t);
+    }
 }
 
 static void text_report(const struct rep_view *v, const struct nnperf_render_options *o, struct strbuf *sb)
@@ -392,6 +404,14 @@ static void html_summary(const struct rep_view *v, struct strbuf *sb)
     }
     rep_pct(b, sizeof b, s->avg_utilization);
     rh_kv(sb, "average compute utilization", b);
+    if (nnperf_prediction_assumption_count(v->p)) {
+        t.len = 0;
+        if (t.p) t.p[0] = 0;
+        for (int i = 0; i < nnperf_prediction_assumption_count(v->p); i++)
+            sb_printf(&t, "%s%s", i ? ", " : "", nnperf_prediction_assumption(v->p, i));
+        sb_puts(&t, " (not published: the platform assumes these values)");
+        rh_kv(sb, "assumptions", t.p ? t.p : "");
+    }
     t.len = 0;
     if (t.p) t.p[0] = 0;
     sb_printf(&t, "%d: %d shown in every tab", s->layers, v->n_shown);
