@@ -78,6 +78,18 @@ int mcu_kern_len(const struct mcu_layer *l)
     int bits = l->weight_bits > 0 && l->weight_bits <= 8 ? l->weight_bits : 8;
     int64_t ksize, programmed, kc = kernel_count(l, &ksize, &programmed);
     int64_t q = 8 / bits; /* kernels per byte lane */
+    int opasses, per = mcu_procs_per_pass(l->out_ch, &opasses);
+    if (l->op == MCU_OP_LINEAR && l->flatten && opasses > 1 && l->groups == 1) {
+        /* a flattened layer's output passes each start on a new word (the loader writes them one after the
+         * other; the NAS CIFAR-100 fc: 52 + 48 outputs x 8 pixel-passes take 47 + 43 words) */
+        int64_t hw = (int64_t)l->pooled_h * l->pooled_w * l->passes, words = 0;
+        for (int k = 0; k < opasses; k++) {
+            int64_t outs = k < opasses - 1 ? per : l->out_ch - (int64_t)per * (opasses - 1);
+            int64_t n = outs * hw;
+            words += (n * bits + (n % q) * (q - 1) + 71) / 72;
+        }
+        return words > 1000000 ? 1000000 : (int)words;
+    }
     int64_t res = (kc % q) * ksize * (q - 1);
     int64_t words = (kc * ksize * bits + res + 71) / 72;
     return words > 1000000 ? 1000000 : (int)words;
