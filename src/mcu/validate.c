@@ -319,6 +319,19 @@ static void rule_pad_kernel(const struct mcu_plan *p, struct mcu_msgs *out)
     }
 }
 
+/* a pass-through layer (no convolution) neither activates nor pads */
+static void rule_passthrough(const struct mcu_plan *p, struct mcu_msgs *out)
+{
+    for (int i = 0; i < p->n_layers; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        if (l->op == MCU_OP_NONE && l->act != MCU_ACT_NONE)
+            mcu_msg_add(
+                out, MCU_R_RULE, i,
+                "%s in a pass-through layer (no convolution): only a convolution's output is activated",
+                l->act == MCU_ACT_RELU ? "ReLU" : "Abs");
+    }
+}
+
 /* flatten: never with pooling, never in a pass-through layer */
 static void rule_flatten(const struct mcu_plan *p, struct mcu_msgs *out)
 {
@@ -450,6 +463,7 @@ static const struct {
     {"kernel memory", rule_kernels},
     {"bias memory", rule_bias},
     {"padding smaller than the kernel", rule_pad_kernel},
+    {"pass-through layers", rule_passthrough},
     {"flatten", rule_flatten},
     {"Conv1d", rule_conv1d},
     {"element-wise passes", rule_eltwise_passes},

@@ -399,6 +399,11 @@ static void test_rules(void)
         p->layers[2].pool_stride = 2;
         CHECK(mcu_validate(p, ms) > 0);
         CHECK(has_msg(ms, MCU_R_RULE, "flatten with 2x2 pooling in front"));
+        /* a pass-through layer does not activate */
+        memset(ms, 0, sizeof *ms);
+        p->layers[1].act = MCU_ACT_RELU;
+        CHECK(mcu_validate(p, ms) > 0);
+        CHECK(has_msg(ms, MCU_R_RULE, "ReLU in a pass-through layer (no convolution)"));
         free(ms);
         done(&L);
     }
