@@ -190,7 +190,8 @@ static enum nnperf_status choose_processors(struct mcu_plan *p, uint64_t *loc, s
             for (int k = 1; k < l->n_in; k++) group_join(g, l->in_seq[0] + 1, l->in_seq[k] + 1);
         /* a layer without a convolution writes where it reads (the loader wants a pass-through's output processors
          * to be its input processors) */
-        if (l->op == MCU_OP_NONE && l->n_in >= 1 && l->out_ch == l->in_ch) group_join(g, i + 1, l->in_seq[0] + 1);
+        if (l->op == MCU_OP_NONE && l->n_in >= 1 && l->out_ch == l->in_ch)
+            group_join(g, i + 1, l->in_seq[0] + 1);
     }
     int64_t load[64] = {0};
     for (int i = 0; i < n; i++) {
