@@ -72,7 +72,7 @@ void rp_ceiling_points(struct strbuf *sb, const struct rep_axis *ax, const struc
 
 void rp_roofline(const struct rep_view *v, struct strbuf *sb, int standalone)
 {
-    const double W = 900, H = 590, L = 90, R = 870, T = 40, B = 470;
+    const double W = 900, H = 610, L = 90, R = 870, T = 40, B = 470;
     double peak = v->su.peak_ops, bw = v->su.ddr_bandwidth;
     struct rep_axis ax = {HUGE_VAL, 0, 1, L + PAD, R - PAD, 0}, ay = {HUGE_VAL, 0, 1, B - PAD, T + PAD, 0};
     double tmax = 0;
@@ -150,16 +150,18 @@ void rp_roofline(const struct rep_view *v, struct strbuf *sb, int standalone)
     }
     class_legend(v, idx, n, sb, L, B + 58, R);
     char note[400];
-    int undrawn = v->n_shown - n;
+    int undrawn = v->n_shown - n, o = 0;
     snprintf(note, sizeof note, "%d of %d shown layers drawn; point area ~ layer time", n, v->n_shown);
-    size_t o = strlen(note);
+    rs_text(sb, L, H - 24, "start", 11, "fill=\"#555\"", note);
+    note[0] = 0;
     if (n_onchip)
-        o += (size_t)snprintf(note + o, sizeof note - o,
-                              "; %d without DDR traffic at the right edge (dashed)", n_onchip);
-    if (undrawn > 0)
-        snprintf(note + o, sizeof note - o,
-                 "; %d without ops or time (data movement, unknown cost) have no point", undrawn);
-    rs_text(sb, L, H - 10, "start", 11, "fill=\"#555\"", note);
+        o +=
+            snprintf(note + o, sizeof note - (size_t)o, "%d without DDR traffic at the right edge (dashed)%s",
+                     n_onchip, undrawn > 0 ? "; " : "");
+    if (undrawn > 0 && o >= 0)
+        snprintf(note + o, sizeof note - (size_t)o,
+                 "%d without ops or time (data movement, unknown cost) have no point", undrawn);
+    if (note[0]) rs_text(sb, L, H - 10, "start", 11, "fill=\"#555\"", note);
     rs_close(sb);
     free(idx);
 }

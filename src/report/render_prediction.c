@@ -378,7 +378,7 @@ static void html_summary(const struct rep_view *v, struct strbuf *sb)
     rh_kv(sb, "ops per frame", b);
     rep_si(c1, sizeof c1, (double)as.macs, "");
     rep_si(c2, sizeof c2, (double)as.params, "");
-    snprintf(b, sizeof b, "%s MACs, %s parameters, %d nodes", c1, c2, as.nodes);
+    snprintf(b, sizeof b, "%s MACs, %s parameters, %d nodes in %d layers", c1, c2, as.nodes, s->layers);
     rh_kv(sb, "model size", b);
     rep_si(c1, sizeof c1, s->ddr_bytes_per_frame, "B");
     rep_si(c2, sizeof c2, s->ddr_bytes_per_run, "B");

@@ -1,9 +1,13 @@
 #!/bin/sh
-# Real-browser test of the HTML reports: headless Debian chromium opens the reports of two zoo models (a CNN and a
-# transformer) and a compare report. Each page runs its own self-test (URL fragment #selftest: every tab's elements
-# exist, sorting the layer table by time works, no script error, no blocked request) and writes PASS/FAIL into the
-# DOM, which chromium dumps. The test also fails on any console message of level error and on any network request
-# in chromium's net log (the pages may only load themselves). Screenshots of every tab go to OUTDIR.
+# Real-browser test of the HTML reports: headless Debian chromium opens the reports of zoo models (CNNs and
+# transformers, swin_t's 3,749 layers among them) and a compare report. Each page runs its own self-test (URL fragment
+# #selftest: every tab's elements exist, sorting the layer table by time works, no script error, no blocked request)
+# and writes PASS/FAIL into the DOM, which chromium dumps. A copy of each page with checks.js added is opened in a
+# 1400 x 900 window and checked as laid out: tick labels increase evenly, no plot element outside its plot area,
+# layer counts agree across tabs, the timeline is at most one screen high and zooms, the layer table does not
+# overflow. The test also fails on any console message of level error and on any network request in chromium's net
+# log (the pages may only load themselves). Screenshots of every tab of the resnet50 and compare pages go to OUTDIR
+# (NNPERF_SCREENSHOTS=all: of every page).
 # usage: run.sh NNPERF OUTDIR      exit 77 (skipped) when chromium is not installed
 set -u
 NN=$1
@@ -36,23 +40,34 @@ chrome() { # chrome PROFILE ARGS... : headless chromium that cannot reach anythi
   --hw zcu102-dpu,horizon-j5,jetson-orin-nano --format html --quiet -o "$OUT/compare.html" \
   --accuracy resnet50=76.13 --accuracy vit_b_16=81.07 --accuracy mobilenet_v2=71.88 \
   --accuracy squeezenet1_1=58.18 || fail=1
+"$NN" analyze models/swin_t.onnx --hw rdk-s100 --format html --quiet -o "$OUT/swin_t.html" || fail=1
+"$NN" analyze models/resnet50.onnx --hw horizon-j5 --format html --quiet -o "$OUT/resnet50_j5.html" || fail=1
+"$NN" analyze models/vit_b_16.onnx --hw jetson-orin-nano --format html --quiet -o "$OUT/vit_b_16_orin.html" || fail=1
 [ "$fail" -eq 0 ] || { echo "FAIL: could not write the reports"; exit 1; }
 
-for page in resnet50 vit_b_16 compare; do
+for page in resnet50 vit_b_16 compare swin_t resnet50_j5 vit_b_16_orin; do
   f="$OUT/$page.html"
   if grep -Eiq '<[a-z][^>]*[[:space:]](src|href|action)=|https?://|@import|url\(' "$f"; then
     echo "FAIL $page: the page references something outside itself"
     grep -Eio '.{30}(<[a-z][^>]*[[:space:]](src|href|action)=|https?://|@import|url\().{30}' "$f" | head -3
     fail=1
   fi
+  # the page with the layout checks (checks.js) added, opened once at 1400 x 900 with its own self-test
+  sed 's#</body>#<script>\n__CHECKS__\n</script>\n</body>#' "$f" | awk -v js="tests/browser/checks.js" '
+    $0 == "__CHECKS__" { while ((getline line < js) > 0) print line; next } { print }' >"$OUT/$page.checks.html"
   prof=$(mktemp -d)
-  chrome "$prof" --log-net-log="$OUT/$page.netlog.json" --dump-dom "file://$f#selftest" \
-    >"$OUT/$page.dom.html" 2>"$OUT/$page.log"
+  chrome "$prof" --window-size=1400,900 --log-net-log="$OUT/$page.netlog.json" \
+    --dump-dom "file://$OUT/$page.checks.html#selftest" >"$OUT/$page.dom.html" 2>"$OUT/$page.log"
   rm -rf "$prof"
   res=$(sed -n '/<pre id="selftest-result">/,/<\/pre>/p' "$OUT/$page.dom.html")
   case "$res" in
   *'>PASS'*) echo "ok   $page: $(echo "$res" | tail -1 | sed 's/<[^>]*>//g')" ;;
   *) echo "FAIL $page: self-test: ${res:-no result (script did not run)}"; fail=1 ;;
+  esac
+  res=$(sed -n '/<pre id="checks-result">/,/<\/pre>/p' "$OUT/$page.dom.html")
+  case "$res" in
+  *'>PASS'*) echo "ok   $page layout: $(echo "$res" | tail -1 | sed 's/<[^>]*>//g')" ;;
+  *) echo "FAIL $page layout: ${res:-no result (checks did not run)}" | sed 's/<[^>]*>//g'; fail=1 ;;
   esac
   if grep -E 'CONSOLE|Uncaught|Refused to' "$OUT/$page.log" >/dev/null; then
     echo "FAIL $page: console messages:"
@@ -80,6 +95,7 @@ PY
     echo "$urls" | head -5
     fail=1
   fi
+  case "$page" in resnet50 | compare) ;; *) [ "${NNPERF_SCREENSHOTS:-}" = all ] || continue ;; esac
   tabs=$(grep -o 'data-tab="[a-z0-9-]*"' "$f" | sed 's/data-tab="//; s/"//')
   for t in $tabs; do
     prof=$(mktemp -d)
