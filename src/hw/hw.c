@@ -76,6 +76,8 @@ int hw_memory_model_from_name(const char *s)
 double hw_eff(const struct hw_desc *hw, int klass)
 {
     if (klass >= 0 && klass < OC_COUNT && hw->eff[klass] >= 0) return hw->eff[klass];
+    if (klass == OC_CONV_DEPTHWISE)
+        return hw_eff(hw, OC_CONV_GROUPED);                   /* depthwise: grouped conv's, then conv's */
     if (klass == OC_CONV_GROUPED) return hw_eff(hw, OC_CONV); /* grouped convs default to conv's efficiency */
     return hw->eff_default;
 }

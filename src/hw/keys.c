@@ -76,8 +76,9 @@ const struct hw_key hw_keys[] = {
     {"compute.array.pixels", HW_T_NUM, HW_MAP_DTYPE, HW_U_NONE, 1, 65536, HW_F_ZERO_OFF, D(array.pixels),
      .doc = "lanes over output pixels (a matmul's rows); 0 = not a limit (alignment pads pixels instead)"},
     {"compute.array.span_groups", HW_T_BOOL, .off = D(array.span_groups),
-     .doc = "output-channel lanes take channels of several groups at once (depthwise convs run channel-parallel, as "
-            "on CPUs and DPUs); false: each group fills the lanes alone"},
+     .doc = "depthwise convolutions run channel-parallel: their output-channel lanes take the channels of several "
+            "groups at once (CPUs, DPUs); other grouped convolutions, and all of them when false, fill the lanes group "
+            "by group"},
     {"compute.strided_input_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF,
      D(strided_in_bw),
      .doc = "rate at which a strided convolution's input is re-laid out before it runs (adds input bytes / rate); "

@@ -40,6 +40,8 @@ enum op_class {
     OC_OTHER,
     OC_CONV_GROUPED, /* not an operator's class: a Conv layer with group > 1 (depthwise, grouped); platforms may give it
                       * its own efficiency (it falls back to conv's) */
+    OC_CONV_DEPTHWISE, /* not an operator's class: a grouped Conv with one input channel per group; its efficiency
+                        * falls back to conv_grouped's */
     OC_COUNT
 };
 

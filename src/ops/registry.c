@@ -33,16 +33,27 @@ int op_find(const char *domain, const char *name)
 }
 
 static const char *const class_names[OC_COUNT] = {
-    [OC_CONV] = "conv",       [OC_GEMM] = "gemm",
-    [OC_MATMUL] = "matmul",   [OC_ATTENTION] = "attention",
-    [OC_RNN] = "rnn",         [OC_ELTWISE] = "eltwise",
-    [OC_ACT] = "activation",  [OC_POOL] = "pool",
-    [OC_NORM] = "norm",       [OC_REDUCE] = "reduce",
-    [OC_SOFTMAX] = "softmax", [OC_RESIZE] = "resize",
-    [OC_DATA] = "data",       [OC_VIEW] = "view",
-    [OC_QUANT] = "quant",     [OC_GEN] = "generator",
-    [OC_CONTROL] = "control", [OC_SEQUENCE] = "sequence",
-    [OC_OTHER] = "other",     [OC_CONV_GROUPED] = "conv_grouped",
+    [OC_CONV] = "conv",
+    [OC_GEMM] = "gemm",
+    [OC_MATMUL] = "matmul",
+    [OC_ATTENTION] = "attention",
+    [OC_RNN] = "rnn",
+    [OC_ELTWISE] = "eltwise",
+    [OC_ACT] = "activation",
+    [OC_POOL] = "pool",
+    [OC_NORM] = "norm",
+    [OC_REDUCE] = "reduce",
+    [OC_SOFTMAX] = "softmax",
+    [OC_RESIZE] = "resize",
+    [OC_DATA] = "data",
+    [OC_VIEW] = "view",
+    [OC_QUANT] = "quant",
+    [OC_GEN] = "generator",
+    [OC_CONTROL] = "control",
+    [OC_SEQUENCE] = "sequence",
+    [OC_OTHER] = "other",
+    [OC_CONV_GROUPED] = "conv_grouped",
+    [OC_CONV_DEPTHWISE] = "conv_depthwise",
 };
 
 const char *op_class_name(int klass)

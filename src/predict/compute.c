@@ -170,8 +170,9 @@ static int mac_geometry(const struct ir_node *nd, int span_groups, double *red, 
         double taps = 1;
         for (int i = 2; i < w->rank; i++) taps *= (double)w->dims[i].val;
         *red = (double)w->dims[1].val * taps; /* input channels per group x kernel */
-        /* output channels per group, or all of them when the lanes span groups (channel-parallel depthwise) */
-        *chan = span_groups ? (double)w->dims[0].val : (double)w->dims[0].val / g;
+        /* output channels per group, or all of them for a depthwise conv (one input channel per group) when the
+         * platform runs depthwise convs channel-parallel; other grouped convs fill the lanes group by group */
+        *chan = span_groups && w->dims[1].val == 1 ? (double)w->dims[0].val : (double)w->dims[0].val / g;
         double n = 1;
         for (int i = 0; i < y->rank; i++) n *= i == 1 ? 1 : (double)y->dims[i].val;
         *pix = n;

@@ -238,6 +238,7 @@ static int streamable(const struct nnperf_prediction *p, const struct pr_layer *
         return strncmp(L->main->op_type, "Global", 6) != 0;
     case OC_CONV:
     case OC_CONV_GROUPED:
+    case OC_CONV_DEPTHWISE:
     case OC_ELTWISE:
     case OC_ACT:
     case OC_RESIZE: return 1;

@@ -69,9 +69,13 @@ enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_wh
             in->packed_bytes = (double)nb * ir_dtype_bits(b->dtype) / 8.0;
         }
         in->klass = nd->op >= 0 ? op_table[nd->op].klass : OC_OTHER;
-        if (in->klass == OC_CONV) /* grouped and depthwise convolutions are a class of their own */
+        if (in->klass == OC_CONV) /* grouped and depthwise convolutions are classes of their own */
             for (int a = 0; a < nd->n_attr; a++)
-                if (!strcmp(nd->attrs[a].name, "group") && nd->attrs[a].i > 1) in->klass = OC_CONV_GROUPED;
+                if (!strcmp(nd->attrs[a].name, "group") && nd->attrs[a].i > 1) {
+                    const struct ir_value *wt = nd->n_in > 1 ? nd->in[1] : NULL;
+                    int dw = wt && wt->rank >= 2 && wt->dims[1].val == 1;
+                    in->klass = dw ? OC_CONV_DEPTHWISE : OC_CONV_GROUPED;
+                }
     }
     if (!w) return NNPERF_OK;
     p->val_in = ar_calloc(&p->ar, (size_t)(w->n ? w->n : 1), sizeof *p->val_in);

@@ -224,12 +224,12 @@ void rs_vtext(struct strbuf *sb, double x, double y, int size, const char *s)
 
 /* ---- colours ---- */
 
-static const char *const class_names[] = {"conv",   "conv_grouped", "gemm",       "matmul", "attention",
-                                          "rnn",    "eltwise",      "activation", "pool",   "norm",
-                                          "reduce", "softmax",      "resize",     "data",   "quant"};
-static const char *const class_colors[] = {"#1f77b4", "#17becf", "#9467bd", "#6a3d9a", "#e377c2",
-                                           "#8c564b", "#ff7f0e", "#bcbd22", "#2ca02c", "#d62728",
-                                           "#a05d56", "#f0027f", "#7f7f00", "#8c8c8c", "#4d9221"};
+static const char *const class_names[] = {
+    "conv", "conv_grouped", "gemm",   "matmul",  "attention", "rnn",  "eltwise", "activation",
+    "pool", "norm",         "reduce", "softmax", "resize",    "data", "quant",   "conv_depthwise"};
+static const char *const class_colors[] = {"#1f77b4", "#17becf", "#9467bd", "#6a3d9a", "#e377c2", "#8c564b",
+                                           "#ff7f0e", "#bcbd22", "#2ca02c", "#d62728", "#a05d56", "#f0027f",
+                                           "#7f7f00", "#8c8c8c", "#4d9221", "#0b8fa0"};
 static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                                       "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 
