@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,6 +264,22 @@ void sb_printf(struct strbuf *s, const char *fmt, ...)
     va_end(ap);
     sb_putn(s, big, (size_t)n);
     free(big);
+}
+
+void core_exact(char *b, size_t n, double x)
+{
+    if (!isfinite(x)) {
+        snprintf(b, n, "null");
+        return;
+    }
+    if (x == floor(x) && fabs(x) < 9007199254740992.0) {
+        snprintf(b, n, "%.0f", x == 0 ? 0.0 : x); /* no "-0" */
+        return;
+    }
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(b, n, "%.*g", prec, x);
+        if (strtod(b, NULL) == x) return;
+    }
 }
 
 void sb_json_str(struct strbuf *s, const char *p)

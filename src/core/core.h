@@ -84,6 +84,10 @@ void sb_printf(struct strbuf *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* A double as exact text for machine-readable outputs (JSON, CSV): integers below 2^53 without a fraction ("0", never
+ * "-0"), others with the fewest significant digits (15 to 17) that read back as the same double; "null" when not
+ * finite. The library never sets a locale, so the decimal point is '.'. */
+void core_exact(char *b, size_t n, double x);
 /* Appends a JSON string literal (quotes and escapes included). */
 void sb_json_str(struct strbuf *s, const char *p);
 void sb_free(struct strbuf *s);

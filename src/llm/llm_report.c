@@ -82,7 +82,7 @@ static void table(const struct nnperf_llm *l, struct strbuf *sb)
 static void jnum(struct strbuf *sb, const char *key, double v, int comma)
 {
     char b[40];
-    rep_exact(b, sizeof b, v);
+    core_exact(b, sizeof b, v);
     sb_printf(sb, "%s\"%s\":%s", comma ? "," : "", key, b);
 }
 

@@ -103,16 +103,21 @@ enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char
     if (fmt == NNPERF_FORMAT_JSON) {
         sb_puts(&sb, "{\"schema\":\"nnperf.validate\",\"schema_version\":1,\"platform\":");
         sb_json_str(&sb, p->hw.name);
-        sb_printf(
-            &sb,
-            ",\"predicted_ms\":%.6g,\"measured_ms\":%.6g,\"error_pct\":%.4g,\"unmatched_measured_ms\":%.6g,"
-            "\"layers\":[",
-            pred * 1e3, meas * 1e3, err_pct, unmatched * 1e-3);
+        char x[4][40];
+        core_exact(x[0], sizeof x[0], pred * 1e3);
+        core_exact(x[1], sizeof x[1], prof.run_median_us / 1e3);
+        core_exact(x[2], sizeof x[2], err_pct);
+        core_exact(x[3], sizeof x[3], unmatched * 1e-3);
+        sb_printf(&sb,
+                  ",\"predicted_ms\":%s,\"measured_ms\":%s,\"error_pct\":%s,\"unmatched_measured_ms\":%s,"
+                  "\"layers\":[",
+                  x[0], x[1], x[2], x[3]);
         for (int l = 0; l < p->n_layers; l++) {
             sb_puts(&sb, l ? ",\n{\"layer\":" : "\n{\"layer\":");
             sb_json_str(&sb, p->layers[l].name);
-            sb_printf(&sb, ",\"predicted_us\":%.6g,\"measured_us\":%.6g}", p->layers[l].t_total * 1e6,
-                      lus[l]);
+            core_exact(x[0], sizeof x[0], p->layers[l].t_total * 1e6);
+            core_exact(x[1], sizeof x[1], lus[l]);
+            sb_printf(&sb, ",\"predicted_us\":%s,\"measured_us\":%s}", x[0], x[1]);
         }
         sb_puts(&sb, "\n]}\n");
     } else if (fmt == NNPERF_FORMAT_CSV) {
@@ -124,10 +129,15 @@ enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char
                 if (*c == '"') sb_putc(&sb, '"');
                 sb_putc(&sb, *c);
             }
-            sb_printf(&sb, "\",%s,%.4f,%.4f\n", p->layers[l].main->op_type, p->layers[l].t_total * 1e6,
-                      lus[l]);
+            char x[2][40];
+            core_exact(x[0], sizeof x[0], p->layers[l].t_total * 1e6);
+            core_exact(x[1], sizeof x[1], lus[l]);
+            sb_printf(&sb, "\",%s,%s,%s\n", p->layers[l].main->op_type, x[0], x[1]);
         }
-        sb_printf(&sb, "\"(total)\",,%.4f,%.4f\n", pred * 1e6, meas * 1e6);
+        char x[2][40];
+        core_exact(x[0], sizeof x[0], pred * 1e6);
+        core_exact(x[1], sizeof x[1], prof.run_median_us);
+        sb_printf(&sb, "\"(total)\",,%s,%s\n", x[0], x[1]);
     } else {
         sb_printf(&sb, "%-44s %-14s %12s %12s %8s\n", "layer", "op", "predicted us", "measured us", "error");
         for (int l = 0; l < p->n_layers; l++) {

@@ -25,7 +25,7 @@ void rc_num(struct rep_csv *c, double x)
     sep(c);
     if (!isfinite(x)) return;
     char b[40];
-    rep_exact(b, sizeof b, x);
+    core_exact(b, sizeof b, x);
     sb_puts(c->sb, b);
 }
 

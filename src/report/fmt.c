@@ -95,22 +95,6 @@ void rep_count(char *b, size_t n, long long x)
     snprintf(b, n, "%s", r);
 }
 
-void rep_exact(char *b, size_t n, double x)
-{
-    if (!isfinite(x)) {
-        snprintf(b, n, "null");
-        return;
-    }
-    if (x == floor(x) && fabs(x) < 9007199254740992.0) {
-        snprintf(b, n, "%.0f", x == 0 ? 0.0 : x); /* no "-0" */
-        return;
-    }
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(b, n, "%.*g", prec, x);
-        if (strtod(b, NULL) == x) return;
-    }
-}
-
 void rep_esc(struct strbuf *sb, const char *s)
 {
     if (!s) return;

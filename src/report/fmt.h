@@ -28,9 +28,7 @@ void rep_pct(char *b, size_t n, double fraction);
 /* an integer with thousands separators: 9057 -> "9,057" */
 void rep_count(char *b, size_t n, long long x);
 
-/* A double as exact text: integers below 2^53 without a fraction, others with the fewest significant digits
- * (15 to 17) that read back as the same double; "null" when not finite (JSON) and "" in CSV. */
-void rep_exact(char *b, size_t n, double x);
+/* Exact numbers for JSON and CSV: core_exact (src/core/core.h). */
 
 /* Appends s escaped for HTML/XML text and attribute values (& < > " '); control bytes become spaces. */
 void rep_esc(struct strbuf *sb, const char *s);

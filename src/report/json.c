@@ -61,7 +61,7 @@ void rj_num(struct rep_json *j, const char *key, double x)
 {
     char b[40];
     member(j, key);
-    rep_exact(b, sizeof b, x);
+    core_exact(b, sizeof b, x);
     sb_puts(j->sb, b);
 }
 
