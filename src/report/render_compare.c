@@ -287,16 +287,22 @@ static void render_html(const struct nnperf_compare_data *d, struct strbuf *sb)
     rh_nav(sb, tabs, nt);
     rh_tab_open(sb, "summary", "FPS and latency", 1);
     double *fps = malloc((size_t)(M * P > 0 ? M * P : 1) * sizeof *fps);
-    if (fps) {
+    char(*cols)[160] = calloc((size_t)P, sizeof *cols); /* "platform (dtype)" */
+    const char **colp = calloc((size_t)P, sizeof *colp);
+    if (fps && cols && colp) {
         for (int i = 0; i < M * P; i++) fps[i] = d->cells[i].fps;
-        struct rep_heat h = {M, P, d->models, d->platforms, fps, "FPS"};
+        for (int p = 0; p < P; p++) {
+            snprintf(cols[p], sizeof cols[p], "%s (%s)", d->platforms[p], dtype_of(d, p));
+            colp[p] = cols[p];
+        }
+        struct rep_heat h = {M, P, d->models, colp, fps, "FPS"};
         sb_puts(sb, "<div class=\"plot\">");
         rp_heatmap(&h, sb, 0);
         sb_puts(sb, "</div>\n");
-        free(fps);
     } else {
         sb->overflow = 1;
     }
+    free(fps), free(cols), free(colp);
     html_tables(d, sb);
     rh_tab_close(sb);
     rh_tab_open(sb, "roofline", "Whole-model roofline", 0);
