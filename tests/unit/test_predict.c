@@ -247,6 +247,190 @@ static void test_timeline(void)
     nnperf_model_free(m);
 }
 
+/* ---- the structural model (array compute model, tiled memory, weight residency, cores) ---- */
+
+/* an NPU described as a MAC array: 1 Tops/s int8 per core, 2 cores with one inference each, lanes 32 over the
+ * reduction and 4 over output channels, a 100 G elements/s vector unit, strided input re-laid out at 10 GB/s,
+ * SiLU fused, no alignment, 256 KiB SRAM */
+static const char array_yaml[] = "format: 1\n"
+                                 "name: test-array\n"
+                                 "compute:\n"
+                                 "  cores: 2\n"
+                                 "  cores_per_inference: 1\n"
+                                 "  peak_ops: {int8: 2e12}\n"
+                                 "  default_dtype: int8\n"
+                                 "  efficiency: {default: 1}\n"
+                                 "  array: {reduce: {int8: 32}, channels: {int8: 4}}\n"
+                                 "  vector_ops: 1e11\n"
+                                 "  strided_input_bandwidth: 1e10\n"
+                                 "  fusion:\n"
+                                 "    - [Conv, SiLU]\n"
+                                 "memory:\n"
+                                 "  sram_bytes: 256KiB\n"
+                                 "  ddr_bandwidth: 1e10\n"
+                                 "  overlap: true\n"
+                                 "overhead:\n"
+                                 "  per_layer_s: 0\n"
+                                 "  per_run_s: 1e-5\n";
+
+/* predicts a tiny model on a platform given as YAML text plus extra lines appended to it; NULL on failure */
+static struct nnperf_prediction *predict_on(struct nnperf_analysis *a, const char *yaml, const char *extra,
+                                            int memory_model)
+{
+    static struct nnperf_platform pl;
+    char text[4096];
+    snprintf(text, sizeof text, "%s%s", yaml, extra ? extra : "");
+    struct diag d = {0};
+    hw_init(&pl.hw);
+    if (hw_load_yaml(text, strlen(text), "test.yaml", &pl.hw, &d) != NNPERF_OK) {
+        fprintf(stderr, "%s\n", d.msg);
+        return NULL;
+    }
+    struct nnperf_predict_options o = {.memory_model = memory_model};
+    struct nnperf_prediction *p;
+    char err[512];
+    if (nnperf_predict(a, &pl, &o, &p, err, sizeof err) != NNPERF_OK) {
+        fprintf(stderr, "%s\n", err);
+        return NULL;
+    }
+    return p;
+}
+
+static void test_array_silu(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("silu", &m);
+    struct nnperf_prediction *p = a ? predict_on(a, array_yaml, NULL, 0) : NULL;
+    CHECK(p != NULL);
+    if (p) {
+        /* Conv + Sigmoid + Mul is one layer; its activation is free: compute is the MAC time alone. 1x1 conv
+         * 32->32 at 16x16: 262,144 MACs; R = 32 fills the lanes, K = 32 fills lanes of 4; one core = 1e12 ops/s */
+        CHECK(p->n_layers == 1 && p->layers[0].n_nodes == 3);
+        CHECK(p->compute_model == PR_COMPUTE_ARRAY);
+        CHECK(NEAR(p->layers[0].util, 1));
+        CHECK(NEAR(p->layers[0].t_compute, 2.0 * 262144 / 1e12));
+        /* the run starts with the per-run cost */
+        CHECK(NEAR(p->layers[0].start, 1e-5) && NEAR(p->latency, 1e-5 + p->layers[0].t_total));
+        struct nnperf_prediction_summary s;
+        nnperf_prediction_summary(p, &s);
+        /* two cores, one inference each: twice the FPS, unless DDR caps it (it does not here) */
+        CHECK(s.cores == 2 && s.cores_per_inference == 1 && NEAR(s.throughput_fps, 2 * s.fps));
+    }
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
+static void test_array_strided_dw(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("strided_dw", &m);
+    struct nnperf_prediction *p = a ? predict_on(a, array_yaml, NULL, 0) : NULL;
+    CHECK(p != NULL);
+    if (p && p->n_layers == 2) {
+        const struct pr_layer *down = &p->layers[0], *dw = &p->layers[1];
+        /* the strided 1x1 conv: full lanes (R = 32, K = 32); 32x16x16 outputs x 32 MACs; plus its 1x32x32x32
+         * input (32,768 bytes) re-laid out at 10 GB/s */
+        CHECK(NEAR(down->util, 1));
+        CHECK(NEAR(down->t_compute, 2.0 * 8192 * 32 / 1e12 + 32768 / 1e10));
+        /* the depthwise conv, a class of its own: R = 9 of 32 lanes, K = 1 of 4 */
+        CHECK(dw->klass == OC_CONV_DEPTHWISE);
+        CHECK(NEAR(dw->util, 9.0 / 32 / 4));
+        CHECK(NEAR(dw->t_compute, 2.0 * 8192 * 9 / (1e12 * 9.0 / 32 / 4)));
+    }
+    nnperf_prediction_free(p);
+    /* depthwise convs running channel-parallel (span_groups): the 32 channels fill the lanes of 4 */
+    static char yaml2[sizeof array_yaml + 64];
+    snprintf(yaml2, sizeof yaml2, "%s", array_yaml);
+    const char *key = "channels: {int8: 4}}";
+    char *at = strstr(yaml2, key);
+    CHECK(at != NULL);
+    if (at) snprintf(at, sizeof yaml2 - (size_t)(at - yaml2), "channels: {int8: 4}, span_groups: true}%s",
+                     strstr(array_yaml, key) + strlen(key));
+    p = a ? predict_on(a, yaml2, NULL, 0) : NULL;
+    CHECK(p != NULL && p->n_layers == 2 && NEAR(p->layers[1].util, 9.0 / 32));
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
+static void test_tiled(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("chain3", &m);
+    /* planned: each 64x72x72 activation (331,776 B) is larger than the 256 KiB SRAM and goes through DDR */
+    struct nnperf_prediction *p = a ? predict_on(a, array_yaml, NULL, NNPERF_MEMORY_PLANNED) : NULL;
+    const double act = 64.0 * 72 * 72, wts = 64.0 * 64 * 9;
+    CHECK(p != NULL);
+    if (p && p->n_layers == 3) {
+        CHECK(NEAR(p->layers[0].store_bytes, act) && NEAR(p->layers[1].load_bytes, act));
+        CHECK(NEAR(p->layers[1].store_bytes, act) && NEAR(p->layers[2].load_bytes, act));
+        CHECK(p->layers[0].start < p->layers[1].start);
+    }
+    nnperf_prediction_free(p);
+    /* tiled: the three layers form one depth-first group (3 x 36,864 B of weights + line buffers of 4 rows of
+     * 64 x 72 B each fit 256 KiB); only the graph's input and output and the weights cross DDR */
+    p = a ? predict_on(a, array_yaml, NULL, NNPERF_MEMORY_TILED) : NULL;
+    CHECK(p != NULL);
+    if (p && p->n_layers == 3) {
+        double ddr = 0;
+        for (int l = 0; l < 3; l++)
+            ddr += p->layers[l].load_bytes + p->layers[l].store_bytes + p->layers[l].spill_load_bytes +
+                   p->layers[l].spill_store_bytes + p->layers[l].w_bytes;
+        CHECK(NEAR(ddr, act + act + 3 * wts));
+        CHECK(p->layers[0].group == p->layers[2].group);
+        /* one group: every layer is active over the group's whole span */
+        CHECK(NEAR(p->layers[0].start, p->layers[2].start) && NEAR(p->layers[0].end, p->layers[2].end));
+        CHECK(NEAR(p->layers[2].end, p->latency));
+    }
+    nnperf_prediction_free(p);
+    /* a 120,000 B SRAM holds conv1 and conv2 (2 x (36,864 + 4 x 4,608) B) but not conv3 as well: a second group
+     * starts, and the tensor between the groups (larger than the SRAM) goes through DDR */
+    static char small[sizeof array_yaml];
+    snprintf(small, sizeof small, "%s", array_yaml);
+    char *at = strstr(small, "256KiB");
+    if (at) memcpy(at, "120000", 6);
+    p = a ? predict_on(a, small, NULL, NNPERF_MEMORY_TILED) : NULL;
+    CHECK(p != NULL);
+    if (p && p->n_layers == 3) {
+        CHECK(p->layers[0].group == p->layers[1].group && p->layers[1].group != p->layers[2].group);
+        CHECK(NEAR(p->layers[1].store_bytes, act) && NEAR(p->layers[2].load_bytes, act));
+        CHECK(p->layers[0].store_bytes == 0 && p->layers[1].load_bytes == 0);
+    }
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
+static void test_weight_residency(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("chain3", &m);
+    /* a 50 kB weight memory holds conv1's 36,864 B; conv2's do not fit, so conv2 and conv3 stream theirs over a
+     * 100 MB/s host link every inference, as do the graph's input and output */
+    static char yaml[sizeof array_yaml + 128];
+    snprintf(yaml, sizeof yaml, "%s", array_yaml);
+    char *at = strstr(yaml, "  ddr_bandwidth: 1e10\n");
+    if (at) {
+        char rest[1024];
+        snprintf(rest, sizeof rest, "%s", at);
+        snprintf(at, sizeof yaml - (size_t)(at - yaml), "  weight_sram_bytes: 50000\n  link_bandwidth: 1e8\n%s", rest);
+    }
+    struct nnperf_prediction *p = a ? predict_on(a, yaml, NULL, NNPERF_MEMORY_PLANNED) : NULL;
+    const double act = 64.0 * 72 * 72, wts = 64.0 * 64 * 9;
+    CHECK(p != NULL);
+    if (p && p->n_layers == 3) {
+        CHECK(p->layers[0].w_bytes == 0 && NEAR(p->layers[0].link_bytes, act)); /* resident weights; the input */
+        CHECK(p->layers[1].w_bytes == 0 && NEAR(p->layers[1].link_bytes, wts));
+        CHECK(NEAR(p->layers[2].link_bytes, wts + act)); /* streamed weights and the graph's output */
+        /* the link is the bottleneck of conv2: its time is its streamed weights over the link */
+        CHECK(p->layers[1].t_total >= wts / 1e8);
+    }
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 int main(void)
 {
     struct diag d = {0};
@@ -262,5 +446,9 @@ int main(void)
     test_batch_weights();
     test_fallback();
     test_timeline();
+    test_array_silu();
+    test_array_strided_dw();
+    test_tiled();
+    test_weight_residency();
     return tt_done();
 }

@@ -64,4 +64,24 @@ save("fallback", [
     helper.make_node("Conv", ["e", "w2"], ["y"], pads=[1, 1, 1, 1], name="conv2")],
     [helper.make_tensor_value_info("x", F, [1, 32, 32, 32])], [helper.make_tensor_value_info("y", F, [])],
     [w("w1", [32, 32, 3, 3]), w("w2", [32, 32, 3, 3])])
+# 5. SiLU after a conv (written as Mul(x, Sigmoid(x)), as exporters do)
+save("silu", [
+    helper.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+    helper.make_node("Sigmoid", ["c"], ["s"], name="sig"),
+    helper.make_node("Mul", ["c", "s"], ["y"], name="mul")],
+    [helper.make_tensor_value_info("x", F, [1, 32, 16, 16])], [helper.make_tensor_value_info("y", F, [])],
+    [w("w", [32, 32, 1, 1])])
+# 6. a strided 1x1 conv 32->32 (input 1x32x32x32, output 1x32x16x16), then a depthwise 3x3 conv over 32 channels
+save("strided_dw", [
+    helper.make_node("Conv", ["x", "w1"], ["a"], strides=[2, 2], name="down"),
+    helper.make_node("Conv", ["a", "w2"], ["y"], pads=[1, 1, 1, 1], group=32, name="dw")],
+    [helper.make_tensor_value_info("x", F, [1, 32, 32, 32])], [helper.make_tensor_value_info("y", F, [])],
+    [w("w1", [32, 32, 1, 1]), w("w2", [32, 1, 3, 3])])
+# 7. three 3x3 convs 64->64 at 72x72: each activation (331,776 B int8) is larger than a 256 KiB SRAM
+save("chain3", [
+    helper.make_node("Conv", ["x", "w1"], ["a"], pads=[1, 1, 1, 1], name="conv1"),
+    helper.make_node("Conv", ["a", "w2"], ["b"], pads=[1, 1, 1, 1], name="conv2"),
+    helper.make_node("Conv", ["b", "w3"], ["y"], pads=[1, 1, 1, 1], name="conv3")],
+    [helper.make_tensor_value_info("x", F, [1, 64, 72, 72])], [helper.make_tensor_value_info("y", F, [])],
+    [w("w1", [64, 64, 3, 3]), w("w2", [64, 64, 3, 3]), w("w3", [64, 64, 3, 3])])
 print("ok")
