@@ -325,7 +325,7 @@ void rep_an_table(const struct nnperf_analysis *a, const struct nnperf_render_op
             sb_printf(&note, "%s Constant nodes are not shown: they only hold values (--all shows them). ",
                       c1);
         }
-        rt_finish(&t, o->width, sb, &note);
+        rt_finish(&t, o->width, 0, sb, &note);
     }
     char v[5][32];
     rep_si(v[0], sizeof v[0], (double)s->macs, "");
@@ -349,21 +349,33 @@ void rep_an_table(const struct nnperf_analysis *a, const struct nnperf_render_op
         for (int i = 0; i < n; i++) idx[i] = i;
         sort_nodes(idx, tmp, n, g, by);
         sb_printf(sb, "\nheaviest nodes by %s:\n", by ? "bytes moved" : "MACs");
+        static const struct rep_col cols[2][4] = {
+            {{"node", 0, 0, 60, 16}, {"op", 0, 1, 18, 0}, {"MACs", 1, 0, 0, 0}, {"share", 1, 0, 0, 0}},
+            {{"node", 0, 0, 60, 16}, {"op", 0, 1, 18, 0}, {"bytes", 1, 0, 0, 0}, {"share", 1, 0, 0, 0}}};
+        struct rep_table t;
+        rt_init(&t, cols[by], 4);
         for (int i = 0; i < n && i < 5; i++) {
             const struct ir_node *nd = g->nodes[idx[i]];
             uint64_t x = by ? nd->cost.bytes_read + nd->cost.bytes_written : nd->cost.macs;
             if (!x) break;
-            char b[32];
+            char b[32], pc[16];
             rep_si(b, sizeof b, (double)x, by ? "B" : "");
             uint64_t tot = by ? bytes : s->macs;
-            sb_printf(sb, "  %-40s %-16s %9s  %5.1f%%\n", nd->name, nd->op_type, b,
-                      tot ? 100.0 * (double)x / (double)tot : 0.0);
+            rep_pct(pc, sizeof pc, tot ? (double)x / (double)tot : 0.0);
+            const char *cells[4] = {nd->name, nd->op_type, b, pc};
+            rt_row(&t, cells);
         }
+        struct strbuf no_note;
+        sb_init(&no_note, 16);
+        rt_finish(&t, o->width, 2, sb, &no_note);
     }
     free(idx), free(tmp);
     if (an->n_warn) {
         sb_printf(sb, "\nwarnings (%d):\n", an->n_warn);
-        for (int i = 0; i < an->n_warn; i++) sb_printf(sb, "  %s\n", an->warn[i]);
+        for (int i = 0; i < an->n_warn; i++) {
+            sb_puts(sb, "  ");
+            rt_wrap_indent(sb, an->warn[i], o->width, 4);
+        }
     }
 }
 

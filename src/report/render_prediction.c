@@ -308,7 +308,7 @@ static void text_report(const struct rep_view *v, const struct nnperf_render_opt
             rep_view_hidden_note(v, &note);
             sb_puts(&note, " --all shows them. ");
         }
-        rt_finish(&t, o->width, sb, &note);
+        rt_finish(&t, o->width, 0, sb, &note);
     }
     int n = nnperf_prediction_interval_count(v->p);
     sb_printf(sb, "\ntimeline (interval %.3g ms): compute utilization | DDR load | DDR store\n",
@@ -327,7 +327,10 @@ static void text_report(const struct rep_view *v, const struct nnperf_render_opt
     if (step > 1) sb_printf(sb, "  (every %dth of %d intervals shown; JSON has them all)\n", step, n);
     if (v->s.warnings) {
         sb_printf(sb, "\nprediction warnings (%d):\n", v->s.warnings);
-        for (int i = 0; i < v->s.warnings; i++) sb_printf(sb, "  %s\n", v->warn[i]);
+        for (int i = 0; i < v->s.warnings; i++) {
+            sb_puts(sb, "  ");
+            rt_wrap_indent(sb, v->warn[i], o->width, 4);
+        }
     }
 }
 

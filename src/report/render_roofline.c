@@ -85,7 +85,7 @@ static void render(const struct rep_view *v, enum nnperf_format fmt, const struc
         struct strbuf note;
         sb_init(&note, 1 << 12);
         sb_printf(&note, "%d of the %d layers have a predicted time. ", rows, v->n);
-        rt_finish(&t, o->width, sb, &note);
+        rt_finish(&t, o->width, 0, sb, &note);
     }
 }
 

@@ -174,7 +174,7 @@ enum nnperf_status nnperf_sweep_render(const struct nnperf_sweep *d, enum nnperf
     } else if (fmt == NNPERF_FORMAT_TABLE) {
         struct strbuf note;
         sb_init(&note, 1 << 12);
-        rt_finish(&t, opts->width, &sb, &note);
+        rt_finish(&t, opts->width, 0, &sb, &note);
     }
     return rep_finish(&sb, out, len, err, errlen);
 }

@@ -172,10 +172,10 @@ void rt_wrap_indent(struct strbuf *sb, const char *text, int width, int indent)
     sb_putc(sb, '\n');
 }
 
-void rt_finish(struct rep_table *t, int width, struct strbuf *sb, struct strbuf *note)
+void rt_finish(struct rep_table *t, int width, int indent, struct strbuf *sb, struct strbuf *note)
 {
     int dropped;
-    rt_write(t, width, 0, sb, &dropped);
+    rt_write(t, width, indent, sb, &dropped);
     rt_free(t);
     if (dropped > 0)
         sb_printf(note, "%d column%s left out to fit %d columns (--format csv has them all).", dropped,

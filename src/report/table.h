@@ -31,9 +31,9 @@ void rt_row(struct rep_table *t, const char *const *cells);
  * line. *dropped (may be NULL) gets the number of columns left out. */
 void rt_write(const struct rep_table *t, int width, int indent, struct strbuf *sb, int *dropped);
 void rt_free(struct rep_table *t);
-/* Writes the table in width columns, then the note (may be empty; the columns left out, if any, are added to it)
- * word-wrapped; frees the table and the note. */
-void rt_finish(struct rep_table *t, int width, struct strbuf *sb, struct strbuf *note);
+/* Writes the table in width columns, each line after indent spaces, then the note (may be empty; the columns left
+ * out, if any, are added to it) word-wrapped; frees the table and the note. */
+void rt_finish(struct rep_table *t, int width, int indent, struct strbuf *sb, struct strbuf *note);
 /* Writes text word-wrapped to width columns (0 = one line), without trailing blanks, ending in a newline;
  * rt_wrap_indent starts the lines after the first with indent spaces (the first line's start is the caller's). */
 void rt_wrap(struct strbuf *sb, const char *text, int width);
