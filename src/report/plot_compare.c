@@ -350,14 +350,14 @@ void rp_compare_roofline(const struct nnperf_compare_data *d, struct strbuf *sb,
             marker(sb, m % 8, in > 0 ? ra_px(&ax, in) : ax.p1, ra_px(&ay, att), rep_palette(p));
             char a1[32], a2[32], a3[32];
             rep_si(a1, sizeof a1, att, "ops/s");
-            rep_si(a2, sizeof a2, in, "ops/B");
+            rep_si(a2, sizeof a2, in, ""); /* ops per byte: "2.11 k ops/B", not "kops/B" */
             rep_si(a3, sizeof a3, c->fps, "");
             sb_puts(sb, "<title>");
             rep_esc(sb, d->models[m]);
             sb_puts(sb, " on ");
             rep_esc(sb, d->platforms[p]);
-            sb_printf(sb, " (%s)&#10;%s FPS, %s at %s</title>", d->dtypes && d->dtypes[p] ? d->dtypes[p] : "",
-                      a3, a1, a2);
+            sb_printf(sb, " (%s)&#10;%s FPS, %s at %s ops/B</title>",
+                      d->dtypes && d->dtypes[p] ? d->dtypes[p] : "", a3, a1, a2);
             sb_puts(sb, marker_end(m % 8));
         }
     sb_puts(sb, "</g>\n");

@@ -35,9 +35,11 @@ static void render(const struct rep_view *v, enum nnperf_format fmt, const struc
         char a[3][40];
         rep_si(a[0], sizeof a[0], peak, "ops/s");
         rep_si(a[1], sizeof a[1], bw, "B/s");
-        rep_si(a[2], sizeof a[2], ridge, "ops/B");
-        sb_printf(sb, "%s on %s (%s): ceilings peak %s, DDR %s, ridge point %s\n", v->model, v->s.platform,
-                  v->s.dtype, a[0], a[1], a[2]);
+        rep_si(a[2], sizeof a[2], ridge, "");
+        char line[512];
+        snprintf(line, sizeof line, "%s on %s (%s): ceilings peak %s, DDR %s, ridge point %s ops/B", v->model,
+                 v->s.platform, v->s.dtype, a[0], a[1], a[2]);
+        rt_wrap_indent(sb, line, o->width, 2);
         rt_init(&t, cols, 7);
     }
     int rows = 0;
