@@ -1,9 +1,9 @@
 #!/bin/sh
 # Real-browser test of the HTML reports: headless Debian chromium opens the reports of zoo models (CNNs and
-# transformers, swin_t's 3,749 layers among them) and a compare report. Each page runs its own self-test (URL fragment
-# #selftest: every tab's elements exist, sorting the layer table by time works, no script error, no blocked request)
-# and writes PASS/FAIL into the DOM, which chromium dumps. A copy of each page with checks.js added is opened in a
-# 1400 x 900 window and checked as laid out: tick labels increase evenly, no plot element outside its plot area,
+# transformers; swin_t on the ZCU102, whose timeline has lanes for the DPU and for its CPU fallback) and a compare
+# report. Each page runs its own self-test (URL fragment #selftest: every tab's elements exist, sorting the layer
+# table by time works, no script error, no blocked request) and writes PASS/FAIL into the DOM, which chromium dumps.
+# A copy of each page with checks.js added is opened in a 1400 x 900 window and checked as laid out: tick labels increase evenly, no plot element outside its plot area,
 # layer counts agree across tabs, the timeline is at most one screen high and zooms, the layer table does not
 # overflow. The test also fails on any console message of level error and on any network request in chromium's net
 # log (the pages may only load themselves). Screenshots of every tab of the resnet50 and compare pages go to OUTDIR
@@ -40,7 +40,7 @@ chrome() { # chrome PROFILE ARGS... : headless chromium that cannot reach anythi
   --hw zcu102-dpu,horizon-j5,jetson-orin-nano --format html --quiet -o "$OUT/compare.html" \
   --accuracy resnet50=76.13 --accuracy vit_b_16=81.07 --accuracy mobilenet_v2=71.88 \
   --accuracy squeezenet1_1=58.18 || fail=1
-"$NN" analyze models/swin_t.onnx --hw rdk-s100 --format html --quiet -o "$OUT/swin_t.html" || fail=1
+"$NN" analyze models/swin_t.onnx --hw zcu102-dpu --format html --quiet -o "$OUT/swin_t.html" || fail=1
 "$NN" analyze models/resnet50.onnx --hw horizon-j5 --format html --quiet -o "$OUT/resnet50_j5.html" || fail=1
 "$NN" analyze models/vit_b_16.onnx --hw jetson-orin-nano --format html --quiet -o "$OUT/vit_b_16_orin.html" || fail=1
 [ "$fail" -eq 0 ] || { echo "FAIL: could not write the reports"; exit 1; }
