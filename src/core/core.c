@@ -273,7 +273,17 @@ void core_exact(char *b, size_t n, double x)
         return;
     }
     if (x == floor(x) && fabs(x) < 9007199254740992.0) {
-        snprintf(b, n, "%.0f", x == 0 ? 0.0 : x); /* no "-0" */
+        /* an integer: digits by hand (printf's floating-point path is the slow part of large reports) */
+        long long v = (long long)x;
+        char t[24];
+        int k = 0, neg = v < 0;
+        unsigned long long u = neg ? (unsigned long long)(-v) : (unsigned long long)v;
+        do t[k++] = (char)('0' + u % 10);
+        while ((u /= 10) != 0);
+        size_t i = 0;
+        if (neg && i + 1 < n) b[i++] = '-';
+        while (k > 0 && i + 1 < n) b[i++] = t[--k];
+        if (n) b[i < n ? i : n - 1] = 0;
         return;
     }
     for (int prec = 15; prec <= 17; prec++) {
