@@ -92,6 +92,7 @@ static enum nnperf_status ext_entry(struct ld *L, const struct pb_field *e, stru
         /* a NUL would cut the path: "w.bin\0../../x" must not open "w.bin" */
         if (memchr(val, 0, val_len))
             return tensor_err(L, NNPERF_E_INVALID, what, name, "external data location has a NUL byte");
+        if (!val_len) return tensor_err(L, NNPERF_E_INVALID, what, name, "external data location is empty");
         v->ext_location = val;
     } else if (!strcmp(key, "offset")) {
         return ext_number(L, what, name, key, val, &v->ext_offset);
@@ -129,8 +130,11 @@ static enum nnperf_status check_data(struct ld *L, const struct ir_value *v, con
 {
     enum nnperf_status st = ox_check_size(L, what, name, v->rank, v->dims, v->dtype);
     if (st) return st;
+    /* a zero dim makes the tensor empty (the other dims may multiply past int64: ox_check_size lets that pass) */
     int64_t numel = 1;
-    for (int i = 0; i < v->rank; i++) numel *= v->dims[i].val; /* fits: ox_check_size */
+    for (int i = 0; i < v->rank; i++)
+        if (!v->dims[i].val) numel = 0;
+    for (int i = 0; i < v->rank && numel; i++) numel *= v->dims[i].val; /* fits: ox_check_size */
     int bits = ir_dtype_bits(v->dtype);
     /* ceil(numel x bits / 8) without overflow (numel x ceil(bits / 8) fits: ox_check_size) */
     int64_t need = numel / 8 * bits + (numel % 8 * bits + 7) / 8;
@@ -191,8 +195,10 @@ static int open_external(const struct ir_model *m, const struct ir_value *v, con
     char path[4096];
     char *dir = realpath(m->dir ? m->dir : ".", NULL), *target = NULL;
     int rc = 0;
-    *err = errno;
-    if (!dir) return 0;
+    if (!dir) {
+        *err = errno;
+        return 0;
+    }
     int w = snprintf(path, sizeof path, "%s/%s", dir, v->ext_location);
     if (w < 0 || (size_t)w >= sizeof path) {
         *err = ENAMETOOLONG;

@@ -300,6 +300,7 @@ case("external_absolute", ext_model("/etc/passwd", False), "external data locati
 case("external_missing", ext_model("missing_shape.bin", True), "cannot open external data")
 case("external_nul_location", ext_model("x.bin\0/../../etc/passwd", False),
      "initializer 'shape': external data location has a NUL byte")
+case("external_empty_location", ext_model("", False), "initializer 'shape': external data location is empty")
 case("external_length_huge", ext_model("x.bin", False, length=str(1 << 63)),
      "initializer 'shape': external data length 9223372036854775808 is beyond 2^62")
 case("external_offset_huge", ext_model("x.bin", False, offset=str(1 << 64)),

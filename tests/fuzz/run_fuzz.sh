@@ -106,6 +106,8 @@ for h in $harnesses; do
     rc=$?
     set -e
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$w/log.txt" | tail -n 1)
+    rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$w/log.txt" | tail -n 1)
+    cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$w/log.txt" | tail -n 1)
     # slow-unit-* files are reported, not failures; crash-, leak-, timeout- and oom- ones are
     slow=$(ls "$w/artifacts" | grep -c '^slow-unit-' || true)
     found=$(ls "$w/artifacts" | grep -vc '^slow-unit-' || true)
@@ -116,7 +118,7 @@ for h in $harnesses; do
         failed="$failed $h"
         keep=1
     else
-        echo "run_fuzz.sh: $h: no crash in ${s}s, ${runs:-?} runs"
+        echo "run_fuzz.sh: $h: no crash in ${s}s, ${runs:-?} runs, ${cov:-cov: ?}, peak RSS ${rss:-?} MB"
     fi
     if [ "$slow" -ne 0 ]; then
         echo "run_fuzz.sh: warning: $h: $slow slow inputs in $w/artifacts"

@@ -74,4 +74,9 @@ g = helper.make_graph([helper.make_node("Reshape", ["x", "s"], ["y"], name="resh
                       [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 16])],
                       [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [s2])
 save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), "subdir/escape.onnx")
+# 5. an empty initializer whose other dims multiply past int64: valid (no elements, no data), nothing multiplies them
+e = empty_tensor("w", TensorProto.FLOAT, [1 << 40, 1 << 40, 0])
+g = helper.make_graph([helper.make_node("Relu", ["w"], ["y"], name="relu")], "empty", [],
+                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [e])
+save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), "empty_huge_dims.onnx")
 print("ok")
