@@ -1,4 +1,4 @@
-/* advise.c - nnperf_advise: runs the design-advice rules (Horizon's efficient-model design advice, seed 003; the
+/* advise.c - nnperf_advise: runs the design-advice rules (Horizon's efficient-model design advice, docs/sources.md [S100-ADVICE]; the
  * rule texts are in rules.c) over a base prediction. A rule that finds something builds a what-if (whatif.h), a
  * structured change to the model, and the change is predicted by nnperf_predict like everything else:
  * gain = latency per frame of the base - latency per frame with the change. Findings below the minimum gain are
@@ -15,7 +15,7 @@
 #define GROUP_MIN_CHANNELS 256    /* grouped-conv: input channels from which a dense conv counts as wide */
 #define GROUP_WIDTH        64     /* grouped-conv: channels per group suggested */
 #define WEIGHTS_MIN_BYTES  524288 /* large-weights: 512 KiB per layer */
-#define BATCH_MAX_SIDE     256    /* batch-small-input: seed 003, "small models (resolution <= 256)" */
+#define BATCH_MAX_SIDE     256    /* batch-small-input: [S100-ADVICE], "small models (resolution <= 256)" */
 #define BATCH_SUGGESTED    4
 #define BATCH_MIN_GAIN                                                                                       \
     0.1 /* batch-small-input: at least 10% less time per frame (11% more FPS) to be worth it */
@@ -29,7 +29,7 @@ struct cons {
     int node;
 };
 
-struct run {
+struct adv_run {
     struct nnperf_advice *adv;
     const struct nnperf_analysis *a;
     const struct nnperf_platform *plat;
@@ -59,7 +59,7 @@ static int cmp_cons(const void *x, const void *y)
 }
 
 /* consumer nodes of v among the top graph's nodes (each once) */
-static int consumers(const struct run *r, const struct ir_value *v, int *out, int cap)
+static int consumers(const struct adv_run *r, const struct ir_value *v, int *out, int cap)
 {
     int lo = 0, hi = r->n_cons;
     while (lo < hi) {
@@ -108,7 +108,7 @@ static void fmt_bytes(char *buf, size_t n, double b)
 }
 
 /* a new finding (not yet kept); NULL on allocation failure (recorded in r->st) */
-static struct adv_finding *start(struct run *r, const char *rule)
+static struct adv_finding *start(struct adv_run *r, const char *rule)
 {
     struct adv_finding *f = ar_calloc(&r->adv->ar, 1, sizeof *f);
     const char **layers = ar_calloc(&r->adv->ar, ADV_MAX_LAYERS, sizeof *layers);
@@ -128,7 +128,7 @@ static void add_layer(struct adv_finding *f, const struct pr_layer *L)
     if (f->n_layers < ADV_MAX_LAYERS) f->layers[f->n_layers++] = L->name;
 }
 
-static struct pr_change *change(struct run *r, struct adv_finding *f, int kind)
+static struct pr_change *change(struct adv_run *r, struct adv_finding *f, int kind)
 {
     struct pr_change *c = pr_whatif_add(&r->adv->ar, &f->wi, kind);
     if (!c) r->st = NNPERF_E_NOMEM;
@@ -136,7 +136,7 @@ static struct pr_change *change(struct run *r, struct adv_finding *f, int kind)
 }
 
 /* Predicts f's what-if and keeps f when its gain reaches the minimum. */
-static void predict_keep(struct run *r, struct adv_finding *f, const char *evidence, const char *chg)
+static void predict_keep(struct adv_run *r, struct adv_finding *f, const char *evidence, const char *chg)
 {
     if (r->st || r->adv->n_checked >= ADV_MAX_CHECKS) return;
     struct nnperf_advice *adv = r->adv;
@@ -185,7 +185,7 @@ static void predict_keep(struct run *r, struct adv_finding *f, const char *evide
 
 /* Records a candidate of the current rule; flush() merges the candidates with the same evidence and change (the
  * same design in several layers, e.g. the repeated blocks of a stage) into one what-if, and predicts them. */
-static void propose(struct run *r, struct adv_finding *f, const char *evidence, const char *chg)
+static void propose(struct adv_run *r, struct adv_finding *f, const char *evidence, const char *chg)
 {
     if (r->st) return;
     if (r->n_pend == r->cap_pend) {
@@ -206,7 +206,7 @@ static void propose(struct run *r, struct adv_finding *f, const char *evidence, 
     r->pend[r->n_pend++] = (struct pending){f, ev, ch, 1};
 }
 
-static void flush(struct run *r)
+static void flush(struct adv_run *r)
 {
     for (int i = 0; i < r->n_pend && !r->st; i++) {
         struct pending *a = &r->pend[i];
@@ -253,7 +253,7 @@ static const struct pr_layer *layer_of_node(const struct nnperf_prediction *P, i
 }
 
 /* ---- fallback: operators the accelerator lacks ---- */
-static void rule_fallback(struct run *r)
+void adv_check_fallback(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
     const struct hw_desc *hw = &P->hw;
@@ -332,7 +332,7 @@ static int has_pattern(const struct hw_desc *hw, const char *const *ops, int n)
     return 0;
 }
 
-static void rule_fusion(struct run *r)
+void adv_check_fusion(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
     const struct ir_graph *g = r->g;
@@ -410,7 +410,7 @@ static void rule_fusion(struct run *r)
  * outputs scale by s; channel-preserving consumers (depthwise conv, activation, norm, pool layers) follow; dense
  * conv / Gemm / MatMul consumers scale their MACs and weights by s and stop the walk. Returns 0 when the change
  * cannot be expressed (another consumer, a graph output, too deep). */
-static int channel_change(struct run *r, struct adv_finding *f, const struct pr_layer *L, int64_t nc,
+static int channel_change(struct adv_run *r, struct adv_finding *f, const struct pr_layer *L, int64_t nc,
                           double s, int depth)
 {
     const struct nnperf_prediction *P = r->base;
@@ -462,7 +462,7 @@ static int channel_change(struct run *r, struct adv_finding *f, const struct pr_
     return 1;
 }
 
-static void rule_align(struct run *r)
+void adv_check_align(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
     for (int l = 0; l < P->n_layers && !r->st; l++) {
@@ -501,7 +501,7 @@ static void rule_align(struct run *r)
 }
 
 /* ---- grouped-conv: wide dense convs that are memory-bound ---- */
-static void rule_grouped(struct run *r)
+void adv_check_grouped(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
     for (int l = 0; l < P->n_layers && !r->st; l++) {
@@ -539,7 +539,7 @@ static void rule_grouped(struct run *r)
 }
 
 /* ---- spilled-shortcut: tensors written to DDR and read back ---- */
-static void rule_spill(struct run *r)
+void adv_check_spill(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
     for (int t = 0; t < P->n_tensors && !r->st; t++) {
@@ -579,7 +579,7 @@ static int named_by(const struct nnperf_advice *adv, const char *rule, const cha
     return 0;
 }
 
-static void rule_weights(struct run *r)
+void adv_check_weights(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
     for (int l = 0; l < P->n_layers && !r->st; l++) {
@@ -624,7 +624,7 @@ static int is_transform(const struct ir_node *nd)
            (!strcmp(nd->op_type, "Reshape") && nd->op >= 0 && op_table[nd->op].klass != OC_VIEW);
 }
 
-static void rule_transform(struct run *r)
+void adv_check_transform(struct adv_run *r)
 {
     static const char *const ops[] = {"Transpose", "DepthToSpace", "SpaceToDepth", "Reshape"};
     const struct nnperf_prediction *P = r->base;
@@ -662,7 +662,7 @@ static void rule_transform(struct run *r)
 }
 
 /* ---- batch-small-input ---- */
-static void rule_batch(struct run *r)
+void adv_check_batch(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
     if (P->batch != 1 || r->st) return;
@@ -700,7 +700,7 @@ static void rule_batch(struct run *r)
 }
 
 /* ---- dtype: a much faster dtype on this platform ---- */
-static void rule_dtype(struct run *r)
+void adv_check_dtype(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
     double cur = P->hw.peak_ops[P->dtype];
@@ -739,7 +739,7 @@ enum nnperf_status nnperf_advise(const struct nnperf_analysis *a, const struct n
         if (err && errlen) snprintf(err, errlen, "nnperf_advise: no analysis or platform, or bad options");
         return NNPERF_E_USAGE;
     }
-    struct run r = {0};
+    struct adv_run r = {0};
     r.a = a;
     r.plat = plat;
     if (opts) r.opts = opts->predict;
@@ -791,11 +791,8 @@ enum nnperf_status nnperf_advise(const struct nnperf_analysis *a, const struct n
     adv->frames = r.base->batch;
     adv->latency_s = r.base->latency;
     adv->fps = r.base->latency > 0 ? r.base->batch / r.base->latency : 0;
-    void (*const rules[])(struct run *) = {rule_fallback,  rule_fusion, rule_align,
-                                           rule_grouped,   rule_spill,  rule_weights,
-                                           rule_transform, rule_batch,  rule_dtype};
-    for (size_t i = 0; i < sizeof rules / sizeof rules[0] && !r.st; i++) {
-        rules[i](&r);
+    for (int i = 0; i < adv_n_rules && !r.st; i++) {
+        adv_rules[i].check(&r);
         flush(&r);
     }
     free(r.cons);

@@ -32,9 +32,22 @@ struct nnperf_advice {
 };
 
 /* rules.c: the rule table */
+/* One row per rule (rules.c): its id, title, the text of `nnperf advise --explain`, and the function that checks
+ * it over a base prediction and records its findings (advise.c). Adding a rule = one row and one function. */
+struct adv_run;
 struct adv_rule {
     const char *id, *title, *text;
+    void (*check)(struct adv_run *r);
 };
+void adv_check_fallback(struct adv_run *r);
+void adv_check_fusion(struct adv_run *r);
+void adv_check_align(struct adv_run *r);
+void adv_check_grouped(struct adv_run *r);
+void adv_check_spill(struct adv_run *r);
+void adv_check_weights(struct adv_run *r);
+void adv_check_transform(struct adv_run *r);
+void adv_check_batch(struct adv_run *r);
+void adv_check_dtype(struct adv_run *r);
 extern const struct adv_rule adv_rules[];
 extern const int adv_n_rules;
 

@@ -1,6 +1,7 @@
 /* rules.c - the design-advice rules: id, title and the text of `nnperf advise --explain RULE` (rationale, what
  * nnperf checks, the what-if that predicts the gain, and the source). The rules come from Horizon's "Efficient
- * Model Design Advice" for the S100 BPU (shared/seeds/003); section names below are that document's. */
+ * Model Design Advice" for the S100 BPU (docs/sources.md [S100-ADVICE]); section names below are that document's.
+ * Each row also names the function that checks it (advise.c). */
 #include <stddef.h>
 #include <string.h>
 
@@ -21,7 +22,8 @@ const struct adv_rule adv_rules[] = {
      "Fix: replace it by supported operators (or spell it with them), or move it into pre/post-processing: "
      "filter\n"
      "first, then dequantize only the data that is left.\n"
-     "Source: seed 003, \"General Recommendations / Use BPU Ops to Build a Model\".\n"},
+     "Source: [S100-ADVICE] (docs/sources.md), \"General Recommendations / Use BPU Ops to Build a Model\".\n",
+     adv_check_fallback},
     {"fusion-blocked", "fusable pattern left unfused by the graph's structure",
      "fusion-blocked: fusable pattern left unfused by the graph's structure\n"
      "Rationale: the compiler fuses combinations such as Conv -> Add -> ReLU into one module; fusion keeps "
@@ -34,8 +36,10 @@ const struct adv_rule adv_rules[] = {
      "and the Add is a layer of its own.\n"
      "What-if: the chain forced into one fused layer, as if the activation were moved after the Add.\n"
      "Fix: apply the activation after the residual Add (as ResNet does), or drop it if the block allows.\n"
-     "Source: seed 003, \"Fusion of Fusible Operators\" (fcos_efficientnetb0: 852 FPS unfused, 1207 FPS "
-     "fused).\n"},
+     "Source: [S100-ADVICE] (docs/sources.md), \"Fusion of Fusible Operators\" (fcos_efficientnetb0: 852 FPS "
+     "unfused, 1207 FPS "
+     "fused).\n",
+     adv_check_fusion},
     {"align-channels", "channel count padded by the hardware's alignment",
      "align-channels: channel count padded by the hardware's alignment\n"
      "Rationale: the BPU computes in aligned units; a conv-like tensor is padded to H 8, W 16, C 32, and the "
@@ -54,7 +58,8 @@ const struct adv_rule adv_rules[] = {
      "Fix: use channel counts that are multiples of the alignment (32 on a BPU); put big sizes on the axis "
      "with\n"
      "the larger alignment unit.\n"
-     "Source: seed 003, \"Follow the Hardware Alignment Rules\".\n"},
+     "Source: [S100-ADVICE] (docs/sources.md), \"Follow the Hardware Alignment Rules\".\n",
+     adv_check_align},
     {"grouped-conv", "memory-bound dense conv with many channels",
      "grouped-conv: memory-bound dense conv with many channels\n"
      "Rationale: as channels grow, dense convolutions need more weights and bandwidth than the compute can "
@@ -65,7 +70,9 @@ const struct adv_rule adv_rules[] = {
      "What-if: the conv made grouped with groups of 64 channels (MACs and weights / groups; operator class\n"
      "conv_grouped, which takes the platform's grouped-conv efficiency where it has one).\n"
      "Fix: use a grouped conv (ResNeXt / RegNet style blocks) in the wide stages; check the accuracy.\n"
-     "Source: seed 003, \"Improve the Computation/Visit Ratio of the Model\", items 1 and 3.\n"},
+     "Source: [S100-ADVICE] (docs/sources.md), \"Improve the Computation/Visit Ratio of the Model\", items 1 "
+     "and 3.\n",
+     adv_check_grouped},
     {"spilled-shortcut", "long shortcut spilled to DDR",
      "spilled-shortcut: long shortcut spilled to DDR\n"
      "Rationale: a shortcut that is too long keeps its feature map in SRAM for long, or even has it dumped "
@@ -78,7 +85,9 @@ const struct adv_rule adv_rules[] = {
      "Fix: shorten the shortcut, or make the feature map it carries smaller (fewer channels, a downsample "
      "before\n"
      "the block).\n"
-     "Source: seed 003, \"Improve the Computation/Visit Ratio of the Model\", items 2 and 4.\n"},
+     "Source: [S100-ADVICE] (docs/sources.md), \"Improve the Computation/Visit Ratio of the Model\", items 2 "
+     "and 4.\n",
+     adv_check_spill},
     {"large-weights", "layer dominated by its weight loads",
      "large-weights: layer dominated by its weight loads\n"
      "Rationale: too large kernels and too high channel dimensions increase the weight parameters, and their "
@@ -92,7 +101,9 @@ const struct adv_rule adv_rules[] = {
      "the\n"
      "platform supports them; or batching (batch-small-input), which loads the weights once for several "
      "frames.\n"
-     "Source: seed 003, \"Improve the Computation/Visit Ratio of the Model\", item 3.\n"},
+     "Source: [S100-ADVICE] (docs/sources.md), \"Improve the Computation/Visit Ratio of the Model\", item "
+     "3.\n",
+     adv_check_weights},
     {"data-transform", "Transpose / layout transforms on the accelerator",
      "data-transform: Transpose / layout transforms on the accelerator\n"
      "Rationale: the BPU is a tensor processor with a multidimensional data layout; Reshape and Transpose "
@@ -104,7 +115,9 @@ const struct adv_rule adv_rules[] = {
      "What-if: those layers folded away (no work, no bytes, as a view).\n"
      "Fix: keep one layout between blocks, fold the transform into the neighbouring layers, change as few\n"
      "dimensions as possible.\n"
-     "Source: seed 003, \"Improve the Computation/Visit Ratio of the Model\", item 6.\n"},
+     "Source: [S100-ADVICE] (docs/sources.md), \"Improve the Computation/Visit Ratio of the Model\", item "
+     "6.\n",
+     adv_check_transform},
     {"batch-small-input", "small input run one frame at a time",
      "batch-small-input: small input run one frame at a time\n"
      "Rationale: the accelerator's compute is large; small models (resolution <= 256) run better in batch "
@@ -116,7 +129,9 @@ const struct adv_rule adv_rules[] = {
      "What-if: 4 frames per run (weights loaded once per run). The gain is the latency per frame saved; the\n"
      "finding also gives the FPS gain and the latency per run it costs.\n"
      "Fix: run the model with batch 4 when the application can wait for the frames.\n"
-     "Source: seed 003, \"Improve the Computation/Visit Ratio of the Model\", item 5.\n"},
+     "Source: [S100-ADVICE] (docs/sources.md), \"Improve the Computation/Visit Ratio of the Model\", item "
+     "5.\n",
+     adv_check_batch},
     {"dtype", "the platform is much faster in another dtype",
      "dtype: the platform is much faster in another dtype\n"
      "Rationale: accelerators reach their peak in one number format; a model in a slower format leaves most "
@@ -128,7 +143,9 @@ const struct adv_rule adv_rules[] = {
      "What-if: the prediction in that dtype (its peak and bytes per element).\n"
      "Fix: quantize (post-training or quantization-aware training) or convert the model; check the "
      "accuracy.\n"
-     "Source: seed 003, \"Overview\" (quantized deployment on the BPU); the platform's peaks (presets/).\n"},
+     "Source: [S100-ADVICE] (docs/sources.md), \"Overview\" (quantized deployment on the BPU); the "
+     "platform's peaks (presets/).\n",
+     adv_check_dtype},
 };
 const int adv_n_rules = (int)(sizeof adv_rules / sizeof adv_rules[0]);
 

@@ -1,6 +1,6 @@
 /* align.c - stage 2: pads each layer's output shape by the platform's alignment rule for its operator class
- * (e.g. a BPU pads H to 8, W to 16, C to 32: Horizon's design advice, seed 003; the HBDK report's "aligned output
- * shape", seed 000) and scales the layer's ops by aligned / original elements: the padding is computed too. */
+ * (e.g. a BPU pads H to 8, W to 16, C to 32: docs/sources.md [S100-ADVICE]; the HBDK report's "aligned output
+ * shape", [HBDK-REPORT]) and scales the layer's ops by aligned / original elements: the padding is computed too. */
 #include <string.h>
 
 #include "predict.h"

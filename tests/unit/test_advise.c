@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advise/advise.h"
 #include "nnperf.h"
 #include "tinytest.h"
 
@@ -219,9 +220,14 @@ static void test_api(void)
     CHECK(nnperf_advice_rule_count() >= 9);
     for (int i = 0; i < nnperf_advice_rule_count(); i++) {
         const char *id = nnperf_advice_rule_id(i), *t = nnperf_advice_explain(id);
-        CHECK(t && strstr(t, id) == t && strstr(t, "Source: seed 003"));
+        CHECK(t && strstr(t, id) == t && strstr(t, "Source: [S100-ADVICE]"));
     }
     CHECK(nnperf_advice_explain("no-such-rule") == NULL);
+    /* the rule table: every row has its check function and a unique id */
+    for (int i = 0; i < adv_n_rules; i++) {
+        CHECK(adv_rules[i].check != NULL && adv_rules[i].title && adv_rules[i].text);
+        for (int j = 0; j < i; j++) CHECK(strcmp(adv_rules[i].id, adv_rules[j].id) != 0);
+    }
     CHECK(nnperf_advice_rule_id(-1) == NULL);
 }
 

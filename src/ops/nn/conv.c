@@ -1,6 +1,6 @@
 /* conv.c - convolution operators: Conv, ConvInteger, QLinearConv, ConvTranspose, DeformConv and Col2Im: shape
  * inference from the window attributes (window.h) and MAC counts in the torchvision/fvcore convention
- * (../shared/reference/counting.md: conv MACs = output elements x Cin/group x prod(kernel)). */
+ * (docs/conventions.md: conv MACs = output elements x Cin/group x prod(kernel)). */
 #include "window.h"
 
 /* Spatial rank of a conv-like node from X (rank-2), W (rank-2) or the kernel_shape attribute; -1 if unknown. */
