@@ -320,17 +320,28 @@ void sb_free(struct strbuf *s)
     s->len = s->alloc = 0;
 }
 
+int core_open_regular(const char *path, struct stat *st, struct diag *d)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        diag_set(d, NNPERF_E_IO, "'%s': cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+        close(fd);
+        diag_set(d, NNPERF_E_IO, "'%s': not a regular file", path);
+        return -1;
+    }
+    return fd;
+}
+
 enum nnperf_status core_read_file(const char *path, size_t cap, char **out, size_t *len, struct diag *d)
 {
     *out = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return diag_set(d, NNPERF_E_IO, "'%s': cannot open: %s", path, strerror(errno));
     struct stat sbuf;
-    if (fstat(fd, &sbuf) != 0 || !S_ISREG(sbuf.st_mode)) {
-        close(fd);
-        return diag_set(d, NNPERF_E_IO, "'%s': not a regular file", path);
-    }
+    int fd = core_open_regular(path, &sbuf, d);
+    if (fd < 0) return d->status;
     if ((uint64_t)sbuf.st_size > cap) {
         close(fd);
         return diag_set(d, NNPERF_E_LIMIT, "'%s': larger than the limit of %zu bytes", path, cap);

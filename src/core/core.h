@@ -74,6 +74,10 @@ struct strbuf {
  * malloc'd, NUL-terminated buffer (*out, *len without the NUL). Errors name the file and the cause (strerror):
  * NNPERF_E_IO, NNPERF_E_LIMIT (larger than cap), NNPERF_E_NOMEM. */
 enum nnperf_status core_read_file(const char *path, size_t cap, char **out, size_t *len, struct diag *d);
+/* Opens path for reading, refusing anything but a regular file (O_NONBLOCK: a FIFO never blocks the open); fills
+ * *st. Returns the descriptor, or -1 with NNPERF_E_IO in d naming the file and the cause. */
+struct stat;
+int core_open_regular(const char *path, struct stat *st, struct diag *d);
 
 void sb_init(struct strbuf *s, size_t cap);
 void sb_putn(struct strbuf *s, const char *p, size_t n);

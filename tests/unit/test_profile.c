@@ -1,7 +1,11 @@
-/* test_profile.c - the ONNX Runtime profile reader (src/perf/profile.c): a real, trimmed profile
- * (tests/data/ort_profile_small.json: squeezenet1_1, ORT 1.30 CPU, 1 thread, 3 runs) and malformed inputs. */
+/* test_profile.c - the ONNX Runtime profile reader (src/predict/profile.c): a real, trimmed profile
+ * (tests/data/ort_profile_small.json: squeezenet1_1, ORT 1.30 CPU, 1 thread, 3 runs), the same read a few bytes
+ * at a time, malformed inputs, a TensorRT profile, and files that are not regular. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "predict/profile.h"
 #include "tinytest.h"
@@ -114,8 +118,85 @@ static void test_malformed(void)
     perf_profile_free(&p);
 }
 
+/* the streamed reader gives the same result whatever the size of its reads */
+static void test_chunked(void)
+{
+    FILE *f = fopen("tests/data/ort_profile_small.json", "rb");
+    CHECK(f != NULL);
+    if (!f) return;
+    static char buf[1 << 16];
+    size_t len = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    static const size_t chunks[] = {1, 2, 7, 64, 4096, 65536};
+    for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+        struct perf_profile p;
+        struct diag d = {NNPERF_OK, {0}};
+        CHECK(perf_profile_load_chunked(buf, len, "small.json", chunks[c], &p, &d) == NNPERF_OK);
+        CHECK_EQ_U(p.runs, 3);
+        CHECK_EQ_U(p.n_nodes, 40);
+        CHECK(NEAR(p.kernel_total_us, 66964) && NEAR(p.kernel_median_us, 18185) &&
+              NEAR(p.run_median_us, 18603));
+        CHECK(p.n_nodes == 40 && !strcmp(p.nodes[39].name, "/Flatten"));
+        perf_profile_free(&p);
+    }
+    /* a syntax error is placed by line and column across reads */
+    struct perf_profile p;
+    struct diag d = {NNPERF_OK, {0}};
+    const char *bad = "[\n{\"cat\":\"Session\",\n \"name\":\"model_run\",\"ts\":0,\"dur\":5,}]";
+    CHECK(perf_profile_load_chunked(bad, strlen(bad), "bad.json", 3, &p, &d) == NNPERF_E_PARSE);
+    CHECK(strstr(d.msg, "'bad.json': line 3, column") != NULL);
+    perf_profile_free(&p);
+}
+
+static void test_not_ort(void)
+{
+    struct perf_profile p;
+    struct diag d = {NNPERF_OK, {0}};
+    CHECK(perf_profile_load("tests/data/profiles/trtexec_profile.json", &p, &d) == NNPERF_E_INVALID);
+    CHECK_STR(
+        d.msg,
+        "'tests/data/profiles/trtexec_profile.json': not an ONNX Runtime profile: event 0 looks like a "
+        "TensorRT profile (trtexec --exportProfile); expected the JSON trace of ONNX Runtime's profiler "
+        "(SessionOptions.enable_profiling)");
+    perf_profile_free(&p);
+    /* a directory and a FIFO are refused before anything is read (a FIFO would wait for a writer) */
+    struct diag d2 = {NNPERF_OK, {0}};
+    CHECK(perf_profile_load("tests", &p, &d2) == NNPERF_E_IO);
+    CHECK_STR(d2.msg, "'tests': not a regular file");
+    perf_profile_free(&p);
+    char fifo[] = "/tmp/nnperf-test-fifo-XXXXXX";
+    int fd = mkstemp(fifo);
+    if (fd >= 0) {
+        close(fd);
+        unlink(fifo);
+        if (mkfifo(fifo, 0600) == 0) {
+            struct diag d3 = {NNPERF_OK, {0}};
+            CHECK(perf_profile_load(fifo, &p, &d3) == NNPERF_E_IO);
+            CHECK(strstr(d3.msg, "not a regular file") != NULL);
+            perf_profile_free(&p);
+            unlink(fifo);
+        }
+    }
+    /* one event larger than the limit */
+    size_t n = PERF_PROFILE_MAX_EVENT_BYTES + 100;
+    char *big = malloc(n + 32);
+    CHECK(big != NULL);
+    if (big) {
+        memcpy(big, "[{\"name\":\"", 10);
+        memset(big + 10, 'a', n);
+        memcpy(big + 10 + n, "\"}]", 4);
+        struct diag d4 = {NNPERF_OK, {0}};
+        CHECK(perf_profile_load_buffer(big, n + 13, "big.json", &p, &d4) == NNPERF_E_LIMIT);
+        CHECK(strstr(d4.msg, "an event larger than 1048576 bytes") != NULL);
+        perf_profile_free(&p);
+        free(big);
+    }
+}
+
 int main(void)
 {
+    test_chunked();
+    test_not_ort();
     test_real();
     test_malformed();
     return tt_done();
