@@ -125,6 +125,9 @@ struct nnperf_prediction {
     struct diag d;
 };
 
+/* The most intervals a timeline has (its interval is widened beyond): a plot has no use for more, and a tiny
+ * --interval must not make a report of tens of megabytes. */
+#define PR_MAX_INTERVALS 10000
 void pr_warn(struct nnperf_prediction *p, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

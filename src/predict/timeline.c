@@ -15,10 +15,15 @@ enum nnperf_status pr_timeline(struct nnperf_prediction *p)
         return NNPERF_OK;
     }
     double n = ceil(p->latency / dt - 1e-9);
-    if (n > 1e6) {
-        /* keep the series bounded: widen the interval */
-        dt = p->latency / 1e6;
-        n = 1e6;
+    if (n > PR_MAX_INTERVALS) {
+        /* keep the series bounded (a tiny interval or a huge latency): widen the interval, and say so */
+        double wide = p->latency / PR_MAX_INTERVALS;
+        pr_warn(p,
+                "timeline: an interval of %.4g ms gives %.4g intervals over the run; widened to %.4g ms (at "
+                "most %d)",
+                dt * 1e3, n, wide * 1e3, PR_MAX_INTERVALS);
+        dt = wide;
+        n = PR_MAX_INTERVALS;
         p->interval_s = dt;
     }
     p->n_iv = n < 1 ? 1 : (int)n;
