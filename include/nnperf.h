@@ -404,6 +404,12 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
 enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char *profile,
                                    enum nnperf_format fmt, char **out, size_t *len, double *predicted_s,
                                    double *measured_s, char *err, size_t errlen);
+/* Whether a measured profile belongs to p's model: *kernels gets the number of distinct nodes the profile timed,
+ * *matched how many of them name a node or value of the model (ONNX Runtime's fused and re-laid-out names
+ * included, as nnperf_validate matches them). A profile of another model matches few (the CLI refuses below half).
+ * Errors: those of reading the profile (NNPERF_E_IO, _PARSE, _INVALID, _LIMIT), naming the file. */
+enum nnperf_status nnperf_profile_match(const struct nnperf_prediction *p, const char *profile, int *matched,
+                                        int *kernels, char *err, size_t errlen);
 
 /* ---- MAX78000 / MAX78002 CNN accelerator planner (`nnperf map`, docs/map.md) ----
  * Groups the analysed graph into accelerator layers and plans processors, data memory, kernel memory and bias

@@ -43,7 +43,8 @@ static int lookup_layer(const struct nnperf_prediction *p, const struct name_ix 
 /* The layer a profile node designates: ORT keeps an unfused node's name, names a re-laid-out node after its output
  * value plus a suffix ("/features.1/Relu_output_0_nchwc"), and a fused node after the first node plus the fusion's
  * name ("/encoder/.../MatMul/MatMulAddFusion", ".../MatMul_1/MatmulTransposeFusion//MatMulScaleFusion/"): try the
- * name, then without the suffix, then without trailing path components. */
+ * name, then without the suffix, then without trailing path components. -1: a folded node, -2: no node or value
+ * of the model has any of these names. */
 static int match_layer(const struct nnperf_prediction *p, const struct name_ix *ix, int n, const char *name)
 {
     char buf[PERF_MATCH_NAME];
@@ -60,22 +61,38 @@ static int match_layer(const struct nnperf_prediction *p, const struct name_ix *
     }
     for (;;) {
         char *slash = strrchr(buf, '/');
-        if (!slash || slash == buf) return -1;
+        if (!slash || slash == buf) return -2;
         *slash = 0;
         if ((l = lookup_layer(p, ix, n, buf)) != -2) return l;
     }
 }
 
+/* the graph's named nodes sorted by name (*n of them), or NULL when out of memory */
+static struct name_ix *node_index(const struct ir_graph *g, int *n)
+{
+    struct name_ix *ix = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *ix);
+    *n = 0;
+    for (int k = 0; ix && k < g->n_nodes; k++)
+        if (g->nodes[k]->name[0]) ix[(*n)++] = (struct name_ix){g->nodes[k]->name, k};
+    if (ix) qsort(ix, (size_t)*n, sizeof *ix, cmp_name_ix);
+    return ix;
+}
+
+int perf_match_count(const struct nnperf_prediction *p, const struct perf_profile *prof)
+{
+    int n, matched = 0;
+    struct name_ix *ix = node_index(p->an->m->graph, &n);
+    for (int i = 0; ix && i < prof->n_nodes; i++) matched += match_layer(p, ix, n, prof->nodes[i].name) != -2;
+    free(ix);
+    return matched;
+}
+
 void perf_match(const struct nnperf_prediction *p, const struct perf_profile *prof, double *layer_us,
                 double *unmatched_us)
 {
-    const struct ir_graph *g = p->an->m->graph;
     int runs = prof->runs > 0 ? prof->runs : 1;
-    struct name_ix *ix = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *ix);
-    int n = 0;
-    for (int k = 0; ix && k < g->n_nodes; k++)
-        if (g->nodes[k]->name[0]) ix[n++] = (struct name_ix){g->nodes[k]->name, k};
-    if (ix) qsort(ix, (size_t)n, sizeof *ix, cmp_name_ix);
+    int n;
+    struct name_ix *ix = node_index(p->an->m->graph, &n);
     for (int l = 0; l < p->n_layers; l++) layer_us[l] = 0;
     *unmatched_us = 0;
     for (int i = 0; i < prof->n_nodes; i++) {

@@ -21,5 +21,8 @@ enum nnperf_status perf_calibrate(struct hw_desc *hw, int dtype, struct perf_cal
 /* Measured time per run of each layer of p (layer_us[p->n_layers]) and of profile nodes matching no layer. */
 void perf_match(const struct nnperf_prediction *p, const struct perf_profile *prof, double *layer_us,
                 double *unmatched_us);
+/* How many of the profile's nodes name a node or value of p's model (by the rules of perf_match): a profile of
+ * another model matches few. */
+int perf_match_count(const struct nnperf_prediction *p, const struct perf_profile *prof);
 
 #endif

@@ -166,3 +166,20 @@ enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char
     *len = sb.len;
     return NNPERF_OK;
 }
+
+enum nnperf_status nnperf_profile_match(const struct nnperf_prediction *p, const char *profile, int *matched,
+                                        int *kernels, char *err, size_t errlen)
+{
+    *matched = *kernels = 0;
+    struct diag d = {0};
+    struct perf_profile prof;
+    enum nnperf_status st = perf_profile_load(profile, &prof, &d);
+    if (st)
+        put_err(err, errlen, d.msg);
+    else {
+        *kernels = prof.n_nodes;
+        *matched = perf_match_count(p, &prof);
+    }
+    perf_profile_free(&prof);
+    return st;
+}
