@@ -22,9 +22,9 @@ printf '%-28s %10s %12s %12s %10s\n' model file_MB median_ms min_ms peak_RSS_MB
 for m in resnet50 vit_b_16 chain_25000 chain_50000 chain_100000; do
   f="$OUT/$m.onnx"
   mb=$(awk "BEGIN{printf \"%.1f\", $(stat -c %s "$f")/1e6}")
-  hyperfine -N --warmup 3 --min-runs 20 --export-json "$OUT/$m.json" "$NN analyze $f --format json -o /dev/null" >/dev/null 2>&1
+  hyperfine -N --warmup 3 --min-runs 20 --export-json "$OUT/$m.json" "$NN analyze $f --format json" >/dev/null 2>&1
   med=$(/usr/bin/python3 -c "import json;r=json.load(open('$OUT/$m.json'))['results'][0];print('%.2f'%(r['median']*1e3))")
   mn=$(/usr/bin/python3 -c "import json;r=json.load(open('$OUT/$m.json'))['results'][0];print('%.2f'%(r['min']*1e3))")
-  rss=$(/usr/bin/time -f %M "$NN" analyze "$f" --format json -o /dev/null 2>&1 >/dev/null | tail -1)
+  rss=$(/usr/bin/time -f %M "$NN" analyze "$f" --format json 2>&1 >/dev/null | tail -1)
   printf '%-28s %10s %12s %12s %10s\n' "$m" "$mb" "$med" "$mn" "$(awk "BEGIN{printf \"%.1f\", $rss/1024}")"
 done

@@ -9,4 +9,4 @@ NN=${1:-build-release}/nnperf
 batches=$(seq -s, 1 250)
 n=$("$NN" sweep models/resnet50.onnx --hw jetson-orin-nano,jetson-agx-orin --dtype int8,fp16 --batch "$batches" --format csv | tail -n +2 | wc -l)
 echo "configurations: $n"
-hyperfine -N --warmup 2 --min-runs 10 "$NN sweep models/resnet50.onnx --hw jetson-orin-nano,jetson-agx-orin --dtype int8,fp16 --batch $batches --format csv -o /dev/null"
+hyperfine -N --warmup 2 --min-runs 10 "$NN sweep models/resnet50.onnx --hw jetson-orin-nano,jetson-agx-orin --dtype int8,fp16 --batch $batches --format csv"

@@ -1,4 +1,5 @@
-/* cli.h - shared pieces of the nnperf command: the command table and output helpers. */
+/* cli.h - shared pieces of the nnperf command: the command and option tables, the parsed command line, output and
+ * terminal helpers. The CLI is a client of include/nnperf.h only. */
 #ifndef NNPERF_CLI_H
 #define NNPERF_CLI_H
 
@@ -7,53 +8,132 @@
 
 #include "nnperf.h"
 
+/* ---- commands (cli_table.c) ---- */
+enum cli_cmd_id {
+    CMD_ANALYZE,
+    CMD_COMPARE,
+    CMD_SWEEP,
+    CMD_ROOFLINE,
+    CMD_HW,
+    CMD_PROBE,
+    CMD_CALIBRATE,
+    CMD_VALIDATE,
+    CMD_LLM,
+    CMD_MAP,
+    CMD_ADVISE,
+    CMD_OPS,
+    CMD_COUNT
+};
+#define C_(x) (1u << CMD_##x)
+
+/* What a command's operands (the arguments that are not options) are: model files, MODEL=PROFILE pairs, or words
+ * (hw list/show, advise --explain RULE). Drives the input checks and the completion. */
+enum cli_operand { CLI_OPERAND_NONE, CLI_OPERAND_MODEL, CLI_OPERAND_PAIR, CLI_OPERAND_WORD };
+
 struct cli_cmd {
-    const char *name;
-    const char *summary;
-    const char *usage; /* full help text */
-    int (*run)(int argc, char **argv);
+    const char *name, *summary;
+    const char *synopsis;    /* usage lines, '\n' between them */
+    const char *description; /* one paragraph: what it does */
+    const char *notes;       /* after the options (exit codes ...), or NULL */
+    const char *formats;     /* --format choices, the default first ("table,json,csv"), or NULL */
+    enum cli_operand operand;
+    const char *operand_name; /* for messages: "model" */
+    int min_operands, max_operands;
+};
+extern const struct cli_cmd cli_cmds[CMD_COUNT];
+/* The command named name, or -1. */
+int cli_cmd_find(const char *name);
+
+/* ---- options (options.def, cli_table.c) ---- */
+enum cli_type {
+    CLI_T_FLAG,
+    CLI_T_STR,
+    CLI_T_FILE,
+    CLI_T_OUTPUT,
+    CLI_T_PLATFORM,
+    CLI_T_INT,
+    CLI_T_NUM,
+    CLI_T_CHOICE
+};
+enum cli_group { CLI_G_OPTIONS, CLI_G_SHAPES, CLI_G_PREDICT, CLI_G_OUTPUT, CLI_G_GENERAL, CLI_G_COUNT };
+#define CLI_F_SPLIT    1u /* a _STR/_PLATFORM value is a comma list (where the command takes several values) */
+#define CLI_F_MIN_OPEN 2u /* _NUM: min itself is out of range */
+
+struct cli_option {
+    const char *name, *alias;
+    enum cli_type type;
+    const char *metavar, *choices;
+    const char *words; /* _STR: values the completion offers (a comma list; not enforced), or NULL */
+    double min, max;
+    unsigned flags;
+    unsigned cmds, lists;
+    enum cli_group group;
+    const char *help;
 };
 
-extern const struct cli_cmd cli_cmds[];
-extern const int cli_n_cmds;
+enum cli_opt_id {
+#define OPT(id, ...) OPT_##id,
+#include "options.def"
+#undef OPT
+    OPT_COUNT
+};
+extern const struct cli_option cli_options[OPT_COUNT];
+extern const char *const cli_group_titles[CLI_G_COUNT];
 
-int cmd_analyze(int argc, char **argv);
-int cmd_ops(int argc, char **argv);
-extern const char hw_usage[];
-int cmd_hw(int, char **);
-int cmd_compare(int argc, char **argv);
-int cmd_sweep(int argc, char **argv);
-int cmd_roofline(int argc, char **argv);
-int cmd_calibrate(int argc, char **argv);
-int cmd_validate(int argc, char **argv);
-extern const char calibrate_usage[], validate_usage[];
-extern const char probe_usage[];
-int cmd_probe(int argc, char **argv);
-extern const char llm_usage[];
-int cmd_llm(int argc, char **argv);
-extern const char map_usage[];
-int cmd_map(int argc, char **argv);
-extern const char advise_usage[];
-int cmd_advise(int argc, char **argv);
+/* ---- the parsed command line (cli_parse.c) ---- */
+#define CLI_MAX_LIST  256  /* values of one option (repeated and comma lists together), operands */
+#define CLI_MAX_VALUE 4096 /* bytes of one value */
 
-/* options shared by the model commands (cli_args.c) */
-#define CLI_MAX_LIST        256
-#define CLI_OPT_SHAPES      1u  /* --input, --dim */
-#define CLI_OPT_HW          2u  /* --hw */
-#define CLI_OPT_PREDICT     4u  /* --dtype, --batch, --memory-model, --interval */
-#define CLI_OPT_MANY_MODELS 8u  /* several models */
-#define CLI_OPT_PLOT        16u /* --plot (analyze) */
-#define CLI_OPT_ACCURACY    32u /* --accuracy (compare) */
+struct cli_values {
+    int n;          /* values given (flags: times given) */
+    const char **s; /* the values as given (a comma list split); owned by the cli_args */
+    int *i;         /* _INT: the numbers; _CHOICE: the index in the choices */
+    double *d;      /* _NUM: the numbers */
+};
+
+struct cli_args {
+    enum cli_cmd_id cmd;
+    struct cli_values v[OPT_COUNT];
+    const char **operands; /* borrowed from argv */
+    int n_operands;
+    int help; /* -h / --help was given: nothing else was checked */
+};
+
+/* Parses argv (the words after the command name) for command cmd into a, without printing or exiting. Returns 0,
+ * or 2 with a one-line message in err ("analyze: --batch '0': expected a whole number from 1 to 1000000"). Free a
+ * with cli_args_free in both cases. */
+int cli_parse(enum cli_cmd_id cmd, int argc, char *const *argv, struct cli_args *a, char *err, size_t errlen);
+void cli_args_free(struct cli_args *a);
+/* The first value of an option, or NULL; whether a flag was given; the number of values. */
+const char *cli_str(const struct cli_args *a, enum cli_opt_id id);
+int cli_flag(const struct cli_args *a, enum cli_opt_id id);
+/* The closest of n candidates to word (an edit distance of at most a third of its length, at least 1), or NULL:
+ * the "did you mean" of commands, options, choices and presets. */
+const char *cli_suggest(const char *word, const char *const *cands, int n);
+/* A comma list as words: "a, b or c", first_note after the first word ("table (default), json or csv"). */
+void cli_word_list(const char *list, const char *first_note, char *out, size_t n);
+
+/* Checks the files the command line names before anything reads them: every model operand, input option and
+ * platform file that exists must be a regular file (a FIFO would block, a directory is no model); a platform that
+ * is neither a preset nor a file gets "did you mean". Returns 0, or prints the error and returns 2. */
+int cli_check_inputs(const struct cli_args *a);
+/* Calls fn(ctx, path) for every input file the command line names (model operands, both sides of MODEL=PROFILE,
+ * file options, platform files, --accuracy files), whether or not it exists; stops at the first non-zero return,
+ * which it returns. */
+int cli_input_files(const struct cli_args *a, int (*fn)(void *ctx, const char *path), void *ctx);
+
+/* ---- the model commands' common view (cli_args.c) ---- */
 struct cli_run {
-    const char *models[CLI_MAX_LIST];
+    const char *cmd;
+    const char *const *models;
     int n_models;
-    const char *hw[CLI_MAX_LIST];
+    const char *const *hw;
     int n_hw;
-    const char *inputs[CLI_MAX_LIST], *dims[CLI_MAX_LIST];
+    const char *const *inputs, *const *dims;
     int n_inputs, n_dims;
-    const char *dtypes[16];
+    const char *const *dtypes;
     int n_dtypes;
-    int batches[CLI_MAX_LIST];
+    const int *batches;
     int n_batches;
     int memory_model;
     double interval_s;
@@ -61,18 +141,25 @@ struct cli_run {
     const char *out;
     int strict;
     unsigned load_flags;
-    int quiet;                          /* --quiet: no warnings, no progress on stderr */
-    const char *plot;                   /* --plot roofline|timeline|memory */
-    const char *accuracy[CLI_MAX_LIST]; /* --accuracy MODEL=PCT or FILE.csv, as given */
+    int quiet;                   /* --quiet: no warnings, no progress on stderr */
+    const char *plot;            /* --plot roofline|timeline|memory */
+    const char *const *accuracy; /* --accuracy MODEL=PCT or FILE.csv, as given */
     int n_accuracy;
+    const struct cli_args *args;
 };
-/* Returns 0, or prints the error and returns 2. */
-int cli_parse_run(int argc, char **argv, struct cli_run *r, const char *cmd, unsigned allowed);
+/* The run options of a parsed command line (pointers into a). Returns 0, or prints the error and returns 2 (a
+ * combination of options that does not go together). */
+int cli_run_init(const struct cli_args *a, struct cli_run *r);
+/* Loads a model and analyses it with the command line's --input/--dim: 0, or prints the error and returns 2. */
 int cli_load(const struct cli_run *r, const char *model, struct nnperf_model **m, struct nnperf_analysis **a);
+/* Loads a model (no analysis); a file that is not an ONNX model is named as such. 0, or prints and returns 2. */
+int cli_load_model(const char *path, const struct nnperf_load_options *lo, struct nnperf_model **m);
 /* sweep and compare: 0 when every symbolic input dim of the analysis is bound, else prints an error naming them
  * and returns 2. */
 int cli_require_bound(const struct nnperf_analysis *an, const char *cmd, const char *model);
 int cli_load_platforms(const struct cli_run *r, struct nnperf_platform **plats);
+/* Loads one platform (a preset or a file); on error prints it, with "did you mean" for a misspelt preset. */
+int cli_load_platform(const char *name, struct nnperf_platform **p);
 /* The one platform (--hw) and the one model of a command: returns 0, or prints the error and returns 2 with nothing
  * left to free. */
 int cli_load_one(const struct cli_run *r, struct nnperf_platform **plat, struct nnperf_model **m,
@@ -82,13 +169,26 @@ struct nnperf_predict_options cli_predict_options(const struct cli_run *r);
 const char *cli_model_name(const char *path);
 /* Writes s as a JSON string literal. */
 void cli_json_str(FILE *f, const char *s);
+/* Parses --accuracy values for model display names (file name without .onnx); acc[i] = NAN when not given.
+ * Returns 0 or prints an error and returns 2. */
+int cli_parse_accuracy(const struct cli_run *r, double *acc);
 
-/* Writes data to path atomically (temp file + rename) or to stdout when path is NULL or "-". Returns 0 or prints
- * an error and returns 2. */
-int cli_write_output(const char *path, const char *data, size_t len);
-/* Terminal (term.c): the width of the terminal on fd (TIOCGWINSZ, else $COLUMNS, else 0 = not a terminal or
- * unknown); whether to colour output on fd (a tty and no NO_COLOR); a colour escape or "" (code "1" bold, "31" red,
- * "33" yellow, "0" reset). */
+/* ---- output (output.c) ---- */
+/* Writes data to -o FILE of the command line, or to standard output when there is none or it is "-". A file is
+ * written completely or not at all: a temporary created next to it (O_EXCL, O_NOFOLLOW, an unpredictable name),
+ * every write checked, fsync'd, closed and renamed over the target, which keeps its mode; a target that is not a
+ * regular file (a device, a FIFO, a directory) or is one of the command's input files is refused. Returns 0, or
+ * prints the error (with its cause) and returns 2. */
+int cli_write_output(const struct cli_args *a, const char *data, size_t len);
+/* The same for an explicit path (NULL or "-": standard output). */
+int cli_write_file(const struct cli_args *a, const char *path, const char *data, size_t len);
+/* Flushes and checks standard output at the end of a command: 0, or prints the error and returns 2. */
+int cli_finish_stdout(void);
+
+/* ---- terminal (term.c) ---- */
+/* The width of the terminal on fd (TIOCGWINSZ, else $COLUMNS, else 0 = not a terminal or unknown); whether to
+ * colour output on fd (a tty and no NO_COLOR); a colour escape or "" (code "1" bold, "31" red, "33" yellow,
+ * "0" reset). */
 int cli_term_width(int fd);
 int cli_use_color(int fd);
 const char *cli_sgr(int fd, const char *code);
@@ -101,21 +201,38 @@ void cli_progress_end(void);
 /* The width tables are fitted to: 0 (no limit) when writing to a file (out), else the terminal's width, else
  * $COLUMNS, else 80. */
 int cli_table_width(const char *out);
-/* Help (help.c): prints a command's help from its option table; 0, or -1 when the command has no table. */
-int cli_print_help(FILE *f, const char *cmd);
-/* `nnperf help --man`: the man page (roff) from the same tables. */
-void cli_print_man(FILE *f);
-/* `nnperf help --completion`: the bash completion script from the same tables. */
-void cli_print_completion(FILE *f);
-/* Parses --accuracy values for model display names (file name without .onnx); acc[i] = NAN when not given.
- * Returns 0 or prints an error and returns 2. */
-int cli_parse_accuracy(const struct cli_run *r, double *acc);
-
-/* Prints "nnperf: msg" to stderr. */
+/* Prints "nnperf: msg" to stderr; control characters in msg (from file or node names) are escaped. */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* The same, as "nnperf: warning: msg" in yellow on a terminal, unless quiet. */
+void cli_warn(int quiet, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* ---- help (help.c), all generated from the tables ---- */
+void cli_usage(FILE *f);
+void cli_print_help(FILE *f, enum cli_cmd_id cmd);
+/* `nnperf help --man`: the man page (roff); `nnperf help --completion`: the bash completion script. */
+void cli_print_man(FILE *f);
+void cli_print_completion(FILE *f);
+
+/* ---- the commands (cmd_*.c) ---- */
+int cmd_analyze(const struct cli_args *a);
+int cmd_compare(const struct cli_args *a);
+int cmd_sweep(const struct cli_args *a);
+int cmd_roofline(const struct cli_args *a);
+int cmd_hw(const struct cli_args *a);
+int cmd_probe(const struct cli_args *a);
+int cmd_calibrate(const struct cli_args *a);
+int cmd_validate(const struct cli_args *a);
+int cmd_llm(const struct cli_args *a);
+int cmd_map(const struct cli_args *a);
+int cmd_advise(const struct cli_args *a);
+int cmd_ops(const struct cli_args *a);
 
 #endif

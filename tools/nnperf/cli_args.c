@@ -1,186 +1,186 @@
-/* cli_args.c - the options shared by analyze, compare, sweep and roofline, parsed once, and the common
- * load-and-analyze step. */
+/* cli_args.c - what the commands share once the command line is parsed: the input checks (regular files before
+ * anything reads them), the model commands' run options, loading models and platforms with helpful messages ("not
+ * an ONNX model", "did you mean" for presets), and --accuracy. */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
-/* The copies of comma lists the options point into: kept for the life of the process (the command's options are
- * used until it exits), listed here so that they stay reachable and are never reported as leaks. */
-static char *kept[64];
-static int n_kept;
-
-static char *keep_copy(const char *s)
+static const char *file_kind(mode_t m)
 {
-    if (n_kept == (int)(sizeof kept / sizeof kept[0])) {
-        cli_error("too many list options");
-        return NULL;
-    }
-    char *c = strdup(s);
-    if (c) kept[n_kept++] = c;
-    return c;
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a plain file";
 }
 
-/* splits a comma list into r->list (pointers into a kept copy) */
-static int split_list(char *s, const char **list, int *n, int cap, const char *what)
+/* 0 when path is missing (the reader says so, with the cause) or a regular file; else prints and returns 2 */
+static int check_regular(const char *path)
 {
-    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
-        if (!*tok) continue;
-        if (*n == cap) {
-            cli_error("too many values for %s (at most %d)", what, cap);
-            return 2;
-        }
-        list[(*n)++] = tok;
-    }
+    struct stat st;
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode)) return 0;
+    cli_error("%s: cannot read: not a regular file (%s)", path, file_kind(st.st_mode));
+    return 2;
+}
+
+static int is_preset(const char *name)
+{
+    for (int i = 0; i < nnperf_platform_preset_count(); i++)
+        if (!strcmp(nnperf_platform_preset_name(i), name)) return 1;
     return 0;
 }
 
-int cli_parse_run(int argc, char **argv, struct cli_run *r, const char *cmd, unsigned allowed)
+int cli_input_files(const struct cli_args *a, int (*fn)(void *ctx, const char *path), void *ctx)
+{
+    const struct cli_cmd *c = &cli_cmds[a->cmd];
+    int rc = 0;
+    for (int i = 0; i < a->n_operands && !rc; i++) {
+        const char *op = a->operands[i];
+        if (c->operand == CLI_OPERAND_MODEL && !(a->cmd == CMD_ADVISE && cli_flag(a, OPT_EXPLAIN))) {
+            rc = fn(ctx, op);
+        } else if (c->operand == CLI_OPERAND_PAIR) {
+            const char *eq = strrchr(op, '=');
+            if (!eq) continue;
+            char *model = strndup(op, (size_t)(eq - op));
+            if (!model) return 2;
+            rc = fn(ctx, model);
+            free(model);
+            if (!rc) rc = fn(ctx, eq + 1);
+        } else if (a->cmd == CMD_HW && i == 1) {
+            if (!is_preset(op)) rc = fn(ctx, op); /* hw show FILE */
+        }
+    }
+    for (int k = 0; k < OPT_COUNT && !rc; k++) {
+        const struct cli_option *o = &cli_options[k];
+        if (o->type == CLI_T_FLAG) continue;
+        for (int i = 0; i < a->v[k].n && !rc; i++) {
+            const char *s = a->v[k].s[i];
+            if (o->type == CLI_T_FILE || (o->type == CLI_T_PLATFORM && !is_preset(s)) ||
+                (k == OPT_ACCURACY && !strchr(s, '=')))
+                rc = fn(ctx, s);
+        }
+    }
+    return rc;
+}
+
+static int check_one(void *ctx, const char *path)
+{
+    (void)ctx;
+    return check_regular(path);
+}
+
+int cli_check_inputs(const struct cli_args *a)
+{
+    return cli_input_files(a, check_one, NULL);
+}
+
+int cli_run_init(const struct cli_args *a, struct cli_run *r)
 {
     memset(r, 0, sizeof *r);
-    r->fmt = NNPERF_FORMAT_TABLE;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        unsigned need = 0;
-        if (!strcmp(a, "--input") || !strcmp(a, "--dim"))
-            need = CLI_OPT_SHAPES;
-        else if (!strcmp(a, "--hw"))
-            need = CLI_OPT_HW;
-        else if (!strcmp(a, "--dtype") || !strcmp(a, "--batch"))
-            need = CLI_OPT_PREDICT;
-        else if (!strcmp(a, "--memory-model") || !strcmp(a, "--interval"))
-            need = CLI_OPT_PREDICT;
-        else if (!strcmp(a, "--plot"))
-            need = CLI_OPT_PLOT;
-        else if (!strcmp(a, "--accuracy"))
-            need = CLI_OPT_ACCURACY;
-        if (need && !(allowed & need)) {
-            cli_error("%s: option '%s' does not apply (see 'nnperf help %s')", cmd, a, cmd);
-            return 2;
-        }
-        if ((!strcmp(a, "--input") || !strcmp(a, "--dim")) && has) {
-            int is_in = a[2] == 'i';
-            if ((is_in ? r->n_inputs : r->n_dims) == CLI_MAX_LIST) {
-                cli_error("too many %s options", a);
-                return 2;
-            }
-            if (is_in)
-                r->inputs[r->n_inputs++] = argv[++i];
-            else
-                r->dims[r->n_dims++] = argv[++i];
-        } else if (!strcmp(a, "--hw") && has) {
-            char *s = keep_copy(argv[++i]);
-            if (!s || split_list(s, r->hw, &r->n_hw, CLI_MAX_LIST, "--hw")) return 2;
-        } else if (!strcmp(a, "--dtype") && has) {
-            char *s = keep_copy(argv[++i]);
-            if (!s || split_list(s, r->dtypes, &r->n_dtypes, 16, "--dtype")) return 2;
-        } else if (!strcmp(a, "--batch") && has) {
-            char *s = keep_copy(argv[++i]);
-            const char *list[CLI_MAX_LIST];
-            int n = 0;
-            if (!s || split_list(s, list, &n, CLI_MAX_LIST, "--batch")) return 2;
-            for (int k = 0; k < n; k++) {
-                char *end;
-                long b = strtol(list[k], &end, 10);
-                if (*end || b < 1 || b > 1000000) {
-                    cli_error("%s: --batch '%s' is not a number of frames (1 to 1000000)", cmd, list[k]);
-                    return 2;
-                }
-                r->batches[r->n_batches++] = (int)b;
-            }
-        } else if (!strcmp(a, "--memory-model") && has) {
-            const char *m = argv[++i];
-            if (!strcmp(m, "planned"))
-                r->memory_model = NNPERF_MEMORY_PLANNED;
-            else if (!strcmp(m, "weights-only"))
-                r->memory_model = NNPERF_MEMORY_WEIGHTS_ONLY;
-            else {
-                cli_error("%s: unknown memory model '%s' (planned or weights-only)", cmd, m);
-                return 2;
-            }
-        } else if (!strcmp(a, "--interval") && has) {
-            char *end;
-            double ms = strtod(argv[++i], &end);
-            if (*end || !(ms > 0) || ms > 1e6) {
-                cli_error("%s: --interval '%s' is not a positive number of milliseconds", cmd, argv[i]);
-                return 2;
-            }
-            r->interval_s = ms / 1e3;
-        } else if (!strcmp(a, "--format") && has) {
-            const char *f = argv[++i];
-            if (!strcmp(f, "table"))
-                r->fmt = NNPERF_FORMAT_TABLE;
-            else if (!strcmp(f, "json"))
-                r->fmt = NNPERF_FORMAT_JSON;
-            else if (!strcmp(f, "csv"))
-                r->fmt = NNPERF_FORMAT_CSV;
-            else if (!strcmp(f, "html"))
-                r->fmt = NNPERF_FORMAT_HTML;
-            else {
-                cli_error("%s: unknown format '%s' (table, json, csv or html)", cmd, f);
-                return 2;
-            }
-        } else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && has) {
-            r->out = argv[++i];
-        } else if (!strcmp(a, "--plot") && has) {
-            r->plot = argv[++i];
-            if (strcmp(r->plot, "roofline") && strcmp(r->plot, "timeline") && strcmp(r->plot, "memory")) {
-                cli_error("%s: unknown plot '%s' (roofline, timeline or memory)", cmd, r->plot);
-                return 2;
-            }
-        } else if (!strcmp(a, "--accuracy") && has) {
-            if (r->n_accuracy == CLI_MAX_LIST) {
-                cli_error("%s: too many --accuracy options", cmd);
-                return 2;
-            }
-            r->accuracy[r->n_accuracy++] = argv[++i];
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            r->quiet = 1;
-        } else if (!strcmp(a, "--strict")) {
-            r->strict = 1;
-        } else if (!strcmp(a, "--drop-value-info")) {
-            r->load_flags |= NNPERF_LOAD_DROP_VALUE_INFO;
-        } else if (a[0] == '-' && a[1]) {
-            cli_error("%s: unknown option or missing value '%s' (see 'nnperf help %s')", cmd, a, cmd);
-            return 2;
-        } else {
-            if (r->n_models == CLI_MAX_LIST) {
-                cli_error("%s: too many models", cmd);
-                return 2;
-            }
-            r->models[r->n_models++] = a;
-        }
-    }
-    if (r->fmt == NNPERF_FORMAT_HTML && strcmp(cmd, "analyze") && strcmp(cmd, "compare")) {
-        cli_error("%s: --format html is for analyze and compare (table, json or csv here)", cmd);
-        return 2;
-    }
-    if (r->plot && r->fmt != NNPERF_FORMAT_TABLE) {
+    const char *cmd = cli_cmds[a->cmd].name;
+    r->cmd = cmd;
+    r->args = a;
+    r->models = a->operands;
+    r->n_models = a->n_operands;
+#define LIST(field, id) r->field = a->v[OPT_##id].s, r->n_##field = a->v[OPT_##id].n
+    LIST(hw, HW);
+    LIST(inputs, INPUT);
+    LIST(dims, DIM);
+    LIST(dtypes, DTYPE);
+    LIST(accuracy, ACCURACY);
+#undef LIST
+    r->batches = a->v[OPT_BATCH].i;
+    r->n_batches = a->v[OPT_BATCH].n;
+    /* in the order of the option's choices */
+    static const int memory_models[] = {NNPERF_MEMORY_PLANNED, NNPERF_MEMORY_WEIGHTS_ONLY,
+                                        NNPERF_MEMORY_TILED};
+    r->memory_model =
+        a->v[OPT_MEMORY_MODEL].n ? memory_models[a->v[OPT_MEMORY_MODEL].i[0]] : NNPERF_MEMORY_DEFAULT;
+    r->interval_s = a->v[OPT_INTERVAL].n ? a->v[OPT_INTERVAL].d[0] / 1e3 : 0;
+    r->out = cli_str(a, OPT_OUTPUT);
+    r->strict = cli_flag(a, OPT_STRICT);
+    r->quiet = cli_flag(a, OPT_QUIET);
+    r->plot = cli_str(a, OPT_PLOT);
+    if (cli_flag(a, OPT_DROP_VALUE_INFO)) r->load_flags |= NNPERF_LOAD_DROP_VALUE_INFO;
+    const char *f = cli_str(a, OPT_FORMAT);
+    r->fmt = !f || !strcmp(f, "table") ? NNPERF_FORMAT_TABLE
+             : !strcmp(f, "json")      ? NNPERF_FORMAT_JSON
+             : !strcmp(f, "csv")       ? NNPERF_FORMAT_CSV
+                                       : NNPERF_FORMAT_HTML;
+    if (r->plot && f) {
         cli_error("%s: --plot writes an SVG; leave out --format", cmd);
         return 2;
     }
-    if (!r->n_models) {
-        cli_error("%s: no model given (see 'nnperf help %s')", cmd, cmd);
-        return 2;
-    }
-    if (r->n_models > 1 && !(allowed & CLI_OPT_MANY_MODELS)) {
-        cli_error("%s: more than one model given ('%s' and '%s')", cmd, r->models[0], r->models[1]);
-        return 2;
-    }
     return 0;
+}
+
+/* Why a file that did not load is no ONNX model at all, from its first bytes: a text file or a known format; NULL
+ * when it may be a damaged ONNX model (the loader's message says more then). */
+static const char *not_onnx(const char *path)
+{
+    unsigned char b[512];
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return NULL;
+    ssize_t n = read(fd, b, sizeof b);
+    close(fd);
+    if (n < 4) return NULL;
+    static const struct {
+        const char *magic;
+        size_t len, at;
+        const char *what;
+    } magics[] = {
+        {"\x89PNG", 4, 0, "a PNG image"},
+        {"\x7f"
+         "ELF",
+         4, 0, "an ELF executable"},
+        {"PK\x03\x04", 4, 0,
+         "a ZIP archive; a PyTorch .pt/.pth checkpoint is one: export it with torch.onnx.export"},
+        {"\x1f\x8b", 2, 0, "a gzip file"},
+        {"\x89HDF", 4, 0, "an HDF5 file; a Keras .h5 model is one: convert it with tf2onnx"},
+        {"\x93NUMPY", 6, 0, "a NumPy array file"},
+        {"TFL3", 4, 4, "a TensorFlow Lite model: convert it with tf2onnx"},
+    };
+    for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
+        if ((size_t)n >= magics[i].at + magics[i].len &&
+            !memcmp(b + magics[i].at, magics[i].magic, magics[i].len))
+            return magics[i].what;
+    /* An ONNX model starts with field keys and lengths (bytes under 0x20: ir_version is 0x08); text has none but
+     * tab, newline and carriage return. */
+    for (ssize_t i = 0; i < n; i++)
+        if ((b[i] < 0x20 && b[i] != '\t' && b[i] != '\n' && b[i] != '\r') || b[i] == 0x7f) return NULL;
+    ssize_t k = 0;
+    while (k < n && (b[k] == ' ' || b[k] == '\t' || b[k] == '\n' || b[k] == '\r')) k++;
+    if (k < n && (b[k] == '{' || b[k] == '[')) return "a JSON text file";
+    return "a text file";
+}
+
+int cli_load_model(const char *path, const struct nnperf_load_options *lo, struct nnperf_model **m)
+{
+    char err[1024];
+    enum nnperf_status st = nnperf_model_load(path, lo, m, err, sizeof err);
+    if (st == NNPERF_OK) return 0;
+    const char *why = st != NNPERF_E_IO && st != NNPERF_E_NOMEM ? not_onnx(path) : NULL;
+    if (why)
+        cli_error("%s: not an ONNX model (%s)", path, why);
+    else
+        cli_error("%s", err);
+    *m = NULL;
+    return 2;
 }
 
 int cli_load(const struct cli_run *r, const char *model, struct nnperf_model **m, struct nnperf_analysis **a)
 {
     char err[1024];
     struct nnperf_load_options lo = {r->load_flags};
-    if (nnperf_model_load(model, &lo, m, err, sizeof err) != NNPERF_OK) {
-        cli_error("%s", err);
-        return 2;
-    }
+    if (cli_load_model(model, &lo, m)) return 2;
     struct nnperf_analyze_options ao = {r->inputs, r->n_inputs, r->dims, r->n_dims};
     if (nnperf_analyze(*m, &ao, a, err, sizeof err) != NNPERF_OK) {
         cli_error("%s", err);
@@ -211,12 +211,33 @@ int cli_require_bound(const struct nnperf_analysis *an, const char *cmd, const c
     return 2;
 }
 
-int cli_load_platforms(const struct cli_run *r, struct nnperf_platform **plats)
+int cli_load_platform(const char *name, struct nnperf_platform **p)
 {
     char err[1024];
+    *p = NULL;
+    if (!is_preset(name) && check_regular(name)) return 2;
+    if (nnperf_platform_load(name, p, err, sizeof err) == NNPERF_OK) return 0;
+    struct stat st;
+    const char *sug = NULL;
+    if (stat(name, &st) != 0 && !strchr(name, '/')) {
+        const char *cands[256];
+        int n = nnperf_platform_preset_count();
+        if (n > 256) n = 256;
+        for (int i = 0; i < n; i++) cands[i] = nnperf_platform_preset_name(i);
+        sug = cli_suggest(name, cands, n);
+    }
+    if (sug)
+        cli_error("%s (did you mean '%s'?)", err, sug);
+    else
+        cli_error("%s", err);
+    *p = NULL;
+    return 2;
+}
+
+int cli_load_platforms(const struct cli_run *r, struct nnperf_platform **plats)
+{
     for (int i = 0; i < r->n_hw; i++) {
-        if (nnperf_platform_load(r->hw[i], &plats[i], err, sizeof err) != NNPERF_OK) {
-            cli_error("%s", err);
+        if (cli_load_platform(r->hw[i], &plats[i])) {
             for (int k = 0; k < i; k++) nnperf_platform_free(plats[k]);
             return 2;
         }
@@ -292,8 +313,7 @@ static int set_accuracy(const struct cli_run *r, double *acc, const char *model,
         bare_name(r->models[i], b, sizeof b);
         if (!strcmp(b, want)) acc[i] = v, found = 1;
     }
-    if (!found && !r->quiet)
-        fprintf(stderr, "nnperf: warning: %s: no model named '%s' is compared\n", where, model);
+    if (!found) cli_warn(r->quiet, "%s: no model named '%s' is compared", where, model);
     return 0;
 }
 
@@ -309,9 +329,11 @@ int cli_parse_accuracy(const struct cli_run *r, double *acc)
             if (set_accuracy(r, acc, model, eq + 1, "--accuracy")) return 2;
             continue;
         }
+        if (check_regular(a)) return 2;
         FILE *f = fopen(a, "r");
         if (!f) {
-            cli_error("compare: --accuracy '%s' is neither MODEL=PCT nor a readable CSV file", a);
+            cli_error("compare: --accuracy '%s' is neither MODEL=PCT nor a readable CSV file: %s", a,
+                      strerror(errno));
             return 2;
         }
         char line[1024];
@@ -339,7 +361,12 @@ int cli_parse_accuracy(const struct cli_run *r, double *acc)
                 return 2;
             }
         }
+        int bad = ferror(f);
         fclose(f);
+        if (bad) {
+            cli_error("compare: %s: read error: %s", a, strerror(errno));
+            return 2;
+        }
     }
     return 0;
 }

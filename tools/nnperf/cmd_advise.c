@@ -7,28 +7,6 @@
 
 #include "cli.h"
 
-const char advise_usage[] =
-    "usage: nnperf advise MODEL.onnx --hw P [--format table|json|html] [-o FILE] [--min-gain PCT]\n"
-    "       nnperf advise --explain RULE\n"
-    "\n"
-    "Checks the model on the platform against Horizon's efficient-model design advice: CPU fallback, "
-    "unfused\n"
-    "patterns, alignment padding, memory-bound wide convs, spilled shortcuts, large weights, Transpose on "
-    "the\n"
-    "accelerator, batching of small inputs, dtype. Each finding names the layers, the evidence, the change "
-    "and its\n"
-    "predicted gain: the prediction re-run with the change applied to a copy of the model (docs/advise.md).\n"
-    "\n"
-    "options:\n"
-    "  --hw NAME|FILE        the platform (a preset, nnperf hw list, or a YAML file); required\n"
-    "  --format FMT          table (default), json, or html (the prediction's report with an Advice tab)\n"
-    "  --min-gain PCT        report findings whose gain is at least PCT %% of the latency per frame (default "
-    "0.5)\n"
-    "  --explain RULE        print a rule's rationale, check, what-if and source; without RULE, list the "
-    "rules\n"
-    "  -o, --output FILE     write to FILE instead of standard output\n"
-    "Options --input, --dim, --dtype, --batch, --memory-model and --interval are as for analyze.\n";
-
 static int explain(const char *rule)
 {
     if (!rule) {
@@ -37,54 +15,27 @@ static int explain(const char *rule)
             const char *nl = strchr(t, '\n');
             printf("%.*s\n", nl ? (int)(nl - t) : (int)strlen(t), t);
         }
-        return 0;
+        return cli_finish_stdout();
     }
     const char *t = nnperf_advice_explain(rule);
     if (!t) {
         cli_error("advise: no rule '%s' (nnperf advise --explain lists them)", rule);
         return 2;
     }
-    fputs(t, stdout);
-    return 0;
+    return cli_write_file(NULL, NULL, t, strlen(t));
 }
 
-int cmd_advise(int argc, char **argv)
+int cmd_advise(const struct cli_args *a)
 {
-    /* --explain, --min-gain and --format html are ours; the rest goes to the shared parser */
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
-    if (!rest) return 2;
-    int n = 0, html = 0;
-    double min_gain = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--explain")) {
-            const char *rule = i + 1 < argc && argv[i + 1][0] != '-' ? argv[i + 1] : NULL;
-            free(rest);
-            return explain(rule);
-        } else if (!strcmp(argv[i], "--format") && i + 1 < argc && !strcmp(argv[i + 1], "html")) {
-            html = 1;
-            i++;
-        } else if (!strcmp(argv[i], "--min-gain") && i + 1 < argc) {
-            char *end;
-            min_gain = strtod(argv[++i], &end);
-            if (*end || !(min_gain > 0) || min_gain > 100) {
-                cli_error("advise: --min-gain '%s' is not a percentage in (0, 100]", argv[i]);
-                free(rest);
-                return 2;
-            }
-        } else
-            rest[n++] = argv[i];
-    }
+    if (cli_flag(a, OPT_EXPLAIN)) return explain(a->n_operands ? a->operands[0] : NULL);
     struct cli_run r;
-    int rc = cli_parse_run(n, rest, &r, "advise", CLI_OPT_SHAPES | CLI_OPT_HW | CLI_OPT_PREDICT);
-    free(rest);
-    if (rc) return 2;
-    if (html) r.fmt = NNPERF_FORMAT_HTML;
-    if (r.fmt == NNPERF_FORMAT_CSV) {
-        cli_error("advise: --format csv is not available (table, json or html)");
+    if (cli_run_init(a, &r)) return 2;
+    if (!r.n_models) {
+        cli_error("advise: no model given (see 'nnperf help advise')");
         return 2;
     }
-    if (r.n_hw != 1 || r.n_dtypes > 1 || r.n_batches > 1) {
-        cli_error("advise: exactly one --hw (and at most one dtype and batch)");
+    if (r.n_hw != 1) {
+        cli_error("advise: --hw is required");
         return 2;
     }
     struct nnperf_platform *plat;
@@ -93,10 +44,11 @@ int cmd_advise(int argc, char **argv)
     if (cli_load_one(&r, &plat, &m, &an)) return 2;
     struct nnperf_advise_options ao = {
         .predict = cli_predict_options(&r),
-        .min_gain = min_gain / 100,
+        .min_gain = a->v[OPT_MIN_GAIN].n ? a->v[OPT_MIN_GAIN].d[0] / 100 : 0,
     };
     struct nnperf_advice *adv;
     char err[1024];
+    int rc;
     if (nnperf_advise(an, plat, &ao, &adv, err, sizeof err) != NNPERF_OK) {
         cli_error("%s: %s", r.hw[0], err);
         rc = 2;
@@ -107,7 +59,7 @@ int cmd_advise(int argc, char **argv)
             cli_error("%s", err);
             rc = 2;
         } else {
-            rc = cli_write_output(r.out, out, len);
+            rc = cli_write_output(a, out, len);
             free(out);
         }
         nnperf_advice_free(adv);

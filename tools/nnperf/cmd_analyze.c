@@ -5,16 +5,10 @@
 
 #include "cli.h"
 
-int cmd_analyze(int argc, char **argv)
+int cmd_analyze(const struct cli_args *a)
 {
     struct cli_run r;
-    if (cli_parse_run(argc, argv, &r, "analyze",
-                      CLI_OPT_SHAPES | CLI_OPT_HW | CLI_OPT_PREDICT | CLI_OPT_PLOT))
-        return 2;
-    if (r.n_hw > 1 || r.n_dtypes > 1 || r.n_batches > 1) {
-        cli_error("analyze: one platform, dtype and batch at a time (compare and sweep take lists)");
-        return 2;
-    }
+    if (cli_run_init(a, &r)) return 2;
     if (!r.n_hw && (r.n_dtypes || r.n_batches || r.memory_model || r.interval_s > 0)) {
         cli_error("analyze: --dtype, --batch, --memory-model and --interval need --hw");
         return 2;
@@ -55,8 +49,8 @@ int cmd_analyze(int argc, char **argv)
         struct nnperf_advice *adv = NULL;
         struct nnperf_render_options ro = {.width = cli_table_width(r.out)};
         if (pred && !r.plot && r.fmt == NNPERF_FORMAT_HTML) {
-            /* the HTML report of a prediction carries an Advice tab (issue 6): the advice page is the prediction
-             * page plus that tab */
+            /* the HTML report of a prediction carries an Advice tab: the advice page is the prediction page plus
+             * that tab */
             struct nnperf_advise_options ao = {.predict = po};
             if (nnperf_advise(an, plat, &ao, &adv, err, sizeof err) != NNPERF_OK) adv = NULL;
         }
@@ -74,7 +68,7 @@ int cmd_analyze(int argc, char **argv)
             cli_error("%s", err);
             rc = 2;
         } else {
-            rc = cli_write_output(r.out, text, len);
+            rc = cli_write_output(a, text, len);
         }
         free(text);
     }
@@ -87,10 +81,12 @@ int cmd_analyze(int argc, char **argv)
         nwarn += ps.warnings;
     }
     cli_progress_end();
-    if (!rc && !r.quiet && s.warnings && (r.out || r.fmt == NNPERF_FORMAT_CSV || r.plot))
-        for (int i = 0; i < s.warnings; i++)
-            fprintf(stderr, "%snnperf: warning:%s %s\n", cli_sgr(2, "33"), cli_sgr(2, "0"),
-                    nnperf_analysis_warning(an, i));
+    /* a report on the terminal shows its warnings; one written elsewhere gets them on standard error */
+    if (!rc && (r.out || r.fmt == NNPERF_FORMAT_CSV || r.plot)) {
+        for (int i = 0; i < s.warnings; i++) cli_warn(r.quiet, "%s", nnperf_analysis_warning(an, i));
+        for (int i = 0; pred && i < nwarn - s.warnings; i++)
+            cli_warn(r.quiet, "%s", nnperf_prediction_warning(pred, i));
+    }
     if (!rc && r.strict && nwarn) rc = 1;
     nnperf_prediction_free(pred);
     nnperf_platform_free(plat);

@@ -7,18 +7,12 @@
 
 #include "cli.h"
 
-int cmd_compare(int argc, char **argv)
+int cmd_compare(const struct cli_args *a)
 {
     struct cli_run r;
-    if (cli_parse_run(argc, argv, &r, "compare",
-                      CLI_OPT_SHAPES | CLI_OPT_HW | CLI_OPT_PREDICT | CLI_OPT_MANY_MODELS | CLI_OPT_ACCURACY))
-        return 2;
+    if (cli_run_init(a, &r)) return 2;
     if (!r.n_hw) {
         cli_error("compare: --hw P1,P2,... is required");
-        return 2;
-    }
-    if (r.n_dtypes > 1 || r.n_batches > 1) {
-        cli_error("compare: one dtype and batch (use sweep for lists)");
         return 2;
     }
     int M = r.n_models, P = r.n_hw;
@@ -85,9 +79,7 @@ int cmd_compare(int argc, char **argv)
             cli_progress(++step, steps, cli_model_name(r.models[mi]));
             if (nnperf_predict(an, plats[hi], &po, &p, errs[mi * P + hi], sizeof errs[0]) != NNPERF_OK) {
                 c->error = errs[mi * P + hi];
-                if (!r.quiet)
-                    fprintf(stderr, "%snnperf: warning:%s %s on %s: %s\n", cli_sgr(2, "33"), cli_sgr(2, "0"),
-                            cli_model_name(r.models[mi]), r.hw[hi], c->error);
+                cli_warn(r.quiet, "%s on %s: %s", cli_model_name(r.models[mi]), r.hw[hi], c->error);
                 continue;
             }
             struct nnperf_prediction_summary s;
@@ -131,7 +123,7 @@ int cmd_compare(int argc, char **argv)
             cli_error("compare: %s", err);
             rc = 2;
         } else {
-            rc = cli_write_output(r.out, text, tlen);
+            rc = cli_write_output(a, text, tlen);
         }
         free(text);
     }

@@ -6,19 +6,6 @@
 
 #include "cli.h"
 
-const char hw_usage[] =
-    "usage: nnperf hw list\n"
-    "       nnperf hw show NAME|FILE.yaml\n"
-    "\n"
-    "Platform descriptions (docs/platform-format.md).\n"
-    "  list   the built-in presets: name, peak INT4/INT8/FP16/FP32 (TOPS, 1 MAC = 2 ops), DDR GB/s,\n"
-    "         description\n"
-    "  show   a preset's YAML text as shipped (with its sources), or a YAML file checked and\n"
-    "         written back in normal form (every error names file, line and key); keys whose\n"
-    "         values are assumptions are marked\n"
-    "\n"
-    "exit codes: 0 ok, 2 bad input or usage\n";
-
 static void put_tops(double ops)
 {
     if (ops > 0)
@@ -51,14 +38,14 @@ static int hw_list(void)
         nnperf_platform_free(p);
     }
     printf("\n%d presets (peaks in TOPS; 'nnperf hw show NAME' prints one with its sources)\n", n);
-    return 0;
+    return cli_finish_stdout();
 }
 
 /* A preset as shipped, then its assumed keys with their values as comments (a file's normal form marks them on their
  * own lines). */
 static int show_preset(const struct nnperf_platform *p, const char *text, size_t len)
 {
-    int rc = cli_write_output(NULL, text, len);
+    int rc = cli_write_file(NULL, NULL, text, len);
     int n = nnperf_platform_assumption_count(p);
     if (rc || !n) return rc;
     printf("\n# assumptions (values not published, chosen or derived; see the comments above):\n");
@@ -70,18 +57,14 @@ static int show_preset(const struct nnperf_platform *p, const char *text, size_t
         else
             printf("#   %s\n", key);
     }
-    return fflush(stdout) ? 2 : 0;
+    return cli_finish_stdout();
 }
 
 static int hw_show(const char *what)
 {
     size_t len;
-    char err[512];
     struct nnperf_platform *p;
-    if (nnperf_platform_load(what, &p, err, sizeof err) != NNPERF_OK) {
-        cli_error("%s", err);
-        return 2;
-    }
+    if (cli_load_platform(what, &p)) return 2;
     const char *text = nnperf_platform_preset_yaml(what, &len);
     if (text) {
         int rc = show_preset(p, text, len);
@@ -94,21 +77,19 @@ static int hw_show(const char *what)
         cli_error("hw: out of memory");
         return 2;
     }
-    int rc = cli_write_output(NULL, out, len);
+    int rc = cli_write_file(NULL, NULL, out, len);
     free(out);
     nnperf_platform_free(p);
     return rc;
 }
 
-int cmd_hw(int argc, char **argv)
+int cmd_hw(const struct cli_args *a)
 {
-    if (argc == 1 && !strcmp(argv[0], "list")) return hw_list();
-    if (argc == 2 && !strcmp(argv[0], "show")) return hw_show(argv[1]);
-    if (argc >= 1 && (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help"))) {
-        fputs(hw_usage, stdout);
-        return 0;
-    }
-    cli_error("hw: expected 'list' or 'show NAME|FILE'");
-    fputs(hw_usage, stderr);
+    const char *sub = a->operands[0];
+    if (a->n_operands == 1 && !strcmp(sub, "list")) return hw_list();
+    if (a->n_operands == 2 && !strcmp(sub, "show")) return hw_show(a->operands[1]);
+    const char *cands[] = {"list", "show"}, *sug = cli_suggest(sub, cands, 2);
+    cli_error("hw: expected 'list' or 'show NAME|FILE'%s%s%s (see 'nnperf help hw')",
+              sug ? ", did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
     return 2;
 }

@@ -4,23 +4,10 @@
 
 #include "cli.h"
 
-int cmd_ops(int argc, char **argv)
+int cmd_ops(const struct cli_args *a)
 {
-    int csv = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-            const char *f = argv[++i];
-            if (!strcmp(f, "csv"))
-                csv = 1;
-            else if (strcmp(f, "table")) {
-                cli_error("ops: unknown format '%s' (table or csv)", f);
-                return 2;
-            }
-        } else {
-            cli_error("ops: unknown argument '%s'", argv[i]);
-            return 2;
-        }
-    }
+    const char *f = cli_str(a, OPT_FORMAT);
+    int csv = f && !strcmp(f, "csv");
     if (csv)
         printf("domain,name,since,until,class\n");
     else
@@ -40,5 +27,5 @@ int cmd_ops(int argc, char **argv)
             printf("%-26s %-34s %-8s %s\n", dom, name, range, klass);
     }
     if (!csv) printf("\n%d operators\n", nnperf_op_count());
-    return 0;
+    return cli_finish_stdout();
 }

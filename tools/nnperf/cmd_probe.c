@@ -8,27 +8,6 @@
 
 #include "cli.h"
 
-const char probe_usage[] =
-    "usage: nnperf probe [-o host.yaml] [--seconds N]\n"
-    "\n"
-    "Measures this machine on one thread and writes a platform description named 'host' (YAML, the format "
-    "of\n"
-    "docs/platform-format.md): fp32 peak (a vectorized FMA loop, AVX-512 or AVX2 when the CPU has them), "
-    "int8 (a\n"
-    "compiled int8 multiply-accumulate loop, not the VNNI/AMX peak), element-wise throughput (vector_ops), "
-    "L2 size\n"
-    "and bandwidth (sram) and memory bandwidth (a STREAM triad over arrays at least 4x the last-level "
-    "cache).\n"
-    "Efficiencies are 1: calibrate the file against measured latencies before trusting its predictions.\n"
-    "Keep the machine otherwise idle while it runs.\n"
-    "\n"
-    "options:\n"
-    "  -o, --output FILE     write to FILE (written completely or not at all) instead of standard output\n"
-    "  --seconds N           time budget, 1 to 30 seconds (default 10)\n"
-    "\n"
-    "Progress goes to standard error (a bar on a terminal, one line per phase otherwise).\n"
-    "exit codes: 0 ok, 2 bad usage or the probe failed\n";
-
 struct probe_progress {
     int tty;
     char last[64]; /* last phase printed */
@@ -59,30 +38,10 @@ static double mono_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int cmd_probe(int argc, char **argv)
+int cmd_probe(const struct cli_args *a)
 {
-    const char *out = NULL;
-    double seconds = 10;
-    for (int i = 0; i < argc; i++) {
-        if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
-            char *end;
-            const char *s = argv[++i];
-            seconds = strtod(s, &end);
-            if (end == s || *end || !(seconds >= 1 && seconds <= 30)) {
-                cli_error("probe: --seconds '%s': expected a number from 1 to 30", s);
-                return 2;
-            }
-        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(probe_usage, stdout);
-            return 0;
-        } else {
-            cli_error("probe: unknown argument '%s' (see: nnperf help probe)", argv[i]);
-            return 2;
-        }
-    }
-
+    const char *out = cli_str(a, OPT_OUTPUT);
+    double seconds = a->v[OPT_SECONDS].n ? a->v[OPT_SECONDS].d[0] : 10;
     struct probe_progress pp;
     memset(&pp, 0, sizeof pp);
     pp.tty = isatty(fileno(stderr));
@@ -96,7 +55,7 @@ int cmd_probe(int argc, char **argv)
         cli_error("probe: %s", err);
         return 2;
     }
-    int rc = cli_write_output(out, yaml, len);
+    int rc = cli_write_output(a, yaml, len);
     free(yaml);
     if (rc) return rc;
     if (out && strcmp(out, "-")) {

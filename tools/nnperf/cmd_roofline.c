@@ -6,12 +6,12 @@
 
 #include "cli.h"
 
-int cmd_roofline(int argc, char **argv)
+int cmd_roofline(const struct cli_args *a)
 {
     struct cli_run r;
-    if (cli_parse_run(argc, argv, &r, "roofline", CLI_OPT_SHAPES | CLI_OPT_HW | CLI_OPT_PREDICT)) return 2;
-    if (r.n_hw != 1 || r.n_dtypes > 1 || r.n_batches > 1) {
-        cli_error("roofline: exactly one --hw (and at most one dtype and batch)");
+    if (cli_run_init(a, &r)) return 2;
+    if (r.n_hw != 1) {
+        cli_error("roofline: --hw is required");
         return 2;
     }
     struct nnperf_platform *plat;
@@ -33,7 +33,7 @@ int cmd_roofline(int argc, char **argv)
             cli_error("roofline: %s", err);
             rc = 2;
         } else {
-            rc = cli_write_output(r.out, text, len);
+            rc = cli_write_output(a, text, len);
         }
         free(text);
         nnperf_prediction_free(p);

@@ -5,15 +5,16 @@
 
 #include "cli.h"
 
-int cmd_sweep(int argc, char **argv)
+int cmd_sweep(const struct cli_args *a)
 {
     struct cli_run r;
-    if (cli_parse_run(argc, argv, &r, "sweep", CLI_OPT_SHAPES | CLI_OPT_HW | CLI_OPT_PREDICT)) return 2;
+    if (cli_run_init(a, &r)) return 2;
     if (!r.n_hw) {
         cli_error("sweep: --hw is required");
         return 2;
     }
-    if (!r.n_batches) r.batches[r.n_batches++] = 0; /* the platform's frames per run */
+    static const int platform_batch = 0; /* the platform's frames per run */
+    if (!r.n_batches) r.batches = &platform_batch, r.n_batches = 1;
     struct nnperf_platform **plats = calloc((size_t)r.n_hw, sizeof *plats);
     if (!plats || cli_load_platforms(&r, plats)) {
         free(plats);
@@ -47,9 +48,8 @@ int cmd_sweep(int argc, char **argv)
                 struct nnperf_prediction *p;
                 cli_progress(done++, total, r.hw[hi]);
                 if (nnperf_predict(an, plats[hi], &po, &p, err, sizeof err) != NNPERF_OK) {
-                    if (!r.quiet)
-                        fprintf(stderr, "nnperf: warning: %s, %s, batch %d: %s\n", r.hw[hi],
-                                po.dtype ? po.dtype : "default", po.batch, err);
+                    cli_warn(r.quiet, "%s, %s, batch %d: %s", r.hw[hi], po.dtype ? po.dtype : "default",
+                             po.batch, err);
                     continue;
                 }
                 if (nnperf_sweep_add(sw, p, NULL, err, sizeof err) != NNPERF_OK) {
@@ -71,7 +71,7 @@ int cmd_sweep(int argc, char **argv)
             cli_error("sweep: %s", err);
             rc = 2;
         } else {
-            rc = cli_write_output(r.out, text, len);
+            rc = cli_write_output(a, text, len);
         }
         free(text);
     }

@@ -1,129 +1,18 @@
-/* help.c - the option tables of the model commands and everything generated from them: `nnperf help CMD` /
- * `--help`, the man page (`nnperf help --man` > docs/nnperf.1) and the bash completion (`nnperf help
- * --completion` > tools/completion/nnperf.bash). tools/dev/gen_man.sh regenerates both files and a test checks
- * that the committed ones are up to date. Commands without a table here (hw, probe, ...) keep their usage text in
- * the command table (main.c); the man page shows it as is and completion picks their --options out of it. */
-#include <ctype.h>
+/* help.c - everything generated from the command and option tables (cli_table.c, options.def): `nnperf --help`,
+ * `nnperf help CMD` / `CMD --help`, the man page (`nnperf help --man` > docs/nnperf.1) and the bash completion
+ * (`nnperf help --completion` > tools/completion/nnperf.bash). tools/dev/gen_man.sh regenerates both files and the
+ * ctest man_page_up_to_date checks that the committed ones are current. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 
-struct cli_opt {
-    const char *flag, *arg, *help;
-};
-
-struct cli_group {
-    const char *title;
-    const struct cli_opt *opts; /* ends with {NULL} */
-};
-
-struct cli_help {
-    const char *cmd, *synopsis, *description;
-    struct cli_group groups[4];
-    const char *notes;
-};
-
-static const struct cli_opt shape_opts[] = {
-    {"--input", "NAME=DIMS",
-     "set an input's shape, e.g. --input input=1x3x224x224 (symbols allowed: batchx3x224x224)"},
-    {"--dim", "SYMBOL=N", "bind a symbolic dimension, e.g. --dim batch=1"},
-    {"--drop-value-info", NULL, "ignore shapes declared in the model and infer everything"},
-    {NULL, NULL, NULL}};
-
-static const struct cli_opt predict_opts[] = {
-    {"--hw", "NAME|FILE",
-     "a built-in preset (nnperf hw list) or a platform YAML file (docs/platform-format.md)"},
-    {"--dtype", "DT", "int4, int8, fp16, bf16 or fp32 (default: the platform's)"},
-    {"--batch", "N", "frames per run (default: the platform's frames_per_run)"},
-    {"--memory-model", "M", "planned (SRAM/DDR plan, default) or weights-only (QuTiBench)"},
-    {"--interval", "MS", "timeline interval in milliseconds (default 0.5)"},
-    {NULL, NULL, NULL}};
-
-static const struct cli_opt analyze_opts[] = {
-    {"--format", "FMT",
-     "table (default), json, csv or html (a self-contained page with plots; needs no network)"},
-    {"--plot", "KIND", "write one plot as SVG instead: roofline, timeline or memory (needs --hw)"},
-    {"-o, --output", "FILE", "write to FILE (written completely or not at all) instead of standard output"},
-    {"--strict", NULL, "exit 1 when the analysis has warnings (unknown operators, unknown shapes)"},
-    {"-q, --quiet", NULL, "no warnings and no progress bar on standard error"},
-    {NULL, NULL, NULL}};
-
-static const struct cli_opt compare_opts[] = {
-    {"--hw", "P1,P2,...", "the platforms (presets or YAML files), required"},
-    {"--dtype", "DT",
-     "one dtype for all platforms (default: each platform's); a platform without it shows n/a"},
-    {"--batch", "N", "frames per run (default: the platform's)"},
-    {"--format", "FMT",
-     "table (default), json, csv or html (heatmap, latency-vs-throughput lines over batches 1, 2, "
-     "4, 8, 16, and the accuracy pareto front)"},
-    {"--accuracy", "M=PCT|FILE",
-     "a model's accuracy for the pareto front, e.g. --accuracy resnet50=76.1 (repeat, "
-     "or a CSV file of model,accuracy lines)"},
-    {"-o, --output", "FILE", "write to FILE instead of standard output"},
-    {"-q, --quiet", NULL, "no warnings and no progress bar on standard error"},
-    {NULL, NULL, NULL}};
-
-static const struct cli_opt sweep_opts[] = {
-    {"--hw", "P[,P2...]", "the platforms, required"},
-    {"--batch", "1,2,4,8", "batch sizes (default: the platform's frames per run)"},
-    {"--dtype", "DT[,DT2...]", "dtypes (default: the platform's)"},
-    {"--format", "FMT", "table (default), json or csv"},
-    {"-o, --output", "FILE", "write to FILE instead of standard output"},
-    {"-q, --quiet", NULL, "no warnings and no progress bar on standard error"},
-    {NULL, NULL, NULL}};
-
-static const struct cli_opt roofline_opts[] = {
-    {"--hw", "P", "the platform, required"},
-    {"--dtype", "DT", "int4, int8, fp16, bf16 or fp32 (default: the platform's)"},
-    {"--batch", "N", "frames per run"},
-    {"--format", "FMT", "table (default), json or csv"},
-    {"-o, --output", "FILE", "write to FILE instead of standard output"},
-    {NULL, NULL, NULL}};
-
-static const struct cli_opt ops_opts[] = {{"--format", "FMT", "table (default) or csv"}, {NULL, NULL, NULL}};
-
-static const struct cli_help helps[] = {
-    {"analyze",
-     "nnperf analyze MODEL.onnx [options]",
-     "Infers every tensor's shape and type and counts per-node MACs, FLOPs, parameters and bytes. With --hw, "
-     "predicts latency and throughput on a platform (docs/prediction.md).",
-     {{"options", analyze_opts},
-      {"shapes", shape_opts},
-      {"with a platform (latency prediction)", predict_opts}},
-     "exit codes: 0 ok, 1 warnings under --strict, 2 bad input or usage"},
-    {"compare",
-     "nnperf compare MODEL.onnx... --hw P1,P2,... [options]",
-     "The model x platform matrix of FPS and latency (QuTiBench's heatmap). A platform without the dtype "
-     "shows n/a. "
-     "Options --input, --dim, --memory-model and --interval are as for analyze.",
-     {{"options", compare_opts}, {"shapes", shape_opts}},
-     NULL},
-    {"sweep",
-     "nnperf sweep MODEL.onnx --hw P[,P2...] --batch 1,2,4,8 [--dtype int8,fp16] [options]",
-     "Latency and throughput for every (platform, dtype, batch) configuration; the model is analysed once.",
-     {{"options", sweep_opts}},
-     NULL},
-    {"roofline",
-     "nnperf roofline MODEL.onnx --hw P [options]",
-     "Each layer's arithmetic intensity (ops per DDR byte) and attained ops/s against the platform's "
-     "ceilings. "
-     "For a picture: nnperf analyze MODEL --hw P --plot roofline -o r.svg",
-     {{"options", roofline_opts}},
-     NULL},
-    {"ops",
-     "nnperf ops [--format table|csv]",
-     "Lists the supported operators: domain, name, opset range and class.",
-     {{"options", ops_opts}},
-     NULL},
-};
-#define N_HELPS ((int)(sizeof helps / sizeof helps[0]))
-
-static const struct cli_help *find(const char *cmd)
+void cli_usage(FILE *f)
 {
-    for (int i = 0; i < N_HELPS; i++)
-        if (!strcmp(helps[i].cmd, cmd)) return &helps[i];
-    return NULL;
+    fprintf(f, "usage: nnperf COMMAND [options]\n\ncommands:\n");
+    for (int i = 0; i < CMD_COUNT; i++) fprintf(f, "  %-10s %s\n", cli_cmds[i].name, cli_cmds[i].summary);
+    fprintf(f, "  %-10s %s\n", "help CMD", "show a command's options");
+    fprintf(f, "\n  nnperf --version\n");
 }
 
 /* words wrapped at width, every line indented by ind (the first line continues at column col) */
@@ -147,27 +36,67 @@ static void wrap(FILE *f, const char *s, int col, int ind, int width)
     fputc('\n', f);
 }
 
-int cli_print_help(FILE *f, const char *cmd)
+static int takes_list(const struct cli_option *o, enum cli_cmd_id cmd)
 {
-    const struct cli_help *h = find(cmd);
-    if (!h) return -1;
-    fprintf(f, "usage: %s\n\n", h->synopsis);
-    wrap(f, h->description, 0, 0, 100);
-    for (int g = 0; g < 4 && h->groups[g].opts; g++) {
-        fprintf(f, "\n%s:\n", h->groups[g].title);
-        for (const struct cli_opt *o = h->groups[g].opts; o->flag; o++) {
-            char left[64];
-            snprintf(left, sizeof left, "%s%s%s", o->flag, o->arg ? " " : "", o->arg ? o->arg : "");
+    return (o->lists & (1u << cmd)) &&
+           ((o->flags & CLI_F_SPLIT) || o->type == CLI_T_INT || o->type == CLI_T_NUM);
+}
+
+/* "-o, --output" */
+static void flag_names(const struct cli_option *o, char *out, size_t n)
+{
+    snprintf(out, n, "%s%s%s", o->alias ? o->alias : "", o->alias ? ", " : "", o->name);
+}
+
+/* the value's name as the command takes it: "NAME|FILE[,...]" where it takes a comma list */
+static void metavar(const struct cli_option *o, enum cli_cmd_id cmd, char *out, size_t n)
+{
+    const char *m = o->metavar ? o->metavar : "";
+    snprintf(out, n, "%s%s", m, takes_list(o, cmd) && !strchr(m, ',') ? "[,...]" : "");
+}
+
+/* an option's help line for a command (--format names the command's formats) */
+static void option_help(const struct cli_option *o, enum cli_cmd_id cmd, char *out, size_t n)
+{
+    if (o->type == CLI_T_CHOICE && !o->choices) {
+        char l[256];
+        cli_word_list(cli_cmds[cmd].formats ? cli_cmds[cmd].formats : "", " (default)", l, sizeof l);
+        snprintf(out, n, "%s: %s", o->help, l);
+    } else
+        snprintf(out, n, "%s", o->help);
+}
+
+void cli_print_help(FILE *f, enum cli_cmd_id cmd)
+{
+    const struct cli_cmd *c = &cli_cmds[cmd];
+    fprintf(f, "usage: ");
+    for (const char *s = c->synopsis; *s;) {
+        size_t l = strcspn(s, "\n");
+        fprintf(f, "%s%.*s\n", s == c->synopsis ? "" : "       ", (int)l, s);
+        s += l + (s[l] == '\n');
+    }
+    fputc('\n', f);
+    wrap(f, c->description, 0, 0, 100);
+    for (int g = 0; g < CLI_G_COUNT; g++) {
+        int shown = 0;
+        for (int i = 0; i < OPT_COUNT; i++) {
+            const struct cli_option *o = &cli_options[i];
+            if (o->group != (enum cli_group)g || !(o->cmds & (1u << cmd))) continue;
+            if (!shown++) fprintf(f, "\n%s:\n", cli_group_titles[g]);
+            char names[64], mv[64], left[140], h[1024];
+            flag_names(o, names, sizeof names);
+            metavar(o, cmd, mv, sizeof mv);
+            snprintf(left, sizeof left, "%s%s%s", names, mv[0] ? " " : "", mv);
             int col = fprintf(f, "  %-22s", left);
             if (col > 24) {
                 fprintf(f, "\n%24s", "");
                 col = 24;
             }
-            wrap(f, o->help, col, 24, 118);
+            option_help(o, cmd, h, sizeof h);
+            wrap(f, h, col, 24, 118);
         }
     }
-    if (h->notes) fprintf(f, "\n%s\n", h->notes);
-    return 0;
+    if (c->notes) fprintf(f, "\n%s\n", c->notes);
 }
 
 /* roff text: backslashes and dashes escaped, a leading dot or quote protected */
@@ -187,54 +116,69 @@ static void roff(FILE *f, const char *s, int dashes)
 
 void cli_print_man(FILE *f)
 {
-    fprintf(f, ".\\\" nnperf.1 - generated by tools/dev/gen_man.sh from tools/nnperf/help.c; do not edit\n");
+    fprintf(f, ".\\\" nnperf.1 - generated by tools/dev/gen_man.sh from tools/nnperf/cli_table.c and "
+               "options.def; do not edit\n");
     fprintf(f, ".TH NNPERF 1 \"\" \"nnperf %s\" \"User Commands\"\n", nnperf_version());
     fprintf(f, ".SH NAME\nnnperf \\- ONNX model analyzer and latency predictor\n");
     fprintf(f, ".SH SYNOPSIS\n.B nnperf\n.I COMMAND\n.RI [ options ]\n.br\n.B nnperf help\n.I COMMAND\n");
-    fprintf(f,
-            ".SH DESCRIPTION\nnnperf reads an ONNX model, infers every tensor's shape and type, counts MACs, "
-            "FLOPs, parameters and bytes per node, and predicts latency, throughput and DDR traffic on a "
-            "platform (a built-in preset or a YAML file). Reports are tables, JSON, CSV or a self-contained "
-            "HTML page with plots.\n");
+    fprintf(
+        f,
+        ".SH DESCRIPTION\nnnperf reads an ONNX model, infers every tensor's shape and type, counts MACs, "
+        "FLOPs, parameters and bytes per node, and predicts latency, throughput and DDR traffic on a "
+        "platform (a built-in preset or a YAML file). Reports are tables, JSON, CSV or a self-contained "
+        "HTML page with plots.\n.PP\nEvery option taking a value accepts it as the next argument or after "
+        "an equals sign (\\fB\\-\\-hw=horizon\\-j5\\fR); \\fB\\-\\-\\fR ends the options. Options that take "
+        "a list accept commas, repetition or both, up to %d values.\n",
+        CLI_MAX_LIST);
     fprintf(f, ".SH COMMANDS\n");
-    for (int i = 0; i < cli_n_cmds; i++) {
+    for (int i = 0; i < CMD_COUNT; i++) {
         fprintf(f, ".TP\n.B %s\n", cli_cmds[i].name);
         roff(f, cli_cmds[i].summary, 1);
         fputc('\n', f);
     }
-    for (int i = 0; i < cli_n_cmds; i++) {
-        const struct cli_help *h = find(cli_cmds[i].name);
-        fprintf(f, ".SH \"NNPERF %s\"\n", cli_cmds[i].name);
-        if (!h) {
-            fprintf(f, ".nf\n");
-            roff(f, cli_cmds[i].usage ? cli_cmds[i].usage : "", 0);
-            fprintf(f, ".fi\n");
-            continue;
-        }
-        fprintf(f, ".B ");
-        roff(f, h->synopsis, 1);
-        fprintf(f, "\n.PP\n");
-        roff(f, h->description, 0);
-        fputc('\n', f);
-        for (int g = 0; g < 4 && h->groups[g].opts; g++) {
-            fprintf(f, ".SS ");
-            roff(f, h->groups[g].title, 0);
+    for (int i = 0; i < CMD_COUNT; i++) {
+        const struct cli_cmd *c = &cli_cmds[i];
+        fprintf(f, ".SH \"NNPERF %s\"\n", c->name);
+        for (const char *s = c->synopsis; *s;) {
+            size_t l = strcspn(s, "\n");
+            char line[512];
+            snprintf(line, sizeof line, "%.*s", (int)l, s);
+            fprintf(f, "%s.B ", s == c->synopsis ? "" : ".br\n");
+            roff(f, line, 1);
             fputc('\n', f);
-            for (const struct cli_opt *o = h->groups[g].opts; o->flag; o++) {
+            s += l + (s[l] == '\n');
+        }
+        fprintf(f, ".PP\n");
+        roff(f, c->description, 0);
+        fputc('\n', f);
+        for (int g = 0; g < CLI_G_COUNT; g++) {
+            int shown = 0;
+            for (int k = 0; k < OPT_COUNT; k++) {
+                const struct cli_option *o = &cli_options[k];
+                if (o->group != (enum cli_group)g || !(o->cmds & (1u << i))) continue;
+                if (!shown++) {
+                    fprintf(f, ".SS ");
+                    roff(f, cli_group_titles[g], 0);
+                    fputc('\n', f);
+                }
+                char names[64], mv[64], h[1024];
+                flag_names(o, names, sizeof names);
+                metavar(o, (enum cli_cmd_id)i, mv, sizeof mv);
                 fprintf(f, ".TP\n.B ");
-                roff(f, o->flag, 1);
-                if (o->arg) {
+                roff(f, names, 1);
+                if (mv[0]) {
                     fprintf(f, " \" \"\n.I ");
-                    roff(f, o->arg, 0);
+                    roff(f, mv, 0);
                 }
                 fputc('\n', f);
-                roff(f, o->help, 0);
+                option_help(o, (enum cli_cmd_id)i, h, sizeof h);
+                roff(f, h, 0);
                 fputc('\n', f);
             }
         }
-        if (h->notes) {
+        if (c->notes) {
             fprintf(f, ".PP\n");
-            roff(f, h->notes, 0);
+            roff(f, c->notes, 0);
             fputc('\n', f);
         }
     }
@@ -242,76 +186,74 @@ void cli_print_man(FILE *f)
         f,
         ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nwhen set and not empty, no colour on the terminal\n"
         ".TP\n.B COLUMNS\nthe terminal width when it cannot be asked (tables are cut to it on a terminal)\n");
-    fprintf(f, ".SH EXIT STATUS\n0 ok, 1 warnings under \\-\\-strict, 2 bad input or usage.\n");
+    fprintf(f,
+            ".SH EXIT STATUS\n0 ok, 1 warnings under \\-\\-strict (map: the model does not fit), 2 bad input "
+            "or usage.\n");
     fprintf(
         f, ".SH SEE ALSO\nThe docs/ folder of the source: prediction.md, platform-format.md, json-schema.md, "
-           "conventions.md.\n");
+           "conventions.md, design.md.\n");
 }
 
-/* every distinct "--word" or "-x" option in text, space separated, appended to out */
-static void opts_of_text(const char *t, char *out, size_t n)
+/* the words of a comma list, space separated */
+static void words(FILE *f, const char *list)
 {
-    for (const char *s = t; *s; s++) {
-        if (s[0] != '-' || (s > t && (isalnum((unsigned char)s[-1]) || s[-1] == '-'))) continue;
-        const char *e = s + 1;
-        if (*e == '-') e++;
-        if (!islower((unsigned char)*e)) continue;
-        while (isalnum((unsigned char)*e) || *e == '-') e++;
-        char w[64];
-        size_t l = (size_t)(e - s);
-        if (l >= sizeof w || (s[1] != '-' && l != 2)) continue;
-        memcpy(w, s, l);
-        w[l] = 0;
-        size_t ol = strlen(out);
-        char pad[70];
-        snprintf(pad, sizeof pad, " %s ", w);
-        char cur[4200];
-        snprintf(cur, sizeof cur, " %s ", out);
-        if (strstr(cur, pad)) continue;
-        if (ol + l + 2 < n) snprintf(out + ol, n - ol, "%s%s", ol ? " " : "", w);
-        s = e - 1;
-    }
+    for (const char *c = list; *c; c++) fputc(*c == ',' ? ' ' : *c, f);
 }
 
 void cli_print_completion(FILE *f)
 {
-    fprintf(
-        f,
-        "# bash completion for nnperf - generated by tools/dev/gen_man.sh from tools/nnperf/help.c; do not "
-        "edit\n# install: source it, or copy it to /usr/share/bash-completion/completions/nnperf\n");
+    fprintf(f,
+            "# bash completion for nnperf - generated by tools/dev/gen_man.sh from tools/nnperf/cli_table.c "
+            "and options.def; do not edit\n# install: source it, or copy it to "
+            "/usr/share/bash-completion/completions/nnperf\n");
     fprintf(f, "_nnperf() {\n    local cur prev cmd opts\n    cur=${COMP_WORDS[COMP_CWORD]}\n"
                "    prev=${COMP_WORDS[COMP_CWORD-1]}\n    cmd=${COMP_WORDS[1]}\n");
     fprintf(f, "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n        COMPREPLY=($(compgen -W \"");
-    for (int i = 0; i < cli_n_cmds; i++) fprintf(f, "%s ", cli_cmds[i].name);
+    for (int i = 0; i < CMD_COUNT; i++) fprintf(f, "%s ", cli_cmds[i].name);
     fprintf(f, "help --help --version\" -- \"$cur\"))\n        return\n    fi\n");
-    fprintf(f, "    case \"$prev\" in\n"
-               "    help) COMPREPLY=($(compgen -W \"");
-    for (int i = 0; i < cli_n_cmds; i++) fprintf(f, "%s%s", i ? " " : "", cli_cmds[i].name);
-    fprintf(f,
-            "\" -- \"$cur\")); return ;;\n"
-            "    --hw) COMPREPLY=($(compgen -W \"$(nnperf hw list 2>/dev/null | awk 'NR>1{print $1}')\" -- "
-            "\"$cur\") $(compgen -f -X '!*.yaml' -- \"$cur\")); return ;;\n"
-            "    --format) COMPREPLY=($(compgen -W \"table json csv html\" -- \"$cur\")); return ;;\n"
-            "    --dtype) COMPREPLY=($(compgen -W \"int4 int8 fp16 bf16 fp32\" -- \"$cur\")); return ;;\n"
-            "    --memory-model) COMPREPLY=($(compgen -W \"planned weights-only\" -- \"$cur\")); return ;;\n"
-            "    --plot) COMPREPLY=($(compgen -W \"roofline timeline memory\" -- \"$cur\")); return ;;\n"
-            "    -o|--output|--accuracy) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
-            "    --input|--dim|--batch|--interval|--seconds) return ;;\n"
-            "    esac\n    case \"$cmd\" in\n");
-    for (int i = 0; i < cli_n_cmds; i++) {
-        char o[4096] = "";
-        const struct cli_help *h = find(cli_cmds[i].name);
-        if (h)
-            for (int g = 0; g < 4 && h->groups[g].opts; g++)
-                for (const struct cli_opt *x = h->groups[g].opts; x->flag; x++)
-                    opts_of_text(x->flag, o, sizeof o);
-        else if (cli_cmds[i].usage)
-            opts_of_text(cli_cmds[i].usage, o, sizeof o);
-        fprintf(f, "    %s) opts=\"%s%s--help\" ;;\n", cli_cmds[i].name, o, o[0] ? " " : "");
+    fprintf(f, "    if [ \"$cmd\" = help ]; then\n        COMPREPLY=($(compgen -W \"");
+    for (int i = 0; i < CMD_COUNT; i++) fprintf(f, "%s ", cli_cmds[i].name);
+    fprintf(f, "--man --completion\" -- \"$cur\"))\n        return\n    fi\n");
+    fprintf(f, "    case \"$cmd\" in\n");
+    for (int i = 0; i < CMD_COUNT; i++) {
+        const struct cli_cmd *c = &cli_cmds[i];
+        fprintf(f, "    %s)\n        opts=\"", c->name);
+        int first = 1;
+        for (int k = 0; k < OPT_COUNT; k++) {
+            const struct cli_option *o = &cli_options[k];
+            if (!(o->cmds & (1u << i))) continue;
+            fprintf(f, "%s%s%s%s", first ? "" : " ", o->alias ? o->alias : "", o->alias ? " " : "", o->name);
+            first = 0;
+        }
+        fprintf(f, "\"\n        case \"$prev\" in\n");
+        for (int k = 0; k < OPT_COUNT; k++) {
+            const struct cli_option *o = &cli_options[k];
+            if (!(o->cmds & (1u << i)) || o->type == CLI_T_FLAG) continue;
+            fprintf(f, "        %s%s%s) ", o->alias ? o->alias : "", o->alias ? "|" : "", o->name);
+            const char *w = o->type == CLI_T_CHOICE ? (o->choices ? o->choices : c->formats) : o->words;
+            if (o->type == CLI_T_PLATFORM)
+                fprintf(f, "COMPREPLY=($(compgen -W \"$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print "
+                           "$1}')\" -- \"$cur\") $(compgen -f -X '!*.y*ml' -- \"$cur\")) ;;\n");
+            else if (o->type == CLI_T_FILE || o->type == CLI_T_OUTPUT)
+                fprintf(f, "COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n");
+            else if (w) {
+                fprintf(f, "COMPREPLY=($(compgen -W \"");
+                words(f, w);
+                fprintf(f, "\" -- \"$cur\")) ;;\n");
+            } else
+                fprintf(f, "COMPREPLY=() ;;\n");
+        }
+        fprintf(f, "        *)\n            if [[ $cur == -* ]]; then\n"
+                   "                COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n            else\n");
+        if (c->operand == CLI_OPERAND_MODEL || c->operand == CLI_OPERAND_PAIR)
+            fprintf(f, "                COMPREPLY=($(compgen -f -X '!*.onnx' -- \"$cur\") $(compgen -d -- "
+                       "\"$cur\"))\n");
+        else if (i == CMD_HW)
+            fprintf(f, "                COMPREPLY=($(compgen -W \"list show\" -- \"$cur\") $(compgen -f -X "
+                       "'!*.y*ml' -- \"$cur\"))\n");
+        else
+            fprintf(f, "                COMPREPLY=()\n");
+        fprintf(f, "            fi ;;\n        esac ;;\n");
     }
-    fprintf(f,
-            "    *) opts=\"--help\" ;;\n    esac\n"
-            "    if [[ $cur == -* ]]; then\n        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
-            "    else\n        COMPREPLY=($(compgen -f -X '!*.onnx' -- \"$cur\") $(compgen -d -- \"$cur\"))\n"
-            "    fi\n}\ncomplete -o filenames -F _nnperf nnperf\n");
+    fprintf(f, "    esac\n}\ncomplete -o filenames -F _nnperf nnperf\n");
 }

@@ -1,128 +1,90 @@
-/* main.c - the nnperf command: dispatches to one cmd_<name>.c per subcommand. A client of nnperf.h only. */
-#include <stdarg.h>
+/* main.c - the nnperf command: finds the command (cli_table.c), parses its options with the one table-driven
+ * parser (cli_parse.c), checks the input files, runs one cmd_<name>.c, and checks standard output at the end. A
+ * client of nnperf.h only. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 
-/* The model commands' help (analyze, compare, sweep, roofline, ops) is in option tables in help.c, which also
- * generate the man page and the bash completion; their usage field here is NULL. */
-
-const struct cli_cmd cli_cmds[] = {
-    {"analyze", "shapes, types and per-node costs of an ONNX model", NULL, cmd_analyze},
-    {"compare", "FPS and latency of models x platforms", NULL, cmd_compare},
-    {"sweep", "latency vs throughput over batch sizes and dtypes", NULL, cmd_sweep},
-    {"roofline", "per-layer intensity and attained performance vs ceilings", NULL, cmd_roofline},
-    {"hw", "list the built-in platforms, show one as YAML", hw_usage, cmd_hw},
-    {"probe", "measure this machine's peak ops/s and memory bandwidth, write a platform YAML", probe_usage,
-     cmd_probe},
-    {"calibrate", "fit a platform's efficiencies to ONNX Runtime profiles", calibrate_usage, cmd_calibrate},
-    {"validate", "predicted vs measured time per layer and in total", validate_usage, cmd_validate},
-    {"llm", "LLM inference: time to first token, tokens/s, KV cache, memory fit", llm_usage, cmd_llm},
-    {"map", "plan a model on a MAX78000/MAX78002 CNN accelerator", map_usage, cmd_map},
-    {"advise", "which layers waste compute or bandwidth, what to change, and the predicted gain",
-     advise_usage, cmd_advise},
-    {"ops", "list the supported operators", NULL, cmd_ops},
+static int (*const runs[CMD_COUNT])(const struct cli_args *) = {
+    [CMD_ANALYZE] = cmd_analyze,
+    [CMD_COMPARE] = cmd_compare,
+    [CMD_SWEEP] = cmd_sweep,
+    [CMD_ROOFLINE] = cmd_roofline,
+    [CMD_HW] = cmd_hw,
+    [CMD_PROBE] = cmd_probe,
+    [CMD_CALIBRATE] = cmd_calibrate,
+    [CMD_VALIDATE] = cmd_validate,
+    [CMD_LLM] = cmd_llm,
+    [CMD_MAP] = cmd_map,
+    [CMD_ADVISE] = cmd_advise,
+    [CMD_OPS] = cmd_ops,
 };
-const int cli_n_cmds = (int)(sizeof cli_cmds / sizeof cli_cmds[0]);
 
-void cli_error(const char *fmt, ...)
+/* "unknown command 'analyse' (did you mean 'analyze'?)" */
+static int unknown_command(const char *what, const char *name)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "%snnperf:%s ", cli_sgr(2, "31"), cli_sgr(2, "0"));
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
+    const char *cands[CMD_COUNT + 1];
+    for (int i = 0; i < CMD_COUNT; i++) cands[i] = cli_cmds[i].name;
+    cands[CMD_COUNT] = "help";
+    const char *sug = cli_suggest(name, cands, CMD_COUNT + 1);
+    if (sug)
+        cli_error("%s '%s' (did you mean '%s'?)", what, name, sug);
+    else
+        cli_error("%s '%s' (see 'nnperf --help')", what, name);
+    return 2;
 }
 
-int cli_write_output(const char *path, const char *data, size_t len)
+static int help(int argc, char **argv)
 {
-    if (!path || !strcmp(path, "-")) {
-        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
-            cli_error("cannot write to standard output");
-            return 2;
-        }
+    if (argc < 3) {
+        cli_usage(stdout);
         return 0;
     }
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    if (!tmp) return 2;
-    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        cli_error("cannot write '%s'", path);
-        free(tmp);
-        return 2;
+    if (!strcmp(argv[2], "--man")) {
+        cli_print_man(stdout);
+        return 0;
     }
-    int ok = fwrite(data, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
-        cli_error("cannot write '%s'", path);
-        free(tmp);
-        return 2;
+    if (!strcmp(argv[2], "--completion")) {
+        cli_print_completion(stdout);
+        return 0;
     }
-    free(tmp);
+    int id = cli_cmd_find(argv[2]);
+    if (id < 0) return unknown_command("help: no command", argv[2]);
+    cli_print_help(stdout, (enum cli_cmd_id)id);
     return 0;
-}
-
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: nnperf COMMAND [options]\n\ncommands:\n");
-    for (int i = 0; i < cli_n_cmds; i++) fprintf(f, "  %-10s %s\n", cli_cmds[i].name, cli_cmds[i].summary);
-    fprintf(f, "  %-10s %s\n", "help CMD", "show a command's options");
-    fprintf(f, "\n  nnperf --version\n");
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        usage(stderr);
+        cli_usage(stderr);
         return 2;
     }
     const char *c = argv[1];
+    int rc;
     if (!strcmp(c, "--version") || !strcmp(c, "version")) {
         printf("nnperf %s\n", nnperf_version());
-        return 0;
+        rc = 0;
+    } else if (!strcmp(c, "-h") || !strcmp(c, "--help")) {
+        cli_usage(stdout);
+        rc = 0;
+    } else if (!strcmp(c, "help")) {
+        rc = help(argc, argv);
+    } else {
+        int id = cli_cmd_find(c);
+        if (id < 0) return unknown_command("unknown command", c);
+        struct cli_args a;
+        char err[1024];
+        rc = cli_parse((enum cli_cmd_id)id, argc - 2, argv + 2, &a, err, sizeof err);
+        if (rc)
+            cli_error("%s", err);
+        else if (a.help)
+            cli_print_help(stdout, (enum cli_cmd_id)id);
+        else
+            rc = cli_check_inputs(&a) ? 2 : runs[id](&a);
+        cli_args_free(&a);
     }
-    if (!strcmp(c, "-h") || !strcmp(c, "--help")) {
-        usage(stdout);
-        return 0;
-    }
-    if (!strcmp(c, "help")) {
-        if (argc < 3) {
-            usage(stdout);
-            return 0;
-        }
-        if (!strcmp(argv[2], "--man")) {
-            cli_print_man(stdout);
-            return 0;
-        }
-        if (!strcmp(argv[2], "--completion")) {
-            cli_print_completion(stdout);
-            return 0;
-        }
-        for (int i = 0; i < cli_n_cmds; i++)
-            if (!strcmp(argv[2], cli_cmds[i].name)) {
-                if (cli_print_help(stdout, cli_cmds[i].name) < 0) fputs(cli_cmds[i].usage, stdout);
-                return 0;
-            }
-        cli_error("no command '%s' (try 'nnperf help')", argv[2]);
-        return 2;
-    }
-    for (int i = 0; i < cli_n_cmds; i++)
-        if (!strcmp(c, cli_cmds[i].name)) {
-            for (int k = 2; k < argc; k++)
-                if (!strcmp(argv[k], "-h") || !strcmp(argv[k], "--help")) {
-                    if (cli_print_help(stdout, cli_cmds[i].name) < 0) fputs(cli_cmds[i].usage, stdout);
-                    return 0;
-                }
-            return cli_cmds[i].run(argc - 2, argv + 2);
-        }
-    cli_error("unknown command '%s'", c);
-    usage(stderr);
-    return 2;
+    /* a failed command has said why; a command that succeeded fails when its output could not be written */
+    return rc ? rc : cli_finish_stdout();
 }

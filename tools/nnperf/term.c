@@ -1,6 +1,8 @@
 /* term.c - the terminal side of the CLI: width (TIOCGWINSZ, else $COLUMNS), colour only on a tty and never with
- * NO_COLOR (https://no-color.org), a progress bar on stderr for work that takes over a second, and fitting wide
- * tables to the terminal. Nothing here changes what goes to a file or a pipe. */
+ * NO_COLOR ([NO-COLOR] in docs/sources.md), a progress bar on stderr for work that takes over a second, the width
+ * wide tables are fitted to, and the error and warning lines (control characters escaped). */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +90,42 @@ void cli_progress_end(void)
     if (prog.drawn) fputs("\r\033[K", stderr);
     prog.drawn = 0;
     prog.on = 0;
+}
+
+/* msg with control characters (a node or file name may carry escape sequences) written as \xNN */
+static void put_escaped(FILE *f, const char *msg)
+{
+    for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            fprintf(f, "\\x%02x", *c);
+        else
+            fputc(*c, f);
+}
+
+static void report(const char *color, const char *label, const char *fmt, va_list ap)
+{
+    char msg[4096];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    fprintf(stderr, "%snnperf:%s%s ", cli_sgr(2, color), label, cli_sgr(2, "0"));
+    put_escaped(stderr, msg);
+    fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report("31", "", fmt, ap);
+    va_end(ap);
+}
+
+void cli_warn(int quiet, const char *fmt, ...)
+{
+    if (quiet) return;
+    va_list ap;
+    va_start(ap, fmt);
+    report("33", " warning:", fmt, ap);
+    va_end(ap);
 }
 
 int cli_table_width(const char *out)

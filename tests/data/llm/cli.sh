@@ -34,7 +34,7 @@ expect 2 "compare: $m: unbound symbolic input dims 'batch_size'" "$nnperf" compa
 expect 0 "" "$nnperf" sweep "$m" --hw a100-80gb --dim batch_size=1 --dim sequence_length=4 \
     --dim past_sequence_length=2 --dim "past_sequence_length + sequence_length=6"
 expect 2 "llm: --hw is required" "$nnperf" llm "$m"
-expect 2 "llm: --prompt 'x': expected positive integers" "$nnperf" llm "$m" --hw a100-80gb --prompt x
+expect 2 "llm: --prompt 'x': expected a whole number from 1 to 16777216" "$nnperf" llm "$m" --hw a100-80gb --prompt x
 expect 2 "llm: --generate takes one value" "$nnperf" llm "$m" --hw a100-80gb --generate 3,4
 expect 2 "unknown dtype (int4, int8, fp8, fp16, bf16 or fp32)" "$nnperf" llm "$m" --hw a100-80gb --weights int3
 expect 2 "has no input named 'input_ids'" "$nnperf" llm "$dir/../../../models/resnet18.onnx" --hw a100-80gb

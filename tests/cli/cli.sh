@@ -1,0 +1,153 @@
+#!/bin/sh
+# cli.sh - the command line end to end: every message of bad usage, hostile input and unwritable output, with its
+# exact exit code and text (one line on stderr, nothing half-written), and the "did you mean" help.
+# usage: cli.sh NNPERF WORKDIR      (run from the repository root)
+set -u
+nn=$1
+work=$2/nnperf-cli.$$
+rm -rf "$work"
+mkdir -p "$work" || exit 1
+trap 'rm -rf "$work"' EXIT
+fail=0
+pass=0
+M=models/squeezenet1_1.onnx
+P=tests/data/ort_profile_small.json
+HOST=bench/validate/host-cal.yaml
+
+# expect RC 'LINE' command...: exit code RC and stderr exactly "nnperf: LINE" (LINE empty: anything on stderr)
+expect() {
+    rc=$1
+    line=$2
+    shift 2
+    timeout 60 "$@" >"$work/out" 2>"$work/err"
+    got=$?
+    if [ "$got" -ne "$rc" ]; then
+        echo "FAIL ($*): exit $got, expected $rc"; head -c 2000 "$work/err"; fail=$((fail + 1)); return 1
+    fi
+    if [ -n "$line" ] && [ "$(cat "$work/err")" != "nnperf: $line" ]; then
+        echo "FAIL ($*): stderr is:"; head -c 2000 "$work/err"; echo "expected: nnperf: $line"
+        fail=$((fail + 1)); return 1
+    fi
+    pass=$((pass + 1))
+}
+check() { # check DESCRIPTION command...: the command succeeds
+    d=$1
+    shift
+    if "$@"; then pass=$((pass + 1)); else echo "FAIL: $d"; fail=$((fail + 1)); fi
+}
+
+# ---- the one option table: --opt=value, lists, bounds (issue: 256 + 2 --batch values wrote past a stack array)
+L=$(awk 'BEGIN { for (i = 0; i < 256; i++) printf "%s1", (i ? "," : "") }')
+expect 2 "analyze: --batch takes one value (sweep takes a list)" "$nn" analyze models/resnet18.onnx --batch "$L" --batch 1000000,7
+expect 2 "sweep: too many values for --batch (at most 256)" "$nn" sweep models/resnet18.onnx --hw zcu102-dpu --batch "$L" --batch 1000000,7
+expect 0 "" "$nn" analyze "$M" --hw=horizon-j5 --batch=2 --format=json -o "$work/eq.json"
+check "--opt=value writes the report" grep -q '"schema"' "$work/eq.json"
+# validate once dropped the arguments past the 256th and then blamed missing options
+set --
+i=0
+while [ $i -lt 300 ]; do set -- "$@" --dim "d$i=1"; i=$((i + 1)); done
+expect 2 "validate: too many values for --dim (at most 256)" "$nn" validate "$M" "$@" --hw "$HOST" --measured "$P"
+set --
+i=0
+while [ $i -lt 200 ]; do set -- "$@" --dim "d$i=1"; i=$((i + 1)); done
+expect 0 "" "$nn" validate "$M" "$@" --hw "$HOST" --measured "$P"
+expect 2 "analyze: option '--strict' takes no value" "$nn" analyze "$M" --strict=1
+expect 2 "analyze: option '--hw' needs a value (NAME|FILE)" "$nn" analyze "$M" --hw
+expect 2 "analyze: --interval '0': expected a number greater than 0 and at most 1e+06" "$nn" analyze "$M" --hw horizon-j5 --interval 0
+expect 2 "sweep: option '--plot' does not apply to sweep (it is an option of analyze)" "$nn" sweep "$M" --hw zcu102-dpu --plot roofline
+expect 2 "ops: unexpected argument 'x' (see 'nnperf help ops')" "$nn" ops x
+
+# a tiny --interval: at most 10000 intervals (16.4 MB of JSON for resnet18 at 1e-6 ms before), and a warning
+expect 0 "warning: timeline: an interval of 1e-06 ms gives 7.043e+05 intervals over the run; widened to 7.043e-05 ms (at most 10000)" "$nn" analyze models/resnet18.onnx --hw horizon-j5 --interval 0.000001 --format json -o "$work/tl.json"
+check "timeline JSON under 1 MB" test "$(wc -c <"$work/tl.json")" -lt 1000000
+
+# ---- did you mean
+expect 2 "unknown command 'analyse' (did you mean 'analyze'?)" "$nn" analyse "$M"
+expect 2 "help: no command 'analyse' (did you mean 'analyze'?)" "$nn" help analyse
+expect 2 "analyze: unknown option '--fromat' (did you mean '--format'?)" "$nn" analyze "$M" --fromat json
+expect 2 "analyze: unknown format 'jsn' (table, json, csv or html; did you mean 'json'?)" "$nn" analyze "$M" --format jsn
+expect 2 "unknown platform 'hoizon-j5': not a built-in preset (see 'nnperf hw list') and no such file (did you mean 'horizon-j5'?)" "$nn" analyze "$M" --hw hoizon-j5
+expect 2 "hw: expected 'list' or 'show NAME|FILE', did you mean 'list'? (see 'nnperf help hw')" "$nn" hw lsit
+# help advise printed "%%"; every command's help comes from the table
+expect 0 "" "$nn" help advise
+check "help advise has no %%" sh -c "! grep -q '%%' '$work/out'"
+check "help advise lists --min-gain" grep -q -- "--min-gain PCT" "$work/out"
+for c in analyze compare sweep roofline hw probe calibrate validate llm map advise ops; do
+    expect 0 "" "$nn" "$c" --help
+    check "$c --help starts with its usage" grep -q "^usage: nnperf $c" "$work/out"
+done
+
+# ---- not an ONNX model
+expect 2 "README.md: not an ONNX model (a text file)" "$nn" analyze README.md
+expect 2 "$P: not an ONNX model (a JSON text file)" "$nn" analyze "$P"
+printf 'PK\003\004rest-of-a-zip' >"$work/model.pt"
+expect 2 "$work/model.pt: not an ONNX model (a ZIP archive; a PyTorch .pt/.pth checkpoint is one: export it with torch.onnx.export)" "$nn" analyze "$work/model.pt"
+
+# ---- inputs that are not regular files: refused before anything reads them (a FIFO would hang)
+mkfifo "$work/fifo"
+expect 2 "$work/fifo: cannot read: not a regular file (a FIFO)" "$nn" analyze "$work/fifo"
+expect 2 "$work/fifo: cannot read: not a regular file (a FIFO)" "$nn" analyze "$M" --hw "$work/fifo"
+expect 2 "$work/fifo: cannot read: not a regular file (a FIFO)" "$nn" validate "$M" --hw "$HOST" --measured "$work/fifo"
+expect 2 "$work/fifo: cannot read: not a regular file (a FIFO)" "$nn" compare "$M" --hw zcu102-dpu --format html --accuracy "$work/fifo"
+expect 2 "/: cannot read: not a regular file (a directory)" "$nn" compare "$M" --hw zcu102-dpu --format html --accuracy /
+expect 2 "$work: cannot read: not a regular file (a directory)" "$nn" hw show "$work"
+# control characters of names are escaped in messages
+esc=$(printf 'x\033[31my.onnx')
+expect 2 'x\x1b[31my.onnx: cannot open: No such file or directory' "$nn" analyze "$esc"
+
+# ---- -o: written completely or not at all, never onto what it must not replace
+expect 2 "cannot write '/nonexistent-dir/x.json': cannot create a file in '/nonexistent-dir': No such file or directory" "$nn" analyze "$M" --format json -o /nonexistent-dir/x.json
+if [ -c /dev/null ]; then # (another program may have replaced it: then there is nothing to protect)
+    expect 2 "cannot write '/dev/null': not a regular file (a character device); nnperf writes only regular files" "$nn" analyze "$M" -o /dev/null
+    check "/dev/null is still a character device" test -c /dev/null
+fi
+expect 2 "cannot write '$work/fifo': not a regular file (a FIFO); nnperf writes only regular files" "$nn" analyze "$M" -o "$work/fifo"
+check "the FIFO is still a FIFO" test -p "$work/fifo"
+expect 2 "cannot write '$work': not a regular file (a directory); nnperf writes only regular files" "$nn" analyze "$M" -o "$work"
+cp "$M" "$work/m.onnx"
+expect 2 "cannot write '$work/m.onnx': it is an input of this command ('$work/m.onnx'); choose another output file" "$nn" analyze "$work/m.onnx" --format json -o "$work/m.onnx"
+check "the model is untouched" cmp -s "$M" "$work/m.onnx"
+ln -s m.onnx "$work/link.onnx"
+expect 2 "cannot write '$work/link.onnx': it is an input of this command ('$work/m.onnx'); choose another output file" "$nn" analyze "$work/m.onnx" -o "$work/link.onnx"
+cp "$HOST" "$work/p.yaml"
+expect 2 "cannot write '$work/p.yaml': it is an input of this command ('$work/p.yaml'); choose another output file" "$nn" analyze "$M" --hw "$work/p.yaml" -o "$work/p.yaml"
+cp "$P" "$work/prof.json"
+expect 2 "cannot write '$work/prof.json': it is an input of this command ('$work/prof.json'); choose another output file" "$nn" validate "$M" --hw "$HOST" --measured "$work/prof.json" -o "$work/prof.json"
+check "the profile is untouched" cmp -s "$P" "$work/prof.json"
+# the mode of a replaced file is kept; a symlink is followed to the file it names, which is replaced
+printf 'old\n' >"$work/private.json"
+chmod 600 "$work/private.json"
+expect 0 "" "$nn" analyze "$M" --format json -o "$work/private.json"
+check "mode 600 kept" test "$(stat -c %a "$work/private.json")" = 600
+check "replaced" grep -q '"schema"' "$work/private.json"
+ln -s private.json "$work/to-private.json"
+expect 0 "" "$nn" analyze "$M" --format csv -o "$work/to-private.json"
+check "the link is still a link" test -L "$work/to-private.json"
+check "its target was written" grep -q '^#\|^index\|,' "$work/private.json"
+check "no temporary left" sh -c "! ls -A '$work' | grep -q '\.tmp$'"
+# a failed run leaves the old file as it was
+printf 'keep\n' >"$work/keep.json"
+expect 2 "" "$nn" analyze tests/bad-inputs/empty.onnx --format json -o "$work/keep.json"
+check "old output kept" test "$(cat "$work/keep.json")" = keep
+
+# ---- standard output that cannot be written: an error, not exit 0
+if [ -w /dev/full ]; then
+    for cmd in "ops" "hw list" "help" "--version" "advise --explain" "help analyze" "hw show horizon-j5"; do
+        # shellcheck disable=SC2086
+        expect 2 "cannot write to standard output: No space left on device" sh -c "\"$nn\" $cmd >/dev/full"
+    done
+    expect 2 "cannot write to standard output: No space left on device" sh -c "\"$nn\" analyze $M >/dev/full"
+fi
+
+# ---- profiles: the right format, the right model
+expect 2 "validate: 'tests/data/profiles/trtexec_profile.json': not an ONNX Runtime profile: event 0 looks like a TensorRT profile (trtexec --exportProfile); expected the JSON trace of ONNX Runtime's profiler (SessionOptions.enable_profiling)" "$nn" validate "$M" --hw "$HOST" --measured tests/data/profiles/trtexec_profile.json
+expect 2 "validate: '$P' is not a profile of 'models/resnet50.onnx': 1 of its 40 kernels (2.5%) match nodes of the model, less than half (--force to use it anyway)" "$nn" validate models/resnet50.onnx --hw "$HOST" --measured "$P"
+expect 0 "warning: validate: '$P': only 1 of its 40 kernels (2.5%) match nodes of 'models/resnet50.onnx'; used anyway (--force)" "$nn" validate models/resnet50.onnx --hw "$HOST" --measured "$P" --force
+expect 2 "calibrate: '$P' is not a profile of 'models/alexnet.onnx': 5 of its 40 kernels (12.5%) match nodes of the model, less than half (--force to use it anyway)" "$nn" calibrate --hw "$HOST" -o "$work/cal.yaml" "models/alexnet.onnx=$P"
+check "no calibrated file written" test ! -e "$work/cal.yaml"
+# an INT8 accelerator validated at its own dtype
+expect 0 "" "$nn" validate "$M" --hw horizon-j5 --dtype int8 --measured "$P"
+check "validate --dtype int8 ran on int8" grep -q "whole run: predicted" "$work/out"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
