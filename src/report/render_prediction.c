@@ -311,8 +311,11 @@ static void text_report(const struct rep_view *v, const struct nnperf_render_opt
         rt_finish(&t, o->width, 0, sb, &note);
     }
     int n = nnperf_prediction_interval_count(v->p);
-    sb_printf(sb, "\ntimeline (interval %.3g ms): compute utilization | DDR load | DDR store\n",
-              v->su.interval_s * 1e3);
+    char head[160];
+    snprintf(head, sizeof head, "timeline (interval %.3g ms): compute utilization | DDR load | DDR store",
+             v->su.interval_s * 1e3);
+    sb_putc(sb, '\n');
+    rt_wrap_indent(sb, head, o->width, 2);
     int step = n > 40 ? (n + 39) / 40 : 1;
     for (int i = 0; i < n; i += step) {
         struct nnperf_interval iv;

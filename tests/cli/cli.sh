@@ -149,5 +149,25 @@ check "no calibrated file written" test ! -e "$work/cal.yaml"
 expect 0 "" "$nn" validate "$M" --hw horizon-j5 --dtype int8 --measured "$P"
 check "validate --dtype int8 ran on int8" grep -q "whole run: predicted" "$work/out"
 
+# ---- tables for a terminal: the width (80 into a pipe, --width, COLUMNS), --top, --summary, --all
+expect 2 "analyze: --top, --summary and --all shape the table (JSON and CSV always hold everything)" "$nn" analyze "$M" --top 3 --format json
+expect 2 "" "$nn" analyze "$M" --top 0
+longest() { awk '{ if (length > n) n = length } END { print n + 0 }' "$work/out"; }
+expect 0 "" "$nn" analyze models/resnet50.onnx --hw horizon-j5
+check "no line over 80 columns into a pipe" test "$(longest)" -le 80
+check "time, bound and share kept at 80 columns" grep -q '^ *# layer .* time bound *share$' "$work/out"
+expect 0 "" "$nn" analyze models/resnet50.onnx --hw horizon-j5 --width 60
+check "no line over 60 columns with --width 60" test "$(longest)" -le 60
+expect 0 "" env COLUMNS=200 "$nn" analyze models/resnet50.onnx --hw horizon-j5
+check "COLUMNS=200 keeps the active period column" grep -q 'active (us)' "$work/out"
+expect 0 "" "$nn" analyze models/resnet50.onnx --hw horizon-j5 --top 4
+check "--top 4: four layer rows" test "$(sed -n '/^ *# layer/,/^[A-Z]/p' "$work/out" | grep -c '^ *[0-9]')" -eq 4
+check "--top 4: the note says so" grep -q 'The 4 heaviest of 56 shown layers' "$work/out"
+expect 0 "" "$nn" analyze models/resnet50.onnx --hw horizon-j5 --summary
+check "--summary: no layer table" sh -c "! grep -q '# layer' '$work/out'"
+check "--summary: the latency" grep -q '^  latency ' "$work/out"
+expect 0 "" "$nn" analyze models/resnet50.onnx --hw horizon-j5 --all --width 0
+check "--all: the layer that does no work is listed" grep -q '/Flatten .*Flatten' "$work/out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

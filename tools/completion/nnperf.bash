@@ -15,7 +15,7 @@ _nnperf() {
     fi
     case "$cmd" in
     analyze)
-        opts="--input --dim --drop-value-info --hw --dtype --batch --memory-model --interval --format --plot -o --output --strict -q --quiet -h --help"
+        opts="--input --dim --drop-value-info --hw --dtype --batch --memory-model --interval --format --plot -o --output --top --summary --all --width --strict -q --quiet -h --help"
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
@@ -27,6 +27,8 @@ _nnperf() {
         --format) COMPREPLY=($(compgen -W "table json csv html" -- "$cur")) ;;
         --plot) COMPREPLY=($(compgen -W "roofline timeline memory" -- "$cur")) ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        --top) COMPREPLY=() ;;
+        --width) COMPREPLY=() ;;
         *)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
@@ -35,7 +37,7 @@ _nnperf() {
             fi ;;
         esac ;;
     compare)
-        opts="--accuracy --input --dim --drop-value-info --hw --dtype --batch --memory-model --interval --format -o --output -q --quiet -h --help"
+        opts="--accuracy --input --dim --drop-value-info --hw --dtype --batch --memory-model --interval --format -o --output --width -q --quiet -h --help"
         case "$prev" in
         --accuracy) COMPREPLY=() ;;
         --input) COMPREPLY=() ;;
@@ -47,6 +49,7 @@ _nnperf() {
         --interval) COMPREPLY=() ;;
         --format) COMPREPLY=($(compgen -W "table json csv html" -- "$cur")) ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        --width) COMPREPLY=() ;;
         *)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
@@ -55,7 +58,7 @@ _nnperf() {
             fi ;;
         esac ;;
     sweep)
-        opts="--input --dim --drop-value-info --hw --dtype --batch --memory-model --interval --format -o --output -q --quiet -h --help"
+        opts="--input --dim --drop-value-info --hw --dtype --batch --memory-model --interval --format -o --output --width -q --quiet -h --help"
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
@@ -66,6 +69,7 @@ _nnperf() {
         --interval) COMPREPLY=() ;;
         --format) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        --width) COMPREPLY=() ;;
         *)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
@@ -74,7 +78,7 @@ _nnperf() {
             fi ;;
         esac ;;
     roofline)
-        opts="--input --dim --drop-value-info --hw --dtype --batch --memory-model --interval --format -o --output -h --help"
+        opts="--input --dim --drop-value-info --hw --dtype --batch --memory-model --interval --format -o --output --width -h --help"
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
@@ -85,6 +89,7 @@ _nnperf() {
         --interval) COMPREPLY=() ;;
         --format) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        --width) COMPREPLY=() ;;
         *)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -198,9 +198,9 @@ const char *cli_sgr(int fd, const char *code);
 void cli_progress_start(int quiet);
 void cli_progress(int done, int total, const char *what);
 void cli_progress_end(void);
-/* The width tables are fitted to: 0 (no limit) when writing to a file (out), else the terminal's width, else
- * $COLUMNS, else 80. */
-int cli_table_width(const char *out);
+/* The width tables are fitted to: --width when given (0 = no limit), else 0 when writing to a file (-o), else the
+ * terminal's width, else $COLUMNS, else 80. */
+int cli_table_width(const struct cli_args *a);
 /* Prints "nnperf: msg" to stderr; control characters in msg (from file or node names) are escaped. */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)

@@ -13,6 +13,12 @@ int cmd_analyze(const struct cli_args *a)
         cli_error("analyze: --dtype, --batch, --memory-model and --interval need --hw");
         return 2;
     }
+    if ((a->v[OPT_TOP].n || cli_flag(a, OPT_SUMMARY) || cli_flag(a, OPT_ALL)) &&
+        (r.fmt != NNPERF_FORMAT_TABLE || r.plot)) {
+        cli_error(
+            "analyze: --top, --summary and --all shape the table (JSON and CSV always hold everything)");
+        return 2;
+    }
     if (r.plot && !r.n_hw) {
         cli_error("analyze: --plot %s needs --hw", r.plot);
         return 2;
@@ -47,7 +53,10 @@ int cmd_analyze(const struct cli_args *a)
         cli_progress(2, 3, "writing the report");
         enum nnperf_status st;
         struct nnperf_advice *adv = NULL;
-        struct nnperf_render_options ro = {.width = cli_table_width(r.out)};
+        struct nnperf_render_options ro = {.width = cli_table_width(a),
+                                           .top = a->v[OPT_TOP].n ? a->v[OPT_TOP].i[a->v[OPT_TOP].n - 1] : 0,
+                                           .summary_only = cli_flag(a, OPT_SUMMARY),
+                                           .all = cli_flag(a, OPT_ALL)};
         if (pred && !r.plot && r.fmt == NNPERF_FORMAT_HTML) {
             /* the HTML report of a prediction carries an Advice tab: the advice page is the prediction page plus
              * that tab */

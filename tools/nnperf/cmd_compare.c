@@ -116,7 +116,7 @@ int cmd_compare(const struct cli_args *a)
                                         .batches = sweep_batches,
                                         .sweep_fps = sw_fps,
                                         .sweep_latency_ms = sw_lat};
-        struct nnperf_render_options ro = {.width = cli_table_width(r.out)};
+        struct nnperf_render_options ro = {.width = cli_table_width(a)};
         char *text = NULL, err[1024];
         size_t tlen = 0;
         if (nnperf_compare_render(&d, r.fmt, &ro, &text, &tlen, err, sizeof err) != NNPERF_OK) {

@@ -26,7 +26,7 @@ int cmd_roofline(const struct cli_args *a)
         cli_error("%s: %s", r.hw[0], err);
         rc = 2;
     } else {
-        struct nnperf_render_options ro = {.width = cli_table_width(r.out)};
+        struct nnperf_render_options ro = {.width = cli_table_width(a)};
         char *text = NULL;
         size_t len = 0;
         if (nnperf_roofline_render(p, r.fmt, &ro, &text, &len, err, sizeof err) != NNPERF_OK) {

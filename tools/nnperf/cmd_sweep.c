@@ -64,7 +64,7 @@ int cmd_sweep(const struct cli_args *a)
         rc = 2;
     }
     if (!rc) {
-        struct nnperf_render_options ro = {.width = cli_table_width(r.out)};
+        struct nnperf_render_options ro = {.width = cli_table_width(a)};
         char *text = NULL;
         size_t len = 0;
         if (nnperf_sweep_render(sw, r.fmt, &ro, &text, &len, err, sizeof err) != NNPERF_OK) {

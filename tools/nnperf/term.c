@@ -128,8 +128,10 @@ void cli_warn(int quiet, const char *fmt, ...)
     va_end(ap);
 }
 
-int cli_table_width(const char *out)
+int cli_table_width(const struct cli_args *a)
 {
+    if (a->v[OPT_WIDTH].n) return a->v[OPT_WIDTH].i[a->v[OPT_WIDTH].n - 1];
+    const char *out = cli_str(a, OPT_OUTPUT);
     if (out && strcmp(out, "-")) return 0; /* a file: no limit */
     int w = cli_term_width(1);
     if (w > 0) return w;
