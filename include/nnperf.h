@@ -63,7 +63,11 @@ struct nnperf_load_options {
 };
 
 /* Maps the file read-only and builds the graph; weights stay in the mapping, referenced by offset. External data is
- * resolved relative to the model's directory (a path escaping it is refused when it is needed). opts may be NULL. */
+ * resolved relative to the model's directory: a location that is absolute, has a '..' component or leads out of the
+ * directory through symbolic links, a file that is not regular, and data past the end of the file are refused
+ * (NNPERF_E_INVALID); a missing file is an error only when a value from it is needed. An invalid model (opset_import,
+ * tensor data that does not match its dims, unknown data or attribute types, functions defined twice) is refused
+ * with a message naming the initializer, node or attribute. opts may be NULL. */
 enum nnperf_status nnperf_model_load(const char *path, const struct nnperf_load_options *opts,
                                      struct nnperf_model **out, char *err, size_t errlen);
 /* Same over a caller-owned buffer that must outlive the model. name is used in messages; dir (may be NULL) is the
