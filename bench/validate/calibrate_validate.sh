@@ -7,10 +7,12 @@ cd "$(dirname "$0")/../.."
 NN=${1:-build}/nnperf
 P=bench/out/profiles
 CAL=${CAL:-"resnet18 mobilenet_v2 efficientnet_b0"}
-[ -f bench/out/host.yaml ] || "$NN" probe -o bench/out/host.yaml
+HOST=${HOST:-bench/out/host.yaml}
+HOSTCAL=${HOSTCAL:-bench/out/host-cal.yaml}
+[ -f "$HOST" ] || "$NN" probe -o "$HOST"
 args=()
 for m in $CAL; do args+=("models/$m.onnx=$P/$m.json"); done
-"$NN" calibrate --hw bench/out/host.yaml -o bench/out/host-cal.yaml "${args[@]}"
+"$NN" calibrate --hw "$HOST" -o "$HOSTCAL" "${args[@]}"
 printf '%-22s %12s %12s %9s\n' model predicted_ms measured_ms error
 errs=()
 for f in $P/*.json; do
@@ -18,7 +20,7 @@ for f in $P/*.json; do
   case "$m" in *.timing) continue ;; esac
   case " $CAL " in *" $m "*) continue ;; esac
   [ -f "models/$m.onnx" ] || continue
-  line=$("$NN" validate "models/$m.onnx" --hw bench/out/host-cal.yaml --measured "$f" --format json | \
+  line=$("$NN" validate "models/$m.onnx" --hw "$HOSTCAL" --measured "$f" --format json | \
     /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["predicted_ms"], d["measured_ms"], d["error_pct"])')
   set -- $line
   printf '%-22s %12.2f %12.2f %+8.1f%%\n' "$m" "$1" "$2" "$3"
