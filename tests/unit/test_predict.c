@@ -345,8 +345,9 @@ static void test_array_strided_dw(void)
     const char *key = "channels: {int8: 4}}";
     char *at = strstr(yaml2, key);
     CHECK(at != NULL);
-    if (at) snprintf(at, sizeof yaml2 - (size_t)(at - yaml2), "channels: {int8: 4}, span_groups: true}%s",
-                     strstr(array_yaml, key) + strlen(key));
+    if (at)
+        snprintf(at, sizeof yaml2 - (size_t)(at - yaml2), "channels: {int8: 4}, span_groups: true}%s",
+                 strstr(array_yaml, key) + strlen(key));
     p = a ? predict_on(a, yaml2, NULL, 0) : NULL;
     CHECK(p != NULL && p->n_layers == 2 && NEAR(p->layers[1].util, 9.0 / 32));
     nnperf_prediction_free(p);
@@ -414,13 +415,15 @@ static void test_weight_residency(void)
     if (at) {
         char rest[1024];
         snprintf(rest, sizeof rest, "%s", at);
-        snprintf(at, sizeof yaml - (size_t)(at - yaml), "  weight_sram_bytes: 50000\n  link_bandwidth: 1e8\n%s", rest);
+        snprintf(at, sizeof yaml - (size_t)(at - yaml),
+                 "  weight_sram_bytes: 50000\n  link_bandwidth: 1e8\n%s", rest);
     }
     struct nnperf_prediction *p = a ? predict_on(a, yaml, NULL, NNPERF_MEMORY_PLANNED) : NULL;
     const double act = 64.0 * 72 * 72, wts = 64.0 * 64 * 9;
     CHECK(p != NULL);
     if (p && p->n_layers == 3) {
-        CHECK(p->layers[0].w_bytes == 0 && NEAR(p->layers[0].link_bytes, act)); /* resident weights; the input */
+        CHECK(p->layers[0].w_bytes == 0 &&
+              NEAR(p->layers[0].link_bytes, act)); /* resident weights; the input */
         CHECK(p->layers[1].w_bytes == 0 && NEAR(p->layers[1].link_bytes, wts));
         CHECK(NEAR(p->layers[2].link_bytes, wts + act)); /* streamed weights and the graph's output */
         /* the link is the bottleneck of conv2: its time is its streamed weights over the link */
