@@ -129,22 +129,11 @@ enum nnperf_status mcu_bits_read(const char *path, struct mcu_bits *b, struct di
 {
     memset(b, 0, sizeof *b);
     b->path = path;
-    FILE *f = fopen(path, "rb");
-    if (!f) return diag_set(d, NNPERF_E_IO, "cannot open weight-bits file '%s'", path);
-    char *text = malloc(BITS_MAX_FILE + 1);
-    if (!text) {
-        fclose(f);
-        return diag_set(d, NNPERF_E_NOMEM, "out of memory");
-    }
-    size_t n = fread(text, 1, BITS_MAX_FILE + 1, f);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || n > BITS_MAX_FILE) {
-        free(text);
-        return diag_set(d, bad ? NNPERF_E_IO : NNPERF_E_LIMIT, "weight-bits file '%s': %s", path,
-                        bad ? "read error" : "larger than 1 MiB");
-    }
-    text[n] = 0;
+    /* a regular file of at most 1 MiB; errors name the file and the cause */
+    char *text;
+    size_t n;
+    enum nnperf_status rs = core_read_file(path, BITS_MAX_FILE, &text, &n, d);
+    if (rs) return rs;
     if (memchr(text, 0, n)) {
         free(text);
         return diag_set(d, NNPERF_E_PARSE, "weight-bits file '%s': not a text file", path);
