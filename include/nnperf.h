@@ -51,6 +51,10 @@ enum nnperf_status {
 
 const char *nnperf_status_name(enum nnperf_status st);
 const char *nnperf_version(void);
+/* Frees a buffer the library returned to the caller (the *out of the render functions, nnperf_annotate, ...): the
+ * same as free(), for callers that cannot reach the C library's free (a binding loaded with ctypes). NULL is a
+ * no-op. */
+void nnperf_free(void *p);
 
 struct nnperf_model;
 struct nnperf_analysis;
@@ -117,6 +121,19 @@ enum nnperf_status nnperf_analysis_render(const struct nnperf_analysis *a, enum 
 int nnperf_op_count(void);
 void nnperf_op_info(int i, const char **domain, const char **name, int *since, int *until,
                     const char **klass);
+
+/* ---- the model written back with its inferred shapes (`nnperf annotate`) ----
+ * Writes the model the analysis was made from as ONNX with what the analysis inferred: each graph (If/Loop/Scan
+ * bodies too) gets one value_info entry per node output with its element type and shape (concrete dims as
+ * dim_value, symbols by name as dim_param, unknown dims as a Dimension with neither), and its inputs and outputs get
+ * their inferred types. Everything else is the original bytes: initializers (weights untouched; external data
+ * references kept as they are, relative to the model's folder), nodes, functions, metadata, and the value_info
+ * entries of values inference knows nothing about. Netron and onnx.checker read the result. *out is malloc'd (free
+ * it with nnperf_free), *len its length. Errors: NNPERF_E_USAGE (NULL arguments), NNPERF_E_LIMIT (the result would
+ * reach 2 GiB, the largest protobuf message), NNPERF_E_NOMEM, NNPERF_E_PARSE (the model's bytes changed since it
+ * was loaded). */
+enum nnperf_status nnperf_annotate(const struct nnperf_analysis *a, void **out, size_t *len, char *err,
+                                   size_t errlen);
 
 /* ---- predictions on a platform ----
  * A prediction maps an analysis onto a platform (nnperf_platform_load): fusion, alignment, memory plan, roofline,

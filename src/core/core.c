@@ -368,3 +368,8 @@ enum nnperf_status core_read_file(const char *path, size_t cap, char **out, size
     *len = n;
     return NNPERF_OK;
 }
+
+void nnperf_free(void *p)
+{
+    free(p);
+}

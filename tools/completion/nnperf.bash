@@ -6,11 +6,11 @@ _nnperf() {
     prev=${COMP_WORDS[COMP_CWORD-1]}
     cmd=${COMP_WORDS[1]}
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "analyze compare sweep roofline hw probe calibrate validate llm map advise ops help --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "analyze annotate compare sweep roofline hw probe calibrate validate llm map advise ops help --help --version" -- "$cur"))
         return
     fi
     if [ "$cmd" = help ]; then
-        COMPREPLY=($(compgen -W "analyze compare sweep roofline hw probe calibrate validate llm map advise ops --man --completion" -- "$cur"))
+        COMPREPLY=($(compgen -W "analyze annotate compare sweep roofline hw probe calibrate validate llm map advise ops --man --completion" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -29,6 +29,19 @@ _nnperf() {
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;
         --top) COMPREPLY=() ;;
         --width) COMPREPLY=() ;;
+        *)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -f -X '!*.onnx' -- "$cur") $(compgen -d -- "$cur"))
+            fi ;;
+        esac ;;
+    annotate)
+        opts="--input --dim --drop-value-info -o --output --strict -q --quiet -h --help"
+        case "$prev" in
+        --input) COMPREPLY=() ;;
+        --dim) COMPREPLY=() ;;
+        -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;
         *)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -11,6 +11,7 @@
 /* ---- commands (cli_table.c) ---- */
 enum cli_cmd_id {
     CMD_ANALYZE,
+    CMD_ANNOTATE,
     CMD_COMPARE,
     CMD_SWEEP,
     CMD_ROOFLINE,
@@ -223,6 +224,7 @@ void cli_print_completion(FILE *f);
 
 /* ---- the commands (cmd_*.c) ---- */
 int cmd_analyze(const struct cli_args *a);
+int cmd_annotate(const struct cli_args *a);
 int cmd_compare(const struct cli_args *a);
 int cmd_sweep(const struct cli_args *a);
 int cmd_roofline(const struct cli_args *a);

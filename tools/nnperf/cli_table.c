@@ -27,6 +27,19 @@ const struct cli_cmd cli_cmds[CMD_COUNT] = {
          "Advice tab.",
          "exit codes: 0 ok, 1 warnings under --strict, 2 bad input or usage", "table,json,csv,html",
          CLI_OPERAND_MODEL, "model", 1, 1},
+    [CMD_ANNOTATE] =
+        {"annotate", "write the model with every inferred shape as value_info (for Netron)",
+         "nnperf annotate MODEL.onnx -o OUT.onnx [options]",
+         "Writes the model with what the analysis inferred: every node output's type and shape as value_info "
+         "(symbols by name as dim_param, concrete dims as dim_value), the inputs and outputs with their "
+         "inferred "
+         "types, If/Loop bodies too, so that Netron shows a shape on every edge. Everything else is copied "
+         "byte for "
+         "byte: weights are untouched and external data references stay as they are (relative to the model's "
+         "folder: write OUT.onnx beside the model, or copy the data files beside it). -o is required (- for "
+         "standard output).",
+         "exit codes: 0 ok, 1 warnings under --strict, 2 bad input or usage", NULL, CLI_OPERAND_MODEL,
+         "model", 1, 1},
     [CMD_COMPARE] =
         {"compare", "FPS and latency of models x platforms",
          "nnperf compare MODEL.onnx... --hw P1,P2,... [options]",

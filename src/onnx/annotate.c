@@ -1,0 +1,355 @@
+/* annotate.c - the model written back with inferred types and shapes (see annotate.h). The ModelProto is walked
+ * field by field with the reader (pb.h) and every field is copied as it was (pbw_copy) except, in each graph:
+ * value_info (replaced by one entry per node output with its inferred type: symbols as dim_param, concrete dims as
+ * dim_value, unknown dims as an empty Dimension), input and output (the same fields with the inferred type), and
+ * nodes with graph attributes (If/Loop/Scan bodies, annotated the same way). An original value_info entry stays when
+ * inference has nothing to say about its value. Field numbers: onnx/onnx.proto (load.h), docs/sources.md
+ * [ONNX-PROTO]. */
+#include "annotate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "load.h"
+
+struct ann {
+    const struct ir_model *m;
+    struct pbw *w;
+    struct diag *d;
+    struct ox_annotate_stats st;
+    char *name; /* scratch: a field's bytes as a C string */
+    size_t name_cap;
+};
+
+static enum nnperf_status malformed(struct ann *A, const char *what)
+{
+    return diag_set(A->d, NNPERF_E_PARSE,
+                    "%s: malformed %s while annotating (the file changed since it was loaded?)",
+                    A->m->path ? A->m->path : "model", what);
+}
+
+/* the bytes of a length-delimited field as a NUL-terminated string (valid until the next call), NULL when out of
+ * memory */
+static const char *cstr(struct ann *A, const struct pb_field *f)
+{
+    if (f->len + 1 > A->name_cap) {
+        size_t cap = f->len + 64;
+        char *p = realloc(A->name, cap);
+        if (!p) return NULL;
+        A->name = p;
+        A->name_cap = cap;
+    }
+    memcpy(A->name, f->data, f->len);
+    A->name[f->len] = 0;
+    return A->name;
+}
+
+/* The name field of a ValueInfoProto (or NodeProto output, etc.) looked up in g (outer scopes too when outer). */
+static const struct ir_value *vi_value(struct ann *A, const struct ir_graph *g, const uint8_t *p, size_t n,
+                                       int outer, int *bad)
+{
+    struct pb r = pb_make(p, n);
+    struct pb_field f;
+    const char *why;
+    int rc;
+    while ((rc = pb_next(&r, &f, &why)) > 0)
+        if (f.num == VI_NAME && f.wire == PB_LEN) {
+            const char *s = cstr(A, &f);
+            if (!s) return NULL;
+            return outer ? ir_lookup(g, s) : ir_find(g, s);
+        }
+    if (rc < 0) *bad = 1;
+    return NULL;
+}
+
+/* What inference knows of v's type is worth writing: a tensor with an element type. Sequences and optionals are left
+ * as the model declares them: the graph keeps an optional(sequence) as a sequence, and a sequence's element shape is
+ * the merge of its elements'. */
+static int writable(const struct ir_value *v)
+{
+    return v && v->dtype > DT_UNDEFINED && v->dtype < DT_COUNT && v->type_kind == TK_TENSOR;
+}
+
+static int partial(const struct ir_value *v)
+{
+    if (v->rank < 0) return v->decl_rank < 0;
+    for (int i = 0; i < v->rank; i++)
+        if (v->dims[i].val < 0 && (v->decl_rank != v->rank || !v->decl_dims || v->decl_dims[i].val < 0))
+            return 1;
+    return 0;
+}
+
+/* TypeProto of v as field num: tensor_type {elem_type, shape}, the inferred dims merged with those the model declares
+ * for v (value_info, outputs: ir_value.decl_dims); no shape when neither knows the rank. */
+static void write_type(struct ann *A, uint32_t num, const struct ir_value *v)
+{
+    struct pbw *w = A->w;
+    size_t ty = pbw_begin(w, num);
+    size_t tt = pbw_begin(w, TY_TENSOR);
+    pbw_uint(w, TT_ELEM, (uint64_t)v->dtype);
+    int rank = v->rank;
+    const struct ir_dim *dims = v->dims, *decl = NULL;
+    if (rank < 0 && v->decl_rank >= 0)
+        rank = v->decl_rank, dims = v->decl_dims;
+    else if (v->decl_rank == rank && v->decl_dims)
+        decl = v->decl_dims;
+    if (rank >= 0) {
+        size_t sh = pbw_begin(w, TT_SHAPE);
+        for (int i = 0; i < rank; i++) {
+            size_t dm = pbw_begin(w, SH_DIM);
+            struct ir_dim d = dims[i];
+            /* a concrete declared dim says more than an inferred symbol (a data-dependent size, a trip count) */
+            if (decl && d.val < 0 && (decl[i].val >= 0 || !d.sym)) d = decl[i];
+            if (d.val >= 0)
+                pbw_uint(w, DM_VALUE, (uint64_t)d.val);
+            else if (d.sym && d.sym[0])
+                pbw_str(w, DM_PARAM, d.sym);
+            pbw_end(w, dm);
+        }
+        pbw_end(w, sh);
+    }
+    pbw_end(w, tt);
+    pbw_end(w, ty);
+}
+
+/* Whether a ValueInfoProto declares a tensor or nothing (what rewrite_io may replace), not a sequence, map, optional
+ * or sparse tensor. -1 when malformed. */
+static int declares_tensor(const uint8_t *p, size_t n)
+{
+    struct pb r = pb_make(p, n), t;
+    struct pb_field f, g;
+    const char *why;
+    int rc, tensor = 1;
+    while ((rc = pb_next(&r, &f, &why)) > 0) {
+        if (f.num != VI_TYPE || f.wire != PB_LEN) continue;
+        t = pb_make(f.data, f.len);
+        while ((rc = pb_next(&t, &g, &why)) > 0)
+            if (g.wire == PB_LEN &&
+                (g.num == TY_SEQUENCE || g.num == TY_MAP || g.num == TY_SPARSE || g.num == TY_OPTIONAL))
+                tensor = 0;
+        if (rc < 0) return -1;
+    }
+    return rc < 0 ? -1 : tensor;
+}
+
+/* A ValueInfoProto (graph input or output) as field num: its fields as they were, the type replaced by v's. */
+static enum nnperf_status rewrite_io(struct ann *A, uint32_t num, const uint8_t *p, size_t n,
+                                     const struct ir_value *v)
+{
+    struct pb r = pb_make(p, n);
+    struct pb_field f;
+    const char *why;
+    int rc;
+    size_t mark = pbw_begin(A->w, num);
+    while ((rc = pb_next(&r, &f, &why)) > 0) {
+        if (f.num == VI_TYPE) continue;
+        pbw_copy(A->w, &r);
+        if (f.num == VI_NAME) write_type(A, VI_TYPE, v);
+    }
+    if (rc < 0) return malformed(A, "ValueInfoProto");
+    pbw_end(A->w, mark);
+    A->st.io++;
+    return NNPERF_OK;
+}
+
+static enum nnperf_status rewrite_graph(struct ann *A, uint32_t num, const uint8_t *p, size_t n,
+                                        const struct ir_graph *g);
+
+/* The ir node a NodeProto became: the producer of its first named output, when it has the same operator (a call of
+ * a model-local function was replaced by its body: no node of its own). */
+static const struct ir_node *node_of(struct ann *A, const struct ir_graph *g, const uint8_t *p, size_t n,
+                                     int *bad)
+{
+    struct pb r = pb_make(p, n);
+    struct pb_field f;
+    const char *why;
+    int rc;
+    const struct ir_node *nd = NULL;
+    const uint8_t *op = NULL;
+    size_t op_len = 0;
+    while ((rc = pb_next(&r, &f, &why)) > 0) {
+        if (f.wire != PB_LEN) continue;
+        if (f.num == NP_OUTPUT && !nd && f.len) {
+            const char *s = cstr(A, &f);
+            const struct ir_value *v = s ? ir_find(g, s) : NULL;
+            if (v) nd = v->producer;
+        } else if (f.num == NP_OP_TYPE) {
+            op = f.data;
+            op_len = f.len;
+        }
+    }
+    if (rc < 0) *bad = 1;
+    if (!nd || !op || strlen(nd->op_type) != op_len || memcmp(nd->op_type, op, op_len)) return NULL;
+    return nd;
+}
+
+static const struct ir_attr *attr_of(const struct ir_node *nd, const struct pb_field *af)
+{
+    struct pb r = pb_make(af->data, af->len);
+    struct pb_field f;
+    const char *why;
+    while (pb_next(&r, &f, &why) > 0)
+        if (f.num == AP_NAME && f.wire == PB_LEN) {
+            for (int i = 0; i < nd->n_attr; i++)
+                if (strlen(nd->attrs[i].name) == f.len && !memcmp(nd->attrs[i].name, f.data, f.len))
+                    return &nd->attrs[i];
+            return NULL;
+        }
+    return NULL;
+}
+
+/* An AttributeProto whose graph(s) get annotated with the subgraph(s) inference ran on. */
+static enum nnperf_status rewrite_attr(struct ann *A, const struct pb_field *af, const struct ir_attr *at)
+{
+    struct pb r = pb_make(af->data, af->len);
+    struct pb_field f;
+    const char *why;
+    int rc, k = 0;
+    enum nnperf_status st;
+    size_t mark = pbw_begin(A->w, NP_ATTR);
+    while ((rc = pb_next(&r, &f, &why)) > 0) {
+        const struct ir_graph *sub = NULL;
+        if (f.wire == PB_LEN && f.num == AP_G && at->type == AT_GRAPH)
+            sub = at->g;
+        else if (f.wire == PB_LEN && f.num == AP_GRAPHS && at->type == AT_GRAPHS && k < at->n)
+            sub = at->graphs[k++];
+        if (!sub) {
+            pbw_copy(A->w, &r);
+            continue;
+        }
+        if ((st = rewrite_graph(A, f.num, f.data, f.len, sub))) return st;
+    }
+    if (rc < 0) return malformed(A, "AttributeProto");
+    pbw_end(A->w, mark);
+    return NNPERF_OK;
+}
+
+/* A NodeProto: copied as it was unless it has graph attributes, whose graphs are annotated. */
+static enum nnperf_status write_node(struct ann *A, const struct pb *gr, const struct pb_field *nf,
+                                     const struct ir_graph *g, int has_sub)
+{
+    struct pb r = pb_make(nf->data, nf->len);
+    struct pb_field f;
+    const char *why;
+    int rc, bad = 0;
+    const struct ir_node *nd = has_sub ? node_of(A, g, nf->data, nf->len, &bad) : NULL;
+    if (bad) return malformed(A, "NodeProto");
+    if (!nd || !nd->n_sub) {
+        pbw_copy(A->w, gr);
+        return NNPERF_OK;
+    }
+    size_t mark = pbw_begin(A->w, GP_NODE);
+    enum nnperf_status st;
+    while ((rc = pb_next(&r, &f, &why)) > 0) {
+        const struct ir_attr *at = f.num == NP_ATTR && f.wire == PB_LEN ? attr_of(nd, &f) : NULL;
+        if (at && (at->type == AT_GRAPH || at->type == AT_GRAPHS)) {
+            if ((st = rewrite_attr(A, &f, at))) return st;
+        } else {
+            pbw_copy(A->w, &r);
+        }
+    }
+    if (rc < 0) return malformed(A, "NodeProto");
+    pbw_end(A->w, mark);
+    return NNPERF_OK;
+}
+
+/* value_info for every named output of the NodeProto (in its order) that is not a graph output */
+static enum nnperf_status node_value_info(struct ann *A, const uint8_t *p, size_t n, const struct ir_graph *g)
+{
+    struct pb r = pb_make(p, n);
+    struct pb_field f;
+    const char *why;
+    int rc;
+    while ((rc = pb_next(&r, &f, &why)) > 0) {
+        if (f.num != NP_OUTPUT || f.wire != PB_LEN || !f.len) continue;
+        const char *s = cstr(A, &f);
+        if (!s) return diag_set(A->d, NNPERF_E_NOMEM, "out of memory while annotating");
+        const struct ir_value *v = ir_find(g, s);
+        if (!v || !v->producer || (v->flags & IR_V_OUTPUT) || !writable(v)) continue;
+        size_t mark = pbw_begin(A->w, GP_VALUE_INFO);
+        pbw_len(A->w, VI_NAME, f.data, f.len);
+        write_type(A, VI_TYPE, v);
+        pbw_end(A->w, mark);
+        A->st.values++;
+        if (partial(v)) A->st.partial++;
+    }
+    if (rc < 0) return malformed(A, "NodeProto");
+    return NNPERF_OK;
+}
+
+/* A GraphProto as field num of its parent, annotated with g, the graph inference ran on. */
+static enum nnperf_status rewrite_graph(struct ann *A, uint32_t num, const uint8_t *p, size_t n,
+                                        const struct ir_graph *g)
+{
+    struct pb r = pb_make(p, n);
+    struct pb_field f;
+    const char *why;
+    int rc;
+    enum nnperf_status st;
+    int has_sub = 0; /* nodes with subgraphs are looked up, the others copied */
+    for (int i = 0; i < g->n_nodes && !has_sub; i++) has_sub = g->nodes[i]->n_sub > 0;
+    size_t mark = pbw_begin(A->w, num);
+    while ((rc = pb_next(&r, &f, &why)) > 0) {
+        int bad = 0;
+        if (f.wire != PB_LEN) {
+            pbw_copy(A->w, &r);
+        } else if (f.num == GP_NODE) {
+            if ((st = write_node(A, &r, &f, g, has_sub))) return st;
+        } else if (f.num == GP_INPUT || f.num == GP_OUTPUT) {
+            const struct ir_value *v = vi_value(A, g, f.data, f.len, f.num == GP_OUTPUT, &bad);
+            int tensor = declares_tensor(f.data, f.len);
+            if (bad || tensor < 0) return malformed(A, "ValueInfoProto");
+            if (writable(v) && tensor) {
+                if ((st = rewrite_io(A, f.num, f.data, f.len, v))) return st;
+                if (partial(v)) A->st.partial++;
+            } else {
+                pbw_copy(A->w, &r);
+            }
+        } else if (f.num == GP_VALUE_INFO) {
+            /* replaced when this writer annotates the value (a node output, or an input or output) */
+            const struct ir_value *v = vi_value(A, g, f.data, f.len, 0, &bad);
+            if (bad) return malformed(A, "ValueInfoProto");
+            if (!writable(v) || (!v->producer && !(v->flags & (IR_V_INPUT | IR_V_OUTPUT))))
+                pbw_copy(A->w, &r);
+        } else {
+            pbw_copy(A->w, &r);
+        }
+    }
+    if (rc < 0) return malformed(A, "GraphProto");
+    /* the node outputs' value_info, in node order */
+    r = pb_make(p, n);
+    while ((rc = pb_next(&r, &f, &why)) > 0)
+        if (f.num == GP_NODE && f.wire == PB_LEN && (st = node_value_info(A, f.data, f.len, g))) return st;
+    pbw_end(A->w, mark);
+    return NNPERF_OK;
+}
+
+enum nnperf_status ox_annotate(const struct ir_model *m, const struct ir_graph *g, struct pbw *w,
+                               struct ox_annotate_stats *stats, struct diag *d)
+{
+    struct ann A = {m, w, d, {0, 0, 0}, NULL, 0};
+    if (!m->buf) return diag_set(d, NNPERF_E_USAGE, "the model's bytes are not available to annotate");
+    /* the loader reads the last graph field (protobuf: the last one wins for its scalars): that one is annotated */
+    struct pb r = pb_make(m->buf, m->len);
+    struct pb_field f;
+    const char *why;
+    int rc;
+    const uint8_t *last = NULL;
+    while ((rc = pb_next(&r, &f, &why)) > 0)
+        if (f.num == MP_GRAPH && f.wire == PB_LEN) last = r.field;
+    enum nnperf_status st = rc < 0 ? malformed(&A, "ModelProto") : NNPERF_OK;
+    r = pb_make(m->buf, m->len);
+    while (!st && (rc = pb_next(&r, &f, &why)) > 0) {
+        if (r.field == last)
+            st = rewrite_graph(&A, MP_GRAPH, f.data, f.len, g);
+        else
+            pbw_copy(w, &r);
+    }
+    free(A.name);
+    if (!st && w->err)
+        st = w->err == NNPERF_E_NOMEM
+                 ? diag_set(d, NNPERF_E_NOMEM, "out of memory while writing the annotated model")
+                 : diag_set(d, NNPERF_E_LIMIT, "the annotated model would be larger than %zu bytes", w->cap);
+    if (!st && stats) *stats = A.st;
+    return st;
+}
