@@ -5,8 +5,9 @@ set -euo pipefail
 # chromium: the real-browser test of the HTML reports (tests/browser/; skipped where it is missing)
 # protobuf-c-compiler, libprotobuf-c-dev, libonnx-dev (onnx.proto): the protobuf-c oracle test of the ONNX reader
 # (tests/oracle/; not built where they are missing)
+# python3-onnx: onnx.checker on annotated models (tests/annotate/; skipped where it is missing)
 pkgs=(build-essential cmake clang clang-format libonnx-testdata libyaml-dev pkg-config libjansson-dev chromium python3
-      protobuf-c-compiler libprotobuf-c-dev libonnx-dev)
+      protobuf-c-compiler libprotobuf-c-dev libonnx-dev python3-onnx)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
