@@ -6,8 +6,11 @@ set -euo pipefail
 # protobuf-c-compiler, libprotobuf-c-dev, libonnx-dev (onnx.proto): the protobuf-c oracle test of the ONNX reader
 # (tests/oracle/; not built where they are missing)
 # python3-onnx: onnx.checker on annotated models (tests/annotate/; skipped where it is missing)
+# python3-venv, python3-pip, python3-setuptools, python3-wheel, python3-pytest, python3-pandas: the Python package
+# installed offline into a venv and its tests (tests/python/; skipped where they are missing)
 pkgs=(build-essential cmake clang clang-format libonnx-testdata libyaml-dev pkg-config libjansson-dev chromium python3
-      protobuf-c-compiler libprotobuf-c-dev libonnx-dev python3-onnx)
+      protobuf-c-compiler libprotobuf-c-dev libonnx-dev python3-onnx python3-venv python3-pip python3-setuptools
+      python3-wheel python3-pytest python3-pandas)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -1,0 +1,399 @@
+"""nnperf: ONNX model analysis and latency prediction, from Python.
+
+    import nnperf
+    model = nnperf.load("models/resnet50.onnx")
+    a = model.analyze()                                   # shapes, MACs, FLOPs, bytes per node
+    a.summary["macs"], a.nodes[0], a.tensors[0]
+    a8 = model.analyze(inputs={"input": [8, 3, 224, 224]})
+    p = a.predict("rdk-s100")                             # a built-in platform (nnperf.platforms()) or a YAML file
+    p.summary["fps"], p.layers[0], p.timeline
+    p.to_pandas()                                         # the layers as a DataFrame (pandas installed)
+    p                                                     # in Jupyter: the HTML report
+
+A binding of libnnperf (include/nnperf.h) through ctypes. Each object owns one library handle and keeps the object
+it was made from alive (a prediction its analysis, an analysis its model); a handle is freed as soon as nothing uses
+it any more (CPython frees on the last reference), or at once with close() / a with block. The library's errors
+raise nnperf.Error with its message, which names the file, node and attribute.
+"""
+import ctypes
+import html as _html
+import json
+import os
+import tempfile
+
+from . import _capi
+
+__all__ = ["Error", "load", "platforms", "version", "Model", "Analysis", "Prediction"]
+
+__version__ = _capi.version().decode()
+
+
+class Error(Exception):
+    """An error from libnnperf: str(e) is its message; e.status the status name ("malformed model", "usage
+    error", ...)."""
+
+    def __init__(self, message, status="usage error"):
+        super().__init__(message)
+        self.status = status
+
+
+def version():
+    """The library's version."""
+    return __version__
+
+
+def platforms():
+    """The names of the built-in platform presets, sorted (each works as analysis.predict(name))."""
+    return [_capi.preset_name(i).decode() for i in range(_capi.preset_count())]
+
+
+# ---- handles ----
+
+_live = {"model": 0, "analysis": 0, "prediction": 0}
+
+
+def _live_handles():
+    """How many library handles of each kind are not freed yet (for tests)."""
+    return dict(_live)
+
+
+class _Handle:
+    """One library handle, freed once: by close(), or when the last reference to it goes. parent (another
+    _Handle) is kept alive as long as this one is: the library's objects borrow from the one they were made from."""
+
+    __slots__ = ("ptr", "kind", "_free", "parent")
+
+    def __init__(self, ptr, kind, free, parent=None):
+        self.ptr, self.kind, self._free, self.parent = ptr, kind, free, parent
+        _live[kind] += 1
+
+    def close(self):
+        if self.ptr:
+            ptr, self.ptr = self.ptr, None
+            self._free(ptr)
+            _live[self.kind] -= 1
+        self.parent = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the library may be gone already
+            pass
+
+
+def _check(status, err):
+    if status != 0:
+        raise Error(err.value.decode(errors="replace") or _capi.status_name(status).decode(),
+                    _capi.status_name(status).decode())
+
+
+def _text(render, *args):
+    """Calls a render function (…, char **out, size_t *len, err, errlen) and returns its output as str."""
+    out, n = ctypes.POINTER(ctypes.c_char)(), ctypes.c_size_t()
+    err = ctypes.create_string_buffer(_capi.ERRLEN)
+    st = render(*args, ctypes.byref(out), ctypes.byref(n), err, _capi.ERRLEN)
+    try:
+        _check(st, err)
+        return ctypes.string_at(out, n.value).decode("utf-8", errors="replace")
+    finally:
+        _capi.free(ctypes.cast(out, ctypes.c_void_p))
+
+
+def _path(p):
+    return os.fsencode(os.fspath(p))
+
+
+def _dims_text(name, dims):
+    """[1, 3, 'h', 224] -> '1x3xhx224' (the library's --input syntax); [] -> 'scalar'."""
+    if isinstance(dims, (str, bytes)) or not hasattr(dims, "__iter__"):
+        raise TypeError(f"inputs['{name}']: expected a list of dims such as [1, 3, 224, 224], got {dims!r}")
+    parts = []
+    for d in dims:
+        if isinstance(d, bool) or not isinstance(d, (int, str)):
+            raise TypeError(f"inputs['{name}']: a dim is an int or a symbol name, got {d!r}")
+        if isinstance(d, str) and ("x" in d or not d):
+            raise ValueError(f"inputs['{name}']: symbol {d!r} cannot be passed (empty, or contains 'x', which "
+                             "separates dims); bind it with dims= instead")
+        parts.append(str(d))
+    return "x".join(parts) if parts else "scalar"
+
+
+class Model:
+    """A loaded ONNX model (nnperf.load). Weights are never read: the file is mapped and initializers are views."""
+
+    def __init__(self, path, drop_value_info=False):
+        self.path = os.fspath(path)
+        opts = _capi.LoadOptions(_capi.LOAD_DROP_VALUE_INFO if drop_value_info else 0)
+        ptr = ctypes.c_void_p()
+        err = ctypes.create_string_buffer(_capi.ERRLEN)
+        _check(_capi.model_load(_path(path), ctypes.byref(opts), ctypes.byref(ptr), err, _capi.ERRLEN), err)
+        self._h = _Handle(ptr.value, "model", _capi.model_free)
+
+    def _ptr(self):
+        if self._h is None or not self._h.ptr:
+            raise Error(f"{self.path}: the model is closed")
+        return self._h.ptr
+
+    def analyze(self, inputs=None, dims=None):
+        """Infers every tensor's shape and type and counts each node's MACs, FLOPs, parameters and bytes.
+        inputs: {input name: [dims]} to set input shapes (ints, or symbol names); dims: {symbol: int} to bind
+        symbolic dims. Each analysis is its own: analysing again with other inputs leaves earlier ones as they
+        were."""
+        shapes = [f"{name}={_dims_text(name, d)}".encode() for name, d in (inputs or {}).items()]
+        binds = []
+        for sym, n in (dims or {}).items():
+            if isinstance(n, bool) or not isinstance(n, int):
+                raise TypeError(f"dims['{sym}']: expected an int, got {n!r}")
+            binds.append(f"{sym}={n}".encode())
+        arr_s = (ctypes.c_char_p * max(len(shapes), 1))(*shapes)
+        arr_d = (ctypes.c_char_p * max(len(binds), 1))(*binds)
+        opts = _capi.AnalyzeOptions(arr_s, len(shapes), arr_d, len(binds))
+        ptr = ctypes.c_void_p()
+        err = ctypes.create_string_buffer(_capi.ERRLEN)
+        _check(_capi.analyze(self._ptr(), ctypes.byref(opts), ctypes.byref(ptr), err, _capi.ERRLEN), err)
+        return Analysis(self, _Handle(ptr.value, "analysis", _capi.analysis_free, self._h))
+
+    def close(self):
+        """Lets go of the model now; it is freed as soon as no analysis of it is left."""
+        self._h = None  # the handle goes with its last reference: this one, or the last child's
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return f"<nnperf.Model {self.path!r}>"
+
+
+class Analysis:
+    """Shapes, types and costs of one model with one set of input shapes (Model.analyze)."""
+
+    def __init__(self, model, handle):
+        self.model = model
+        self._h = handle
+        self._doc = None
+
+    def _ptr(self):
+        if self._h is None or not self._h.ptr:
+            raise Error(f"{self.model.path}: the analysis is closed")
+        return self._h.ptr
+
+    @property
+    def summary(self):
+        """Totals: macs, flops, params, weight_bytes, activation_bytes, conv_gemm_matmul_macs, nodes,
+        unknown_nodes, unknown_tensors, warnings, unbound_dims (read from the library on each access)."""
+        s = _capi.Summary()
+        _capi.analysis_summary(self._ptr(), ctypes.byref(s))
+        return {name: getattr(s, name) for name, _ in _capi.Summary._fields_}
+
+    @property
+    def warnings(self):
+        return [_capi.analysis_warning(self._ptr(), i).decode() for i in range(self.summary["warnings"])]
+
+    @property
+    def unbound_dims(self):
+        """Symbolic input dims left unbound (bind them with analyze(dims=...))."""
+        return [_capi.analysis_unbound_dim(self._ptr(), i).decode() for i in range(self.summary["unbound_dims"])]
+
+    def to_json(self):
+        """The analysis as JSON text (schema nnperf.analysis, docs/json-schema.md), as `nnperf analyze --format
+        json` writes it."""
+        return _text(_capi.analysis_render, self._ptr(), _capi.FORMAT_JSON)
+
+    def _document(self):
+        if self._doc is None:
+            self._doc = json.loads(self.to_json())
+        return self._doc
+
+    @property
+    def nodes(self):
+        """One dict per node: name, op, domain, class, inputs, outputs, macs, flops, params, bytes_read,
+        bytes_written, intensity, cost_known."""
+        return self._document()["nodes"]
+
+    @property
+    def tensors(self):
+        """One dict per tensor: name, dtype, shape (ints, symbol names, null for unknown), kind."""
+        return self._document()["tensors"]
+
+    def table(self):
+        """The text table `nnperf analyze` prints."""
+        return _text(_capi.analysis_render, self._ptr(), _capi.FORMAT_TABLE)
+
+    def html(self):
+        return _text(_capi.analysis_render, self._ptr(), _capi.FORMAT_HTML)
+
+    def _repr_html_(self):
+        return _iframe(self.html())
+
+    def to_pandas(self):
+        """The nodes as a pandas DataFrame."""
+        return _pandas().DataFrame(self.nodes)
+
+    def annotate(self, path=None):
+        """The model as ONNX with every inferred shape as value_info (what `nnperf annotate` writes). Returns the
+        bytes, or with path writes them there (completely or not at all) and returns path."""
+        out, n = ctypes.c_void_p(), ctypes.c_size_t()
+        err = ctypes.create_string_buffer(_capi.ERRLEN)
+        st = _capi.annotate(self._ptr(), ctypes.byref(out), ctypes.byref(n), err, _capi.ERRLEN)
+        try:
+            _check(st, err)
+            data = ctypes.string_at(out, n.value)
+        finally:
+            _capi.free(out)
+        if path is None:
+            return data
+        folder = os.path.dirname(os.path.abspath(path))
+        fd, tmp = tempfile.mkstemp(prefix=".nnperf-", dir=folder)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        return path
+
+    def predict(self, platform, dtype=None, batch=None, memory_model=None):
+        """Predicts latency, throughput, DDR traffic and the timeline on a platform: a preset name
+        (nnperf.platforms()) or a platform YAML file. dtype: "int8", "fp16", ... (None: the platform's); batch:
+        frames per run (None: the platform's); memory_model: "planned", "weights-only" or "tiled" (None: the
+        platform's)."""
+        if memory_model not in _capi.MEMORY_MODELS:
+            raise Error(f"unknown memory model {memory_model!r} (planned, weights-only or tiled)")
+        if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
+            raise Error(f"batch {batch!r} is not a number of frames (1 or more)")
+        err = ctypes.create_string_buffer(_capi.ERRLEN)
+        plat = ctypes.c_void_p()
+        _check(_capi.platform_load(_path(platform), ctypes.byref(plat), err, _capi.ERRLEN), err)
+        try:
+            opts = _capi.PredictOptions(dtype.encode() if dtype else None, batch or 0,
+                                        _capi.MEMORY_MODELS[memory_model], 0.0, None)
+            ptr = ctypes.c_void_p()
+            st = _capi.predict(self._ptr(), plat, ctypes.byref(opts), ctypes.byref(ptr), err, _capi.ERRLEN)
+        finally:
+            _capi.platform_free(plat)  # the prediction keeps its own copy
+        _check(st, err)
+        return Prediction(self, _Handle(ptr.value, "prediction", _capi.prediction_free, self._h))
+
+    def close(self):
+        """Lets go of the analysis now; it is freed as soon as no prediction made from it is left."""
+        self._h = None  # the handle goes with its last reference: this one, or the last child's
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        if self._h is None or not self._h.ptr:
+            return f"<nnperf.Analysis of {self.model.path!r} (closed)>"
+        s = self.summary
+        return f"<nnperf.Analysis of {self.model.path!r}: {s['nodes']} nodes, {s['macs']} MACs>"
+
+
+class Prediction:
+    """An analysis mapped onto a platform (Analysis.predict): latency, FPS, per-layer times, the timeline."""
+
+    def __init__(self, analysis, handle):
+        self.analysis = analysis
+        self._h = handle
+        self._doc = None
+
+    def _ptr(self):
+        if self._h is None or not self._h.ptr:
+            raise Error("the prediction is closed")
+        return self._h.ptr
+
+    def to_json(self):
+        """The analysis and the prediction as JSON text, what `nnperf analyze --hw P --format json` writes."""
+        return _text(_capi.prediction_render, self._ptr(), _capi.FORMAT_JSON)
+
+    def _document(self):
+        if self._doc is None:
+            self._doc = json.loads(self.to_json())
+        return self._doc
+
+    @property
+    def summary(self):
+        """The JSON summary: the analysis's totals and platform, dtype, latency_ms, fps, throughput_fps,
+        ddr_bytes_per_frame, avg_utilization, layers, ... (docs/json-schema.md)."""
+        return self._document()["summary"]
+
+    @property
+    def layers(self):
+        """One dict per layer (fused nodes): name, op, class, nodes, unit, ops, time_us, bound, share, ..."""
+        return self._document()["layers"]
+
+    @property
+    def timeline(self):
+        """interval_ms and, per interval, utilization, load_bandwidth and store_bandwidth (bytes/s)."""
+        return self._document()["timeline"]
+
+    @property
+    def platform(self):
+        return self._document()["platform"]
+
+    @property
+    def warnings(self):
+        return self._document()["prediction_warnings"]
+
+    def table(self):
+        """The text report `nnperf analyze --hw P` prints."""
+        return _text(_capi.prediction_render, self._ptr(), _capi.FORMAT_TABLE)
+
+    def html(self):
+        """The self-contained HTML report (tabs, plots; nothing loaded from the network)."""
+        return _text(_capi.prediction_render, self._ptr(), _capi.FORMAT_HTML)
+
+    def plot(self, kind="roofline"):
+        """One plot as SVG text: "roofline", "timeline" or "memory"."""
+        return _text(_capi.plot_svg, self._ptr(), kind.encode())
+
+    def _repr_html_(self):
+        return _iframe(self.html())
+
+    def to_pandas(self):
+        """The layers as a pandas DataFrame (one row per layer)."""
+        return _pandas().DataFrame(self.layers)
+
+    def close(self):
+        h, self._h = self._h, None
+        if h is not None:
+            h.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        if self._h is None or not self._h.ptr:
+            return "<nnperf.Prediction (closed)>"
+        s = self.summary
+        return (f"<nnperf.Prediction {self.analysis.model.path!r} on {s['platform']} ({s['dtype']}): "
+                f"{s['latency_ms']:.4g} ms, {s['fps']:.4g} FPS>")
+
+
+def _iframe(page):
+    """A report page for Jupyter: in an iframe, so that its styles and script stay out of the notebook's."""
+    return (f'<iframe srcdoc="{_html.escape(page, quote=True)}" style="width: 100%; height: 640px; border: 0" '
+            'sandbox="allow-scripts"></iframe>')
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError as e:
+        raise ImportError("to_pandas() needs pandas (Debian: apt-get install python3-pandas)") from e
+    return pandas
+
+
+def load(path, drop_value_info=False):
+    """Loads an ONNX model. drop_value_info: ignore the shapes the model declares and infer everything. Raises
+    nnperf.Error when the file cannot be read or is not a valid ONNX model."""
+    return Model(path, drop_value_info)

@@ -1,0 +1,85 @@
+"""The C API of libnnperf (include/nnperf.h) as ctypes sees it: the library, the structures the binding passes or
+reads, and the prototypes of the functions it calls. Keep in step with include/nnperf.h."""
+import ctypes
+import os
+from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_int, c_size_t, c_uint, c_uint64,
+                    c_void_p)
+
+
+def _library_path():
+    """NNPERF_LIBRARY when set (a libnnperf.so of one's own build), else the one installed with the package."""
+    env = os.environ.get("NNPERF_LIBRARY")
+    if env:
+        return env
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "libnnperf.so")
+
+
+_path = _library_path()
+try:
+    lib = ctypes.CDLL(_path)
+except OSError as e:
+    raise ImportError(f"nnperf: cannot load the library {_path}: {e} (reinstall the package, or set NNPERF_LIBRARY "
+                      "to a libnnperf.so built with CMake)") from e
+
+# enum nnperf_format
+FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV, FORMAT_HTML = 0, 1, 2, 3
+# enum nnperf_memory_model
+MEMORY_MODELS = {None: 0, "planned": 1, "weights-only": 2, "tiled": 3}
+LOAD_DROP_VALUE_INFO = 1
+ERRLEN = 2048
+
+
+class LoadOptions(Structure):
+    _fields_ = [("flags", c_uint)]
+
+
+class AnalyzeOptions(Structure):
+    _fields_ = [("input_shapes", POINTER(c_char_p)), ("n_input_shapes", c_int),
+                ("dim_bindings", POINTER(c_char_p)), ("n_dim_bindings", c_int)]
+
+
+class Summary(Structure):
+    _fields_ = [("macs", c_uint64), ("flops", c_uint64), ("params", c_uint64), ("weight_bytes", c_uint64),
+                ("activation_bytes", c_uint64), ("conv_gemm_matmul_macs", c_uint64), ("nodes", c_int),
+                ("unknown_nodes", c_int), ("unknown_tensors", c_int), ("warnings", c_int),
+                ("unbound_dims", c_int)]
+
+
+class PredictOptions(Structure):
+    _fields_ = [("dtype", c_char_p), ("batch", c_int), ("memory_model", c_int), ("interval_s", c_double),
+                ("whatif", c_void_p)]
+
+
+def _proto(name, restype, *argtypes):
+    f = getattr(lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+ERR = (c_char_p, c_size_t)
+OUT_TEXT = (POINTER(POINTER(c_char)), POINTER(c_size_t))
+
+version = _proto("nnperf_version", c_char_p)
+status_name = _proto("nnperf_status_name", c_char_p, c_int)
+free = _proto("nnperf_free", None, c_void_p)
+
+model_load = _proto("nnperf_model_load", c_int, c_char_p, POINTER(LoadOptions), POINTER(c_void_p), *ERR)
+model_free = _proto("nnperf_model_free", None, c_void_p)
+analyze = _proto("nnperf_analyze", c_int, c_void_p, POINTER(AnalyzeOptions), POINTER(c_void_p), *ERR)
+analysis_free = _proto("nnperf_analysis_free", None, c_void_p)
+analysis_summary = _proto("nnperf_analysis_summary", None, c_void_p, POINTER(Summary))
+analysis_warning = _proto("nnperf_analysis_warning", c_char_p, c_void_p, c_int)
+analysis_unbound_dim = _proto("nnperf_analysis_unbound_dim", c_char_p, c_void_p, c_int)
+analysis_render = _proto("nnperf_analysis_render", c_int, c_void_p, c_int, *OUT_TEXT, *ERR)
+annotate = _proto("nnperf_annotate", c_int, c_void_p, POINTER(c_void_p), POINTER(c_size_t), *ERR)
+
+platform_load = _proto("nnperf_platform_load", c_int, c_char_p, POINTER(c_void_p), *ERR)
+platform_free = _proto("nnperf_platform_free", None, c_void_p)
+preset_count = _proto("nnperf_platform_preset_count", c_int)
+preset_name = _proto("nnperf_platform_preset_name", c_char_p, c_int)
+
+predict = _proto("nnperf_predict", c_int, c_void_p, c_void_p, POINTER(PredictOptions), POINTER(c_void_p), *ERR)
+prediction_free = _proto("nnperf_prediction_free", None, c_void_p)
+prediction_render = _proto("nnperf_prediction_render", c_int, c_void_p, c_int, *OUT_TEXT, *ERR)
+plot_svg = _proto("nnperf_plot_svg", c_int, c_void_p, c_char_p, *OUT_TEXT, *ERR)
