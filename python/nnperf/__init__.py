@@ -118,8 +118,41 @@ def _dims_text(name, dims):
     return "x".join(parts) if parts else "scalar"
 
 
-class Model:
+class _Object:
+    """What Model, Analysis and Prediction share: one handle (_h), closed on close() or at the end of a with block,
+    and the JSON document it renders (to_json), parsed once."""
+
+    _h = None
+    _doc = None
+    _what = "object"
+
+    def _ptr(self):
+        if self._h is None or not self._h.ptr:
+            raise Error(f"the {self._what} is closed")
+        return self._h.ptr
+
+    def _document(self):
+        """The JSON document of to_json(), parsed once."""
+        if self._doc is None:
+            self._doc = json.loads(self.to_json())
+        return self._doc
+
+    def close(self):
+        """Lets go of the handle now: it is freed at once, or, when an object made from this one still uses it, as
+        soon as that one goes."""
+        self._h = None  # the handle goes with its last reference: this one, or the last child's
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class Model(_Object):
     """A loaded ONNX model (nnperf.load). Weights are never read: the file is mapped and initializers are views."""
+
+    _what = "model"
 
     def __init__(self, path, drop_value_info=False):
         self.path = os.fspath(path)
@@ -129,10 +162,6 @@ class Model:
         _check(_capi.model_load(_path(path), ctypes.byref(opts), ctypes.byref(ptr), err, _capi.ERRLEN), err)
         self._h = _Handle(ptr.value, "model", _capi.model_free)
 
-    def _ptr(self):
-        if self._h is None or not self._h.ptr:
-            raise Error(f"{self.path}: the model is closed")
-        return self._h.ptr
 
     def analyze(self, inputs=None, dims=None):
         """Infers every tensor's shape and type and counts each node's MACs, FLOPs, parameters and bytes.
@@ -153,32 +182,18 @@ class Model:
         _check(_capi.analyze(self._ptr(), ctypes.byref(opts), ctypes.byref(ptr), err, _capi.ERRLEN), err)
         return Analysis(self, _Handle(ptr.value, "analysis", _capi.analysis_free, self._h))
 
-    def close(self):
-        """Lets go of the model now; it is freed as soon as no analysis of it is left."""
-        self._h = None  # the handle goes with its last reference: this one, or the last child's
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
     def __repr__(self):
         return f"<nnperf.Model {self.path!r}>"
 
 
-class Analysis:
+class Analysis(_Object):
     """Shapes, types and costs of one model with one set of input shapes (Model.analyze)."""
+
+    _what = "analysis"
 
     def __init__(self, model, handle):
         self.model = model
         self._h = handle
-        self._doc = None
-
-    def _ptr(self):
-        if self._h is None or not self._h.ptr:
-            raise Error(f"{self.model.path}: the analysis is closed")
-        return self._h.ptr
 
     @property
     def summary(self):
@@ -201,11 +216,6 @@ class Analysis:
         """The analysis as JSON text (schema nnperf.analysis, docs/json-schema.md), as `nnperf analyze --format
         json` writes it."""
         return _text(_capi.analysis_render, self._ptr(), _capi.FORMAT_JSON)
-
-    def _document(self):
-        if self._doc is None:
-            self._doc = json.loads(self.to_json())
-        return self._doc
 
     @property
     def nodes(self):
@@ -278,16 +288,6 @@ class Analysis:
         _check(st, err)
         return Prediction(self, _Handle(ptr.value, "prediction", _capi.prediction_free, self._h))
 
-    def close(self):
-        """Lets go of the analysis now; it is freed as soon as no prediction made from it is left."""
-        self._h = None  # the handle goes with its last reference: this one, or the last child's
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
     def __repr__(self):
         if self._h is None or not self._h.ptr:
             return f"<nnperf.Analysis of {self.model.path!r} (closed)>"
@@ -295,27 +295,18 @@ class Analysis:
         return f"<nnperf.Analysis of {self.model.path!r}: {s['nodes']} nodes, {s['macs']} MACs>"
 
 
-class Prediction:
+class Prediction(_Object):
     """An analysis mapped onto a platform (Analysis.predict): latency, FPS, per-layer times, the timeline."""
+
+    _what = "prediction"
 
     def __init__(self, analysis, handle):
         self.analysis = analysis
         self._h = handle
-        self._doc = None
-
-    def _ptr(self):
-        if self._h is None or not self._h.ptr:
-            raise Error("the prediction is closed")
-        return self._h.ptr
 
     def to_json(self):
         """The analysis and the prediction as JSON text, what `nnperf analyze --hw P --format json` writes."""
         return _text(_capi.prediction_render, self._ptr(), _capi.FORMAT_JSON)
-
-    def _document(self):
-        if self._doc is None:
-            self._doc = json.loads(self.to_json())
-        return self._doc
 
     @property
     def summary(self):
@@ -359,17 +350,6 @@ class Prediction:
     def to_pandas(self):
         """The layers as a pandas DataFrame (one row per layer)."""
         return _pandas().DataFrame(self.layers)
-
-    def close(self):
-        h, self._h = self._h, None
-        if h is not None:
-            h.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def __repr__(self):
         if self._h is None or not self._h.ptr:
