@@ -25,11 +25,12 @@ if ! NNPERF_PREBUILT=$LIB NNPERF_VERSION=$("$CLI" --version | cut -d' ' -f2) \
 fi
 cd "$W" || exit 1
 if [ -n "$PRELOAD" ]; then
-  # CPython's own allocations that live until exit are reported as leaks by LeakSanitizer: leaks whose allocating
-  # frame is in the interpreter or its modules are suppressed, and only that one frame is recorded
-  # (malloc_context_size=2: the allocation function and its caller), so that a leak of libnnperf's, whose caller
-  # is in libnnperf, is still reported (checked: a model loaded through ctypes and never freed is reported).
-  printf 'leak:python3.11\nleak:python3.1\nleak:libffi\n' >"$W/lsan.supp"
+  # CPython's own allocations that live until exit (and numpy's, under pandas) are reported as leaks by
+  # LeakSanitizer: leaks whose allocating frame is in the interpreter, its modules or the Python packages are
+  # suppressed, and only that one frame is recorded (malloc_context_size=2: the allocation function and its
+  # caller), so that a leak of libnnperf's, whose caller is in libnnperf (or libyaml, libjansson), is still
+  # reported (checked: a model loaded through ctypes and never freed is reported).
+  printf 'leak:/usr/bin/python3\nleak:/usr/lib/python3\nleak:libffi\n' >"$W/lsan.supp"
   export LD_PRELOAD="$PRELOAD"
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}malloc_context_size=2"
   export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$W/lsan.supp:print_suppressions=0"
