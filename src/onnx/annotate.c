@@ -44,22 +44,35 @@ static const char *cstr(struct ann *A, const struct pb_field *f)
     return A->name;
 }
 
-/* The name field of a ValueInfoProto (or NodeProto output, etc.) looked up in g (outer scopes too when outer). */
-static const struct ir_value *vi_value(struct ann *A, const struct ir_graph *g, const uint8_t *p, size_t n,
-                                       int outer, int *bad)
+/* The last length-delimited field num of a message, the one the loader keeps when a field is given twice (protobuf:
+ * the last value of a singular field wins); earlier ones may be what the loader never read. 1 found (*out, and *at
+ * its start), 0 none, -1 malformed. */
+static int last_field(const uint8_t *p, size_t n, uint32_t num, struct pb_field *out, const uint8_t **at)
 {
     struct pb r = pb_make(p, n);
     struct pb_field f;
     const char *why;
-    int rc;
+    int rc, found = 0;
     while ((rc = pb_next(&r, &f, &why)) > 0)
-        if (f.num == VI_NAME && f.wire == PB_LEN) {
-            const char *s = cstr(A, &f);
-            if (!s) return NULL;
-            return outer ? ir_lookup(g, s) : ir_find(g, s);
+        if (f.num == num && f.wire == PB_LEN) {
+            *out = f;
+            if (at) *at = r.field;
+            found = 1;
         }
+    return rc < 0 ? -1 : found;
+}
+
+/* The value a ValueInfoProto names, looked up in g (outer scopes too when outer). */
+static const struct ir_value *vi_value(struct ann *A, const struct ir_graph *g, const uint8_t *p, size_t n,
+                                       int outer, int *bad)
+{
+    struct pb_field f;
+    int rc = last_field(p, n, VI_NAME, &f, NULL);
     if (rc < 0) *bad = 1;
-    return NULL;
+    if (rc <= 0) return NULL;
+    const char *s = cstr(A, &f);
+    if (!s) return NULL;
+    return outer ? ir_lookup(g, s) : ir_find(g, s);
 }
 
 /* What inference knows of v's type is worth writing: a tensor with an element type. Sequences and optionals are left
@@ -116,23 +129,20 @@ static void write_type(struct ann *A, uint32_t num, const struct ir_value *v)
  * or sparse tensor. -1 when malformed. */
 static int declares_tensor(const uint8_t *p, size_t n)
 {
-    struct pb r = pb_make(p, n), t;
     struct pb_field f, g;
     const char *why;
-    int rc, tensor = 1;
-    while ((rc = pb_next(&r, &f, &why)) > 0) {
-        if (f.num != VI_TYPE || f.wire != PB_LEN) continue;
-        t = pb_make(f.data, f.len);
-        while ((rc = pb_next(&t, &g, &why)) > 0)
-            if (g.wire == PB_LEN &&
-                (g.num == TY_SEQUENCE || g.num == TY_MAP || g.num == TY_SPARSE || g.num == TY_OPTIONAL))
-                tensor = 0;
-        if (rc < 0) return -1;
-    }
+    int rc = last_field(p, n, VI_TYPE, &f, NULL), tensor = 1;
+    if (rc <= 0) return rc < 0 ? -1 : 1;
+    struct pb t = pb_make(f.data, f.len);
+    while ((rc = pb_next(&t, &g, &why)) > 0)
+        if (g.wire == PB_LEN &&
+            (g.num == TY_SEQUENCE || g.num == TY_MAP || g.num == TY_SPARSE || g.num == TY_OPTIONAL))
+            tensor = 0;
     return rc < 0 ? -1 : tensor;
 }
 
-/* A ValueInfoProto (graph input or output) as field num: its fields as they were, the type replaced by v's. */
+/* A ValueInfoProto (graph input or output) as field num: its fields as they were, the type (every type field)
+ * replaced by v's, written once after them. */
 static enum nnperf_status rewrite_io(struct ann *A, uint32_t num, const uint8_t *p, size_t n,
                                      const struct ir_value *v)
 {
@@ -141,12 +151,10 @@ static enum nnperf_status rewrite_io(struct ann *A, uint32_t num, const uint8_t 
     const char *why;
     int rc;
     size_t mark = pbw_begin(A->w, num);
-    while ((rc = pb_next(&r, &f, &why)) > 0) {
-        if (f.num == VI_TYPE) continue;
-        pbw_copy(A->w, &r);
-        if (f.num == VI_NAME) write_type(A, VI_TYPE, v);
-    }
+    while ((rc = pb_next(&r, &f, &why)) > 0)
+        if (f.num != VI_TYPE) pbw_copy(A->w, &r);
     if (rc < 0) return malformed(A, "ValueInfoProto");
+    write_type(A, VI_TYPE, v);
     pbw_end(A->w, mark);
     A->st.io++;
     return NNPERF_OK;
@@ -185,20 +193,17 @@ static const struct ir_node *node_of(struct ann *A, const struct ir_graph *g, co
 
 static const struct ir_attr *attr_of(const struct ir_node *nd, const struct pb_field *af)
 {
-    struct pb r = pb_make(af->data, af->len);
     struct pb_field f;
-    const char *why;
-    while (pb_next(&r, &f, &why) > 0)
-        if (f.num == AP_NAME && f.wire == PB_LEN) {
-            for (int i = 0; i < nd->n_attr; i++)
-                if (strlen(nd->attrs[i].name) == f.len && !memcmp(nd->attrs[i].name, f.data, f.len))
-                    return &nd->attrs[i];
-            return NULL;
-        }
+    if (last_field(af->data, af->len, AP_NAME, &f, NULL) <= 0) return NULL;
+    for (int i = 0; i < nd->n_attr; i++)
+        if (nd->attrs[i].name && strlen(nd->attrs[i].name) == f.len &&
+            !memcmp(nd->attrs[i].name, f.data, f.len))
+            return &nd->attrs[i];
     return NULL;
 }
 
-/* An AttributeProto whose graph(s) get annotated with the subgraph(s) inference ran on. */
+/* An AttributeProto whose graph(s) get annotated with the subgraph(s) inference ran on: the last g (the one the
+ * loader keeps), each of graphs in order. */
 static enum nnperf_status rewrite_attr(struct ann *A, const struct pb_field *af, const struct ir_attr *at)
 {
     struct pb r = pb_make(af->data, af->len);
@@ -206,10 +211,12 @@ static enum nnperf_status rewrite_attr(struct ann *A, const struct pb_field *af,
     const char *why;
     int rc, k = 0;
     enum nnperf_status st;
+    const uint8_t *last_g = NULL;
+    if (last_field(af->data, af->len, AP_G, &f, &last_g) < 0) return malformed(A, "AttributeProto");
     size_t mark = pbw_begin(A->w, NP_ATTR);
     while ((rc = pb_next(&r, &f, &why)) > 0) {
         const struct ir_graph *sub = NULL;
-        if (f.wire == PB_LEN && f.num == AP_G && at->type == AT_GRAPH)
+        if (f.wire == PB_LEN && f.num == AP_G && at->type == AT_GRAPH && r.field == last_g)
             sub = at->g;
         else if (f.wire == PB_LEN && f.num == AP_GRAPHS && at->type == AT_GRAPHS && k < at->n)
             sub = at->graphs[k++];
