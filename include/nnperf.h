@@ -90,7 +90,10 @@ struct nnperf_analyze_options {
     int n_dim_bindings;
 };
 
-enum nnperf_status nnperf_analyze(struct nnperf_model *m, const struct nnperf_analyze_options *opts,
+/* Infers every tensor's shape and counts every node of m under opts (may be NULL). The analysis owns all it infers;
+ * m is never written after nnperf_model_load returns, so one model may be analysed any number of times (other input
+ * shapes, other dims), the analyses living side by side, also from several threads at once. */
+enum nnperf_status nnperf_analyze(const struct nnperf_model *m, const struct nnperf_analyze_options *opts,
                                   struct nnperf_analysis **out, char *err, size_t errlen);
 void nnperf_analysis_free(struct nnperf_analysis *a);
 

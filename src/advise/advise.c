@@ -743,7 +743,7 @@ enum nnperf_status nnperf_advise(const struct nnperf_analysis *a, const struct n
     r.a = a;
     r.plat = plat;
     if (opts) r.opts = opts->predict;
-    r.g = a->st.m->graph;
+    r.g = an_graph(&a->st);
     enum nnperf_status st = nnperf_predict(a, plat, &r.opts, &r.base, err, errlen);
     if (st) return st;
     struct nnperf_advice *adv = calloc(1, sizeof *adv);

@@ -92,20 +92,24 @@ enum nnperf_status an_topo_sort(struct ir_graph *g, struct arena *ar, struct dia
 }
 
 /* Where inference left dims unknown, the model's own declaration (value_info, outputs) fills them in. */
-static void apply_declared(struct an_state *an, struct ir_node *nd, struct ir_value *v)
+static enum nnperf_status apply_declared(struct an_state *an, struct ir_node *nd, struct ir_value *v)
 {
-    if (v->decl_rank < 0 && !v->decl_dtype) return;
+    if (v->decl_rank < 0 && !v->decl_dtype) return NNPERF_OK;
     if (!v->dtype && v->decl_dtype) v->dtype = v->decl_dtype;
-    if (v->decl_rank < 0) return;
+    if (v->decl_rank < 0) return NNPERF_OK;
     if (v->rank < 0) {
+        /* a copy: the declared dims belong to the model */
+        struct ir_dim *d = ar_calloc(&an->ar, (size_t)(v->decl_rank ? v->decl_rank : 1), sizeof *d);
+        if (!d) return diag_set(&an->d, NNPERF_E_NOMEM, "out of memory");
+        if (v->decl_rank) memcpy(d, v->decl_dims, (size_t)v->decl_rank * sizeof *d);
         v->rank = v->decl_rank;
-        v->dims = v->decl_dims;
-        return;
+        v->dims = d;
+        return NNPERF_OK;
     }
     if (v->rank != v->decl_rank) {
         an_warn(an, "node '%s' (%s): output '%s' inferred with rank %d but declared with rank %d", nd->name,
                 nd->op_type, v->name, v->rank, v->decl_rank);
-        return;
+        return NNPERF_OK;
     }
     for (int i = 0; i < v->rank; i++) {
         struct ir_dim inf = v->dims[i], dec = v->decl_dims[i];
@@ -114,9 +118,10 @@ static void apply_declared(struct an_state *an, struct ir_node *nd, struct ir_va
         else if (inf.val >= 0 && dec.val >= 0 && inf.val != dec.val) {
             an_warn(an, "node '%s' (%s): output '%s' dim %d inferred as %lld but declared as %lld", nd->name,
                     nd->op_type, v->name, i, (long long)inf.val, (long long)dec.val);
-            return;
+            return NNPERF_OK;
         }
     }
+    return NNPERF_OK;
 }
 
 static uint64_t value_bytes(const struct ir_value *v, int *ok)
@@ -229,16 +234,31 @@ static void reset_value(struct ir_value *v)
         v->type_kind = TK_TENSOR;
 }
 
+static void host_warn(void *ctx, const char *msg)
+{
+    an_warn(ctx, "%s", msg);
+}
+
+static enum nnperf_status host_infer_subgraph(void *ctx, struct ir_graph *g, int64_t repeat)
+{
+    struct an_state *an = ctx;
+    an->sub_depth++;
+    enum nnperf_status st = an_run_graph(an, g, repeat < 1 ? 1 : repeat);
+    an->sub_depth--;
+    return st;
+}
+
 enum nnperf_status an_run_graph(struct an_state *an, struct ir_graph *g, int64_t repeat)
 {
-    enum nnperf_status st = an_topo_sort(g, &an->m->ar, &an->d);
+    const struct op_host host = {an, host_warn, host_infer_subgraph};
+    enum nnperf_status st = an_topo_sort(g, &an->ar, &an->d);
     if (st) return st;
     for (int k = 0; k < g->n_nodes; k++) {
         struct ir_node *nd = g->nodes[k];
         nd->repeat = repeat;
         for (int i = 0; i < nd->n_out; i++)
             if (nd->out[i]) reset_value(nd->out[i]), nd->out[i]->dtype = DT_UNDEFINED;
-        struct op_ctx c = {an->m, nd, &an->m->ar, &an->d, an};
+        struct op_ctx c = {an->m, nd, &an->ar, &an->d, &host};
         if (nd->op >= 0) {
             const struct op_def *od = &op_table[nd->op];
             st = od->infer(&c);
@@ -253,21 +273,12 @@ enum nnperf_status an_run_graph(struct an_state *an, struct ir_graph *g, int64_t
             op_infer_unknown(&c);
         }
         for (int i = 0; i < nd->n_out; i++)
-            if (nd->out[i]) apply_declared(an, nd, nd->out[i]);
+            if (nd->out[i] && (st = apply_declared(an, nd, nd->out[i]))) return st;
         nd->inferred = 1;
         mark_const(nd);
         count_node(&c);
     }
     return NNPERF_OK;
-}
-
-enum nnperf_status an_infer_subgraph(struct op_ctx *c, struct ir_graph *g, int64_t repeat)
-{
-    struct an_state *an = c->an;
-    an->sub_depth++;
-    enum nnperf_status st = an_run_graph(an, g, repeat < 1 ? 1 : repeat);
-    an->sub_depth--;
-    return st;
 }
 
 /* ---- binding input shapes and symbols ---- */
@@ -289,7 +300,7 @@ static enum nnperf_status parse_dim_token(struct an_state *an, const char *tok, 
         return NNPERF_OK;
     }
     out->val = -1;
-    out->sym = ar_strndup(&an->m->ar, tok, len);
+    out->sym = ar_strndup(&an->ar, tok, len);
     return out->sym ? NNPERF_OK : diag_set(&an->d, NNPERF_E_NOMEM, "out of memory");
 }
 
@@ -304,7 +315,7 @@ static enum nnperf_status bind_input(struct an_state *an, const char *spec)
     if (nl >= sizeof name) return diag_set(&an->d, NNPERF_E_USAGE, "--input '%s': name too long", spec);
     memcpy(name, spec, nl);
     name[nl] = 0;
-    struct ir_graph *g = an->m->graph;
+    struct ir_graph *g = an->g;
     struct ir_value *v = NULL;
     for (int i = 0; i < g->n_inputs; i++)
         if (!strcmp(g->inputs[i]->name, name)) v = g->inputs[i];
@@ -328,7 +339,7 @@ static enum nnperf_status bind_input(struct an_state *an, const char *spec)
             if (!*p) return diag_set(&an->d, NNPERF_E_USAGE, "--input '%s': trailing 'x'", spec);
         }
     }
-    struct ir_dim *nd = ar_calloc(&an->m->ar, (size_t)(rank ? rank : 1), sizeof *nd);
+    struct ir_dim *nd = ar_calloc(&an->ar, (size_t)(rank ? rank : 1), sizeof *nd);
     if (!nd) return diag_set(&an->d, NNPERF_E_NOMEM, "out of memory");
     memcpy(nd, dims, (size_t)rank * sizeof *nd);
     v->rank = rank;
@@ -349,14 +360,21 @@ static enum nnperf_status bind_symbol(struct an_state *an, const char *spec)
                         eq + 1);
     size_t nl = (size_t)(eq - spec);
     int used = 0;
-    struct ir_graph *g = an->m->graph;
+    struct ir_graph *g = an->g;
     for (int i = 0; i < g->n_inputs; i++) {
         struct ir_value *v = g->inputs[i];
+        struct ir_dim *dims = NULL; /* the input's dims, copied before the first change: the model's stay */
         for (int k = 0; k < v->rank; k++)
             if (v->dims[k].sym && strlen(v->dims[k].sym) == nl && !strncmp(v->dims[k].sym, spec, nl)) {
-                v->dims[k] = ir_dim_known(val);
+                if (!dims) {
+                    if (!(dims = ar_calloc(&an->ar, (size_t)v->rank, sizeof *dims)))
+                        return diag_set(&an->d, NNPERF_E_NOMEM, "out of memory");
+                    memcpy(dims, v->dims, (size_t)v->rank * sizeof *dims);
+                }
+                dims[k] = ir_dim_known(val);
                 used = 1;
             }
+        if (dims) v->dims = dims;
     }
     if (!used) an_warn(an, "--dim '%s': no model input has a dimension named '%.*s'", spec, (int)nl, spec);
     return NNPERF_OK;
@@ -405,7 +423,7 @@ static int cmp_node_op(const void *a, const void *b)
  * share of nodes they leave uncounted, since every prediction of those nodes would be 0 s. */
 static void unbound_dims(struct an_state *an)
 {
-    const struct ir_graph *g = an->m->graph;
+    const struct ir_graph *g = an->g;
     struct strbuf sb;
     sb_init(&sb, 2000);
     for (int i = 0; i < g->n_inputs; i++) {
@@ -435,7 +453,7 @@ static void unbound_dims(struct an_state *an)
 static void summarize(struct an_state *an)
 {
     struct nnperf_summary *s = &an->sum;
-    const struct ir_graph *g = an->m->graph;
+    const struct ir_graph *g = an->g;
     int unsupported = 0, shape_unknown = 0;
     s->nodes = g->n_nodes;
     for (int k = 0; k < g->n_nodes; k++) {
@@ -506,10 +524,10 @@ static void summarize(struct an_state *an)
     s->warnings = an->n_warn;
 }
 
-enum nnperf_status nnperf_analyze(struct nnperf_model *model, const struct nnperf_analyze_options *opts,
+enum nnperf_status nnperf_analyze(const struct nnperf_model *model, const struct nnperf_analyze_options *opts,
                                   struct nnperf_analysis **out, char *err, size_t errlen)
 {
-    struct ir_model *m = (struct ir_model *)model;
+    const struct ir_model *m = (const struct ir_model *)model;
     *out = NULL;
     if (!m) {
         if (err && errlen) snprintf(err, errlen, "no model");
@@ -523,12 +541,12 @@ enum nnperf_status nnperf_analyze(struct nnperf_model *model, const struct nnper
     struct an_state *an = &a->st;
     an->m = m;
     ar_init(&an->ar, 0);
-    enum nnperf_status st = NNPERF_OK;
-    if (opts) {
+    enum nnperf_status st = ir_clone_graph(&an->ar, m->graph, &an->g, &an->d);
+    if (!st && opts) {
         for (int i = 0; i < opts->n_input_shapes && !st; i++) st = bind_input(an, opts->input_shapes[i]);
         for (int i = 0; i < opts->n_dim_bindings && !st; i++) st = bind_symbol(an, opts->dim_bindings[i]);
     }
-    if (!st) st = an_run_graph(an, m->graph, 1);
+    if (!st) st = an_run_graph(an, an->g, 1);
     if (st) {
         if (!an->d.status) diag_set(&an->d, st, "%s", nnperf_status_name(st));
         diag_prefix(&an->d, "%s: ", m->path);

@@ -1,6 +1,8 @@
 /* analysis.h - the running analysis: shape/type inference over the graph in execution order, counting, and the
- * result handed to reports. One arena per analysis holds warnings and report rows; inferred dims live in the
- * model's arena next to the values they describe. */
+ * result handed to reports. An analysis owns everything it infers: its arena holds its own copy of the model's
+ * graph records (ir_clone_graph) with the inferred dtypes, dims, values and costs, and its warnings. The model is
+ * never written, so any number of analyses of one model (other input shapes, other dims) live side by side, also in
+ * different threads. Consumers read the analysis's graph through an_graph(), never the model's graph. */
 #ifndef NNPERF_ANALYSIS_H
 #define NNPERF_ANALYSIS_H
 
@@ -10,14 +12,16 @@
 #define AN_MAX_UNBOUND  64
 
 struct an_state {
-    struct ir_model *m;
-    struct arena ar;
+    const struct ir_model *m; /* read only: path, producer, opsets, external data folder */
+    struct ir_graph *g;       /* this analysis's copy of m->graph, inferred and counted */
+    struct arena ar;          /* the copy, everything inferred, warnings */
     struct diag d;
     const char **warn;
     int n_warn, cap_warn, dropped_warn;
     struct nnperf_summary sum;
-    int sub_depth;                       /* > 0 while inferring a subgraph */
-    const char *unbound[AN_MAX_UNBOUND]; /* symbolic input dims left unbound (names in the model arena) */
+    int sub_depth; /* > 0 while inferring a subgraph */
+    const char
+        *unbound[AN_MAX_UNBOUND]; /* symbolic input dims left unbound (names in the model's or this arena) */
     int n_unbound;
 };
 
@@ -25,12 +29,19 @@ struct nnperf_analysis {
     struct an_state st;
 };
 
+/* The graph this analysis inferred: node and value records with their dims, values and costs. */
+static inline const struct ir_graph *an_graph(const struct an_state *an)
+{
+    return an->g;
+}
+
 void an_warn(struct an_state *an, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Infers and counts every node of g in execution order (topologically sorted first). */
+/* Infers and counts every node of g in execution order (topologically sorted first). g's records are written: it
+ * must be the analysis's own (an->g or one of its subgraphs), or a graph a test built for the purpose. */
 enum nnperf_status an_run_graph(struct an_state *an, struct ir_graph *g, int64_t repeat);
 /* Sorts g->nodes topologically; a cycle is an error naming a node on it. */
 enum nnperf_status an_topo_sort(struct ir_graph *g, struct arena *ar, struct diag *d);

@@ -73,6 +73,14 @@ char *ar_strdup(struct arena *a, const char *s)
     return ar_strndup(a, s, strlen(s));
 }
 
+uint64_t ar_digest(const struct arena *a)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (const struct ar_block *b = a->head; b; b = b->next)
+        for (size_t i = 0; i < b->used; i++) h = (h ^ b->data[i]) * 1099511628211ull;
+    return h;
+}
+
 char *ar_printf(struct arena *a, const char *fmt, ...)
 {
     char tmp[512];

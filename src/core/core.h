@@ -30,6 +30,9 @@ char *ar_printf(struct arena *a, const char *fmt, ...)
 #endif
     ;
 void ar_free(struct arena *a);
+/* A digest (FNV-1a) of every byte handed out so far: equal before and after an operation that must not write into
+ * the arena's objects (tests check that an analysis leaves its model untouched). */
+uint64_t ar_digest(const struct arena *a);
 /* Appends a formatted message (copied into the arena) to the growable list *v of *n entries (capacity *cap),
  * holding at most max: returns 1 when added, -1 when the list is full, 0 when out of memory. */
 int ar_append_msg(struct arena *a, const char ***v, int *n, int *cap, int max, const char *fmt, va_list ap);

@@ -17,7 +17,7 @@ struct ir_value *ir_find(const struct ir_graph *g, const char *name)
     for (;;) {
         struct ir_value *v = g->vt.slot[i];
         if (!v) return NULL;
-        if (!strcmp(v->name, name)) return v;
+        if (!strcmp(v->name, name)) return g->vt.view ? &g->vt.view[v->id] : v;
         i = (i + 1) & mask;
     }
 }
@@ -51,6 +51,9 @@ static int vt_grow(struct arena *ar, struct ir_graph *g)
 enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char *name, struct ir_value **out,
                                 struct diag *d)
 {
+    if (g->vt.view)
+        return diag_set(d, NNPERF_E_INVALID, "value '%s': an analysis's copy of a graph gets no new values",
+                        name);
     if (ir_find(g, name))
         return diag_set(d, NNPERF_E_INVALID, "value '%s' is defined twice (duplicate output or initializer)",
                         name);

@@ -156,6 +156,7 @@ struct ir_value {
     int decl_rank;
     struct ir_dim *decl_dims;
     int decl_dtype;
+    int id; /* number in its model's graph tree (ir_number_graph), for an analysis's copy of the graph */
 };
 
 enum ir_attr_type {
@@ -214,6 +215,7 @@ struct ir_node {
     int n_attr;
     struct ir_attr *attrs;
     int index; /* position in execution order */
+    int id;    /* number in its model's graph tree (ir_number_graph) */
     struct ir_graph *graph;
     struct ir_cost cost;
     int inferred;   /* 1 once shape inference ran on it */
@@ -228,6 +230,9 @@ struct ir_node {
 struct ir_vtab {
     struct ir_value **slot;
     size_t cap, count;
+    /* NULL in a model's graph. In an analysis's copy (ir_clone_graph) the slots are the model's, shared and only
+     * read, and a value found is returned as its copy: view[value->id]. */
+    struct ir_value *view;
 };
 
 struct ir_graph {
@@ -241,6 +246,7 @@ struct ir_graph {
     struct ir_vtab vt;
     struct ir_value **values; /* every value defined in this graph, in definition order */
     int n_values;
+    int id; /* number in its model's graph tree (ir_number_graph) */
 };
 
 struct ir_opset {
@@ -296,5 +302,17 @@ int64_t ir_window_out(int64_t in, int64_t k, int64_t stride, int64_t dilation, i
 int ir_norm_axis(int64_t axis, int rank, int *out);
 /* Formats dims as "1x3x224x224" (symbols by name, '?' unknown, "?" for unknown rank). */
 void ir_format_shape(struct strbuf *sb, const struct ir_value *v, const char *sep);
+
+/* --- an analysis's own copy of a graph tree (clone.c) --- */
+/* Numbers the graphs, values and nodes of g's tree (ids 0.. of each kind, in the order ir_clone_graph copies them).
+ * The loader calls it once the graph is complete; a graph built by hand must call it before being cloned. */
+void ir_number_graph(struct ir_graph *g);
+/* Copies into ar every graph, value and node of g's tree (subgraphs included, with their name tables), with all
+ * pointers between them redirected to the copies; names, declared dims, initializer data and plain attribute
+ * payloads stay shared with g, which is never written. Inference runs on the copy, so any number of analyses of one
+ * model can live side by side. Errors: NNPERF_E_NOMEM; NNPERF_E_INVALID when a record points outside the tree or the
+ * tree is not numbered (ir_number_graph). */
+enum nnperf_status ir_clone_graph(struct arena *ar, const struct ir_graph *g, struct ir_graph **out,
+                                  struct diag *d);
 
 #endif

@@ -411,7 +411,7 @@ static enum nnperf_status run_phase(struct run_ctx *rc, int batch, int seq, int 
         po->ddr_bytes = s.ddr_bytes_per_run;
         po->ops = s.ops_per_run;
         if (!l->compute) l->compute = ar_strdup(&l->ar, s.dtype);
-        const struct ir_graph *g = a->st.m->graph;
+        const struct ir_graph *g = an_graph(&a->st);
         po->kv_bytes = 0;
         for (int i = 0; i < g->n_outputs; i++)
             if (is_kv_out(g->outputs[i])) po->kv_bytes += value_bytes(g->outputs[i], rc->kvb);

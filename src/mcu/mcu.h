@@ -180,9 +180,9 @@ struct mcu_plan {
     int streaming_layers; /* layers 0 .. streaming_layers-1 stream */
 };
 
-/* program.c: builds plan->layers from the analysed graph; unsupported operators and parameters go to
+/* program.c: builds plan->layers from the analysed graph g (an_graph); unsupported operators and parameters go to
  * plan->problems (all of them). Returns NNPERF_OK or an error (out of memory, shapes not concrete) in d. */
-enum nnperf_status mcu_build_program(struct mcu_plan *p, const struct ir_model *m, struct diag *d);
+enum nnperf_status mcu_build_program(struct mcu_plan *p, const struct ir_graph *g, struct diag *d);
 /* plan.c */
 int mcu_procs_per_pass(int channels, int *passes); /* processors a layer of this many channels enables */
 /* Kernel words per input processor for the layer's masks in place (out_mask 0: the contiguous window its output

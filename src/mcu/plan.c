@@ -560,7 +560,7 @@ static void choose_streaming(struct mcu_plan *p)
         (long long)dev->instance_bytes);
 }
 
-static enum nnperf_status plan_once(const struct ir_model *m, const struct mcu_device *dev, int bits,
+static enum nnperf_status plan_once(const struct an_state *an, const struct mcu_device *dev, int bits,
                                     const struct mcu_bits *wbits, int advise, struct mcu_plan **out,
                                     struct diag *d)
 {
@@ -579,9 +579,9 @@ static enum nnperf_status plan_once(const struct ir_model *m, const struct mcu_d
     p->dev = dev;
     p->weight_bits = bits;
     p->bits = wbits;
-    p->model = m->path;
+    p->model = an->m->path;
     p->would_fit_4bit = p->would_fit_max78002 = -1;
-    st = mcu_build_program(p, m, d);
+    st = mcu_build_program(p, an_graph(an), d);
     if (st) goto fail;
     {
         st = insert_passthroughs(p, d);
@@ -616,11 +616,11 @@ static enum nnperf_status plan_once(const struct ir_model *m, const struct mcu_d
         /* would 4-bit weights or the MAX78002 make it fit? (the same model planned again) */
         struct diag d2 = {0};
         struct mcu_plan *q = NULL;
-        if (bits > 4 && plan_once(m, dev, 4, NULL, 0, &q, &d2) == NNPERF_OK) p->would_fit_4bit = q->fits;
+        if (bits > 4 && plan_once(an, dev, 4, NULL, 0, &q, &d2) == NNPERF_OK) p->would_fit_4bit = q->fits;
         plan_free(q);
         q = NULL;
         const struct mcu_device *big = mcu_device_find("max78002");
-        if (big != dev && plan_once(m, big, bits, wbits, 0, &q, &d2) == NNPERF_OK)
+        if (big != dev && plan_once(an, big, bits, wbits, 0, &q, &d2) == NNPERF_OK)
             p->would_fit_max78002 = q->fits;
         plan_free(q);
     }
@@ -630,7 +630,7 @@ static enum nnperf_status plan_once(const struct ir_model *m, const struct mcu_d
         mcu_msg_add(p->problems, MCU_R_OPERATOR, -1,
                     "the MAX78002 supports every operator of this model and it "
                     "fits there: nnperf map %s --target max78002",
-                    m->path);
+                    an->m->path);
     free(found);
     free(loc);
     *out = p;
@@ -689,7 +689,7 @@ enum nnperf_status nnperf_map_ex(const struct nnperf_analysis *a, const struct n
             goto fail;
         }
     }
-    st = plan_once(a->st.m, dev, weight_bits, h->bits, 1, &h->p, &d);
+    st = plan_once(&a->st, dev, weight_bits, h->bits, 1, &h->p, &d);
     if (st) goto fail;
     for (int k = 0; h->bits && k < h->bits->n; k++)
         if (!h->bits->used[k]) {

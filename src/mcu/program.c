@@ -30,7 +30,6 @@ struct vt {
 
 struct builder {
     struct mcu_plan *p;
-    const struct ir_model *m;
     struct diag *d;
     struct vt *vt;
     int n_vt, cap_vt;
@@ -672,13 +671,12 @@ static const char *guess_dataset(int c, int h, int w)
     return "unknown";
 }
 
-enum nnperf_status mcu_build_program(struct mcu_plan *p, const struct ir_model *m, struct diag *d)
+enum nnperf_status mcu_build_program(struct mcu_plan *p, const struct ir_graph *g, struct diag *d)
 {
-    const struct ir_graph *g = m->graph;
     if (g->n_nodes > MCU_MAX_NODES)
         return diag_set(d, NNPERF_E_LIMIT, "%d nodes: more than %d, not a model for a MAX7800x", g->n_nodes,
                         MCU_MAX_NODES);
-    struct builder b = {p, m, d, NULL, 0, 0};
+    struct builder b = {p, d, NULL, 0, 0};
     p->cap_layers = MCU_MAX_LAYERS;
     p->layers = ar_calloc(&p->ar, (size_t)p->cap_layers, sizeof *p->layers);
     if (!p->layers) return diag_set(d, NNPERF_E_NOMEM, "out of memory");

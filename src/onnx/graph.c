@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../ops/ops.h"
 #include "load.h"
 
 static const struct fspec graph_fields[] = {{1, WL, "node"},
@@ -137,7 +136,7 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
     /* a model-local function call is replaced by its body (unless the registry has the operator): the call's
      * inputs and outputs are only names for the body's renaming, not values */
     struct ir_function *fn = ox_find_function(L, nd->domain, nd->op_type, overload);
-    if (fn && op_find(nd->domain, nd->op_type) < 0) {
+    if (fn && L->reg->find(nd->domain, nd->op_type) < 0) {
         for (int i = 0; i < nd->n_in + nd->n_out; i++) {
             int is_in = i < nd->n_in;
             const char *nm = is_in ? in_names[i] : out_names[i - nd->n_in];

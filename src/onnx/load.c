@@ -4,7 +4,6 @@
  * ModelProto itself; load.h lists the files that read the messages inside it. */
 #include <string.h>
 
-#include "../ops/ops.h"
 #include "load.h"
 
 static const struct fspec model_fields[] = {
@@ -13,15 +12,6 @@ static const struct fspec model_fields[] = {
     {7, WL, "graph"},          {8, WL, "opset_import"},  {14, WL, "metadata_props"},
     {20, WL, "training_info"}, {25, WL, "functions"},    {0, 0, NULL}};
 static const struct fspec opset_fields[] = {{1, WL, "domain"}, {2, WV, "version"}, {0, 0, NULL}};
-
-/* The newest ai.onnx opset this nnperf knows: the newest 'since' of the registry's ai.onnx operators. */
-static int64_t newest_ai_onnx_opset(void)
-{
-    int64_t v = 1;
-    for (int i = 0; i < OPID_COUNT; i++)
-        if (!op_table[i].domain[0] && op_table[i].since > v) v = op_table[i].since;
-    return v;
-}
 
 static const char *domain_name(const char *domain)
 {
@@ -39,7 +29,7 @@ static enum nnperf_status check_opsets(struct ld *L)
         return diag_set(L->d, NNPERF_E_INVALID,
                         "the model has no opset_import (IR version %lld requires one)",
                         (long long)m->ir_version);
-    int64_t newest = newest_ai_onnx_opset();
+    int64_t newest = L->reg->newest_opset;
     for (int i = 0; i < m->n_opsets; i++) {
         const struct ir_opset *os = &m->opsets[i];
         if (os->version < 1)
@@ -62,24 +52,24 @@ static enum nnperf_status check_opsets(struct ld *L)
 }
 
 /* Sets each node's opset and registry index. */
-static void bind_ops(struct ir_model *m, struct ir_graph *g)
+static void bind_ops(const struct ir_model *m, const struct ox_registry *reg, struct ir_graph *g)
 {
     for (int k = 0; k < g->n_nodes; k++) {
         struct ir_node *nd = g->nodes[k];
         nd->opset = (int)ir_opset_of(m, nd->domain);
-        nd->op = op_find(nd->domain, nd->op_type);
+        nd->op = reg->find(nd->domain, nd->op_type);
         for (int a = 0; a < nd->n_attr; a++) {
-            if (nd->attrs[a].type == AT_GRAPH && nd->attrs[a].g) bind_ops(m, nd->attrs[a].g);
+            if (nd->attrs[a].type == AT_GRAPH && nd->attrs[a].g) bind_ops(m, reg, nd->attrs[a].g);
             if (nd->attrs[a].type == AT_GRAPHS)
                 for (int j = 0; j < nd->attrs[a].n; j++)
-                    if (nd->attrs[a].graphs[j]) bind_ops(m, nd->attrs[a].graphs[j]);
+                    if (nd->attrs[a].graphs[j]) bind_ops(m, reg, nd->attrs[a].graphs[j]);
         }
     }
 }
 
-enum nnperf_status ox_load_model(struct ir_model *m, struct diag *d)
+enum nnperf_status ox_load_model(struct ir_model *m, const struct ox_registry *reg, struct diag *d)
 {
-    struct ld L0 = {.m = m, .ar = &m->ar, .d = d};
+    struct ld L0 = {.m = m, .ar = &m->ar, .d = d, .reg = reg};
     struct ld *L = &L0;
     const char *why;
     struct pb r = pb_make(m->buf, m->len);
@@ -157,6 +147,7 @@ enum nnperf_status ox_load_model(struct ir_model *m, struct diag *d)
     st = ox_parse_graph(L, gp, glen, NULL, NULL, &m->graph);
     if (st) return st;
     if ((st = ox_resolve_graph(L, m->graph))) return st;
-    bind_ops(m, m->graph);
+    bind_ops(m, reg, m->graph);
+    ir_number_graph(m->graph); /* for the analyses' copies of the graph (ir_clone_graph) */
     return NNPERF_OK;
 }

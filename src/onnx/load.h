@@ -121,6 +121,7 @@ struct ld {
     struct arena *ar;
     struct diag *d;
     int64_t n_nodes_total;
+    const struct ox_registry *reg; /* the operator registry (NULL when only a tensor is parsed) */
     /* the last external data file checked (tensor.c): its location, whether it was found, its size */
     const char *ext_last;
     int ext_last_found;

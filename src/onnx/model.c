@@ -1,5 +1,6 @@
-/* model.c - nnperf_model_load: maps the file read-only (weights are never read unless a value is needed), parses
- * it into the IR, and frees it all with nnperf_model_free. */
+/* model.c - loading a model: maps the file read-only (weights are never read unless a value is needed), parses it
+ * into the IR, and frees it all with nnperf_model_free. The public nnperf_model_load is in analysis/ (it hands the
+ * operator registry to the loader). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -37,11 +38,12 @@ static void put_err(char *err, size_t errlen, const char *fmt, const char *a, co
 }
 
 static enum nnperf_status finish(struct ir_model *m, const struct nnperf_load_options *opts,
-                                 struct nnperf_model **out, char *err, size_t errlen)
+                                 const struct ox_registry *reg, struct nnperf_model **out, char *err,
+                                 size_t errlen)
 {
     struct diag d = {0};
     m->load_flags = opts ? opts->flags : 0;
-    enum nnperf_status st = ox_load_model(m, &d);
+    enum nnperf_status st = ox_load_model(m, reg, &d);
     if (st) {
         put_err(err, errlen, "%s: %s", m->path, d.msg);
         nnperf_model_free((struct nnperf_model *)m);
@@ -66,8 +68,9 @@ static struct ir_model *new_model(const char *name, const char *dir)
     return m;
 }
 
-enum nnperf_status nnperf_model_load(const char *path, const struct nnperf_load_options *opts,
-                                     struct nnperf_model **out, char *err, size_t errlen)
+enum nnperf_status ox_model_load(const char *path, const struct nnperf_load_options *opts,
+                                 const struct ox_registry *reg, struct nnperf_model **out, char *err,
+                                 size_t errlen)
 {
     *out = NULL;
     if (!path) return NNPERF_E_USAGE;
@@ -111,19 +114,19 @@ enum nnperf_status nnperf_model_load(const char *path, const struct nnperf_load_
     m->buf = p;
     m->len = (size_t)sb.st_size;
     m->mapped = 1;
-    return finish(m, opts, out, err, errlen);
+    return finish(m, opts, reg, out, err, errlen);
 }
 
-enum nnperf_status nnperf_model_load_buffer(const void *buf, size_t len, const char *name, const char *dir,
-                                            const struct nnperf_load_options *opts, struct nnperf_model **out,
-                                            char *err, size_t errlen)
+enum nnperf_status ox_model_load_buffer(const void *buf, size_t len, const char *name, const char *dir,
+                                        const struct nnperf_load_options *opts, const struct ox_registry *reg,
+                                        struct nnperf_model **out, char *err, size_t errlen)
 {
     *out = NULL;
     struct ir_model *m = new_model(name, dir);
     if (!m) return NNPERF_E_NOMEM;
     m->buf = buf;
     m->len = len;
-    return finish(m, opts, out, err, errlen);
+    return finish(m, opts, reg, out, err, errlen);
 }
 
 void nnperf_model_free(struct nnperf_model *model)

@@ -502,8 +502,8 @@ static int propagated(int dt)
 }
 
 /* Reads a typed field (varint or fixed) element k of the stored sequence into iv/fv. */
-static enum nnperf_status decode_typed(struct ir_value *v, const uint8_t *p, size_t n, int enc, int64_t numel,
-                                       int64_t *ibuf, double *fbuf, struct diag *d)
+static enum nnperf_status decode_typed(const struct ir_value *v, const uint8_t *p, size_t n, int enc,
+                                       int64_t numel, int64_t *ibuf, double *fbuf, struct diag *d)
 {
     int isf = ir_dtype_is_float(v->dtype);
     /* float_data/double_data hold floating point only: an integer tensor stored there would leave ibuf unset */
@@ -543,16 +543,12 @@ static enum nnperf_status decode_typed(struct ir_value *v, const uint8_t *p, siz
     return NNPERF_OK;
 }
 
-enum nnperf_status ox_decode_values(struct ir_model *m, struct ir_value *v, struct diag *d)
+/* Reads the numel elements of v into ibuf (integers) or fbuf (floating point); ext holds external data. */
+static enum nnperf_status decode_elems(const struct ir_model *m, const struct ir_value *v, int64_t numel,
+                                       int64_t *ibuf, double *fbuf, uint8_t *ext, struct diag *d)
 {
-    int64_t numel;
-    if (v->iv || v->fv || v->enc == DE_NONE || !propagated(v->dtype)) return NNPERF_OK;
-    if (!ir_numel(v, &numel) || numel > NNPERF_MAX_CONST_ELEMS) return NNPERF_OK;
-    int64_t ibuf[NNPERF_MAX_CONST_ELEMS];
-    static _Thread_local double fbuf[NNPERF_MAX_CONST_ELEMS];
     int bits = ir_dtype_bits(v->dtype);
     size_t need = (size_t)((numel * bits + 7) / 8);
-    uint8_t ext[NNPERF_MAX_CONST_ELEMS * 8];
     const uint8_t *p = v->data;
     size_t n = v->data_len;
     int enc = v->enc;
@@ -620,17 +616,39 @@ enum nnperf_status ox_decode_values(struct ir_model *m, struct ir_value *v, stru
         enum nnperf_status st = decode_typed(v, p, n, enc, numel, ibuf, fbuf, d);
         if (st) return st;
     }
-    if (ir_dtype_is_int(v->dtype)) {
-        struct ir_ival *iv = ar_calloc(&m->ar, (size_t)(numel ? numel : 1), sizeof *iv);
-        if (!iv) return diag_set(d, NNPERF_E_NOMEM, "out of memory");
-        for (int64_t k = 0; k < numel; k++) iv[k] = ir_ival_known(ibuf[k]);
-        v->iv = iv;
-    } else {
-        double *fv = ar_calloc(&m->ar, (size_t)(numel ? numel : 1), sizeof *fv);
-        if (!fv) return diag_set(d, NNPERF_E_NOMEM, "out of memory");
-        memcpy(fv, fbuf, (size_t)numel * sizeof *fv);
-        v->fv = fv;
-    }
-    v->nv = numel;
     return NNPERF_OK;
+}
+
+enum nnperf_status ox_decode_values(const struct ir_model *m, struct arena *ar, struct ir_value *v,
+                                    struct diag *d)
+{
+    int64_t numel;
+    if (v->iv || v->fv || v->enc == DE_NONE || !propagated(v->dtype)) return NNPERF_OK;
+    if (!ir_numel(v, &numel) || numel > NNPERF_MAX_CONST_ELEMS) return NNPERF_OK;
+    size_t cnt = (size_t)(numel ? numel : 1);
+    int64_t *ibuf = calloc(cnt, sizeof *ibuf);
+    double *fbuf = calloc(cnt, sizeof *fbuf);
+    uint8_t *ext = malloc(cnt * 8);
+    enum nnperf_status st = ibuf && fbuf && ext ? decode_elems(m, v, numel, ibuf, fbuf, ext, d)
+                                                : diag_set(d, NNPERF_E_NOMEM, "out of memory");
+    if (!st && ir_dtype_is_int(v->dtype)) {
+        struct ir_ival *iv = ar_calloc(ar, cnt, sizeof *iv);
+        if (iv) {
+            for (int64_t k = 0; k < numel; k++) iv[k] = ir_ival_known(ibuf[k]);
+            v->iv = iv;
+        } else {
+            st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
+        }
+    } else if (!st) {
+        double *fv = ar_calloc(ar, cnt, sizeof *fv);
+        if (fv) {
+            memcpy(fv, fbuf, (size_t)numel * sizeof *fv);
+            v->fv = fv;
+        } else {
+            st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
+        }
+    }
+    if (!st) v->nv = numel;
+    free(ibuf), free(fbuf), free(ext);
+    return st;
 }

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../analysis/analysis.h"
 #include "../onnx/onnx.h"
 #include "ops.h"
 
@@ -119,7 +118,18 @@ void op_warn(struct op_ctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (c->an) an_warn(c->an, "node '%s' (%s): %s", c->n->name, c->n->op_type, msg);
+    if (!c->host || !c->host->warn) return;
+    char line[600];
+    snprintf(line, sizeof line, "node '%s' (%s): %s", c->n->name, c->n->op_type, msg);
+    c->host->warn(c->host->ctx, line);
+}
+
+enum nnperf_status op_infer_subgraph(struct op_ctx *c, struct ir_graph *g, int64_t repeat)
+{
+    if (!c->host || !c->host->infer_subgraph)
+        return diag_set(c->d, NNPERF_E_UNSUPPORTED, "node '%s' (%s): no analysis to infer its subgraph",
+                        c->n->name, c->n->op_type);
+    return c->host->infer_subgraph(c->host->ctx, g, repeat);
 }
 
 enum nnperf_status op_set(struct op_ctx *c, int i, int dtype, int rank, const struct ir_dim *dims)
@@ -196,13 +206,13 @@ static int load_values(struct op_ctx *c, struct ir_value *v)
          * shape data a node needs: failing to read them is an error (a missing external file is only an error
          * when a value from it is needed). */
         struct diag quiet = {0};
-        if (ox_decode_values(c->m, v, &quiet) != NNPERF_OK) {
+        if (ox_decode_values(c->m, c->ar, v, &quiet) != NNPERF_OK) {
             v->enc = DE_NONE; /* do not try again */
             return 0;
         }
         return v->iv || v->fv;
     }
-    if (ox_decode_values(c->m, v, c->d) != NNPERF_OK) return 0;
+    if (ox_decode_values(c->m, c->ar, v, c->d) != NNPERF_OK) return 0;
     return v->iv || v->fv;
 }
 

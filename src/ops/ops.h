@@ -70,15 +70,25 @@ enum op_id {
 extern const struct op_def op_table[OPID_COUNT];
 /* Registry index of (domain, name), -1 when absent. domain "" and "ai.onnx" are the same. */
 int op_find(const char *domain, const char *name);
+/* The newest ai.onnx opset the registry knows: the newest 'since' of its ai.onnx operators. */
+int64_t op_newest_opset(void);
+
+/* What an operator may ask of the analysis running it (the analysis layer fills this in; ops never include it). */
+struct op_host {
+    void *ctx;
+    /* records a warning (already prefixed with the node) */
+    void (*warn)(void *ctx, const char *msg);
+    /* infers and counts subgraph g, its nodes running repeat times per inference */
+    enum nnperf_status (*infer_subgraph)(void *ctx, struct ir_graph *g, int64_t repeat);
+};
 
 /* Context handed to infer() and count(). */
-struct an_state;
 struct op_ctx {
-    struct ir_model *m;
-    struct ir_node *n;
-    struct arena *ar; /* where output dims and values are allocated (the model arena) */
+    const struct ir_model *m; /* read only: opsets, the folder of external data */
+    struct ir_node *n;        /* the analysis's own copy of the node (ir_clone_graph) */
+    struct arena *ar;         /* where output dims and values are allocated (the analysis arena) */
     struct diag *d;
-    struct an_state *an; /* the running analysis (warnings, subgraph inference) */
+    const struct op_host *host; /* NULL: warnings are dropped and subgraphs are not inferred */
 };
 
 /* ---- inputs, outputs, attributes ---- */
@@ -156,9 +166,9 @@ void op_count_input(struct op_ctx *c, struct ir_cost *cost);   /* fpe x numel(in
 #include "op_list.def"
 #undef OP
 
-/* ---- the analysis driver, for control-flow operators ---- */
+/* ---- subgraphs, for control-flow operators ---- */
 /* Infers a subgraph whose formal inputs have been given dtype/dims by the caller; its nodes' costs are added
- * to the report with the given repeat count (trip count, or 1 when unknown and flagged). */
-enum nnperf_status an_infer_subgraph(struct op_ctx *c, struct ir_graph *g, int64_t repeat);
+ * to the report with the given repeat count (trip count, or 1 when unknown and flagged). Through c->host. */
+enum nnperf_status op_infer_subgraph(struct op_ctx *c, struct ir_graph *g, int64_t repeat);
 
 #endif

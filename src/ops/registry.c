@@ -32,6 +32,14 @@ int op_find(const char *domain, const char *name)
     return -1;
 }
 
+int64_t op_newest_opset(void)
+{
+    int64_t v = 1;
+    for (int i = 0; i < OPID_COUNT; i++)
+        if (!op_table[i].domain[0] && op_table[i].since > v) v = op_table[i].since;
+    return v;
+}
+
 static const char *const class_names[OC_COUNT] = {
     [OC_CONV] = "conv",
     [OC_GEMM] = "gemm",

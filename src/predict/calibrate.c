@@ -35,7 +35,7 @@ static int lookup_layer(const struct nnperf_prediction *p, const struct name_ix 
     struct name_ix key = {buf, 0};
     const struct name_ix *hit = bsearch(&key, ix, (size_t)n, sizeof *ix, cmp_name_ix);
     if (hit) return p->layer_of[hit->node] >= 0 ? p->layer_of[hit->node] : -1;
-    const struct ir_value *v = ir_find(p->an->m->graph, buf);
+    const struct ir_value *v = ir_find(an_graph(p->an), buf);
     if (v && v->producer) return p->layer_of[v->producer->index] >= 0 ? p->layer_of[v->producer->index] : -1;
     return -2;
 }
@@ -81,7 +81,7 @@ static struct name_ix *node_index(const struct ir_graph *g, int *n)
 int perf_match_count(const struct nnperf_prediction *p, const struct perf_profile *prof)
 {
     int n, matched = 0;
-    struct name_ix *ix = node_index(p->an->m->graph, &n);
+    struct name_ix *ix = node_index(an_graph(p->an), &n);
     for (int i = 0; ix && i < prof->n_nodes; i++) matched += match_layer(p, ix, n, prof->nodes[i].name) != -2;
     free(ix);
     return matched;
@@ -92,7 +92,7 @@ void perf_match(const struct nnperf_prediction *p, const struct perf_profile *pr
 {
     int runs = prof->runs > 0 ? prof->runs : 1;
     int n;
-    struct name_ix *ix = node_index(p->an->m->graph, &n);
+    struct name_ix *ix = node_index(an_graph(p->an), &n);
     for (int l = 0; l < p->n_layers; l++) layer_us[l] = 0;
     *unmatched_us = 0;
     for (int i = 0; i < prof->n_nodes; i++) {

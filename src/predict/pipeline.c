@@ -78,7 +78,7 @@ enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct 
     }
     ar_init(&p->ar, 0);
     p->an = &a->st;
-    p->g = a->st.m->graph;
+    p->g = an_graph(&a->st);
     p->hw = plat->hw;
     p->dtype = p->hw.default_dtype;
     p->batch = p->hw.frames_per_run > 0 ? p->hw.frames_per_run : 1;

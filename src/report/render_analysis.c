@@ -17,7 +17,7 @@ static const struct an_state *st(const struct nnperf_analysis *a)
 
 static const struct ir_graph *graph(const struct nnperf_analysis *a)
 {
-    return st(a)->m->graph;
+    return an_graph(st(a));
 }
 
 const char *rep_an_path(const struct nnperf_analysis *a)

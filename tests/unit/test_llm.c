@@ -123,7 +123,7 @@ static void test_folding(void)
     nnperf_analysis_summary(a, &s);
     CHECK_EQ_U(s.unbound_dims, 0);
     CHECK_EQ_U(s.unknown_nodes, 0);
-    const struct ir_graph *g = a->st.m->graph;
+    const struct ir_graph *g = an_graph(&a->st);
     int shapes = 0, folded_shapes = 0, embed = 0;
     for (int k = 0; k < g->n_nodes; k++) {
         const struct ir_node *nd = g->nodes[k];

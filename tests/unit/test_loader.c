@@ -37,7 +37,7 @@ int main(void)
     if (!a) fprintf(stderr, "%s\n", err);
     CHECK(a != NULL);
     if (a) {
-        const struct ir_graph *g = a->st.m->graph;
+        const struct ir_graph *g = an_graph(&a->st);
         CHECK_EQ_U(g->n_nodes, 4); /* two calls of Conv+Relu */
         int convs = 0;
         for (int i = 0; i < g->n_nodes; i++) convs += !strcmp(g->nodes[i]->op_type, "Conv");
@@ -54,7 +54,7 @@ int main(void)
     a = run("tests/data/loader/external_shape.onnx", &m, err, sizeof err);
     CHECK(a != NULL);
     if (a) {
-        const struct ir_value *y = ir_find(a->st.m->graph, "y");
+        const struct ir_value *y = ir_find(an_graph(&a->st), "y");
         CHECK(y && y->rank == 3 && y->dims[1].val == 64 && y->dims[2].val == 4);
         nnperf_analysis_free(a);
     }

@@ -1,6 +1,6 @@
 /* control.c - operators with subgraphs: If, Loop, Scan and SequenceMap. Each gives its body's formal inputs a
  * type (from the node's inputs, falling back on the types the model declares for them), has the driver infer the
- * body (an_infer_subgraph, which also counts its nodes), and takes the node's outputs from the body's outputs.
+ * body (op_infer_subgraph, which also counts its nodes), and takes the node's outputs from the body's outputs.
  * Costs: the body's cost x trip count (Loop), x sequence length (Scan, SequenceMap), the larger branch (If).
  * Where the repeat count is unknown the cost of ONE iteration is reported and flagged unknown (cost->known = 0),
  * so the per-iteration work stays visible in the per-node report. Sequences keep their elements one by one (seq.h)
@@ -231,8 +231,8 @@ enum nnperf_status infer_if(struct op_ctx *c)
         return op_err(c, NULL, "condition must have a single element, has %lld", (long long)n);
     int cond = bool_value(c, 0);
     enum nnperf_status st;
-    if (cond != 0 && (st = an_infer_subgraph(c, tg, body_repeat(c, 1)))) return st;
-    if (cond != 1 && (st = an_infer_subgraph(c, eg, body_repeat(c, 1)))) return st;
+    if (cond != 0 && (st = op_infer_subgraph(c, tg, body_repeat(c, 1)))) return st;
+    if (cond != 1 && (st = op_infer_subgraph(c, eg, body_repeat(c, 1)))) return st;
     for (int i = 0; i < c->n->n_out; i++) {
         const struct ir_value *tv = tg->outputs[i], *ev = eg->outputs[i];
         struct shp s;
@@ -389,7 +389,7 @@ static enum nnperf_status loop_unroll(struct op_ctx *c, struct ir_graph *g, int 
             f->fv = (double *)cur[i].fv;
             f->nv = cur[i].nv;
         }
-        if ((st = an_infer_subgraph(c, g, body_repeat(c, trips)))) return st;
+        if ((st = op_infer_subgraph(c, g, body_repeat(c, trips)))) return st;
         for (int j = 0; j < K; j++) {
             if (k == 0)
                 shp_of(&scan[j], g->outputs[1 + N + j]);
@@ -461,7 +461,7 @@ enum nnperf_status infer_loop(struct op_ctx *c)
         for (int i = 0; i < N; i++)
             if ((st = bind_formal_shp(c, g->inputs[2 + i], &carried[i]))) return st;
         trips = loop_trips(c, NULL, 1); /* provisional: the body's condition is not inferred yet */
-        if ((st = an_infer_subgraph(c, g, body_repeat(c, trips)))) return st;
+        if ((st = op_infer_subgraph(c, g, body_repeat(c, trips)))) return st;
         int changed = 0;
         for (int i = 0; i < N; i++) changed |= shp_merge(&carried[i], g->outputs[1 + i]);
         if (!changed) break;
@@ -610,7 +610,7 @@ enum nnperf_status infer_scan(struct op_ctx *c)
     for (int round = 0; round < 4; round++) {
         for (int i = 0; i < si.N; i++)
             if ((st = bind_formal_shp(c, g->inputs[i], &states[i]))) return st;
-        if ((st = an_infer_subgraph(c, g, body_repeat(c, times)))) return st;
+        if ((st = op_infer_subgraph(c, g, body_repeat(c, times)))) return st;
         int changed = 0;
         for (int i = 0; i < si.N; i++) changed |= shp_merge(&states[i], g->outputs[i]);
         if (!changed) break;
@@ -713,14 +713,14 @@ enum nnperf_status infer_sequence_map(struct op_ctx *c)
         for (int i = 0; i < c->n->n_out; i++)
             if (!(el[i] = ar_calloc(c->ar, (size_t)(n ? n : 1), sizeof *el[i]))) return op_nomem(c);
         for (int k = 0; k < n; k++) {
-            if ((st = map_bind(c, g, k)) || (st = an_infer_subgraph(c, g, body_repeat(c, 1)))) return st;
+            if ((st = map_bind(c, g, k)) || (st = op_infer_subgraph(c, g, body_repeat(c, 1)))) return st;
             for (int i = 0; i < c->n->n_out; i++) {
                 const struct ir_value *bo = g->outputs[i];
                 if (!(el[i][k] = seq_elem(c, bo->dtype, bo->rank, bo->dims))) return op_nomem(c);
             }
         }
         /* the body is left inferred with the merged element shapes (for the per-node report) */
-        if ((st = map_bind(c, g, -1)) || (st = an_infer_subgraph(c, g, body_repeat(c, 1)))) return st;
+        if ((st = map_bind(c, g, -1)) || (st = op_infer_subgraph(c, g, body_repeat(c, 1)))) return st;
         for (int i = 0; i < c->n->n_out; i++) {
             int dt = g->outputs[i]->dtype;
             for (int k = 0; k < n && !dt; k++) dt = el[i][k]->dtype;
@@ -728,7 +728,7 @@ enum nnperf_status infer_sequence_map(struct op_ctx *c)
         }
         return NNPERF_OK;
     }
-    if ((st = map_bind(c, g, -1)) || (st = an_infer_subgraph(c, g, body_repeat(c, 1)))) return st;
+    if ((st = map_bind(c, g, -1)) || (st = op_infer_subgraph(c, g, body_repeat(c, 1)))) return st;
     for (int i = 0; i < c->n->n_out; i++) {
         if ((st = set_out_like(c, i, g->outputs[i]))) return st;
         op_set_kind(c, i, TK_SEQUENCE);
