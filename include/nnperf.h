@@ -15,8 +15,10 @@
  *     nnperf_model_free(m);
  *
  * Ownership: every handle is freed by its own _free function; an analysis borrows its model, so free the analysis
- * first. Strings returned by accessors live as long as the handle they came from. The library never prints and
- * never exits; every fallible function returns a status and writes a one-line message into err (may be NULL).
+ * first. Threads: the library has no mutable global state; distinct handles may be used from distinct threads, and
+ * a model (read only once loaded) may be analysed from several threads at once. Strings returned by accessors live
+ * as long as the handle they came from. The library never prints and never exits; every fallible function returns a
+ * status and writes a one-line message into err (may be NULL).
  */
 #ifndef NNPERF_H
 #define NNPERF_H

@@ -1,5 +1,12 @@
 /* core.h - the small utilities every module uses: an arena allocator, the diagnostic that keeps the first
- * error with its context, overflow-checked integer arithmetic and a capped string buffer. */
+ * error with its context, overflow-checked integer arithmetic and a capped string buffer.
+ *
+ * The library's rule on state: no mutable global state. No writable file-scope or function-static variable (thread-
+ * local ones included): no caches, counters, or comparator context in globals. All state lives in the objects the
+ * caller holds (model, analysis, prediction, platform, ...) and is passed down as arguments or context structs; a sort
+ * takes its context as an argument (report/view.c's merge sort) or compares only its elements. Constant tables are
+ * fine. So distinct objects may be used from distinct threads, and a loaded model, never written after loading, may
+ * be analysed from several threads at once. tests/lint/no_globals.sh checks the object files. */
 #ifndef NNPERF_CORE_H
 #define NNPERF_CORE_H
 

@@ -53,8 +53,6 @@ static const char *const isa_names[] = {"generic", "avx2", "avx512"};
 /* fp32 lanes per vector register in each build: the width of the accumulator arrays */
 static const int isa_lanes[] = {4, 8, 16};
 
-static volatile double probe_sink; /* keeps results alive so no kernel is optimised away */
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -172,6 +170,8 @@ struct probe_bufs {
     float *vx, *vy;
     double *ta, *tb, *tc; /* current triad arrays */
     size_t tblocks;
+    volatile double
+        sink; /* keeps results alive so no kernel is optimised away (per probe: no global state) */
 };
 
 static double run_fma(struct probe_bufs *p, uint64_t reps)
@@ -184,7 +184,7 @@ static double run_fma(struct probe_bufs *p, uint64_t reps)
 #endif
     default: s = fma_generic(reps, 0.999f, 0.001f); break;
     }
-    probe_sink = (double)s;
+    p->sink = (double)s;
     return 2.0 * FMA_CHAINS * isa_lanes[p->isa] * (double)reps;
 }
 
@@ -198,7 +198,7 @@ static double run_dot(struct probe_bufs *p, uint64_t reps)
 #endif
     default: s = dot_generic(p->qx, p->qy, reps); break;
     }
-    probe_sink = (double)s;
+    p->sink = (double)s;
     return 2.0 * DOT_K * (double)reps;
 }
 
@@ -211,7 +211,7 @@ static double run_vec(struct probe_bufs *p, uint64_t reps)
 #endif
     default: vec_generic(p->vx, p->vy, reps); break;
     }
-    probe_sink = (double)p->vx[reps % VEC_N];
+    p->sink = (double)p->vx[reps % VEC_N];
     return 2.0 * 3.0 * VEC_N * (double)reps;
 }
 
@@ -227,7 +227,7 @@ static double run_triad(struct probe_bufs *p, uint64_t reps)
         default: triad_generic(p->ta, p->tb, p->tc, p->tblocks, s); break;
         }
     }
-    probe_sink = p->ta[(size_t)(reps % TRIAD_BLOCK)];
+    p->sink = p->ta[(size_t)(reps % TRIAD_BLOCK)];
     return 3.0 * sizeof(double) * TRIAD_BLOCK * (double)p->tblocks * (double)reps;
 }
 
