@@ -8,14 +8,18 @@ set -euo pipefail
 # python3-onnx: onnx.checker on annotated models (tests/annotate/; skipped where it is missing)
 # python3-venv, python3-pip, python3-setuptools, python3-wheel, python3-pytest, python3-pandas: the Python package
 # installed offline into a venv and its tests (tests/python/; skipped where they are missing)
+# locales: the comma-decimal de_DE.UTF-8 locale of the locale-independence test (tests/unit/test_locale.c)
 pkgs=(build-essential cmake clang clang-format libonnx-testdata libyaml-dev pkg-config libjansson-dev chromium python3
       protobuf-c-compiler libprotobuf-c-dev libonnx-dev python3-onnx python3-venv python3-pip python3-setuptools
-      python3-wheel python3-pytest python3-pandas)
+      python3-wheel python3-pytest python3-pandas locales)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
 if [ ${#missing[@]} -gt 0 ]; then
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+if ! locale -a 2>/dev/null | grep -qix 'de_DE\.utf-\?8'; then
+  $SUDO localedef -i de_DE -f UTF-8 de_DE.UTF-8
 fi

@@ -92,19 +92,19 @@ static int64_t dim(const struct ir_value *v, int i)
 static void fmt_time(char *buf, size_t n, double s)
 {
     if (s >= 1e-3)
-        snprintf(buf, n, "%.3f ms", s * 1e3);
+        c_snprintf(buf, n, "%.3f ms", s * 1e3);
     else
-        snprintf(buf, n, "%.1f us", s * 1e6);
+        c_snprintf(buf, n, "%.1f us", s * 1e6);
 }
 
 static void fmt_bytes(char *buf, size_t n, double b)
 {
     if (b >= 1048576)
-        snprintf(buf, n, "%.2f MiB", b / 1048576);
+        c_snprintf(buf, n, "%.2f MiB", b / 1048576);
     else if (b >= 1024)
-        snprintf(buf, n, "%.1f KiB", b / 1024);
+        c_snprintf(buf, n, "%.1f KiB", b / 1024);
     else
-        snprintf(buf, n, "%.0f B", b);
+        c_snprintf(buf, n, "%.0f B", b);
 }
 
 /* a new finding (not yet kept); NULL on allocation failure (recorded in r->st) */
@@ -294,12 +294,12 @@ void adv_check_fallback(struct adv_run *r)
             fmt_time(ts, sizeof ts, t);
             fmt_time(tts, sizeof tts, tt);
             fmt_time(os, sizeof os, n * hw->fb.overhead_s);
-            snprintf(ev, sizeof ev,
-                     "%d layer%s with %s run%s on the fallback unit %s: %s, of which %s is the boundary "
-                     "transfer and "
-                     "(de)quantization of %.3g elements and %s the CPU dispatch%s",
-                     n, n > 1 ? "s" : "", op, n > 1 ? "" : "s", hw->fb.name[0] ? hw->fb.name : "cpu", ts, tts,
-                     q, os, constant ? "; they do not depend on the model's input" : "");
+            c_snprintf(ev, sizeof ev,
+                       "%d layer%s with %s run%s on the fallback unit %s: %s, of which %s is the boundary "
+                       "transfer and "
+                       "(de)quantization of %.3g elements and %s the CPU dispatch%s",
+                       n, n > 1 ? "s" : "", op, n > 1 ? "" : "s", hw->fb.name[0] ? hw->fb.name : "cpu", ts,
+                       tts, q, os, constant ? "; they do not depend on the model's input" : "");
             if (constant)
                 snprintf(
                     ch, sizeof ch,
@@ -486,9 +486,9 @@ void adv_check_align(struct adv_run *r)
         if (!channel_change(r, f, L, nc, (double)nc / (double)c, 0)) continue;
         char ev[512], ch[512], tot[96] = "";
         double all = 1.0 - 1.0 / L->align_factor;
-        if (all > waste + 0.01) snprintf(tot, sizeof tot, " (%.0f%% with the H/W padding)", all * 100);
-        snprintf(ev, sizeof ev, "C=%lld padded to %lld: %.0f%% of this layer's MACs are padding%s",
-                 (long long)c, (long long)ca, waste * 100, tot);
+        if (all > waste + 0.01) c_snprintf(tot, sizeof tot, " (%.0f%% with the H/W padding)", all * 100);
+        c_snprintf(ev, sizeof ev, "C=%lld padded to %lld: %.0f%% of this layer's MACs are padding%s",
+                   (long long)c, (long long)ca, waste * 100, tot);
         if (lo > 0)
             snprintf(ch, sizeof ch, "use %lld or %lld channels (predicted with %lld%s)", (long long)lo,
                      (long long)hi, (long long)nc,
@@ -605,8 +605,8 @@ void adv_check_weights(struct adv_run *r)
         fmt_time(tc, sizeof tc, L->t_compute);
         const struct ir_value *w = L->main->n_in > 1 ? L->main->in[1] : NULL;
         int big_kernel = L->klass == OC_CONV && dim(w, 2) * dim(w, 3) > 1;
-        snprintf(ev, sizeof ev, "%s of weights (%.0f%% of the layer's DDR bytes): memory %s vs compute %s",
-                 wb, 100 * L->w_bytes / ddr, tm, tc);
+        c_snprintf(ev, sizeof ev, "%s of weights (%.0f%% of the layer's DDR bytes): memory %s vs compute %s",
+                   wb, 100 * L->w_bytes / ddr, tm, tc);
         snprintf(
             ch, sizeof ch,
             "halve the weights: fewer channels%s, 50%% structured pruning, or 4-bit weights where supported "
@@ -689,11 +689,12 @@ void adv_check_batch(struct adv_run *r)
     flush(r);
     if (r->adv->n && r->adv->f[r->adv->n - 1].rule == f->rule) {
         struct adv_finding *k = &r->adv->f[r->adv->n - 1];
-        snprintf(ch, sizeof ch,
-                 "run %d frames per run: %.1f -> %.1f FPS (+%.0f%%), at a latency per run of %.3f -> %.3f ms "
-                 "(+%.3f ms)",
-                 BATCH_SUGGESTED, k->fps, k->new_fps, k->fps > 0 ? 100 * (k->new_fps / k->fps - 1) : 0,
-                 k->latency_s * 1e3, k->new_latency_s * 1e3, (k->new_latency_s - k->latency_s) * 1e3);
+        c_snprintf(
+            ch, sizeof ch,
+            "run %d frames per run: %.1f -> %.1f FPS (+%.0f%%), at a latency per run of %.3f -> %.3f ms "
+            "(+%.3f ms)",
+            BATCH_SUGGESTED, k->fps, k->new_fps, k->fps > 0 ? 100 * (k->new_fps / k->fps - 1) : 0,
+            k->latency_s * 1e3, k->new_latency_s * 1e3, (k->new_latency_s - k->latency_s) * 1e3);
         k->change = ar_strdup(&r->adv->ar, ch);
         if (!k->change) r->st = NNPERF_E_NOMEM;
     }
@@ -711,8 +712,8 @@ void adv_check_dtype(struct adv_run *r)
         if (!f) return;
         f->wi.dtype = hw_dtype_name(d);
         char ev[512], ch[512];
-        snprintf(ev, sizeof ev, "the platform's %s peak (%.3g ops/s) is %.1fx its %s peak (%.3g ops/s)",
-                 hw_dtype_name(d), pk, pk / cur, hw_dtype_name(P->dtype), cur);
+        c_snprintf(ev, sizeof ev, "the platform's %s peak (%.3g ops/s) is %.1fx its %s peak (%.3g ops/s)",
+                   hw_dtype_name(d), pk, pk / cur, hw_dtype_name(P->dtype), cur);
         snprintf(ch, sizeof ch, "run in %s (quantize or convert the model; check the accuracy)",
                  hw_dtype_name(d));
         propose(r, f, ev, ch);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,7 +11,43 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+
+/* ---- numbers in text, whatever locale the host program set ----
+ * The calling thread switches to the C locale (uselocale: per thread, so other threads and the host's own setting are
+ * untouched) for the one conversion and back. For "C", glibc's newlocale returns its built-in C locale object (no
+ * allocation; freelocale ignores it). Were it to fail (out of memory), the conversion runs in the current locale. */
+int c_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
+{
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    locale_t old = c ? uselocale(c) : (locale_t)0;
+    int r = vsnprintf(buf, n, fmt, ap);
+    if (c) {
+        uselocale(old);
+        freelocale(c);
+    }
+    return r;
+}
+
+int c_snprintf(char *buf, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = c_vsnprintf(buf, n, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+double c_strtod(const char *s, char **end)
+{
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    locale_t old = c ? uselocale(c) : (locale_t)0;
+    double v = strtod(s, end);
+    if (c) {
+        uselocale(old);
+        freelocale(c);
+    }
+    return v;
+}
 
 struct ar_block {
     struct ar_block *next;
@@ -86,14 +123,14 @@ char *ar_printf(struct arena *a, const char *fmt, ...)
     char tmp[512];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    int n = c_vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
     if (n < 0) return NULL;
     if ((size_t)n < sizeof tmp) return ar_strndup(a, tmp, (size_t)n);
     char *p = ar_alloc(a, (size_t)n + 1);
     if (!p) return NULL;
     va_start(ap, fmt);
-    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    c_vsnprintf(p, (size_t)n + 1, fmt, ap);
     va_end(ap);
     return p;
 }
@@ -110,7 +147,7 @@ int ar_append_msg(struct arena *a, const char ***v, int *n, int *cap, int max, c
         *cap = nc;
     }
     char buf[600];
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    c_vsnprintf(buf, sizeof buf, fmt, ap);
     const char *s = ar_strdup(a, buf);
     if (!s) return 0;
     (*v)[(*n)++] = s;
@@ -134,7 +171,7 @@ enum nnperf_status diag_vset(struct diag *d, enum nnperf_status st, const char *
     if (!d) return st;
     if (d->status != NNPERF_OK) return d->status;
     d->status = st;
-    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    c_vsnprintf(d->msg, sizeof d->msg, fmt, ap);
     return st;
 }
 
@@ -153,7 +190,7 @@ void diag_prefix(struct diag *d, const char *fmt, ...)
     char pre[256], old[sizeof d->msg];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(pre, sizeof pre, fmt, ap);
+    c_vsnprintf(pre, sizeof pre, fmt, ap);
     va_end(ap);
     memcpy(old, d->msg, sizeof old);
     size_t pl = strlen(pre);
@@ -255,7 +292,7 @@ void sb_printf(struct strbuf *s, const char *fmt, ...)
     char tmp[1024];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    int n = c_vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
     if (n < 0) return;
     if ((size_t)n < sizeof tmp) {
@@ -268,7 +305,7 @@ void sb_printf(struct strbuf *s, const char *fmt, ...)
         return;
     }
     va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    c_vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
     sb_putn(s, big, (size_t)n);
     free(big);

@@ -16,6 +16,19 @@
 
 #include "nnperf.h"
 
+/* ---- numbers in text: the same whatever locale the host program set (a comma-decimal LC_NUMERIC included) ----
+ * Every number the library prints or parses goes through these (or through sb_printf, ar_printf, diag_set, which use
+ * them), never through the C library's locale-dependent snprintf("%g")/strtod: JSON, CSV, YAML and tables always
+ * have a '.' decimal point. Thread-safe (the C locale is selected per thread, per call). Checked by
+ * tests/lint/locale_free.py. */
+int c_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap);
+int c_snprintf(char *buf, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+double c_strtod(const char *s, char **end); /* strtod in the C locale */
+
 /* ---- arena: bump allocator over a list of blocks; everything is released at once ---- */
 struct ar_block;
 struct arena {

@@ -105,7 +105,7 @@ static enum nnperf_status verr(struct diag *d, const char *file, const char *key
     char msg[300];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    c_vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (file) return diag_set(d, NNPERF_E_INVALID, "%s: %s: %s", file, key, msg);
     return diag_set(d, NNPERF_E_INVALID, "%s: %s", key, msg);

@@ -372,7 +372,7 @@ int hw_parse_value(const char *s, enum hw_unit u, double *out, enum hw_unit *oth
     }
     if (!fits) return 0;
     char *end;
-    double v = strtod(num, &end);
+    double v = c_strtod(num, &end);
     if (*end || !isfinite(v)) return 0;
     v *= mul;
     if (!isfinite(v)) return 0;
@@ -392,8 +392,8 @@ void hw_fmt_num(double v, char *b, size_t cap)
 {
     char t[40];
     for (int prec = 6; prec <= 17; prec++) {
-        snprintf(t, sizeof t, "%.*g", prec, v);
-        if (strtod(t, NULL) == v) break;
+        c_snprintf(t, sizeof t, "%.*g", prec, v);
+        if (c_strtod(t, NULL) == v) break;
     }
     char *e = strchr(t, 'e');
     if (e) {
@@ -492,7 +492,7 @@ const char *hw_key_check(const struct hw_key *k, const void *base, int *bad, cha
         double lo = k->type == HW_T_BOOL || k->type == HW_T_DTYPE ? 0 : k->min;
         double hi = k->type == HW_T_BOOL ? 1 : k->type == HW_T_DTYPE ? HW_NDT - 1 : k->max;
         if ((double)lv >= lo && (double)lv <= hi) return NULL;
-        snprintf(buf, cap, "must be between %.0f and %.0f, got %lld", lo, hi, (long long)lv);
+        c_snprintf(buf, cap, "must be between %.0f and %.0f, got %lld", lo, hi, (long long)lv);
         return buf;
     }
     case HW_T_TEXT:
@@ -516,7 +516,7 @@ const char *hw_key_check(const struct hw_key *k, const void *base, int *bad, cha
         memcpy(&n, (const char *)base + k->count_off, sizeof n);
         int element = strstr(k->path, "[]") != NULL; /* a list inside a list element: its minimum applies */
         if (n < 0 || n > k->max || (n < k->min && (n || element))) {
-            snprintf(buf, cap, "%d entries, expected %.0f to %.0f", n, k->min, k->max);
+            c_snprintf(buf, cap, "%d entries, expected %.0f to %.0f", n, k->min, k->max);
             return buf;
         }
         if (k->type == HW_T_LIST) return NULL;

@@ -282,7 +282,7 @@ static double best_rate(const struct probe_run *pr, const char *what, double pha
 static double parse_cache_size(const char *s)
 {
     char *end;
-    double v = strtod(s, &end);
+    double v = c_strtod(s, &end);
     if (end == s || !(v > 0)) return 0;
     switch (*end) {
     case 'K':
@@ -466,7 +466,7 @@ enum nnperf_status hw_probe_ex(struct hw_desc *out, double budget_s,
     struct tm tmv;
     char date[32] = "unknown date";
     if (gmtime_r(&tt, &tmv)) strftime(date, sizeof date, "%Y-%m-%d", &tmv);
-    snprintf(
+    c_snprintf(
         out->source, sizeof out->source,
         "nnperf probe, %s, %.1f s, %s kernels: fp32 = vectorized FMA loop; int8 = compiled int8 dot product "
         "(not the VNNI/AMX peak); vector_ops = fp32 max(x*s+t,0) in L1; ddr_bandwidth = STREAM triad over "

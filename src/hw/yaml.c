@@ -54,7 +54,7 @@ static enum nnperf_status lerr(struct ld *c, enum nnperf_status st, unsigned lon
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    c_vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (c->no_lines) return diag_set(c->d, st, "%s %s: %s", c->file, c->path, msg);
     if (c->path[0]) return diag_set(c->d, st, "%s:%lu: %s: %s", c->file, line, c->path, msg);

@@ -31,7 +31,7 @@ void llm_warn(struct nnperf_llm *l, const char *fmt, ...)
     char msg[600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    c_vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     for (int i = 0; i < l->n_warn; i++)
         if (!strcmp(l->warn[i], msg)) return; /* every phase says the same: once */

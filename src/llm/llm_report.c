@@ -233,7 +233,7 @@ static void html_layers(const struct llm_phase *ph, const char *id, struct strbu
         td(sb, a, L->ops, 1);
         fmt_bytes(a, sizeof a, L->ddr_bytes);
         td(sb, a, L->ddr_bytes, 1);
-        snprintf(a, sizeof a, "%.2f", L->t_total * 1e6);
+        c_snprintf(a, sizeof a, "%.2f", L->t_total * 1e6);
         td(sb, a, L->t_total * 1e6, 1);
         sb_puts(sb, "</tr>\n");
     }
@@ -258,7 +258,7 @@ static void html(const struct nnperf_llm *l, struct strbuf *sb)
     rh_card(sb, "time to first token", a);
     fmt_ms(a, sizeof a, r->tpot_mean_s);
     rh_card(sb, "time per output token (mean)", a);
-    snprintf(a, sizeof a, "%.2f", r->decode_tokens_per_s);
+    c_snprintf(a, sizeof a, "%.2f", r->decode_tokens_per_s);
     rh_card(sb, "decode tokens/s", a);
     fmt_ms(a, sizeof a, r->e2e_s);
     rh_card(sb, "end to end", a);
@@ -281,7 +281,7 @@ static void html(const struct nnperf_llm *l, struct strbuf *sb)
             x->e2e_s * 1e3, x->kv_cache_bytes, x->memory_bytes};
         sb_puts(sb, "<tr>");
         for (int k = 0; k < 8; k++) {
-            snprintf(a, sizeof a, k < 2 || k > 5 ? "%.0f" : "%.3f", v[k]);
+            c_snprintf(a, sizeof a, k < 2 || k > 5 ? "%.0f" : "%.3f", v[k]);
             td(sb, a, v[k], k > 0);
         }
         td(sb, fits_word(x->fits), x->fits, 1);

@@ -47,7 +47,7 @@ void mcu_msg_add(struct mcu_msgs *ms, int res, int layer, const char *fmt, ...)
     m->layer = layer;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(m->text, sizeof m->text, fmt, ap);
+    c_vsnprintf(m->text, sizeof m->text, fmt, ap);
     va_end(ap);
 }
 

@@ -39,7 +39,7 @@ static enum nnperf_status tensor_err(struct ld *L, enum nnperf_status st, const 
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    c_vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return diag_set(L->d, st, "%s '%s': %s", what, name, msg);
 }

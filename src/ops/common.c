@@ -90,7 +90,7 @@ enum nnperf_status op_err(struct op_ctx *c, const char *attr, const char *fmt, .
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    c_vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (attr)
         return diag_set(c->d, NNPERF_E_INVALID, "node '%s' (%s): attribute '%s' %s", c->n->name,
@@ -116,7 +116,7 @@ void op_warn(struct op_ctx *c, const char *fmt, ...)
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    c_vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (!c->host || !c->host->warn) return;
     char line[600];

@@ -145,7 +145,7 @@ enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char
             if (L->t_total <= 0 && lus[l] <= 0) continue;
             size_t nl = strlen(L->name);
             char e[32] = "";
-            if (lus[l] > 0) snprintf(e, sizeof e, "%+.0f%%", 100.0 * (L->t_total * 1e6 - lus[l]) / lus[l]);
+            if (lus[l] > 0) c_snprintf(e, sizeof e, "%+.0f%%", 100.0 * (L->t_total * 1e6 - lus[l]) / lus[l]);
             sb_printf(&sb, "%-44s %-14s %12.1f %12.1f %8s\n", nl > 44 ? L->name + nl - 44 : L->name,
                       L->main->op_type, L->t_total * 1e6, lus[l], e);
         }

@@ -27,7 +27,7 @@ static void sig3(char *b, size_t n, double x)
                    : x >= 0.09995  ? 3
                    : x >= 0.009995 ? 4
                                    : 5;
-    snprintf(b, n, "%.*f", decimals, x);
+    c_snprintf(b, n, "%.*f", decimals, x);
     trim_zeros(b);
 }
 
@@ -65,11 +65,11 @@ void rep_time(char *b, size_t n, double s)
     if (!isfinite(s))
         snprintf(b, n, "?");
     else if (s >= 1)
-        snprintf(b, n, "%.3f s", s);
+        c_snprintf(b, n, "%.3f s", s);
     else if (s >= 1e-3)
-        snprintf(b, n, "%.3f ms", s * 1e3);
+        c_snprintf(b, n, "%.3f ms", s * 1e3);
     else
-        snprintf(b, n, "%.1f us", s * 1e6);
+        c_snprintf(b, n, "%.1f us", s * 1e6);
 }
 
 void rep_pct(char *b, size_t n, double fraction)
@@ -77,7 +77,7 @@ void rep_pct(char *b, size_t n, double fraction)
     if (!isfinite(fraction))
         snprintf(b, n, "?");
     else
-        snprintf(b, n, "%.1f%%", fraction * 100);
+        c_snprintf(b, n, "%.1f%%", fraction * 100);
 }
 
 void rep_count(char *b, size_t n, long long x)

@@ -84,7 +84,7 @@ void rp_heatmap(const struct rep_heat *h, struct strbuf *sb, int standalone)
                 sb_puts(sb, ": n/a");
             sb_puts(sb, "</title></rect>\n");
             if (ok)
-                snprintf(b, sizeof b, v >= 100 ? "%.0f" : "%.2f", v);
+                c_snprintf(b, sizeof b, v >= 100 ? "%.0f" : "%.2f", v);
             else
                 snprintf(b, sizeof b, "n/a");
             rs_text(sb, L + cw * c + cw / 2, T + ch * r + ch / 2 + 4, "middle", 12,

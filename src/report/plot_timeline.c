@@ -293,7 +293,7 @@ void rp_timeline(const struct rep_view *v, struct strbuf *sb, int standalone)
         rep_si(c1, sizeof c1, ceiling, "B/s");
         rep_si(c2, sizeof c2, v->su.ddr_nominal, "B/s");
         if (v->su.ddr_efficiency < 1)
-            snprintf(lb, sizeof lb, "DDR ceiling %s (%s x %.2f efficiency)", c1, c2, v->su.ddr_efficiency);
+            c_snprintf(lb, sizeof lb, "DDR ceiling %s (%s x %.2f efficiency)", c1, c2, v->su.ddr_efficiency);
         else
             snprintf(lb, sizeof lb, "DDR ceiling %s", c1);
         double cy = ra_px(&ab, ceiling / 1e9);
@@ -321,10 +321,11 @@ void rp_timeline(const struct rep_view *v, struct strbuf *sb, int standalone)
         sb_puts(sb, "</g>\n");
     }
     double ky = leg + 18.0 * rows + 14;
-    snprintf(lb, sizeof lb,
-             "other layers alternate light shades; a thin grey bar is fixed per-layer overhead or a fallback "
-             "transfer; load and store lanes are DDR traffic; interval %.3g ms",
-             v->su.interval_s * 1e3);
+    c_snprintf(
+        lb, sizeof lb,
+        "other layers alternate light shades; a thin grey bar is fixed per-layer overhead or a fallback "
+        "transfer; load and store lanes are DDR traffic; interval %.3g ms",
+        v->su.interval_s * 1e3);
     rs_text(sb, 8, ky, "start", 11, "fill=\"#555\"", lb);
     snprintf(lb, sizeof lb, "%d of %d shown layers drawn%s", drawn, v->n_shown,
              drawn < v->n_shown ? " (the others have no predicted time: unknown cost)" : "");

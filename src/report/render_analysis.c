@@ -271,7 +271,7 @@ static void node_row(struct rep_table *t, const struct ir_graph *g, int k, struc
         rep_si(f[6], sizeof f[6], (double)c->params, "");
         rep_si(f[7], sizeof f[7], (double)c->bytes_read, "B");
         rep_si(f[8], sizeof f[8], (double)c->bytes_written, "B");
-        snprintf(f[9], sizeof f[9], "%.2f", intensity(c));
+        c_snprintf(f[9], sizeof f[9], "%.2f", intensity(c));
     } else {
         for (int i = 4; i < 10; i++) snprintf(f[i], sizeof f[i], "?");
     }
@@ -334,10 +334,10 @@ void rep_an_table(const struct nnperf_analysis *a, const struct nnperf_render_op
     rep_si(v[3], sizeof v[3], (double)s->weight_bytes, "B");
     rep_si(v[4], sizeof v[4], (double)s->activation_bytes, "B");
     char line[512];
-    snprintf(line, sizeof line,
-             "%d nodes, %s MACs, %s FLOPs (FLOPs = 2 x MACs + element-wise work), %s params; weights %s, "
-             "activations %s; conv/gemm/matmul MACs %.3f G (torchvision's \"GFLOPS\")",
-             s->nodes, v[0], v[1], v[2], v[3], v[4], (double)s->conv_gemm_matmul_macs / 1e9);
+    c_snprintf(line, sizeof line,
+               "%d nodes, %s MACs, %s FLOPs (FLOPs = 2 x MACs + element-wise work), %s params; weights %s, "
+               "activations %s; conv/gemm/matmul MACs %.3f G (torchvision's \"GFLOPS\")",
+               s->nodes, v[0], v[1], v[2], v[3], v[4], (double)s->conv_gemm_matmul_macs / 1e9);
     sb_puts(sb, "\ntotal: ");
     rt_wrap_indent(sb, line, o->width, 7);
     if (s->unknown_nodes || s->unknown_tensors)
@@ -410,7 +410,7 @@ static void html_summary(const struct nnperf_analysis *a, struct strbuf *sb)
     rh_kv(sb, "MACs (multiply-accumulates)", b);
     snprintf(b, sizeof b, "%llu", (unsigned long long)s->flops);
     rh_kv(sb, "FLOPs (2 x MACs + element-wise work)", b);
-    snprintf(b, sizeof b, "%.3f G", (double)s->conv_gemm_matmul_macs / 1e9);
+    c_snprintf(b, sizeof b, "%.3f G", (double)s->conv_gemm_matmul_macs / 1e9);
     rh_kv(sb, "conv/gemm/matmul MACs (torchvision's \"GFLOPS\")", b);
     rep_si(b, sizeof b, (double)s->activation_bytes, "B");
     rh_kv(sb, "activation bytes", b);
@@ -472,7 +472,7 @@ static void render_html(const struct nnperf_analysis *a, struct strbuf *sb)
             rh_td_num(sb, b, c->known ? v[i] : (double)NAN);
         }
         double in = intensity(c);
-        snprintf(b, sizeof b, "%.2f", in);
+        c_snprintf(b, sizeof b, "%.2f", in);
         rh_td_num(sb, c->known ? b : "?", c->known ? in : (double)NAN);
         sb_puts(sb, "</tr>\n");
     }

@@ -173,7 +173,7 @@ static void html_tables(const struct nnperf_compare_data *d, struct strbuf *sb)
                 double x = pass ? c->latency_ms : c->fps;
                 char b[32];
                 if (isfinite(c->fps))
-                    snprintf(b, sizeof b, "%.2f", x);
+                    c_snprintf(b, sizeof b, "%.2f", x);
                 else
                     snprintf(b, sizeof b, "n/a");
                 rh_td_num(sb, b, isfinite(c->fps) ? x : (double)NAN);
@@ -261,7 +261,7 @@ static void html_accuracy(const struct nnperf_compare_data *d, struct strbuf *sb
     for (int m = 0; m < M; m++) {
         char b[32];
         if (isfinite(d->accuracy[m]))
-            snprintf(b, sizeof b, "%.2f%%", d->accuracy[m]);
+            c_snprintf(b, sizeof b, "%.2f%%", d->accuracy[m]);
         else
             snprintf(b, sizeof b, "not given");
         rh_kv(sb, d->models[m], b);

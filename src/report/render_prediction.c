@@ -203,7 +203,7 @@ static void layer_row(struct rep_table *t, const struct rep_layer *L)
         rep_time(f[8], sizeof f[8], li->t_total);
     else
         snprintf(f[8], sizeof f[8], "?");
-    snprintf(f[9], sizeof f[9], "%.1f ~ %.1f", li->start * 1e6, li->end * 1e6);
+    c_snprintf(f[9], sizeof f[9], "%.1f ~ %.1f", li->start * 1e6, li->end * 1e6);
     rep_pct(f[11], sizeof f[11], L->share);
     const char *cells[12] = {f[0], li->name,           li->op, f[3], f[4], f[5], f[6], f[7], f[8],
                              f[9], rep_layer_bound(L), f[11]};
@@ -221,7 +221,7 @@ static void kv_line(struct strbuf *sb, int width, const char *key, const char *f
     char text[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    c_vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
     sb_printf(sb, "  %-25s ", key);
     rt_wrap_indent(sb, text, width, 28);
@@ -353,7 +353,7 @@ static void html_summary(const struct rep_view *v, struct strbuf *sb)
     rh_cards_open(sb);
     rep_time(b, sizeof b, s->latency_s);
     rh_card(sb, "latency per run", b);
-    snprintf(b, sizeof b, "%.2f", s->fps);
+    c_snprintf(b, sizeof b, "%.2f", s->fps);
     rh_card(sb, "FPS", b);
     rep_si(b, sizeof b, s->ops_per_frame, "");
     rh_card(sb, "ops per frame", b);
@@ -400,12 +400,12 @@ static void html_summary(const struct rep_view *v, struct strbuf *sb)
     snprintf(b, sizeof b, "weights %s, spills %s (%d spilled tensors)", c1, c2, s->spilled_tensors);
     rh_kv(sb, "of which per frame", b);
     rep_time(c1, sizeof c1, s->latency_s);
-    snprintf(b, sizeof b, "%s per run, %.2f FPS", c1, s->fps);
+    c_snprintf(b, sizeof b, "%s per run, %.2f FPS", c1, s->fps);
     rh_kv(sb, "latency", b);
     if (s->cores > s->cores_per_inference) {
-        snprintf(b, sizeof b, "%.2f FPS (%d inferences in flight, one per %d core%s)", s->throughput_fps,
-                 s->cores / s->cores_per_inference, s->cores_per_inference,
-                 s->cores_per_inference == 1 ? "" : "s");
+        c_snprintf(b, sizeof b, "%.2f FPS (%d inferences in flight, one per %d core%s)", s->throughput_fps,
+                   s->cores / s->cores_per_inference, s->cores_per_inference,
+                   s->cores_per_inference == 1 ? "" : "s");
         rh_kv(sb, "throughput", b);
     }
     rep_pct(b, sizeof b, s->avg_utilization);
@@ -520,7 +520,7 @@ static void html_layers(const struct rep_view *v, struct strbuf *sb)
         rh_td_num(sb, b, li->t_compute * 1e6);
         rep_time(b, sizeof b, li->t_memory + L->d.t_transfer);
         rh_td_num(sb, b, (li->t_memory + L->d.t_transfer) * 1e6);
-        snprintf(b, sizeof b, "%.1f ~ %.1f", li->start * 1e6, li->end * 1e6);
+        c_snprintf(b, sizeof b, "%.1f ~ %.1f", li->start * 1e6, li->end * 1e6);
         sb_printf(sb, "<td class=\"n\" data-v=\"%.6g\" style=\"white-space:normal\">", li->start * 1e6);
         rep_esc(sb, b);
         sb_puts(sb, "</td>");

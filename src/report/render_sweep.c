@@ -159,7 +159,7 @@ enum nnperf_status nnperf_sweep_render(const struct nnperf_sweep *d, enum nnperf
             char f[6][40];
             snprintf(f[0], sizeof f[0], "%d", r->batch);
             rep_time(f[1], sizeof f[1], r->latency_s);
-            snprintf(f[2], sizeof f[2], "%.2f", r->fps);
+            c_snprintf(f[2], sizeof f[2], "%.2f", r->fps);
             rep_si(f[3], sizeof f[3], r->ddr_bytes_per_frame, "B");
             rep_pct(f[4], sizeof f[4], r->avg_utilization);
             snprintf(f[5], sizeof f[5], "%d", r->memory_bound);

@@ -111,7 +111,7 @@ void rep_tick(char *b, size_t n, double v, double step, double big)
     int d = (int)ceil(-log10(s) - 1e-9);
     if (d < 0) d = 0;
     if (d > 12) d = 12;
-    snprintf(b, n, "%.*f%s%s", d, v / unit, prefix[i][0] ? " " : "", prefix[i]);
+    c_snprintf(b, n, "%.*f%s%s", d, v / unit, prefix[i][0] ? " " : "", prefix[i]);
 }
 
 void ra_nice(struct rep_axis *a, int n_ticks)
