@@ -332,8 +332,8 @@ void core_exact(char *b, size_t n, double x)
         return;
     }
     for (int prec = 15; prec <= 17; prec++) {
-        snprintf(b, n, "%.*g", prec, x);
-        if (strtod(b, NULL) == x) return;
+        c_snprintf(b, n, "%.*g", prec, x);
+        if (c_strtod(b, NULL) == x) return;
     }
 }
 

@@ -312,7 +312,7 @@ static void text_report(const struct rep_view *v, const struct nnperf_render_opt
     }
     int n = nnperf_prediction_interval_count(v->p);
     char head[160];
-    snprintf(head, sizeof head, "timeline (interval %.3g ms): compute utilization | DDR load | DDR store",
+    c_snprintf(head, sizeof head, "timeline (interval %.3g ms): compute utilization | DDR load | DDR store",
              v->su.interval_s * 1e3);
     sb_putc(sb, '\n');
     rt_wrap_indent(sb, head, o->width, 2);
