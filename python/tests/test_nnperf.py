@@ -45,8 +45,6 @@ def test_analysis_equals_cli(models, cli):
 
 
 # The batch-1 analysis must not change when the same model is analysed at batch 8.
-@pytest.mark.xfail(strict=True, reason="analyses of one model share its graph: the second overwrites the first's "
-                   "shapes and costs until analyses own their results (the analysis worktree's work)")
 def test_batch8_is_8x_and_batch1_unchanged(models):
     m = nnperf.load(os.path.join(models, "resnet18.onnx"))
     a1 = m.analyze()

@@ -22,7 +22,7 @@ enum nnperf_status nnperf_annotate(const struct nnperf_analysis *a, void **out, 
     struct diag d = {0};
     struct pbw w;
     pbw_init(&w, ANNOTATE_MAX_BYTES);
-    enum nnperf_status st = ox_annotate(m, m->graph, &w, NULL, &d);
+    enum nnperf_status st = ox_annotate(m, an_graph(&a->st), &w, NULL, &d);
     if (st) {
         pbw_free(&w);
         if (err && errlen)
