@@ -313,7 +313,7 @@ static void text_report(const struct rep_view *v, const struct nnperf_render_opt
     int n = nnperf_prediction_interval_count(v->p);
     char head[160];
     c_snprintf(head, sizeof head, "timeline (interval %.3g ms): compute utilization | DDR load | DDR store",
-             v->su.interval_s * 1e3);
+               v->su.interval_s * 1e3);
     sb_putc(sb, '\n');
     rt_wrap_indent(sb, head, o->width, 2);
     int step = n > 40 ? (n + 39) / 40 : 1;
