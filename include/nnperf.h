@@ -172,7 +172,8 @@ void nnperf_prediction_free(struct nnperf_prediction *p);
 
 struct nnperf_prediction_summary {
     const char *platform, *dtype;
-    const char *memory_model, *compute_model; /* "planned", "weights-only", "tiled"; "roofline", "array" */
+    const char *memory_model,
+        *compute_model; /* "planned", "weights-only", "tiled"; "roofline", "array", "kernels" */
     int frames_per_run;
     int cores, cores_per_inference; /* the platform's cores; those one inference runs on */
     double latency_s, fps;          /* one inference (per run); fps = frames_per_run / latency */

@@ -47,6 +47,14 @@ struct hw_array {
     int span_groups; /* output-channel lanes fill across a grouped conv's groups (channel-parallel depthwise) */
 };
 
+/* per-element costs of a CPU's kernels (the kernel-cost compute model; all 0 = not that model) */
+struct hw_kernel_costs {
+    double output_s;   /* per output element of a MAC layer */
+    double pass_s;     /* per element of a fused activation other than Relu (a pass after the kernel) */
+    double element_s;  /* per element read or written by a layer without MACs */
+    double narrow_eff; /* efficiency of a conv with at most 4 input channels per group; 0 = the class's */
+};
+
 struct hw_fallback {
     int present;
     char name[HW_MAX_NAME];
@@ -72,6 +80,7 @@ struct hw_desc {
     int n_fusion;
     struct hw_pattern fusion[HW_MAX_FUSION];
     struct hw_array array;
+    struct hw_kernel_costs kc;
     int cores_per_inference; /* cores one inference runs on (1: each core runs its own); 0 = all (layers split) */
     double strided_in_bw; /* bytes/s at which a strided conv's input is re-laid out first (0 = no cost) */
     double sram_bytes, sram_bw, ddr_bw, ddr_eff;

@@ -83,6 +83,23 @@ const struct hw_key hw_keys[] = {
      D(strided_in_bw),
      .doc = "rate at which a strided convolution's input is re-laid out before it runs (adds input bytes / rate); "
             "0 = no cost"},
+    {"compute.kernel_costs", HW_T_SECTION,
+     .doc = "per-element costs of a CPU's kernels: with any of them set, a layer's time is the sum of its terms "
+            "(kernel-cost compute model, docs/prediction.md); `nnperf calibrate` fits them from ONNX Runtime profiles"},
+    {"compute.kernel_costs.output_s", HW_T_NUM, .unit = HW_U_SECONDS, 1e-15, 1e-3, HW_F_ZERO_OFF, D(kc.output_s),
+     .doc = "time per output element of a convolution or matmul beyond its MACs (accumulators stored and reloaded: "
+            "what makes a short reduction slow)"},
+    {"compute.kernel_costs.activation_pass_s", HW_T_NUM, .unit = HW_U_SECONDS, 1e-15, 1e-3, HW_F_ZERO_OFF,
+     D(kc.pass_s),
+     .doc = "time per element of an activation other than Relu fused into a convolution or matmul (applied in a pass "
+            "over the output after the kernel)"},
+    {"compute.kernel_costs.element_s", HW_T_NUM, .unit = HW_U_SECONDS, 1e-15, 1e-3, HW_F_ZERO_OFF, D(kc.element_s),
+     .doc = "time per element read or written by a layer without MACs (pooling, element-wise, copies; reshapes "
+            "move nothing)"},
+    {"compute.kernel_costs.narrow_input_efficiency", HW_T_NUM, .unit = HW_U_FRACTION, EFF_MIN, 1, HW_F_ZERO_OFF,
+     D(kc.narrow_eff),
+     .doc = "efficiency of a convolution with at most 4 input channels per group (an image stem, read as laid out); "
+            "0 = its class's"},
     {"compute.efficiency", HW_T_NUM, HW_MAP_CLASS, HW_U_FRACTION, EFF_MIN, 1, HW_F_UNSET, D(eff), .def = -1,
      .doc = "fraction of peak reached per operator class (`nnperf ops` shows each operator's class); classes "
             "not listed use `default` (conv_grouped: conv's)"},

@@ -470,9 +470,11 @@ enum nnperf_status hw_probe_ex(struct hw_desc *out, double budget_s,
         out->source, sizeof out->source,
         "nnperf probe, %s, %.1f s, %s kernels: fp32 = vectorized FMA loop; int8 = compiled int8 dot product "
         "(not the VNNI/AMX peak); vector_ops = fp32 max(x*s+t,0) in L1; ddr_bandwidth = STREAM triad over "
-        "3 x %.0f MiB (24 B/element); sram = L2 per core, bandwidth = triad in L2; array: %d fp32 lanes over "
-        "output channels, the reduction blocked by 64 (ASSUMPTION, docs/prediction.md). Before calibration.",
-        date, secs, isa_names[p.isa], (double)ddr_elems * sizeof(double) / (1024.0 * 1024), isa_lanes[p.isa]);
+        "3 x %.0f MiB (24 B/element); sram = L2 per core, bandwidth = triad in L2; kernel costs: 8, 8 and 4 "
+        "bytes "
+        "per element through L2 (ASSUMPTION until nnperf calibrate fits them, docs/prediction.md). Before "
+        "calibration.",
+        date, secs, isa_names[p.isa], (double)ddr_elems * sizeof(double) / (1024.0 * 1024));
     out->cores = 1;
     out->peak_ops[HW_FP32] = fp32;
     out->peak_ops[HW_INT8] = int8;
@@ -483,16 +485,15 @@ enum nnperf_status hw_probe_ex(struct hw_desc *out, double budget_s,
     out->ddr_bw = ddrbw;
     out->ddr_eff = 1;
     out->eff_default = 1;
-    /* the CPU as a MAC array (docs/prediction.md): SIMD lanes over output channels, depthwise convolutions
-     * vectorised over channels, and the reduction blocked by 64 (a GEMM kernel's K block; small reductions leave
-     * it partly idle). A CPU writes and re-reads its activations around each kernel: they do not overlap compute. */
-    out->array.reduce[HW_FP32] = out->array.reduce[HW_INT8] = 64;
-    out->array.channels[HW_FP32] = out->array.channels[HW_INT8] = isa_lanes[p.isa];
-    out->array.span_groups = 1;
+    /* the CPU's kernels (kernel-cost compute model, docs/prediction.md): MACs at the probed peak, and per-element
+     * costs first guessed as traffic through L2 (an accumulator stored and reloaded, an activation pass read and
+     * written: 8 bytes; an element of a layer without MACs: 4 bytes); nnperf calibrate fits all of them. A CPU
+     * writes and re-reads its activations around each kernel: they do not overlap compute. */
+    if (l2bw > 0) out->kc.output_s = 8 / l2bw, out->kc.pass_s = 8 / l2bw, out->kc.element_s = 4 / l2bw;
     out->overlap = 0;
     out->layer_overhead_s = 0;
     out->fb.present = 0;
-    snprintf(out->assume[out->n_assume++], HW_MAX_KEY, "compute.array");
+    snprintf(out->assume[out->n_assume++], HW_MAX_KEY, "compute.kernel_costs");
     st = hw_validate(out, "probe", d);
     if (st == NNPERF_OK && info) {
         info->isa = isa_names[p.isa];

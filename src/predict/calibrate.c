@@ -141,11 +141,160 @@ static int fit_class(int klass)
     }
 }
 
+/* ---- the kernel-cost model's fit ---- */
+
+enum { KC_MAC, KC_DW, KC_NARROW, KC_OUT, KC_PASS, KC_ELEM, KC_OVERHEAD, KC_N };
+
+static void kc_row(const struct pr_kterms *t, double *x)
+{
+    x[KC_MAC] = t->mac_s, x[KC_DW] = t->dw_mac_s, x[KC_NARROW] = t->narrow_mac_s, x[KC_OUT] = t->outputs;
+    x[KC_PASS] = t->pass_elems, x[KC_ELEM] = t->elements, x[KC_OVERHEAD] = t->overhead;
+}
+
+/* Solves the n x n system a x = b (row-major, destroyed) by Gaussian elimination with partial pivoting; an unknown
+ * whose pivot vanishes is left at 0 and flagged in det[] (1: determined). */
+static void solve(double *a, double *b, double *x, int n, int *det)
+{
+    for (int c = 0; c < n; c++) {
+        int piv = c;
+        for (int r = c + 1; r < n; r++)
+            if (fabs(a[r * n + c]) > fabs(a[piv * n + c])) piv = r;
+        if (fabs(a[piv * n + c]) < 1e-12) {
+            det[c] = 0;
+            continue;
+        }
+        det[c] = 1;
+        if (piv != c) {
+            for (int k = 0; k < n; k++) {
+                double s = a[c * n + k];
+                a[c * n + k] = a[piv * n + k], a[piv * n + k] = s;
+            }
+            double s = b[c];
+            b[c] = b[piv], b[piv] = s;
+        }
+        for (int r = 0; r < n; r++) {
+            if (r == c || a[r * n + c] == 0) continue;
+            double f = a[r * n + c] / a[c * n + c];
+            for (int k = c; k < n; k++) a[r * n + k] -= f * a[c * n + k];
+            b[r] -= f * b[c];
+        }
+    }
+    for (int c = 0; c < n; c++) x[c] = det[c] ? b[c] / a[c * n + c] : 0;
+}
+
+/* Weighted least squares over the matched layers of every model: measured - weight time = sum of the terms x their
+ * coefficients, each layer weighted by 1 / sqrt(its measured time) (a kernel's timing spread grows with its time;
+ * the big layers count more than in a relative fit, less than in an absolute one). Columns are scaled to unit
+ * norm; a coefficient that comes out negative is fixed at 0 (an inverse efficiency at 1) and the rest fitted
+ * again; a term no calibration layer has keeps the platform's value. */
+struct kc_obs {
+    double f[KC_N]; /* the layer's terms */
+    double target;  /* measured - weight time, seconds */
+    double w;       /* 1 / sqrt(measured) */
+};
+
+static double clamp_key(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static enum nnperf_status fit_kernels(struct hw_desc *hw, struct nnperf_prediction **preds, double **lus,
+                                      int n, struct strbuf *log, const char *dt, struct diag *d)
+{
+    int fixed[KC_N];
+    double fixval[KC_N] = {0}, scale[KC_N] = {0}, x[KC_N] = {0};
+    double eff_mac = hw_eff(hw, OC_CONV), eff_dw = hw_eff(hw, OC_CONV_DEPTHWISE);
+    double cur[KC_N] = {
+        1 / eff_mac,         1 / eff_dw,    1 / (hw->kc.narrow_eff > 0 ? hw->kc.narrow_eff : eff_mac),
+        hw->kc.output_s,     hw->kc.pass_s, hw->kc.element_s,
+        hw->layer_overhead_s};
+    int rows = 0, cap = 0;
+    for (int i = 0; i < n; i++) cap += preds[i]->n_layers;
+    struct kc_obs *obs = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *obs);
+    if (!obs) return diag_set(d, NNPERF_E_NOMEM, "out of memory");
+    for (int i = 0; i < n; i++)
+        for (int l = 0; l < preds[i]->n_layers; l++) {
+            struct pr_kterms t;
+            if (lus[i][l] <= 0) continue;
+            pr_kernel_terms(preds[i], &preds[i]->layers[l], &t);
+            struct kc_obs *o = &obs[rows++];
+            kc_row(&t, o->f);
+            double m = lus[i][l] * 1e-6;
+            o->target = m - t.weight_s;
+            o->w = 1 / sqrt(fmax(m, 5e-6));
+        }
+    for (int k = 0; k < KC_N; k++) {
+        fixed[k] = 0;
+        for (int r = 0; r < rows; r++) scale[k] += obs[r].f[k] * obs[r].w * obs[r].f[k] * obs[r].w;
+        scale[k] = sqrt(scale[k]);
+        if (scale[k] <= 0) fixed[k] = 1, fixval[k] = cur[k]; /* no layer has this term */
+    }
+    for (int round = 0; round <= KC_N; round++) {
+        double a[KC_N * KC_N] = {0}, b[KC_N] = {0}, y[KC_N];
+        int det[KC_N];
+        for (int r = 0; r < rows; r++) {
+            const struct kc_obs *o = &obs[r];
+            double res = o->target;
+            for (int k = 0; k < KC_N; k++)
+                if (fixed[k]) res -= o->f[k] * fixval[k];
+            for (int j = 0; j < KC_N; j++) {
+                if (fixed[j]) continue;
+                double fj = o->f[j] / scale[j] * o->w;
+                b[j] += fj * res * o->w;
+                for (int k = 0; k < KC_N; k++)
+                    if (!fixed[k]) a[j * KC_N + k] += fj * o->f[k] / scale[k] * o->w;
+            }
+        }
+        for (int k = 0; k < KC_N; k++)
+            if (fixed[k]) a[k * KC_N + k] = 1, b[k] = 0;
+        solve(a, b, y, KC_N, det);
+        int worst = -1;
+        for (int k = 0; k < KC_N; k++) {
+            if (fixed[k]) {
+                x[k] = fixval[k];
+                continue;
+            }
+            x[k] = det[k] ? y[k] / scale[k] : cur[k];
+            double floor = k <= KC_NARROW ? 1 : 0; /* an inverse efficiency is at least 1 */
+            if (x[k] < floor && (worst < 0 || x[k] - floor < x[worst] - (worst <= KC_NARROW ? 1 : 0)))
+                worst = k;
+        }
+        if (worst < 0) break;
+        fixed[worst] = 1, fixval[worst] = worst <= KC_NARROW ? 1 : 0;
+    }
+    static const int mac_classes[] = {OC_CONV, OC_CONV_GROUPED, OC_GEMM, OC_MATMUL, OC_ATTENTION};
+    for (size_t c = 0; c < sizeof mac_classes / sizeof mac_classes[0]; c++)
+        hw->eff[mac_classes[c]] = clamp_key(1 / x[KC_MAC], 1e-4, 1);
+    hw->eff[OC_CONV_DEPTHWISE] = clamp_key(1 / x[KC_DW], 1e-4, 1);
+    hw->kc.narrow_eff = clamp_key(1 / x[KC_NARROW], 1e-4, 1);
+    /* inside the keys' ranges (a cost under 1e-15 s is none) */
+    double *costs[] = {&hw->kc.output_s, &hw->kc.pass_s, &hw->kc.element_s};
+    for (int k = 0; k < 3; k++) *costs[k] = x[KC_OUT + k] < 1e-15 ? 0 : clamp_key(x[KC_OUT + k], 1e-15, 1e-3);
+    hw->layer_overhead_s = clamp_key(x[KC_OVERHEAD], 0, 1);
+    hw->vector_ops = 0;
+    if (log) {
+        sb_printf(log, "calibrated %s on %d model%s (dtype %s), kernel-cost model, %d layers:\n", hw->name, n,
+                  n == 1 ? "" : "s", dt, rows);
+        sb_printf(log,
+                  "  MAC efficiency %.4f (conv, grouped conv, gemm, matmul, attention), depthwise %.4f, "
+                  "narrow-input conv %.4f\n",
+                  hw->eff[OC_CONV], hw->eff[OC_CONV_DEPTHWISE], hw->kc.narrow_eff);
+        sb_printf(log,
+                  "  per output element %.3f ns, per activation-pass element %.3f ns, per element of other "
+                  "layers %.3f ns, per layer %.2f us\n",
+                  x[KC_OUT] * 1e9, x[KC_PASS] * 1e9, x[KC_ELEM] * 1e9, x[KC_OVERHEAD] * 1e6);
+    }
+    if (hw->kc.output_s <= 0 && hw->kc.pass_s <= 0 && hw->kc.element_s <= 0) hw->kc.element_s = 1e-12;
+    free(obs);
+    return NNPERF_OK;
+}
+
 enum nnperf_status perf_calibrate(struct hw_desc *hw, int dtype, struct perf_cal_input *in, int n,
                                   struct strbuf *log, struct diag *d)
 {
     if (n <= 0) return diag_set(d, NNPERF_E_USAGE, "calibrate: no model=profile pairs given");
     if (hw->n_fusion == 0) add_ort_fusions(hw);
+    int kernels = pr_compute_model_of(hw, dtype) == PR_COMPUTE_KERNELS;
     struct hw_desc base = *hw;
     for (int c = 0; c < OC_COUNT; c++) base.eff[c] = -1;
     base.eff_default = 1.0;
@@ -184,7 +333,8 @@ enum nnperf_status perf_calibrate(struct hw_desc *hw, int dtype, struct perf_cal
             comp[fit_class(L->klass)] += ideal;
         }
     }
-    if (!st) {
+    if (!st && kernels) st = fit_kernels(hw, preds, lus, n, log, dt, d);
+    if (!st && !kernels) {
         /* Alternating fit over the matched layers of every model: with a per-layer overhead o, a layer of class c
          * takes max(compute / eff_c, memory) + o. Given o, eff_c = sum of compute / sum of (measured - o);
          * given eff, o = mean of (measured - max(compute / eff_c, memory)) over the layers, at least 0. */

@@ -14,6 +14,12 @@
  *                 output stage; element-wise Add/Mul and standalone layers use the vector unit)
  *   strided     = a strided conv's input bytes / strided_input_bandwidth (re-laid out before the conv)
  *   compute     = max(mac, vector) + strided; time = max(compute, memory) + overhead as in the roofline.
+ * "kernels" (a CPU's kernels; the platform gives compute.kernel_costs, which `nnperf calibrate` fits):
+ *   mac     = MAC ops / (peak x efficiency): the class's, depthwise convs theirs, convs with at most 4 input
+ *             channels per group compute.kernel_costs.narrow_input_efficiency
+ *   compute = mac + output elements x output_s + non-Relu fused activation elements x activation_pass_s (MAC
+ *             layers); elements read and written x element_s (other layers; reshapes move nothing)
+ *   time    = compute + weight bytes / DDR bandwidth + per-layer overhead
  * The peak per inference is peak_ops x cores_per_inference / cores (all cores unless the platform says one inference runs on fewer:
  * splits layers across cores). */
 #include <math.h>
@@ -266,9 +272,91 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
     finish(p, L);
 }
 
+/* ---- the kernel-cost model ---- */
+
+static double numel_of(const struct ir_value *v)
+{
+    int64_t n;
+    return v && ir_numel(v, &n) ? (double)n : 0;
+}
+
+void pr_kernel_terms(const struct nnperf_prediction *p, const struct pr_layer *L, struct pr_kterms *t)
+{
+    memset(t, 0, sizeof *t);
+    if (L->n_nodes <= 0) return;
+    const struct ir_node *last = L->nodes[L->n_nodes - 1];
+    double out = 0;
+    for (int o = 0; o < last->n_out; o++) out += numel_of(last->out[o]);
+    out *= p->batch;
+    t->overhead = 1;
+    double peak = pr_peak(p);
+    if (L->mac_ops > 0 && L->main && peak > 0) {
+        double s = L->mac_ops / peak;
+        const struct ir_node *m = L->main;
+        const struct ir_value *w = m->n_in > 1 ? m->in[1] : NULL;
+        if (L->klass == OC_CONV_DEPTHWISE)
+            t->dw_mac_s = s;
+        else if (!strcmp(m->op_type, "Conv") && w && w->rank >= 2 && w->dims[1].val > 0 &&
+                 w->dims[1].val <= 4)
+            t->narrow_mac_s = s;
+        else
+            t->mac_s = s;
+        t->outputs = out;
+        for (int i = 0; i < L->n_nodes; i++) {
+            const struct ir_node *nd = L->nodes[i];
+            if (nd != m && nd->op >= 0 && op_table[nd->op].klass == OC_ACT && strcmp(nd->op_type, "Relu"))
+                t->pass_elems += out;
+        }
+        t->weight_s = safe_div(L->w_bytes, pr_ddr_bw(p));
+    } else if (L->klass != OC_VIEW) {
+        double in = 0;
+        for (int i = 0; i < L->n_nodes; i++)
+            for (int k = 0; k < L->nodes[i]->n_in; k++) {
+                const struct ir_value *v = L->nodes[i]->in[k];
+                if (v && !(v->flags & IR_V_INIT) && !v->is_const) in += numel_of(v);
+            }
+        t->elements = in * p->batch + out;
+    }
+}
+
+static void kernels_layer(struct nnperf_prediction *p, struct pr_layer *L)
+{
+    const struct hw_desc *hw = &p->hw;
+    if (L->fallback) {
+        fallback_layer(p, L, ddr_bytes_of(L), has_work(L));
+        finish(p, L);
+        return;
+    }
+    struct pr_kterms t;
+    pr_kernel_terms(p, L, &t);
+    double eff = hw_eff(hw, L->klass);
+    double narrow = hw->kc.narrow_eff > 0 ? hw->kc.narrow_eff : eff;
+    L->t_compute = safe_div(t.mac_s + t.dw_mac_s, eff) + safe_div(t.narrow_mac_s, narrow) +
+                   t.outputs * hw->kc.output_s + t.pass_elems * hw->kc.pass_s + t.elements * hw->kc.element_s;
+    L->t_memory = t.weight_s;
+    L->t_transfer = 0;
+    L->t_overhead = t.overhead ? hw->layer_overhead_s : 0;
+    /* a CPU's single thread streams the weights inside its kernel: compute and weight time add up */
+    L->t_total = L->t_compute + L->t_memory + L->t_overhead;
+    if (!L->cost_known)
+        L->bound = PB_UNKNOWN;
+    else if (L->t_overhead > L->t_compute + L->t_memory)
+        L->bound = PB_OVERHEAD;
+    else
+        L->bound = L->t_compute >= L->t_memory ? PB_COMPUTE : PB_MEMORY;
+}
+
+int pr_compute_model_of(const struct hw_desc *hw, int dtype)
+{
+    if (hw->kc.output_s > 0 || hw->kc.pass_s > 0 || hw->kc.element_s > 0) return PR_COMPUTE_KERNELS;
+    return dtype >= 0 && dtype < HW_NDT && hw->array.reduce[dtype] > 0 ? PR_COMPUTE_ARRAY
+                                                                       : PR_COMPUTE_ROOFLINE;
+}
+
 const struct pr_compute_model_row pr_compute_models[] = {
     [PR_COMPUTE_ROOFLINE] = {"roofline", roofline_layer},
     [PR_COMPUTE_ARRAY] = {"array", array_layer},
+    [PR_COMPUTE_KERNELS] = {"kernels", kernels_layer},
 };
 const int pr_n_compute_models = (int)(sizeof pr_compute_models / sizeof pr_compute_models[0]);
 

@@ -87,7 +87,7 @@ enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct 
     p->memory_model = mm > 0 ? mm : NNPERF_MEMORY_PLANNED;
     enum nnperf_status st = read_options(p, opts);
     /* the compute model: the MAC array's when the platform describes one for this dtype */
-    p->compute_model = !st && p->hw.array.reduce[p->dtype] > 0 ? PR_COMPUTE_ARRAY : PR_COMPUTE_ROOFLINE;
+    p->compute_model = !st ? pr_compute_model_of(&p->hw, p->dtype) : PR_COMPUTE_ROOFLINE;
     if (!st && p->hw.peak_ops[p->dtype] <= 0)
         st = diag_set(&p->d, NNPERF_E_USAGE, "platform '%s' has no %s peak (compute.peak_ops.%s)", p->hw.name,
                       hw_dtype_name(p->dtype), hw_dtype_name(p->dtype));

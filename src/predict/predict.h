@@ -160,7 +160,23 @@ extern const int pr_n_memory_models;
 enum pr_compute_model {
     PR_COMPUTE_ROOFLINE = 0, /* per layer: max(ops / (peak x efficiency), bytes / bandwidth) + overhead */
     PR_COMPUTE_ARRAY = 1, /* MAC array lanes, vector unit, strided input (the platform describes the array) */
+    PR_COMPUTE_KERNELS =
+        2, /* a CPU's kernels: MACs + per-element costs (the platform gives compute.kernel_costs) */
 };
+/* The terms of a layer in the kernel-cost model, before the platform's coefficients: seconds of MACs at the peak
+ * (split by the efficiency that applies), element counts (per run) and the weight stream's time. */
+struct pr_kterms {
+    double mac_s, dw_mac_s,
+        narrow_mac_s;  /* MAC ops / peak: other MAC layers, depthwise, narrow-input convs */
+    double outputs;    /* output elements of a MAC layer */
+    double pass_elems; /* elements of the non-Relu activations fused into a MAC layer */
+    double elements;   /* elements read and written by a layer without MACs */
+    double weight_s;   /* weight bytes / DDR bandwidth (MAC layers) */
+    int overhead;      /* 1: the layer pays the per-layer overhead */
+};
+void pr_kernel_terms(const struct nnperf_prediction *p, const struct pr_layer *L, struct pr_kterms *t);
+/* The compute model a platform selects (kernel costs, array lanes, else the roofline). */
+int pr_compute_model_of(const struct hw_desc *hw, int dtype);
 struct pr_compute_model_row {
     const char *name;
     void (*layer_time)(struct nnperf_prediction *p, struct pr_layer *L);

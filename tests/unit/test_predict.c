@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "predict/calibrate.h"
 #include "predict/predict.h"
 #include "tinytest.h"
 
@@ -434,6 +435,116 @@ static void test_weight_residency(void)
     nnperf_model_free(m);
 }
 
+/* a CPU described by kernel costs: 100 Gops/s fp32, conv efficiency 0.5, depthwise 0.25, narrow-input 0.8 */
+static const char kernels_yaml[] =
+    "format: 1\n"
+    "name: test-cpu\n"
+    "compute:\n"
+    "  peak_ops: {fp32: 1e11}\n"
+    "  default_dtype: fp32\n"
+    "  efficiency: {conv: 0.5, conv_depthwise: 0.25}\n"
+    "  kernel_costs: {output_s: 1e-9, activation_pass_s: 2e-9, element_s: 3e-9,\n"
+    "                 narrow_input_efficiency: 0.8}\n"
+    "  fusion:\n"
+    "    - [Conv, SiLU]\n"
+    "    - [Conv, Relu]\n"
+    "memory:\n"
+    "  ddr_bandwidth: 1e10\n"
+    "  overlap: false\n"
+    "overhead:\n"
+    "  per_layer_s: 1e-6\n";
+
+static void test_kernels_model(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("silu", &m);
+    struct nnperf_prediction *p = a ? predict_on(a, kernels_yaml, NULL, 0) : NULL;
+    CHECK(p != NULL);
+    if (p) {
+        /* Conv+Sigmoid+Mul (SiLU) is one layer: 1x1 32->32 at 16x16, 262,144 MACs at 1e11 x 0.5; 8,192 outputs
+         * at 1 ns; Sigmoid is not Relu: a pass over the 8,192 outputs at 2 ns; 4,096 weight bytes at 10 GB/s; 1 us */
+        CHECK(p->compute_model == PR_COMPUTE_KERNELS);
+        CHECK(p->n_layers == 1 && p->layers[0].n_nodes == 3);
+        double conv = 2.0 * 262144 / (1e11 * 0.5) + 8192 * 1e-9 + 8192 * 2e-9;
+        CHECK(NEAR(p->layers[0].t_compute, conv));
+        CHECK(NEAR(p->layers[0].t_total, conv + 4096 / 1e10 + 1e-6));
+    }
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+    /* layers without MACs: BatchNormalization reads 8,192 elements (its parameters are constants) and writes
+     * 8,192; the Add reads two and writes one; 3 ns each */
+    a = analyze("fuse_block", &m);
+    p = a ? predict_on(a, kernels_yaml, NULL, 0) : NULL;
+    CHECK(p != NULL);
+    if (p) {
+        CHECK(p->n_layers == 4 && !strcmp(p->layers[1].main->op_type, "BatchNormalization"));
+        CHECK(NEAR(p->layers[1].t_total, 2 * 8192 * 3e-9 + 1e-6));
+        CHECK(NEAR(p->layers[2].t_total, 3 * 8192 * 3e-9 + 1e-6));
+    }
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+    /* the stem (3 input channels) runs at the narrow-input efficiency; its Relu is applied in the kernel */
+    a = analyze("stem", &m);
+    p = a ? predict_on(a, kernels_yaml, NULL, 0) : NULL;
+    CHECK(p != NULL);
+    if (p) {
+        CHECK(p->n_layers == 1);
+        double macs = 8.0 * 16 * 16 * 3 * 9;
+        CHECK(NEAR(p->layers[0].t_compute, 2 * macs / (1e11 * 0.8) + 8 * 16 * 16 * 1e-9));
+    }
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
+/* calibration of the kernel-cost model recovers the coefficients that made the measurements */
+static void test_kernels_calibrate(void)
+{
+    static const char *const names[] = {"silu", "strided_dw", "chain3", "stem", "fuse_block", "shortcut"};
+    enum { N = sizeof names / sizeof names[0] };
+    struct nnperf_model *m[N] = {0};
+    struct nnperf_analysis *a[N] = {0};
+    struct perf_profile prof[N];
+    struct perf_profile_node nodes[N][16];
+    struct perf_cal_input in[N];
+    int ok = 1;
+    memset(prof, 0, sizeof prof);
+    for (int i = 0; i < N && ok; i++) {
+        a[i] = analyze(names[i], &m[i]);
+        struct nnperf_prediction *p = a[i] ? predict_on(a[i], kernels_yaml, NULL, 0) : NULL;
+        ok = p && p->n_layers <= 16;
+        for (int l = 0; ok && l < p->n_layers; l++)
+            nodes[i][l] = (struct perf_profile_node){
+                .name = p->layers[l].nodes[0]->name, .total_us = p->layers[l].t_total * 1e6, .count = 1};
+        if (ok) prof[i] = (struct perf_profile){.nodes = nodes[i], .n_nodes = p->n_layers, .runs = 1};
+        in[i] = (struct perf_cal_input){names[i], a[i], &prof[i]};
+        nnperf_prediction_free(p);
+    }
+    CHECK(ok);
+    if (ok) {
+        /* start from other values: the fit must not depend on them */
+        char text[4096];
+        snprintf(text, sizeof text, "%s", kernels_yaml);
+        struct hw_desc hw;
+        struct diag d = {0};
+        hw_init(&hw);
+        CHECK(hw_load_yaml(text, strlen(text), "test.yaml", &hw, &d) == NNPERF_OK);
+        hw.eff[OC_CONV] = 1, hw.eff[OC_CONV_DEPTHWISE] = 1, hw.kc.narrow_eff = 0.1;
+        hw.kc.output_s = 5e-9, hw.kc.pass_s = 5e-9, hw.kc.element_s = 5e-9, hw.layer_overhead_s = 0;
+        CHECK(perf_calibrate(&hw, HW_FP32, in, N, NULL, &d) == NNPERF_OK);
+        CHECK(fabs(hw.eff[OC_CONV] - 0.5) < 1e-6 && fabs(hw.eff[OC_CONV_DEPTHWISE] - 0.25) < 1e-6);
+        CHECK(fabs(hw.kc.narrow_eff - 0.8) < 1e-6);
+        CHECK(fabs(hw.kc.output_s - 1e-9) < 1e-15 && fabs(hw.kc.pass_s - 2e-9) < 1e-15);
+        CHECK(fabs(hw.kc.element_s - 3e-9) < 1e-15 && fabs(hw.layer_overhead_s - 1e-6) < 1e-12);
+    }
+    for (int i = 0; i < N; i++) {
+        nnperf_analysis_free(a[i]);
+        nnperf_model_free(m[i]);
+    }
+}
+
 int main(void)
 {
     struct diag d = {0};
@@ -453,5 +564,7 @@ int main(void)
     test_array_strided_dw();
     test_tiled();
     test_weight_residency();
+    test_kernels_model();
+    test_kernels_calibrate();
     return tt_done();
 }

@@ -84,4 +84,10 @@ save("chain3", [
     helper.make_node("Conv", ["b", "w3"], ["y"], pads=[1, 1, 1, 1], name="conv3")],
     [helper.make_tensor_value_info("x", F, [1, 64, 72, 72])], [helper.make_tensor_value_info("y", F, [])],
     [w("w1", [64, 64, 3, 3]), w("w2", [64, 64, 3, 3]), w("w3", [64, 64, 3, 3])])
+# 8. an image stem: a 3x3 conv 3->8 at 16x16 (at most 4 input channels: the narrow-input kernel) and its Relu
+save("stem", [
+    helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="stem"),
+    helper.make_node("Relu", ["c"], ["y"], name="relu")],
+    [helper.make_tensor_value_info("x", F, [1, 3, 16, 16])], [helper.make_tensor_value_info("y", F, [])],
+    [w("w", [8, 3, 3, 3])])
 print("ok")
