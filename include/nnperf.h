@@ -163,6 +163,13 @@ struct nnperf_predict_options {
     /* a design change to predict (from nnperf_advice_finding); NULL = the model as it is. It must come
      * from advice on the same analysis. */
     const struct nnperf_whatif *whatif;
+    /* 1: attention is causal (a decoder, as `nnperf llm` predicts it): on a platform with fused attention the
+     * masked half of the scores is skipped */
+    int causal;
+    /* storage types chosen apart from the compute dtype ("int4", "int8", "fp8", "fp16", "bf16", "fp32"; NULL = the
+     * compute dtype's): weights (W4A16: "int4" with dtype "fp16"), activations, and the KV cache (graph inputs that
+     * a graph output extends along one axis, and those outputs) */
+    const char *weight_dtype, *activation_dtype, *kv_dtype;
 };
 
 enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct nnperf_platform *p,

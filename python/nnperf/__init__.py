@@ -266,11 +266,12 @@ class Analysis(_Object):
             raise
         return path
 
-    def predict(self, platform, dtype=None, batch=None, memory_model=None):
+    def predict(self, platform, dtype=None, batch=None, memory_model=None, weight_dtype=None, kv_dtype=None):
         """Predicts latency, throughput, DDR traffic and the timeline on a platform: a preset name
         (nnperf.platforms()) or a platform YAML file. dtype: "int8", "fp16", ... (None: the platform's); batch:
         frames per run (None: the platform's); memory_model: "planned", "weights-only" or "tiled" (None: the
-        platform's)."""
+        platform's); weight_dtype, kv_dtype: storage types apart from the compute dtype ("int4" weights with
+        dtype "fp16" is W4A16; "fp8" KV cache; None: the compute dtype's)."""
         if memory_model not in _capi.MEMORY_MODELS:
             raise Error(f"unknown memory model {memory_model!r} (planned, weights-only or tiled)")
         if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
@@ -280,7 +281,9 @@ class Analysis(_Object):
         _check(_capi.platform_load(_path(platform), ctypes.byref(plat), err, _capi.ERRLEN), err)
         try:
             opts = _capi.PredictOptions(dtype.encode() if dtype else None, batch or 0,
-                                        _capi.MEMORY_MODELS[memory_model], 0.0, None)
+                                        _capi.MEMORY_MODELS[memory_model], 0.0, None, 0,
+                                        weight_dtype.encode() if weight_dtype else None, None,
+                                        kv_dtype.encode() if kv_dtype else None)
             ptr = ctypes.c_void_p()
             st = _capi.predict(self._ptr(), plat, ctypes.byref(opts), ctypes.byref(ptr), err, _capi.ERRLEN)
         finally:

@@ -92,6 +92,28 @@ def test_predict_options(models, cli):
     assert a.predict("horizon-j5", batch=1).summary["fps"] != p.summary["fps"]
 
 
+def test_weight_dtype_apart_from_compute(models):
+    """W4A16: int4 weights with fp16 compute read a quarter of the fp16 weight bytes; an unknown name is an Error."""
+    a = nnperf.load(os.path.join(models, "resnet50.onnx")).analyze()
+    fp16 = a.predict("a100-80gb", dtype="fp16").summary
+    w4 = a.predict("a100-80gb", dtype="fp16", weight_dtype="int4").summary
+    assert w4["dtype"] == "fp16"
+    assert w4["weight_bytes_per_frame"] == pytest.approx(fp16["weight_bytes_per_frame"] / 4)
+    with pytest.raises(nnperf.Error, match="unknown weight dtype 'int3'"):
+        a.predict("a100-80gb", weight_dtype="int3")
+
+
+def test_kv_dtype(root):
+    """An fp8 KV cache: a decode step reads the past at 1 byte per element instead of 2 and appends one token."""
+    a = nnperf.load(os.path.join(root, "tests", "data", "llm", "tiny-llama-genai.onnx")).analyze(
+        dims={"batch_size": 1, "sequence_length": 1, "past_sequence_length": 64, "total_sequence_length": 65})
+    past = sum(2 * 2 * 64 * 16 for t in a.tensors if t["name"].startswith("present."))  # fp16 bytes of the past
+    fp16 = a.predict("a100-80gb", dtype="fp16").summary
+    fp8 = a.predict("a100-80gb", dtype="fp16", kv_dtype="fp8").summary
+    assert fp16["loaded_bytes_per_frame"] - fp8["loaded_bytes_per_frame"] == pytest.approx(past / 2)
+    assert fp16["stored_bytes_per_frame"] - fp8["stored_bytes_per_frame"] == pytest.approx(past / 64 / 2)
+
+
 def test_symbols_bound_with_dims(root):
     m = nnperf.load(os.path.join(root, "tests", "data", "llm", "tiny-llama-hf.onnx"))
     a = m.analyze()

@@ -127,6 +127,13 @@ const struct hw_key hw_keys[] = {
      .count_off = D(n_fusion), .doc = "node chains that run as one layer, longest match first"},
     {"compute.fusion[]", HW_T_OPS, .min = 2, .max = HW_MAX_PATTERN, .off = PT(ops), .size = HW_MAX_NAME,
      .count_off = PT(len), .doc = "one chain of operator names"},
+    {"compute.fuse_pointwise", HW_T_BOOL, .off = D(fuse_pointwise),
+     .doc = "element-wise, activation, normalisation, reduction, data-movement and view operators next to each other "
+            "or to the layer that produces their input run in one kernel with it (a GPU compiler's pointwise and "
+            "epilogue fusion; docs/prediction.md)"},
+    {"compute.fused_attention", HW_T_BOOL, .off = D(fused_attention),
+     .doc = "MatMul(Q, K) -> element-wise -> Softmax -> MatMul(., V) runs as one kernel: the scores never leave the "
+            "chip and, for a decoder's causal attention, the masked half is skipped (docs/prediction.md)"},
 
     {"memory", HW_T_SECTION, .doc = "memories"},
     {"memory.sram_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(sram_bytes),
@@ -142,6 +149,9 @@ const struct hw_key hw_keys[] = {
     {"memory.overlap", HW_T_BOOL, .off = D(overlap), .def = 1,
      .doc = "loads and stores overlap compute (layer time = max); false: a layer's activation loads and stores "
             "add to its compute while its weights still stream alongside (CPUs)"},
+    {"memory.overlap_exponent", HW_T_NUM, .unit = HW_U_NONE, 1, 64, HW_F_ZERO_OFF, D(overlap_exp),
+     .doc = "with `overlap`, a layer takes (compute^k + memory^k)^(1/k): kernels near the ridge point overlap "
+            "loads and arithmetic only in part (1 = no overlap); 0 = max(compute, memory)"},
     {"memory.model", HW_T_NAME, .off = D(memory_model), .size = DS(memory_model),
      .doc = "`planned` (whole tensors in SRAM or DDR), `tiled` (depth-first: chains of layers stay on chip tile by "
             "tile) or `weights-only` (QuTiBench: only weights move); absent: planned"},

@@ -261,16 +261,9 @@ static enum nnperf_status input_specs(struct nnperf_llm *l, const struct llm_mod
 
 /* ---- dtypes ---- */
 
-static const struct {
-    const char *name;
-    double bytes;
-} dtypes[] = {{"int4", 0.5}, {"int8", 1}, {"fp8", 1}, {"fp16", 2}, {"bf16", 2}, {"fp32", 4}};
-
 static double dtype_bytes(const char *name)
 {
-    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-        if (!strcmp(dtypes[i].name, name)) return dtypes[i].bytes;
-    return 0;
+    return pr_dtype_bytes(name);
 }
 
 /* bytes of a value at its own dtype, or at override bytes per element when it is floating point */
@@ -400,7 +393,11 @@ static enum nnperf_status run_phase(struct run_ctx *rc, int batch, int seq, int 
             llm_warn(l, "%s", s.warnings ? nnperf_analysis_warning(a, 0) : "some nodes could not be counted");
     }
     if (!st) {
-        struct nnperf_predict_options popt = {.dtype = rc->o->compute, .batch = 1};
+        struct nnperf_predict_options popt = {.dtype = rc->o->compute,
+                                              .batch = 1,
+                                              .causal = 1,
+                                              .weight_dtype = rc->o->weights,
+                                              .kv_dtype = rc->o->kv};
         st = nnperf_predict(a, rc->plat, &popt, &p, err, sizeof err);
         if (st) diag_set(rc->d, st, "%s", err);
     }

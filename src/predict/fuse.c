@@ -46,6 +46,30 @@ static int single_consumer(const struct cons *c, int n, const struct ir_value *v
     return node;
 }
 
+/* the consumers of every value of the top graph (one entry per input slot), sorted by value */
+struct cons_ix {
+    struct cons *c;
+    int n;
+};
+
+static int cons_build(const struct ir_graph *g, struct cons_ix *x)
+{
+    int n = 0;
+    for (int k = 0; k < g->n_nodes; k++) n += g->nodes[k]->n_in;
+    x->c = malloc((size_t)(n ? n : 1) * sizeof *x->c);
+    x->n = 0;
+    if (!x->c) return 0;
+    for (int k = 0; k < g->n_nodes; k++)
+        for (int i = 0; i < g->nodes[k]->n_in; i++)
+            if (g->nodes[k]->in[i]) x->c[x->n++] = (struct cons){g->nodes[k]->in[i], k};
+    qsort(x->c, (size_t)x->n, sizeof *x->c, cmp_cons);
+    return 1;
+}
+
+/* first entry of v's consumers in x (then while x->c[i].v == v), or -1 */
+#define CONS_EACH(x, v, i)                                                                                   \
+    for (int i = find_first((x)->c, (x)->n, (v)); i >= 0 && i < (x)->n && (x)->c[i].v == (v); i++)
+
 static int folded(const struct ir_node *nd)
 {
     /* every output is a constant (computed from initializers only: shape arithmetic, an Identity of a weight):
@@ -114,6 +138,352 @@ static int forced_span(struct nnperf_prediction *p, int k, int n, struct lspan *
         return 1;
     }
     return 0;
+}
+
+/* a layer's sums and names from its nodes (in execution order); layer_of points at it. mac_scale scales its
+ * arithmetic (a causal fused attention skips the masked part). */
+static void layer_sums(struct nnperf_prediction *p, int l)
+{
+    struct pr_layer *L = &p->layers[l];
+    const struct hw_desc *hw = &p->hw;
+    L->cost_known = 1;
+    L->main = NULL;
+    L->mac_ops = L->vec_ops = L->params = L->packed_bytes = 0;
+    uint64_t best = 0;
+    double best_vec = -1;
+    for (int i = 0; i < L->n_nodes; i++) {
+        struct ir_node *nd = L->nodes[i];
+        const struct pr_node_in *in = &p->node_in[nd->index];
+        p->layer_of[nd->index] = l;
+        if (!nd->cost.known) L->cost_known = 0;
+        /* the costliest node leads the layer: most MACs, then most other work */
+        if (!L->main || nd->cost.macs > best ||
+            (nd->cost.macs == best && best == 0 && in->vec_ops > best_vec)) {
+            L->main = nd;
+            best = nd->cost.macs;
+            best_vec = in->vec_ops;
+        }
+        L->mac_ops += in->mac_ops * p->batch;
+        L->vec_ops += in->vec_ops * p->batch;
+        L->params += in->params;
+        L->packed_bytes += in->packed_bytes;
+    }
+    L->mac_ops *= L->work_scale > 0 ? L->work_scale : 1;
+    L->vec_ops *= L->work_scale > 0 ? L->work_scale : 1;
+    L->name =
+        L->n_nodes > 1 ? ar_printf(&p->ar, "%s+%d", L->nodes[0]->name, L->n_nodes - 1) : L->nodes[0]->name;
+    L->klass = p->node_in[L->main->index].klass;
+    L->fallback = 0;
+    for (int i = 0; i < L->n_nodes; i++)
+        if (!hw_supports(hw, L->nodes[i]->op_type)) L->fallback = 1;
+    const struct ir_node *last = L->nodes[L->n_nodes - 1];
+    L->out = last->n_out ? last->out[0] : NULL;
+}
+
+static void finish_layers(struct nnperf_prediction *p)
+{
+    p->fallback_layers = p->unknown_layers = 0;
+    for (int l = 0; l < p->n_layers; l++) {
+        struct pr_layer *L = &p->layers[l];
+        layer_sums(p, l);
+        if (L->fallback && !p->hw.fb.present) {
+            pr_warn(p,
+                    "layer '%s' (%s) is not supported by %s and the platform has no fallback unit: counted "
+                    "on the "
+                    "accelerator",
+                    L->name, L->main->op_type, p->hw.name);
+            L->fallback = 0;
+        }
+        if (L->fallback) p->fallback_layers++;
+        if (!L->cost_known) p->unknown_layers++;
+    }
+}
+
+/* ---- merging layers into kernels: pointwise regions and fused attention ---- */
+
+static int find_root(int *root, int l)
+{
+    while (root[l] != l) l = root[l] = root[root[l]];
+    return l;
+}
+
+/* Rebuilds p->layers from the union of layers given by root[] (every layer's region): a region's nodes in their
+ * layers' order, regions in a topological order of their dependencies (earliest first layer first). */
+static enum nnperf_status merge_regions(struct nnperf_prediction *p, int *root, const struct cons_ix *cx)
+{
+    int n = p->n_layers;
+    const struct ir_graph *g = p->g;
+    int *count = calloc((size_t)n, sizeof *count), *indeg = calloc((size_t)n, sizeof *indeg);
+    int *order = malloc((size_t)n * sizeof *order), *newix = malloc((size_t)n * sizeof *newix);
+    struct pr_layer *nl = ar_calloc(&p->ar, (size_t)(n ? n : 1), sizeof *nl);
+    enum nnperf_status st = NNPERF_OK;
+    if (!count || !indeg || !order || !newix || !nl) {
+        st = diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+        goto out;
+    }
+    for (int l = 0; l < n; l++) count[find_root(root, l)] += p->layers[l].n_nodes;
+    /* region dependencies: an edge per (producer region, consumer region) pair of a value, counted into indeg */
+    for (int l = 0; l < n; l++) {
+        int r = find_root(root, l);
+        for (int i = 0; i < p->layers[l].n_nodes; i++) {
+            const struct ir_node *nd = p->layers[l].nodes[i];
+            for (int k = 0; k < nd->n_in; k++) {
+                const struct ir_value *v = nd->in[k];
+                if (!v || !v->producer || p->layer_of[v->producer->index] < 0) continue;
+                if (find_root(root, p->layer_of[v->producer->index]) != r) indeg[r]++;
+            }
+        }
+    }
+    /* Kahn's algorithm over regions, scanning layers in order: a region is emitted once all its inputs are */
+    int done = 0, nreg = 0;
+    for (int l = 0; l < n; l++)
+        if (find_root(root, l) == l) nreg++;
+    int *ready = malloc((size_t)(nreg ? nreg : 1) * sizeof *ready), head = 0, tail = 0;
+    if (!ready) {
+        st = diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+        goto out;
+    }
+    for (int l = 0; l < n; l++)
+        if (find_root(root, l) == l && indeg[l] == 0) ready[tail++] = l;
+    while (head < tail) {
+        int r = ready[head++];
+        order[done++] = r;
+        for (int l = r; l < n; l++) {
+            if (find_root(root, l) != r) continue;
+            for (int i = 0; i < p->layers[l].n_nodes; i++) {
+                const struct ir_node *nd = p->layers[l].nodes[i];
+                for (int o = 0; o < nd->n_out; o++) {
+                    const struct ir_value *v = nd->out[o];
+                    if (!v) continue;
+                    CONS_EACH(cx, v, c)
+                    {
+                        int cl = p->layer_of[cx->c[c].node];
+                        if (cl < 0) continue;
+                        int cr = find_root(root, cl);
+                        if (cr != r && --indeg[cr] == 0) ready[tail++] = cr;
+                    }
+                }
+            }
+        }
+    }
+    free(ready);
+    if (done !=
+        nreg) { /* a cycle: the merge rules should make this impossible; keep the layers as they were */
+        pr_warn(p, "kernel fusion skipped: merging layers would make a cycle");
+        goto out;
+    }
+    for (int k = 0; k < nreg; k++) newix[order[k]] = k;
+    for (int k = 0; k < nreg; k++) {
+        nl[k].nodes = ar_calloc(&p->ar, (size_t)count[order[k]], sizeof *nl[k].nodes);
+        if (!nl[k].nodes) {
+            st = diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+            goto out;
+        }
+    }
+    for (int l = 0; l < n; l++) {
+        int r = find_root(root, l);
+        struct pr_layer *dst = &nl[newix[r]];
+        for (int i = 0; i < p->layers[l].n_nodes; i++) dst->nodes[dst->n_nodes++] = p->layers[l].nodes[i];
+        if (p->layers[l].work_scale > 0) dst->work_scale = p->layers[l].work_scale;
+    }
+    (void)g;
+    p->layers = nl;
+    p->n_layers = nreg;
+    for (int l = 0; l < nreg; l++)
+        for (int i = 0; i < nl[l].n_nodes; i++) p->layer_of[nl[l].nodes[i]->index] = l;
+out:
+    free(count), free(indeg), free(order), free(newix);
+    return st;
+}
+
+/* element-wise, activation, normalisation, reduction, data-movement, view and cast nodes */
+static int pointwise_class(int k)
+{
+    return k == OC_ELTWISE || k == OC_ACT || k == OC_NORM || k == OC_REDUCE || k == OC_DATA || k == OC_VIEW ||
+           k == OC_QUANT;
+}
+
+static int pointwise_layer(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    for (int i = 0; i < L->n_nodes; i++) {
+        if (!hw_supports(&p->hw, L->nodes[i]->op_type)) return 0;
+        if (!pointwise_class(p->node_in[L->nodes[i]->index].klass)) return 0;
+    }
+    return L->n_nodes > 0;
+}
+
+/* Pointwise fusion (compute.fuse_pointwise): a layer of pointwise nodes joins the region of the layer producing
+ * its input (the latest-starting one when several do), so a chain of element-wise work runs in one kernel with its
+ * producer (a GEMM's epilogue, a normalisation with its residual Add). It joins only when every other region it
+ * reads has ended before that region began: regions then never depend on each other both ways. */
+static enum nnperf_status fuse_pointwise(struct nnperf_prediction *p)
+{
+    int n = p->n_layers;
+    int *root = malloc((size_t)(n ? n : 1) * sizeof *root),
+        *rmax = malloc((size_t)(n ? n : 1) * sizeof *rmax);
+    if (!root || !rmax) {
+        free(root), free(rmax);
+        return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    }
+    for (int l = 0; l < n; l++) root[l] = l, rmax[l] = l;
+    for (int l = 0; l < n; l++) {
+        const struct pr_layer *L = &p->layers[l];
+        if (!pointwise_layer(p, L)) continue;
+        int best = -1;
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < L->n_nodes; i++) {
+                const struct ir_node *nd = L->nodes[i];
+                for (int k = 0; k < nd->n_in; k++) {
+                    const struct ir_value *v = nd->in[k];
+                    if (!v || !v->producer || p->layer_of[v->producer->index] < 0) continue;
+                    int q = p->layer_of[v->producer->index];
+                    if (q == l) continue;
+                    int r = find_root(root, q);
+                    if (pass == 0) {
+                        if (best < 0 || r > best)
+                            best = r; /* the region that began last (roots begin regions) */
+                    } else if (r != best && rmax[r] >= best) {
+                        best = -2; /* another producer region still runs when this one begins */
+                    }
+                }
+            }
+        if (best < 0) continue;
+        int fb = 0;
+        for (int i = 0; i < p->layers[best].n_nodes; i++)
+            if (!hw_supports(&p->hw, p->layers[best].nodes[i]->op_type)) fb = 1;
+        if (fb) continue;
+        root[l] = best;
+        rmax[best] = l;
+    }
+    struct cons_ix cx;
+    enum nnperf_status st = cons_build(p->g, &cx) ? merge_regions(p, root, &cx)
+                                                  : diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    free(cx.c);
+    free(root), free(rmax);
+    return st;
+}
+
+/* the producer node of v when it is a MatMul reached from v through at most depth pointwise nodes (by their first
+ * input that leads there), else NULL */
+static const struct ir_node *matmul_above(const struct nnperf_prediction *p, const struct ir_value *v,
+                                          int depth)
+{
+    if (!v || !v->producer || depth < 0) return NULL;
+    const struct ir_node *nd = v->producer;
+    if (!strcmp(nd->op_type, "MatMul")) return nd;
+    if (!pointwise_class(p->node_in[nd->index].klass)) return NULL;
+    for (int k = 0; k < nd->n_in; k++) {
+        const struct ir_node *m = matmul_above(p, nd->in[k], depth - 1);
+        if (m) return m;
+    }
+    return NULL;
+}
+
+/* the MatMul consuming v through single-consumer pointwise nodes (at most depth), else NULL */
+static const struct ir_node *matmul_below(const struct nnperf_prediction *p, const struct cons_ix *cx,
+                                          const struct ir_value *v, int depth)
+{
+    if (!v || (v->flags & IR_V_OUTPUT) || depth < 0) return NULL;
+    int first = find_first(cx->c, cx->n, v);
+    if (first < 0 || (first + 1 < cx->n && cx->c[first + 1].v == v)) return NULL; /* one consumer */
+    const struct ir_node *nd = p->g->nodes[cx->c[first].node];
+    if (!strcmp(nd->op_type, "MatMul")) return nd;
+    if (!pointwise_class(p->node_in[nd->index].klass) || nd->n_out < 1) return NULL;
+    return matmul_below(p, cx, nd->out[0], depth - 1);
+}
+
+/* marks on[] = 1 every node on a path of at most depth steps from a down to b (a's descendants that reach b),
+ * 2 the nodes visited that do not; returns whether a reaches b */
+static int mark_path(const struct nnperf_prediction *p, const struct cons_ix *cx, const struct ir_node *a,
+                     const struct ir_node *b, unsigned char *on, int depth)
+{
+    if (on[a->index]) return on[a->index] == 1;
+    if (a == b) return on[a->index] = 1;
+    int any = 0;
+    for (int o = 0; depth > 0 && o < a->n_out; o++) {
+        const struct ir_value *v = a->out[o];
+        if (!v) continue;
+        CONS_EACH(cx, v, c)
+        {
+            const struct ir_node *nx = p->g->nodes[cx->c[c].node];
+            if (nx->index <= b->index && mark_path(p, cx, nx, b, on, depth - 1)) any = 1;
+        }
+    }
+    on[a->index] = any ? 1 : 2;
+    return any;
+}
+
+/* Fused attention (compute.fused_attention): MatMul(Q, K) -> pointwise (scale, mask) -> Softmax -> pointwise ->
+ * MatMul(., V), whose intermediate values nothing else reads, becomes one layer (with whatever else the layers of
+ * those nodes hold): the scores stay on chip. For causal attention (a decoder) with S queries over T keys, a kernel
+ * that skips masked blocks does (S x (T - S) + S (S + 1) / 2) / (S x T) of the work. */
+static enum nnperf_status fuse_attention(struct nnperf_prediction *p)
+{
+    const struct ir_graph *g = p->g;
+    int n = p->n_layers;
+    int *root = malloc((size_t)(n ? n : 1) * sizeof *root);
+    unsigned char *on = calloc((size_t)(g->n_nodes ? g->n_nodes : 1), 1);
+    struct cons_ix cx = {NULL, 0};
+    if (!root || !on || !cons_build(g, &cx)) {
+        free(root), free(on), free(cx.c);
+        return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    }
+    for (int l = 0; l < n; l++) root[l] = l;
+    int fused = 0;
+    for (int k = 0; k < g->n_nodes; k++) {
+        const struct ir_node *sm = g->nodes[k];
+        if (strcmp(sm->op_type, "Softmax") || p->layer_of[k] < 0 || sm->n_in < 1 || sm->n_out < 1) continue;
+        const struct ir_node *a = matmul_above(p, sm->in[0], 6), *b = matmul_below(p, &cx, sm->out[0], 6);
+        if (!a || !b || p->layer_of[a->index] < 0 || p->layer_of[b->index] < 0) continue;
+        memset(on, 0, (size_t)g->n_nodes);
+        if (!mark_path(p, &cx, a, b, on, 16)) continue;
+        /* nothing outside the path reads the scores */
+        int escapes = 0;
+        for (int j = a->index; j < b->index && !escapes; j++) {
+            if (on[j] != 1) continue;
+            const struct ir_node *nd = g->nodes[j];
+            for (int o = 0; o < nd->n_out; o++) {
+                const struct ir_value *v = nd->out[o];
+                if (!v) continue;
+                if (v->flags & IR_V_OUTPUT) escapes = 1;
+                CONS_EACH(&cx, v, c)
+                if (on[cx.c[c].node] != 1) escapes = 1;
+            }
+        }
+        if (escapes) continue;
+        int r = find_root(root, p->layer_of[a->index]);
+        for (int j = a->index; j <= b->index; j++)
+            if (on[j] == 1 && p->layer_of[j] >= 0) {
+                int q = find_root(root, p->layer_of[j]);
+                if (q != r) root[q < r ? r : q] = q < r ? q : r, r = q < r ? q : r;
+            }
+        /* causal: the scores' last two dims are queries x keys */
+        const struct ir_value *sc = a->n_out ? a->out[0] : NULL;
+        if (p->causal && sc && sc->rank >= 2 && sc->dims[sc->rank - 2].val > 0 &&
+            sc->dims[sc->rank - 1].val > 0) {
+            double s = (double)sc->dims[sc->rank - 2].val, t = (double)sc->dims[sc->rank - 1].val;
+            if (t >= s)
+                p->layers[p->layer_of[a->index]].work_scale = (s * (t - s) + s * (s + 1) / 2) / (s * t);
+        }
+        fused++;
+    }
+    /* attention operators (GroupQueryAttention, MultiHeadAttention...): [batch, S, hidden] queries over a past of
+     * [batch, heads, P, head size] and themselves; their kernels are causal in a decoder */
+    for (int l = 0; p->causal && l < n; l++) {
+        const struct ir_node *nd = NULL;
+        for (int i = 0; i < p->layers[l].n_nodes; i++)
+            if (p->node_in[p->layers[l].nodes[i]->index].klass == OC_ATTENTION) nd = p->layers[l].nodes[i];
+        if (!nd || nd->n_in < 1 || !nd->in[0]) continue;
+        const struct ir_value *q = nd->in[0], *past = nd->n_in > 3 ? nd->in[3] : NULL;
+        if (q->rank != 3 || q->dims[1].val <= 0) continue;
+        double s = (double)q->dims[1].val,
+               pl = past && past->rank == 4 && past->dims[2].val > 0 ? (double)past->dims[2].val : 0;
+        p->layers[l].work_scale = (s * pl + s * (s + 1) / 2) / (s * (pl + s));
+        fused++;
+    }
+    enum nnperf_status st = fused ? merge_regions(p, root, &cx) : NNPERF_OK;
+    free(root), free(on), free(cx.c);
+    return st;
 }
 
 enum nnperf_status pr_fuse(struct nnperf_prediction *p)
@@ -217,43 +587,16 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
             free(c), free(spans);
             return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
         }
-        L->cost_known = 1;
-        uint64_t best = 0;
         for (int i = 0; i < L->n_nodes; i++) {
-            struct ir_node *nd = g->nodes[spans[l].nodes[i]];
-            L->nodes[i] = nd;
-            p->layer_of[nd->index] = l;
-            if (!nd->cost.known) L->cost_known = 0;
-            if (!L->main || nd->cost.macs > best) {
-                L->main = nd;
-                best = nd->cost.macs;
-            }
-            const struct pr_node_in *in = &p->node_in[nd->index];
-            L->mac_ops += in->mac_ops * p->batch;
-            L->vec_ops += in->vec_ops * p->batch;
-            L->params += in->params;
-            L->packed_bytes += in->packed_bytes;
+            L->nodes[i] = g->nodes[spans[l].nodes[i]];
+            p->layer_of[L->nodes[i]->index] = l;
         }
-        L->name = L->n_nodes > 1 ? ar_printf(&p->ar, "%s+%d", L->nodes[0]->name, L->n_nodes - 1)
-                                 : L->nodes[0]->name;
-        L->klass = p->node_in[L->main->index].klass;
-        L->fallback = !hw_supports(hw, L->main->op_type);
-        for (int i = 0; i < L->n_nodes; i++)
-            if (!hw_supports(hw, L->nodes[i]->op_type)) L->fallback = 1;
-        if (L->fallback && !hw->fb.present) {
-            pr_warn(p,
-                    "layer '%s' (%s) is not supported by %s and the platform has no fallback unit: counted "
-                    "on the "
-                    "accelerator",
-                    L->name, L->main->op_type, hw->name);
-            L->fallback = 0;
-        }
-        if (L->fallback) p->fallback_layers++;
-        if (!L->cost_known) p->unknown_layers++;
-        const struct ir_node *last = L->nodes[L->n_nodes - 1];
-        L->out = last->n_out ? last->out[0] : NULL;
     }
     free(c);
     free(spans);
-    return NNPERF_OK;
+    enum nnperf_status st = NNPERF_OK;
+    if (hw->fuse_pointwise) st = fuse_pointwise(p);
+    if (!st && hw->fused_attention) st = fuse_attention(p);
+    if (!st) finish_layers(p);
+    return st;
 }

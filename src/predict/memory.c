@@ -44,8 +44,21 @@ static int lookup(const struct vmap *m, int n, const struct ir_value *v)
     return -1;
 }
 
+double pr_dtype_bytes(const char *name)
+{
+    static const struct {
+        const char *name;
+        double bytes;
+    } t[] = {{"int4", 0.5}, {"int8", 1}, {"fp8", 1}, {"fp16", 2}, {"bf16", 2}, {"fp32", 4}};
+    for (size_t i = 0; name && i < sizeof t / sizeof t[0]; i++)
+        if (!strcmp(t[i].name, name)) return t[i].bytes;
+    return 0;
+}
+
 double pr_elem_bytes(const struct nnperf_prediction *p, int is_weight)
 {
+    if (is_weight && p->w_elem > 0) return p->w_elem;
+    if (!is_weight && p->a_elem > 0) return p->a_elem;
     /* int4 packs weights two per byte; activations of an int4 model stay int8 (common NPU practice, documented) */
     switch (p->dtype) {
     case HW_INT4: return is_weight ? 0.5 : 1.0;
@@ -326,6 +339,29 @@ static int inside_group(const struct nnperf_prediction *p, const struct pr_tenso
            last_group[T - p->tensors] == p->layers[T->producer].group;
 }
 
+/* whether v is a KV cache tensor: a graph input that a graph output extends along one axis (a past), or such an
+ * output (a present): same rank and dtype, the other dims equal */
+static int is_kv(const struct ir_graph *g, const struct ir_value *v)
+{
+    int in = (v->flags & IR_V_INPUT) != 0, out = (v->flags & IR_V_OUTPUT) != 0;
+    if (!(in ^ out) || v->rank < 1 || (v->flags & IR_V_INIT)) return 0;
+    struct ir_value *const *other = in ? g->outputs : g->inputs;
+    int n = in ? g->n_outputs : g->n_inputs;
+    for (int i = 0; i < n; i++) {
+        const struct ir_value *o = other[i];
+        if (!o || o->rank != v->rank || o->dtype != v->dtype || (o->flags & IR_V_INIT)) continue;
+        int same = 0, grow = 0;
+        for (int d = 0; d < v->rank; d++) {
+            int64_t a = in ? v->dims[d].val : o->dims[d].val, b = in ? o->dims[d].val : v->dims[d].val;
+            if (a < 0 || b < 0) break;
+            same += a == b;
+            grow += b > a;
+        }
+        if (same == v->rank - 1 && grow == 1) return 1;
+    }
+    return 0;
+}
+
 static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
 {
     const struct ir_graph *g = p->g;
@@ -384,7 +420,8 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
     for (int t = 0; t < nt; t++) {
         struct pr_tensor *T = &p->tensors[t];
         int64_t n;
-        T->bytes = ir_numel(T->v, &n) ? (double)n * eb * p->batch : 0;
+        double teb = p->kv_elem > 0 && is_kv(g, T->v) ? p->kv_elem : eb;
+        T->bytes = ir_numel(T->v, &n) ? (double)n * teb * p->batch : 0;
         if (T->producer >= 0 && p->layers[T->producer].out == T->v)
             T->bytes *= p->layers[T->producer].align_factor;
         const struct pr_value_in *vi = pr_value(p, T->v); /* a what-if's channel change */
@@ -461,7 +498,8 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
             if (T->v->flags & IR_V_OUTPUT) {
                 const struct ir_value *past = appended_input(L, T->v);
                 int64_t n;
-                double old = past && ir_numel(past, &n) ? (double)n * eb * p->batch : 0;
+                double peb = p->kv_elem > 0 && past && is_kv(g, past) ? p->kv_elem : eb;
+                double old = past && ir_numel(past, &n) ? (double)n * peb * p->batch : 0;
                 double out = T->bytes - (old < T->bytes ? old : 0);
                 if (p->hw.link_bw > 0)
                     L->link_bytes += out; /* a graph output leaves over the host link */

@@ -53,6 +53,14 @@ static enum nnperf_status read_options(struct nnperf_prediction *p, const struct
         st = diag_set(&p->d, NNPERF_E_USAGE, "the timeline interval must be positive");
     else if (opts->interval_s > 0)
         p->interval_s = opts->interval_s;
+    p->causal = opts->causal != 0;
+    const char *sd[3] = {opts->weight_dtype, opts->activation_dtype, opts->kv_dtype};
+    double *se[3] = {&p->w_elem, &p->a_elem, &p->kv_elem};
+    static const char *const what[3] = {"weight", "activation", "KV cache"};
+    for (int i = 0; i < 3; i++)
+        if (sd[i] && (*se[i] = pr_dtype_bytes(sd[i])) <= 0)
+            st = diag_set(&p->d, NNPERF_E_USAGE,
+                          "unknown %s dtype '%s' (int4, int8, fp8, fp16, bf16 or fp32)", what[i], sd[i]);
     const struct nnperf_whatif *w = opts->whatif;
     if (w && w->batch > 0) p->batch = w->batch;
     if (w && w->dtype) {

@@ -79,7 +79,9 @@ struct pr_layer {
     double transfer_bytes, quant_elems; /* fallback boundary crossing */
     double link_bytes; /* over the host link (USB, PCIe): inputs, outputs, streamed weights */
     double util;       /* MAC array utilization from the layer's shape (array model; 1 = full) */
-    int group;         /* tiled memory model: the depth-first group (layers on chip together) */
+    double
+        work_scale; /* > 0: its arithmetic scales by this (a causal fused attention skips the masked part) */
+    int group;      /* tiled memory model: the depth-first group (layers on chip together) */
     /* times, seconds per run */
     double t_compute, t_memory, t_transfer, t_overhead, t_total;
     int bound;
@@ -97,11 +99,13 @@ struct nnperf_prediction {
     const struct an_state *an;
     const struct ir_graph *g; /* the analysed top graph */
     /* inputs */
-    struct hw_desc hw; /* a copy of the platform (a what-if may let it run more operators) */
-    int dtype;         /* enum hw_dtype */
-    int batch;         /* frames per run */
-    int memory_model;  /* enum nnperf_memory_model */
-    int compute_model; /* enum pr_compute_model */
+    struct hw_desc hw;              /* a copy of the platform (a what-if may let it run more operators) */
+    int dtype;                      /* enum hw_dtype */
+    int batch;                      /* frames per run */
+    int causal;                     /* attention is causal (a decoder) */
+    double w_elem, a_elem, kv_elem; /* bytes per weight, activation, KV element; 0 = the dtype's */
+    int memory_model;               /* enum nnperf_memory_model */
+    int compute_model;              /* enum pr_compute_model */
     double interval_s;
     struct pr_node_in *node_in; /* [g->n_nodes] */
     struct pr_value_in *val_in;
@@ -194,7 +198,9 @@ const struct pr_value_in *pr_value(const struct nnperf_prediction *p, const stru
 /* The roofline of one workload: attainable ops/s = min(peak, bandwidth x intensity) (docs/sources.md [ROOFLINE]).
  * Returns 0 when peak or bandwidth is 0. */
 double pr_attainable(double ops, double bytes, double peak, double bandwidth);
-/* Bytes per element at the prediction dtype (int4 weights: 0.5). */
+/* Bytes per element of a storage dtype name (int4 0.5, int8 and fp8 1, fp16 and bf16 2, fp32 4); 0 = unknown. */
+double pr_dtype_bytes(const char *name);
+/* Bytes per element at the prediction dtype (int4 weights: 0.5), or the options' weight / activation dtype. */
 double pr_elem_bytes(const struct nnperf_prediction *p, int is_weight);
 /* A layer's time without transfer and overhead, for a compute time t_compute: max(compute, memory) when the platform
  * overlaps memory and compute, else compute + activation traffic, overlapped with the weight stream. */

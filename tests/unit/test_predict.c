@@ -63,16 +63,39 @@ static struct nnperf_analysis *analyze(const char *name, struct nnperf_model **m
     return a;
 }
 
-static struct nnperf_prediction *predict(struct nnperf_analysis *a, int batch)
+/* predicts a on platform pl with options o; NULL (and the message on stderr) on failure */
+static struct nnperf_prediction *predict_with(struct nnperf_analysis *a, const struct nnperf_platform *pl,
+                                              const struct nnperf_predict_options *o)
 {
-    struct nnperf_predict_options o = {.dtype = NULL, .batch = batch, .memory_model = 0, .interval_s = 0};
     struct nnperf_prediction *p;
     char err[512];
-    if (nnperf_predict(a, &plat, &o, &p, err, sizeof err) != NNPERF_OK) {
+    if (nnperf_predict(a, pl, o, &p, err, sizeof err) != NNPERF_OK) {
         fprintf(stderr, "%s\n", err);
         return NULL;
     }
     return p;
+}
+
+static struct nnperf_prediction *predict(struct nnperf_analysis *a, int batch)
+{
+    struct nnperf_predict_options o = {.dtype = NULL, .batch = batch, .memory_model = 0, .interval_s = 0};
+    return predict_with(a, &plat, &o);
+}
+
+/* predicts a on a platform given as YAML text with extra lines appended, with options o */
+static struct nnperf_prediction *predict_text(struct nnperf_analysis *a, const char *yaml, const char *extra,
+                                              const struct nnperf_predict_options *o)
+{
+    static struct nnperf_platform pl;
+    char text[4096];
+    snprintf(text, sizeof text, "%s%s", yaml, extra ? extra : "");
+    struct diag d = {0};
+    hw_init(&pl.hw);
+    if (hw_load_yaml(text, strlen(text), "test.yaml", &pl.hw, &d) != NNPERF_OK) {
+        fprintf(stderr, "%s\n", d.msg);
+        return NULL;
+    }
+    return predict_with(a, &pl, o);
 }
 
 static void test_align(void)
@@ -278,23 +301,8 @@ static const char array_yaml[] = "format: 1\n"
 static struct nnperf_prediction *predict_on(struct nnperf_analysis *a, const char *yaml, const char *extra,
                                             int memory_model)
 {
-    static struct nnperf_platform pl;
-    char text[4096];
-    snprintf(text, sizeof text, "%s%s", yaml, extra ? extra : "");
-    struct diag d = {0};
-    hw_init(&pl.hw);
-    if (hw_load_yaml(text, strlen(text), "test.yaml", &pl.hw, &d) != NNPERF_OK) {
-        fprintf(stderr, "%s\n", d.msg);
-        return NULL;
-    }
     struct nnperf_predict_options o = {.memory_model = memory_model};
-    struct nnperf_prediction *p;
-    char err[512];
-    if (nnperf_predict(a, &pl, &o, &p, err, sizeof err) != NNPERF_OK) {
-        fprintf(stderr, "%s\n", err);
-        return NULL;
-    }
-    return p;
+    return predict_text(a, yaml, extra, &o);
 }
 
 static void test_array_silu(void)
@@ -545,6 +553,79 @@ static void test_kernels_calibrate(void)
     }
 }
 
+/* a GPU-like platform: no fusion patterns; the extra lines switch pointwise fusion and fused attention on */
+static const char gpu_yaml[] = "format: 1\n"
+                               "name: test-gpu\n"
+                               "memory:\n"
+                               "  ddr_bandwidth: 1e10\n"
+                               "  overlap: true\n"
+                               "overhead:\n"
+                               "  per_layer_s: 1e-6\n"
+                               "compute:\n"
+                               "  peak_ops: {fp16: 1e12}\n"
+                               "  default_dtype: fp16\n"
+                               "  efficiency: {default: 1}\n";
+
+static struct nnperf_prediction *predict_gpu(struct nnperf_analysis *a, const char *extra, int causal,
+                                             const char *kv)
+{
+    struct nnperf_predict_options o = {.causal = causal, .kv_dtype = kv};
+    return predict_text(a, gpu_yaml, extra, &o);
+}
+
+static void test_pointwise_fusion(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("fuse_block", &m);
+    /* without it: Conv, BatchNormalization, Add, Relu are four layers; with it one kernel, whose only DDR traffic
+     * is x (read once although two nodes read it), the weights and y */
+    struct nnperf_prediction *p = a ? predict_gpu(a, NULL, 0, NULL) : NULL;
+    CHECK(p && p->n_layers == 4);
+    nnperf_prediction_free(p);
+    p = a ? predict_gpu(a, "  fuse_pointwise: true\n", 0, NULL) : NULL;
+    CHECK(p && p->n_layers == 1);
+    if (p) {
+        CHECK(p->layers[0].n_nodes == 4 && !strcmp(p->layers[0].main->op_type, "Conv"));
+        CHECK(NEAR(p->layers[0].load_bytes, 32 * 16 * 16 * 2) &&
+              NEAR(p->layers[0].store_bytes, 32 * 16 * 16 * 2));
+        CHECK(NEAR(p->layers[0].t_overhead, 1e-6));
+    }
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
+static void test_fused_attention(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("attention", &m);
+    /* 2 heads x 8 x 8 x 4 MACs for each MatMul: 2 x (512 + 512) ops */
+    struct nnperf_prediction *p = a ? predict_gpu(a, NULL, 0, NULL) : NULL;
+    CHECK(p && p->n_layers == 4);
+    nnperf_prediction_free(p);
+    /* pointwise fusion alone: the scale joins QK's kernel; Softmax and PV stay apart */
+    p = a ? predict_gpu(a, "  fuse_pointwise: true\n", 0, NULL) : NULL;
+    CHECK(p && p->n_layers == 3);
+    nnperf_prediction_free(p);
+    /* fused attention: one layer; the scores never reach DDR: it loads Q, K, V and stores y */
+    p = a ? predict_gpu(a, "  fused_attention: true\n", 0, NULL) : NULL;
+    CHECK(p && p->n_layers == 1);
+    if (p) {
+        CHECK(p->layers[0].n_nodes == 4 && NEAR(p->layers[0].mac_ops, 2 * (512 + 512)));
+        CHECK(NEAR(p->layers[0].load_bytes, 3 * 64 * 2) && NEAR(p->layers[0].store_bytes, 64 * 2));
+    }
+    nnperf_prediction_free(p);
+    /* causal: 8 queries over 8 keys, (8 x 9 / 2) / 64 of the work */
+    p = a ? predict_gpu(a, "  fused_attention: true\n", 1, NULL) : NULL;
+    CHECK(p && p->n_layers == 1 && NEAR(p->layers[0].mac_ops, 2 * (512 + 512) * 36.0 / 64));
+    nnperf_prediction_free(p);
+    /* an unknown storage dtype is refused with its name */
+    p = a ? predict_gpu(a, NULL, 0, "fp6") : NULL;
+    CHECK(p == NULL);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 int main(void)
 {
     struct diag d = {0};
@@ -566,5 +647,7 @@ int main(void)
     test_weight_residency();
     test_kernels_model();
     test_kernels_calibrate();
+    test_pointwise_fusion();
+    test_fused_attention();
     return tt_done();
 }

@@ -90,4 +90,13 @@ save("stem", [
     helper.make_node("Relu", ["c"], ["y"], name="relu")],
     [helper.make_tensor_value_info("x", F, [1, 3, 16, 16])], [helper.make_tensor_value_info("y", F, [])],
     [w("w", [8, 3, 3, 3])])
+# 9. attention: MatMul(Q, K) -> Div (scale) -> Softmax -> MatMul(., V), 2 heads, 8 queries over 8 keys, head size 4
+save("attention", [
+    helper.make_node("MatMul", ["q", "k"], ["s"], name="qk"),
+    helper.make_node("Div", ["s", "scale"], ["d"], name="scale"),
+    helper.make_node("Softmax", ["d"], ["p"], axis=-1, name="softmax"),
+    helper.make_node("MatMul", ["p", "v"], ["y"], name="pv")],
+    [helper.make_tensor_value_info("q", F, [1, 2, 8, 4]), helper.make_tensor_value_info("k", F, [1, 2, 4, 8]),
+     helper.make_tensor_value_info("v", F, [1, 2, 8, 4])], [helper.make_tensor_value_info("y", F, [])],
+    [numpy_helper.from_array(np.array(2.0, dtype=np.float32), "scale")])
 print("ok")
