@@ -194,6 +194,10 @@ struct nnperf_prediction_summary {
 };
 void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_prediction_summary *s);
 const char *nnperf_prediction_warning(const struct nnperf_prediction *p, int i);
+/* The platform values changed after loading (nnperf_platform_set, the CLI's --set), "key=value" as given: the
+ * count, and the i-th (NULL out of range). Reports show them in the summary. */
+int nnperf_prediction_override_count(const struct nnperf_prediction *p);
+const char *nnperf_prediction_override(const struct nnperf_prediction *p, int i);
 /* The platform keys the prediction used whose values are assumptions rather than published or fitted facts (the
  * platform's `assumptions:` list): the count, and the i-th key path (NULL out of range). Reports show them next to
  * the summary. */
@@ -374,6 +378,9 @@ enum nnperf_status nnperf_platform_set(struct nnperf_platform *p, const char *ke
 enum nnperf_status nnperf_platform_copy(const struct nnperf_platform *p, struct nnperf_platform **out);
 /* Built-in presets, sorted by name: the i-th name (0 <= i < count; NULL otherwise) and a preset's YAML text as
  * shipped, comments included (static storage, NUL-terminated; NULL when no preset has that name). */
+/* The platform keys (docs/platform-format.md), for listing and suggestions: count and the i-th dotted path. */
+int nnperf_platform_key_count(void);
+const char *nnperf_platform_key_name(int i);
 int nnperf_platform_preset_count(void);
 const char *nnperf_platform_preset_name(int i);
 const char *nnperf_platform_preset_yaml(const char *name, size_t *len);

@@ -11,11 +11,13 @@
 #include "../core/core.h"
 #include "../ops/ops.h"
 
-#define HW_MAX_NAME    64
-#define HW_MAX_OPS     256
-#define HW_MAX_ALIGN   8
-#define HW_MAX_FUSION  32
-#define HW_MAX_PATTERN 8
+#define HW_MAX_NAME     64
+#define HW_MAX_SET      16 /* --set overrides remembered for the reports */
+#define HW_MAX_SET_TEXT 160
+#define HW_MAX_OPS      256
+#define HW_MAX_ALIGN    8
+#define HW_MAX_FUSION   32
+#define HW_MAX_PATTERN  8
 /* In a fusion pattern, SiLU stands for Mul(x, Sigmoid(x)) (how exporters write SiLU / Swish). */
 #define HW_SILU       "SiLU"
 #define HW_MAX_KEY    64 /* a dotted key path ("compute.efficiency.conv") */
@@ -97,6 +99,9 @@ struct hw_desc {
     struct hw_fallback fb;
     /* keys whose values are assumptions rather than published facts (key paths, validated against the table) */
     int n_assume;
+    /* values the user changed after loading (nnperf_platform_set, --set): "key=value" each, as given */
+    char set[HW_MAX_SET][HW_MAX_SET_TEXT];
+    int n_set;
     char assume[HW_MAX_ASSUME][HW_MAX_KEY];
 };
 

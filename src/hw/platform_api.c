@@ -46,7 +46,26 @@ enum nnperf_status nnperf_platform_set(struct nnperf_platform *p, const char *ke
     struct diag d = {NNPERF_OK, {0}};
     enum nnperf_status st = hw_set(&p->hw, key, value, &d);
     if (st != NNPERF_OK && err && errlen) snprintf(err, errlen, "%s", d.msg);
+    if (st == NNPERF_OK) { /* remembered for the reports; a key set again replaces its entry */
+        size_t kl = strlen(key);
+        int i = 0;
+        while (i < p->hw.n_set && !(strncmp(p->hw.set[i], key, kl) == 0 && p->hw.set[i][kl] == '=')) i++;
+        if (i < HW_MAX_SET) {
+            snprintf(p->hw.set[i], sizeof p->hw.set[i], "%s=%s", key, value);
+            if (i == p->hw.n_set) p->hw.n_set++;
+        }
+    }
     return st;
+}
+
+int nnperf_platform_key_count(void)
+{
+    return hw_n_keys;
+}
+
+const char *nnperf_platform_key_name(int i)
+{
+    return i >= 0 && i < hw_n_keys ? hw_keys[i].path : NULL;
 }
 
 enum nnperf_status nnperf_platform_copy(const struct nnperf_platform *p, struct nnperf_platform **out)

@@ -117,6 +117,16 @@ void nnperf_prediction_ceilings(const struct nnperf_prediction *p, double *peak_
     if (ddr_bw) *ddr_bw = pr_ddr_bw(p);
 }
 
+int nnperf_prediction_override_count(const struct nnperf_prediction *p)
+{
+    return p ? p->hw.n_set : 0;
+}
+
+const char *nnperf_prediction_override(const struct nnperf_prediction *p, int i)
+{
+    return p && i >= 0 && i < p->hw.n_set ? p->hw.set[i] : NULL;
+}
+
 int nnperf_prediction_assumption_count(const struct nnperf_prediction *p)
 {
     return p ? p->hw.n_assume : 0;

@@ -62,6 +62,10 @@ static void json_summary(const struct rep_view *v, struct rep_json *j)
     for (int i = 0; i < nnperf_prediction_assumption_count(v->p); i++)
         rj_str(j, NULL, nnperf_prediction_assumption(v->p, i));
     rj_end(j);
+    rj_arr(j, "overrides", 0);
+    for (int i = 0; i < nnperf_prediction_override_count(v->p); i++)
+        rj_str(j, NULL, nnperf_prediction_override(v->p, i));
+    rj_end(j);
 }
 
 static void json_tail(const struct rep_view *v, struct rep_json *j)
@@ -227,6 +231,20 @@ static void kv_line(struct strbuf *sb, int width, const char *key, const char *f
     rt_wrap_indent(sb, text, width, 28);
 }
 
+/* the prediction's assumptions (which 0) or overrides (1) joined by ", " into t (emptied first), then note;
+ * returns how many there are */
+static int platform_notes(const struct nnperf_prediction *p, int which, const char *note, struct strbuf *t)
+{
+    int n = which ? nnperf_prediction_override_count(p) : nnperf_prediction_assumption_count(p);
+    t->len = 0;
+    if (t->p) t->p[0] = 0;
+    for (int i = 0; i < n; i++)
+        sb_printf(t, "%s%s", i ? ", " : "",
+                  which ? nnperf_prediction_override(p, i) : nnperf_prediction_assumption(p, i));
+    sb_printf(t, " (%s)", note);
+    return n;
+}
+
 static void text_summary(const struct rep_view *v, int width, struct strbuf *sb)
 {
     const struct nnperf_prediction_summary *s = &v->s;
@@ -270,14 +288,13 @@ static void text_summary(const struct rep_view *v, int width, struct strbuf *sb)
         kv_line(sb, width, "layers", "%d (all shown; %d on the fallback unit; %d spilled tensors)", s->layers,
                 s->fallback_layers, s->spilled_tensors);
     kv_line(sb, width, "schedule", "%s", v->su.schedule);
-    if (nnperf_prediction_assumption_count(v->p)) {
-        struct strbuf t;
-        sb_init(&t, 1 << 16);
-        for (int i = 0; i < nnperf_prediction_assumption_count(v->p); i++)
-            sb_printf(&t, "%s%s", i ? ", " : "", nnperf_prediction_assumption(v->p, i));
-        kv_line(sb, width, "assumptions", "%s (not published: the platform assumes them)", t.p ? t.p : "");
-        sb_free(&t);
-    }
+    struct strbuf t;
+    sb_init(&t, 1 << 16);
+    if (platform_notes(v->p, 0, "not published: the platform assumes them", &t))
+        kv_line(sb, width, "assumptions", "%s", t.p ? t.p : "");
+    if (platform_notes(v->p, 1, "changed after loading the platform", &t))
+        kv_line(sb, width, "overrides", "%s", t.p ? t.p : "");
+    sb_free(&t);
 }
 
 static void text_report(const struct rep_view *v, const struct nnperf_render_options *o, struct strbuf *sb)
@@ -410,14 +427,10 @@ static void html_summary(const struct rep_view *v, struct strbuf *sb)
     }
     rep_pct(b, sizeof b, s->avg_utilization);
     rh_kv(sb, "average compute utilization", b);
-    if (nnperf_prediction_assumption_count(v->p)) {
-        t.len = 0;
-        if (t.p) t.p[0] = 0;
-        for (int i = 0; i < nnperf_prediction_assumption_count(v->p); i++)
-            sb_printf(&t, "%s%s", i ? ", " : "", nnperf_prediction_assumption(v->p, i));
-        sb_puts(&t, " (not published: the platform assumes these values)");
+    if (platform_notes(v->p, 0, "not published: the platform assumes these values", &t))
         rh_kv(sb, "assumptions", t.p ? t.p : "");
-    }
+    if (platform_notes(v->p, 1, "changed after loading the platform", &t))
+        rh_kv(sb, "overrides", t.p ? t.p : "");
     t.len = 0;
     if (t.p) t.p[0] = 0;
     sb_printf(&t, "%d: %d shown in every tab", s->layers, v->n_shown);

@@ -183,5 +183,31 @@ check "--summary: the latency" grep -q '^  latency ' "$work/out"
 expect 0 "" "$nn" analyze models/resnet50.onnx --hw horizon-j5 --all --width 0
 check "--all: the layer that does no work is listed" grep -q '/Flatten .*Flatten' "$work/out"
 
+# ---- --set: platform keys changed after loading; sweep axes and grids
+expect 0 "" "$nn" analyze "$M" --hw rdk-s100 --set memory.sram_bytes=16MiB --set compute.peak_ops.int8=64T --format json -o "$work/set.json"
+check "--set: the summary lists the overrides" python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['summary']; sys.exit(s['overrides'] != ['memory.sram_bytes=16MiB', 'compute.peak_ops.int8=64T'])" "$work/set.json"
+expect 0 "" "$nn" analyze "$M" --hw rdk-s100 --set memory.sram_bytes=16MiB --summary
+check "--set: the table says so" grep -q '^  overrides  *memory.sram_bytes=16MiB' "$work/out"
+expect 2 "analyze: --set memory.sram_byte: not a platform key (docs/platform-format.md lists them) (did you mean 'memory.sram_bytes'?)" "$nn" analyze "$M" --hw rdk-s100 --set memory.sram_byte=4MiB
+expect 2 "analyze: --set memory.sram_bytes: must be 0 or between 1 and 1e15 bytes, got '-4'" "$nn" analyze "$M" --hw rdk-s100 --set memory.sram_bytes=-4
+expect 2 "analyze: --set 'memory.sram_bytes': expected KEY=VALUE (a platform key, docs/platform-format.md)" "$nn" analyze "$M" --hw rdk-s100 --set memory.sram_bytes
+expect 2 "analyze: --set memory.sram_bytes=4MiB,8MiB: several values make a sweep axis (nnperf sweep); analyze takes one" "$nn" analyze "$M" --hw rdk-s100 --set memory.sram_bytes=4MiB,8MiB
+expect 2 "analyze: --set changes the platform: give one with --hw" "$nn" analyze "$M" --set memory.sram_bytes=4MiB
+expect 0 "" "$nn" sweep "$M" --hw rdk-s100 --batch 1,2 --set memory.sram_bytes=1MiB,2MiB,16MiB --set compute.peak_ops.int8=32T,128T --format csv -o "$work/grid.csv"
+check "sweep grid: 2 batches x 3 x 2 values = 12 rows" test "$(tail -n +2 "$work/grid.csv" | wc -l)" -eq 12
+check "sweep grid: each row names its values" test "$(grep -c 'memory.sram_bytes=2MiB, compute.peak_ops.int8=128T' "$work/grid.csv")" -eq 2
+# a grid point predicts what analyze --set predicts at that point
+expect 0 "" "$nn" analyze "$M" --hw rdk-s100 --batch 2 --set memory.sram_bytes=2MiB --set compute.peak_ops.int8=128T --format json -o "$work/pt.json"
+check "sweep grid point equals analyze --set" python3 -c "
+import csv, json, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r['batch'] == '2' and r['settings'] == 'memory.sram_bytes=2MiB, compute.peak_ops.int8=128T']
+s = json.load(open(sys.argv[2]))['summary']
+sys.exit(not (len(rows) == 1 and float(rows[0]['latency_ms']) == s['latency_ms'] and float(rows[0]['fps']) == s['fps']))" "$work/grid.csv" "$work/pt.json"
+V=$(awk 'BEGIN { for (i = 1; i <= 70; i++) printf "%s%dMiB", (i > 1 ? "," : ""), i }')
+expect 2 "sweep: 4900 configurations (platforms x dtypes x batches x --set values) is more than 4096; sweep fewer values" "$nn" sweep "$M" --hw rdk-s100 --set memory.sram_bytes="$V" --set memory.ddr_bandwidth="$V"
+expect 2 "sweep: --set memory.sram_bytes: must be 0 or between 1 and 1e15 bytes, got '-1'" "$nn" sweep "$M" --hw rdk-s100 --set memory.sram_bytes=1MiB,-1
+expect 0 "" "$nn" hw show rdk-s100 --set memory.sram_bytes=16MiB
+check "hw show --set prints the changed description" grep -q '^  sram_bytes: 16777216' "$work/out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

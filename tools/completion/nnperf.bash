@@ -15,11 +15,12 @@ _nnperf() {
     fi
     case "$cmd" in
     analyze)
-        opts="--input --dim --drop-value-info --hw --dtype --batch --memory-model --interval --format --plot -o --output --top --summary --all --width --strict -q --quiet -h --help"
+        opts="--input --dim --drop-value-info --hw --set --dtype --batch --memory-model --interval --format --plot -o --output --top --summary --all --width --strict -q --quiet -h --help"
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
@@ -50,12 +51,13 @@ _nnperf() {
             fi ;;
         esac ;;
     compare)
-        opts="--accuracy --input --dim --drop-value-info --hw --dtype --batch --memory-model --interval --format -o --output --width -q --quiet -h --help"
+        opts="--accuracy --input --dim --drop-value-info --hw --set --dtype --batch --memory-model --interval --format -o --output --width -q --quiet -h --help"
         case "$prev" in
         --accuracy) COMPREPLY=() ;;
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
@@ -71,11 +73,12 @@ _nnperf() {
             fi ;;
         esac ;;
     sweep)
-        opts="--input --dim --drop-value-info --hw --dtype --batch --memory-model --interval --format -o --output --width -q --quiet -h --help"
+        opts="--input --dim --drop-value-info --hw --set --dtype --batch --memory-model --interval --format -o --output --width -q --quiet -h --help"
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
@@ -91,11 +94,12 @@ _nnperf() {
             fi ;;
         esac ;;
     roofline)
-        opts="--input --dim --drop-value-info --hw --dtype --batch --memory-model --interval --format -o --output --width -h --help"
+        opts="--input --dim --drop-value-info --hw --set --dtype --batch --memory-model --interval --format -o --output --width -h --help"
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
@@ -111,8 +115,9 @@ _nnperf() {
             fi ;;
         esac ;;
     hw)
-        opts="-h --help"
+        opts="--set -h --help"
         case "$prev" in
+        --set) COMPREPLY=() ;;
         *)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
@@ -148,12 +153,13 @@ _nnperf() {
             fi ;;
         esac ;;
     validate)
-        opts="--measured --force --input --dim --drop-value-info --hw --dtype --batch --memory-model --interval --format -o --output -h --help"
+        opts="--measured --force --input --dim --drop-value-info --hw --set --dtype --batch --memory-model --interval --format -o --output -h --help"
         case "$prev" in
         --measured) COMPREPLY=($(compgen -f -- "$cur")) ;;
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
@@ -168,7 +174,7 @@ _nnperf() {
             fi ;;
         esac ;;
     llm)
-        opts="--prompt --batch --generate --weights --kv --compute --decode-points --dim --hw --format -o --output -h --help"
+        opts="--prompt --batch --generate --weights --kv --compute --decode-points --dim --hw --set --format -o --output -h --help"
         case "$prev" in
         --prompt) COMPREPLY=() ;;
         --batch) COMPREPLY=() ;;
@@ -179,6 +185,7 @@ _nnperf() {
         --decode-points) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --set) COMPREPLY=() ;;
         --format) COMPREPLY=($(compgen -W "table json csv html" -- "$cur")) ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;
         *)
@@ -205,12 +212,13 @@ _nnperf() {
             fi ;;
         esac ;;
     advise)
-        opts="--min-gain --explain --input --dim --drop-value-info --hw --dtype --batch --memory-model --interval --format -o --output -h --help"
+        opts="--min-gain --explain --input --dim --drop-value-info --hw --set --dtype --batch --memory-model --interval --format -o --output -h --help"
         case "$prev" in
         --min-gain) COMPREPLY=() ;;
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;

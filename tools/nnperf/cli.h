@@ -160,7 +160,12 @@ int cli_load_model(const char *path, const struct nnperf_load_options *lo, struc
 int cli_require_bound(const struct nnperf_analysis *an, const char *cmd, const char *model);
 int cli_load_platforms(const struct cli_run *r, struct nnperf_platform **plats);
 /* Loads one platform (a preset or a file); on error prints it, with "did you mean" for a misspelt preset. */
-int cli_load_platform(const char *name, struct nnperf_platform **p);
+int cli_load_platform(const struct cli_args *a, const char *name, struct nnperf_platform **p);
+/* Applies the command line's --set KEY=VALUE options to p (a sweep skips the ones with several values: its axes).
+ * 0, or prints the error (with a "did you mean" for a misspelt key) and returns 2. */
+int cli_apply_sets(const struct cli_args *a, struct nnperf_platform *p);
+/* One --set value split at its '=': 0, or prints why it is not KEY=VALUE and returns 2. */
+int cli_split_set(const char *cmd, const char *s, char *key, size_t keycap, const char **value);
 /* The one platform (--hw) and the one model of a command: returns 0, or prints the error and returns 2 with nothing
  * left to free. */
 int cli_load_one(const struct cli_run *r, struct nnperf_platform **plat, struct nnperf_model **m,

@@ -119,6 +119,10 @@ int cli_run_init(const struct cli_args *a, struct cli_run *r)
         cli_error("%s: --plot writes an SVG; leave out --format", cmd);
         return 2;
     }
+    if (a->v[OPT_SET].n && !r->n_hw && a->cmd != CMD_HW) {
+        cli_error("%s: --set changes the platform: give one with --hw", cmd);
+        return 2;
+    }
     return 0;
 }
 
@@ -211,12 +215,61 @@ int cli_require_bound(const struct nnperf_analysis *an, const char *cmd, const c
     return 2;
 }
 
-int cli_load_platform(const char *name, struct nnperf_platform **p)
+int cli_split_set(const char *cmd, const char *s, char *key, size_t keycap, const char **value)
+{
+    const char *eq = strchr(s, '=');
+    if (!eq || eq == s || (size_t)(eq - s) >= keycap) {
+        cli_error("%s: --set '%s': expected KEY=VALUE (a platform key, docs/platform-format.md)", cmd, s);
+        return 2;
+    }
+    memcpy(key, s, (size_t)(eq - s));
+    key[eq - s] = 0;
+    *value = eq + 1;
+    return 0;
+}
+
+int cli_apply_sets(const struct cli_args *a, struct nnperf_platform *p)
+{
+    const char *cmd = cli_cmds[a->cmd].name;
+    for (int i = 0; i < a->v[OPT_SET].n; i++) {
+        char key[256], err[1024];
+        const char *value;
+        if (cli_split_set(cmd, a->v[OPT_SET].s[i], key, sizeof key, &value)) return 2;
+        int list = strchr(value, ',') && value[0] != '[' && value[0] != '{';
+        if (list && a->cmd == CMD_SWEEP) continue; /* an axis of the sweep */
+        if (list) {
+            cli_error("%s: --set %s=%s: several values make a sweep axis (nnperf sweep); %s takes one", cmd,
+                      key, value, cmd);
+            return 2;
+        }
+        if (nnperf_platform_set(p, key, value, err, sizeof err) == NNPERF_OK) continue;
+        const char *cands[512];
+        int n = nnperf_platform_key_count();
+        if (n > 512) n = 512;
+        for (int k = 0; k < n; k++) cands[k] = nnperf_platform_key_name(k);
+        const char *sug = strstr(err, "not a platform key") ? cli_suggest(key, cands, n) : NULL;
+        if (sug)
+            cli_error("%s: %s (did you mean '%s'?)", cmd, err, sug);
+        else
+            cli_error("%s: %s", cmd, err);
+        return 2;
+    }
+    return 0;
+}
+
+int cli_load_platform(const struct cli_args *a, const char *name, struct nnperf_platform **p)
 {
     char err[1024];
     *p = NULL;
     if (!is_preset(name) && check_regular(name)) return 2;
-    if (nnperf_platform_load(name, p, err, sizeof err) == NNPERF_OK) return 0;
+    if (nnperf_platform_load(name, p, err, sizeof err) == NNPERF_OK) {
+        if (a && cli_apply_sets(a, *p)) {
+            nnperf_platform_free(*p);
+            *p = NULL;
+            return 2;
+        }
+        return 0;
+    }
     struct stat st;
     const char *sug = NULL;
     if (stat(name, &st) != 0 && !strchr(name, '/')) {
@@ -237,7 +290,7 @@ int cli_load_platform(const char *name, struct nnperf_platform **p)
 int cli_load_platforms(const struct cli_run *r, struct nnperf_platform **plats)
 {
     for (int i = 0; i < r->n_hw; i++) {
-        if (cli_load_platform(r->hw[i], &plats[i])) {
+        if (cli_load_platform(r->args, r->hw[i], &plats[i])) {
             for (int k = 0; k < i; k++) nnperf_platform_free(plats[k]);
             return 2;
         }

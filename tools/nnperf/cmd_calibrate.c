@@ -45,7 +45,7 @@ static int check_pairs(const struct cli_args *a, const char *hw, const char *dty
                        const char *const *profiles, int n)
 {
     struct nnperf_platform *plat;
-    if (cli_load_platform(hw, &plat)) return 2;
+    if (cli_load_platform(a, hw, &plat)) return 2;
     struct cli_run r = {.cmd = "calibrate"};
     int rc = 0;
     for (int i = 0; i < n && !rc; i++) {

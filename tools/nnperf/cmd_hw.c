@@ -60,12 +60,12 @@ static int show_preset(const struct nnperf_platform *p, const char *text, size_t
     return cli_finish_stdout();
 }
 
-static int hw_show(const char *what)
+static int hw_show(const struct cli_args *a, const char *what)
 {
     size_t len;
     struct nnperf_platform *p;
-    if (cli_load_platform(what, &p)) return 2;
-    const char *text = nnperf_platform_preset_yaml(what, &len);
+    if (cli_load_platform(a, what, &p)) return 2;
+    const char *text = a->v[OPT_SET].n ? NULL : nnperf_platform_preset_yaml(what, &len);
     if (text) {
         int rc = show_preset(p, text, len);
         nnperf_platform_free(p);
@@ -87,7 +87,7 @@ int cmd_hw(const struct cli_args *a)
 {
     const char *sub = a->operands[0];
     if (a->n_operands == 1 && !strcmp(sub, "list")) return hw_list();
-    if (a->n_operands == 2 && !strcmp(sub, "show")) return hw_show(a->operands[1]);
+    if (a->n_operands == 2 && !strcmp(sub, "show")) return hw_show(a, a->operands[1]);
     const char *cands[] = {"list", "show"}, *sug = cli_suggest(sub, cands, 2);
     cli_error("hw: expected 'list' or 'show NAME|FILE'%s%s%s (see 'nnperf help hw')",
               sug ? ", did you mean '" : "", sug ? sug : "", sug ? "'?" : "");

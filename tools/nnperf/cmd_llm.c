@@ -31,7 +31,7 @@ int cmd_llm(const struct cli_args *a)
     if (cli_run_init(a, &r)) return 2;
     char err[1024];
     struct nnperf_platform *p;
-    if (cli_load_platform(hw, &p)) return 2;
+    if (cli_load_platform(a, hw, &p)) return 2;
     struct nnperf_model *m;
     if (cli_load_model(model, NULL, &m)) {
         nnperf_platform_free(p);

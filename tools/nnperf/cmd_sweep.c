@@ -1,9 +1,55 @@
-/* cmd_sweep.c - `nnperf sweep MODEL --hw P --batch 1,2,4 --dtype int8,fp16`: latency vs throughput for every
- * configuration (QuTiBench's latency-vs-throughput lines). The model is analysed once; only the passes re-run. */
+/* cmd_sweep.c - `nnperf sweep MODEL --hw P --batch 1,2,4 --dtype int8,fp16 [--set KEY=V1,V2 ...]`: latency vs
+ * throughput for every configuration (QuTiBench's latency-vs-throughput lines), and platform what-ifs: each --set
+ * with several values is an axis, several axes a grid. The model is analysed once; only the passes re-run. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
+
+#define SWEEP_MAX_POINTS 4096 /* configurations in all */
+#define SWEEP_MAX_AXES   8
+
+struct axis {
+    char key[256];
+    char *vals; /* the values, NUL-separated (a copy) */
+    const char *val[CLI_MAX_LIST];
+    int n;
+};
+
+/* the --set options with several values: the axes of the platform grid. 0, or prints and returns 2. */
+static int read_axes(const struct cli_args *a, struct axis *ax, int *nax)
+{
+    *nax = 0;
+    for (int i = 0; i < a->v[OPT_SET].n; i++) {
+        char key[256];
+        const char *value;
+        if (cli_split_set("sweep", a->v[OPT_SET].s[i], key, sizeof key, &value)) return 2;
+        if (!strchr(value, ',') || value[0] == '[' || value[0] == '{') continue;
+        if (*nax == SWEEP_MAX_AXES) {
+            cli_error("sweep: more than %d --set axes", SWEEP_MAX_AXES);
+            return 2;
+        }
+        struct axis *x = &ax[(*nax)++];
+        snprintf(x->key, sizeof x->key, "%s", key);
+        x->vals = strdup(value);
+        x->n = 0;
+        if (!x->vals) {
+            cli_error("sweep: out of memory");
+            return 2;
+        }
+        for (char *v = x->vals, *next; v && x->n < CLI_MAX_LIST; v = next) {
+            next = strchr(v, ',');
+            if (next) *next++ = 0;
+            if (!*v) {
+                cli_error("sweep: --set %s=%s: an empty value in the list", key, value);
+                return 2;
+            }
+            x->val[x->n++] = v;
+        }
+    }
+    return 0;
+}
 
 int cmd_sweep(const struct cli_args *a)
 {
@@ -36,28 +82,66 @@ int cmd_sweep(const struct cli_args *a)
         cli_error("sweep: %s", err);
         rc = 2;
     }
-    int nd = r.n_dtypes ? r.n_dtypes : 1, total = r.n_hw * nd * r.n_batches, done = 0;
+    struct axis ax[SWEEP_MAX_AXES];
+    int nax = 0;
+    if (!rc && read_axes(a, ax, &nax)) rc = 2;
+    int nd = r.n_dtypes ? r.n_dtypes : 1, done = 0;
+    double points = (double)r.n_hw * nd * r.n_batches;
+    for (int k = 0; k < nax; k++) points *= ax[k].n;
+    if (!rc && points > SWEEP_MAX_POINTS) {
+        cli_error(
+            "sweep: %.0f configurations (platforms x dtypes x batches x --set values) is more than %d; sweep "
+            "fewer values",
+            points, SWEEP_MAX_POINTS);
+        rc = 2;
+    }
+    int grid = 1;
+    for (int k = 0; k < nax; k++) grid *= ax[k].n;
+    int total = (int)points;
     cli_progress_start(r.quiet);
     for (int hi = 0; hi < r.n_hw && !rc; hi++)
-        for (int di = 0; di < nd && !rc; di++)
-            for (int bi = 0; bi < r.n_batches && !rc; bi++) {
-                struct nnperf_predict_options po = {.dtype = r.n_dtypes ? r.dtypes[di] : NULL,
-                                                    .batch = r.batches[bi],
-                                                    .memory_model = r.memory_model,
-                                                    .interval_s = r.interval_s};
-                struct nnperf_prediction *p;
-                cli_progress(done++, total, r.hw[hi]);
-                if (nnperf_predict(an, plats[hi], &po, &p, err, sizeof err) != NNPERF_OK) {
-                    cli_warn(r.quiet, "%s, %s, batch %d: %s", r.hw[hi], po.dtype ? po.dtype : "default",
-                             po.batch, err);
-                    continue;
-                }
-                if (nnperf_sweep_add(sw, p, NULL, err, sizeof err) != NNPERF_OK) {
+        for (int gi = 0; gi < grid && !rc; gi++) {
+            /* this grid point's platform: a copy with one value of each axis */
+            struct nnperf_platform *pl = plats[hi], *copy = NULL;
+            char settings[2048] = "";
+            size_t used = 0;
+            if (nax && nnperf_platform_copy(plats[hi], &copy) != NNPERF_OK) {
+                cli_error("sweep: out of memory");
+                rc = 2;
+                break;
+            }
+            for (int k = 0, g = gi; k < nax && !rc; g /= ax[k].n, k++) {
+                const char *v = ax[k].val[g % ax[k].n];
+                if (nnperf_platform_set(copy, ax[k].key, v, err, sizeof err) != NNPERF_OK) {
                     cli_error("sweep: %s", err);
                     rc = 2;
                 }
-                nnperf_prediction_free(p);
+                int w =
+                    snprintf(settings + used, sizeof settings - used, "%s%s=%s", k ? ", " : "", ax[k].key, v);
+                if (w > 0 && (size_t)w < sizeof settings - used) used += (size_t)w;
             }
+            if (copy) pl = copy;
+            for (int di = 0; di < nd && !rc; di++)
+                for (int bi = 0; bi < r.n_batches && !rc; bi++) {
+                    struct nnperf_predict_options po = {.dtype = r.n_dtypes ? r.dtypes[di] : NULL,
+                                                        .batch = r.batches[bi],
+                                                        .memory_model = r.memory_model,
+                                                        .interval_s = r.interval_s};
+                    struct nnperf_prediction *p;
+                    cli_progress(done++, total, r.hw[hi]);
+                    if (nnperf_predict(an, pl, &po, &p, err, sizeof err) != NNPERF_OK) {
+                        cli_warn(r.quiet, "%s, %s, batch %d%s%s: %s", r.hw[hi],
+                                 po.dtype ? po.dtype : "default", po.batch, nax ? ", " : "", settings, err);
+                        continue;
+                    }
+                    if (nnperf_sweep_add(sw, p, nax ? settings : NULL, err, sizeof err) != NNPERF_OK) {
+                        cli_error("sweep: %s", err);
+                        rc = 2;
+                    }
+                    nnperf_prediction_free(p);
+                }
+            nnperf_platform_free(copy);
+        }
     cli_progress_end();
     if (!rc && !nnperf_sweep_count(sw)) {
         cli_error("sweep: no configuration could be predicted");
@@ -75,6 +159,7 @@ int cmd_sweep(const struct cli_args *a)
         }
         free(text);
     }
+    for (int k = 0; k < nax; k++) free(ax[k].vals);
     nnperf_sweep_free(sw);
     nnperf_analysis_free(an);
     nnperf_model_free(m);
