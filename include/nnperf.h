@@ -191,6 +191,9 @@ struct nnperf_prediction_summary {
     double loaded_bytes_per_frame, stored_bytes_per_frame, weight_bytes_per_frame, spill_bytes_per_frame;
     double avg_utilization; /* compute unit, 0..1 */
     int layers, fallback_layers, spilled_tensors, unknown_layers, warnings;
+    /* power (the platform's power keys, docs/prediction.md): energy per frame (J), average power over a run (W),
+     * fps / power; NaN when the platform describes no power */
+    double energy_j_per_frame, power_w, fps_per_w;
 };
 void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_prediction_summary *s);
 const char *nnperf_prediction_warning(const struct nnperf_prediction *p, int i);
@@ -212,6 +215,7 @@ struct nnperf_layer_info {
     double t_compute, t_memory, t_total, start, end; /* seconds */
     double intensity;                                /* aligned ops / DDR byte (0 when no DDR traffic) */
     double attained;                                 /* aligned ops / t_total, ops/s */
+    double energy_j;                                 /* per run; NaN when the platform describes no power */
 };
 int nnperf_prediction_layer_count(const struct nnperf_prediction *p);
 void nnperf_prediction_layer(const struct nnperf_prediction *p, int i, struct nnperf_layer_info *li);
@@ -327,6 +331,7 @@ struct nnperf_compare_cell {    /* one model on one platform */
     double fps, latency_ms;     /* per run; NAN when it could not be predicted */
     double ops_per_frame;       /* for the whole-model roofline: ops (2 x MACs + other FLOPs) per frame */
     double ddr_bytes_per_frame; /* DDR bytes per frame */
+    double fps_per_w;           /* NAN when the platform describes no power */
     const char *error;          /* why it could not be predicted; NULL when it was */
 };
 struct nnperf_compare_data {

@@ -96,6 +96,8 @@ struct hw_desc {
     double link_bw; /* host link (USB, PCIe) bytes/s: inputs, outputs and streamed weights; 0 = none */
     double layer_overhead_s;
     double run_overhead_s; /* fixed cost per run: runtime call, input pre-processing */
+    /* power: static watts, joules per op per dtype, per DDR byte and per on-chip byte (all 0: not described) */
+    double static_w, op_j[HW_NDT], ddr_j, sram_j;
     struct hw_fallback fb;
     /* keys whose values are assumptions rather than published facts (key paths, validated against the table) */
     int n_assume;

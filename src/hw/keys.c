@@ -186,6 +186,18 @@ const struct hw_key hw_keys[] = {
     {"overhead.per_run_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, 0, D(run_overhead_s),
      .doc = "fixed cost per run before the first layer (runtime call, input pre-processing and output handling that "
             "end-to-end measurements include)"},
+
+    {"power", HW_T_SECTION,
+     .doc = "energy (docs/prediction.md, Power): with any of these, predictions report energy per frame, average "
+            "power and FPS per watt; absent: power is not described"},
+    {"power.static_w", HW_T_NUM, .unit = HW_U_WATTS, 1e-6, 1e5, HW_F_ZERO_OFF, D(static_w),
+     .doc = "power drawn whatever the work (leakage, clocks, the rest of the board), over the whole run"},
+    {"power.op_j", HW_T_NUM, HW_MAP_DTYPE, HW_U_JOULES, 1e-18, 1e-6, HW_F_ZERO_OFF, D(op_j),
+     .doc = "energy per operation per data type (1 MAC = 2 ops, as `peak_ops`), e.g. 0.5e-12 for 2 TOPS per watt"},
+    {"power.ddr_j_per_byte", HW_T_NUM, .unit = HW_U_JOULES, 1e-15, 1e-6, HW_F_ZERO_OFF, D(ddr_j),
+     .doc = "energy per byte moved to or from DDR (or the host link)"},
+    {"power.sram_j_per_byte", HW_T_NUM, .unit = HW_U_JOULES, 1e-16, 1e-6, HW_F_ZERO_OFF, D(sram_j),
+     .doc = "energy per byte of on-chip buffer traffic"},
 };
 /* clang-format on */
 const int hw_n_keys = (int)(sizeof hw_keys / sizeof hw_keys[0]);

@@ -1,5 +1,6 @@
 /* access.c - the public accessors of a prediction (include/nnperf.h): summary, layers, warnings, ceilings. Reports
  * and bindings read predictions through these. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,15 @@ void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_
     s->spilled_tensors = p->spilled_tensors;
     s->unknown_layers = p->unknown_layers;
     s->warnings = p->n_warn;
+    s->energy_j_per_frame = s->power_w = s->fps_per_w = NAN;
+    if (pr_has_power(&p->hw) && p->latency > 0) {
+        /* static power over the whole run, dynamic energy of every layer */
+        double e = p->hw.static_w * p->latency;
+        for (int l = 0; l < p->n_layers; l++) e += pr_layer_energy(p, &p->layers[l]);
+        s->energy_j_per_frame = e / b;
+        s->power_w = e / p->latency;
+        s->fps_per_w = s->power_w > 0 ? s->fps / s->power_w : NAN;
+    }
 }
 
 const char *nnperf_prediction_warning(const struct nnperf_prediction *p, int i)
@@ -105,6 +115,7 @@ void nnperf_prediction_layer(const struct nnperf_prediction *p, int i, struct nn
     li->t_compute = L->t_compute;
     li->t_memory = L->t_memory;
     li->t_total = L->t_total;
+    li->energy_j = pr_has_power(&p->hw) ? pr_layer_energy(p, L) + p->hw.static_w * L->t_total : NAN;
     li->start = L->start;
     li->end = L->end;
     li->intensity = li->ddr_bytes > 0 ? li->aligned_ops / li->ddr_bytes : 0;

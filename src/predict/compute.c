@@ -277,6 +277,22 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
     finish(p, L);
 }
 
+/* ---- power ---- */
+
+int pr_has_power(const struct hw_desc *hw)
+{
+    int any = hw->static_w > 0 || hw->ddr_j > 0 || hw->sram_j > 0;
+    for (int d = 0; d < HW_NDT; d++) any |= hw->op_j[d] > 0;
+    return any;
+}
+
+double pr_layer_energy(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    const struct hw_desc *hw = &p->hw;
+    return (L->mac_ops_aligned + L->vec_ops_aligned) * hw->op_j[p->dtype] +
+           (ddr_bytes_of(L) + L->link_bytes + L->transfer_bytes) * hw->ddr_j + L->sram_bytes * hw->sram_j;
+}
+
 /* ---- the kernel-cost model ---- */
 
 static double numel_of(const struct ir_value *v)

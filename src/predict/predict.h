@@ -205,6 +205,10 @@ double pr_elem_bytes(const struct nnperf_prediction *p, int is_weight);
 /* A layer's time without transfer and overhead, for a compute time t_compute: max(compute, memory) when the platform
  * overlaps memory and compute, else compute + activation traffic, overlapped with the weight stream. */
 double pr_body(const struct nnperf_prediction *p, const struct pr_layer *L, double t_compute);
+/* Power (docs/prediction.md): whether the platform describes it, and a layer's dynamic energy per run in joules:
+ * aligned ops x op_j[dtype] + DDR and link bytes x ddr_j + on-chip bytes x sram_j. */
+int pr_has_power(const struct hw_desc *hw);
+double pr_layer_energy(const struct nnperf_prediction *p, const struct pr_layer *L);
 /* Peak ops/s of one inference at the prediction dtype (peak_ops x cores_per_inference / cores). */
 double pr_peak(const struct nnperf_prediction *p);
 /* Effective DDR bandwidth (bandwidth x efficiency), bytes/s. */

@@ -56,6 +56,7 @@ static void render_json(const struct nnperf_compare_data *d, struct strbuf *sb)
             rj_num(&j, "ops_per_frame", ok ? c->ops_per_frame : NAN);
             rj_num(&j, "ddr_bytes_per_frame", ok ? c->ddr_bytes_per_frame : NAN);
             rj_num(&j, "attained_ops_per_s", ok ? c->ops_per_frame * c->fps : NAN);
+            rj_num(&j, "fps_per_w", ok ? c->fps_per_w : NAN);
             rj_num(&j, "accuracy_percent", d->accuracy ? d->accuracy[m] : NAN);
             rj_str(&j, "error", ok ? NULL : c->error ? c->error : "not predicted");
             rj_end(&j);
@@ -64,12 +65,28 @@ static void render_json(const struct nnperf_compare_data *d, struct strbuf *sb)
     rj_end(&j);
 }
 
+/* the tables: FPS, latency, and FPS per watt where a platform describes power */
+static const char *const pass_title[] = {"FPS", "latency per run (ms)", "FPS per watt"};
+
+static double cell_value(const struct nnperf_compare_cell *c, int pass)
+{
+    return pass == 0 ? c->fps : pass == 1 ? c->latency_ms : c->fps_per_w;
+}
+
+static int any_power(const struct nnperf_compare_data *d)
+{
+    for (int i = 0; i < d->n_models * d->n_platforms; i++)
+        if (isfinite(d->cells[i].fps_per_w)) return 1;
+    return 0;
+}
+
 static void render_csv(const struct nnperf_compare_data *d, struct strbuf *sb)
 {
     struct rep_csv c;
     rc_init(&c, sb);
     rc_header(&c,
-              "model,platform,dtype,fps,latency_ms,ops_per_frame,ddr_bytes_per_frame,accuracy_percent,error");
+              "model,platform,dtype,fps,latency_ms,ops_per_frame,ddr_bytes_per_frame,accuracy_percent,error,"
+              "fps_per_w");
     for (int m = 0; m < d->n_models; m++)
         for (int p = 0; p < d->n_platforms; p++) {
             const struct nnperf_compare_cell *cell = &d->cells[m * d->n_platforms + p];
@@ -83,6 +100,7 @@ static void render_csv(const struct nnperf_compare_data *d, struct strbuf *sb)
             rc_num(&c, ok ? cell->ddr_bytes_per_frame : NAN);
             rc_num(&c, d->accuracy ? d->accuracy[m] : NAN);
             rc_str(&c, ok ? "" : cell->error ? cell->error : "not predicted");
+            rc_num(&c, ok ? cell->fps_per_w : NAN);
             rc_end(&c);
         }
 }
@@ -107,8 +125,8 @@ static void render_table(const struct nnperf_compare_data *d, const struct nnper
     }
     for (int h0 = 0; h0 < P; h0 += per) {
         int h1 = h0 + per < P ? h0 + per : P;
-        for (int pass = 0; pass < 2; pass++) {
-            sb_printf(sb, "%s%s\n", h0 || pass ? "\n" : "", pass ? "latency per run (ms)" : "FPS");
+        for (int pass = 0; pass < 2 + any_power(d); pass++) {
+            sb_printf(sb, "%s%s\n", h0 || pass ? "\n" : "", pass_title[pass]);
             sb_printf(sb, "%-*s", (int)name_w, "model");
             for (int p = h0; p < h1; p++) {
                 size_t l = strlen(d->platforms[p]);
@@ -125,8 +143,10 @@ static void render_table(const struct nnperf_compare_data *d, const struct nnper
                     const struct nnperf_compare_cell *c = &d->cells[m * P + p];
                     if (!isfinite(c->fps))
                         sb_printf(sb, " %*s", col_w, "n/a");
+                    else if (!isfinite(cell_value(c, pass)))
+                        sb_printf(sb, " %*s", col_w, "-");
                     else
-                        sb_printf(sb, " %*.2f", col_w, pass ? c->latency_ms : c->fps);
+                        sb_printf(sb, " %*.2f", col_w, cell_value(c, pass));
                 }
                 sb_putc(sb, '\n');
             }
@@ -151,12 +171,13 @@ static void render_table(const struct nnperf_compare_data *d, const struct nnper
 static void html_tables(const struct nnperf_compare_data *d, struct strbuf *sb)
 {
     int M = d->n_models, P = d->n_platforms;
-    for (int pass = 0; pass < 2; pass++) {
+    static const char *const ids[] = {"fps", "latency", "fpsw"};
+    for (int pass = 0; pass < 2 + any_power(d); pass++) {
         sb_printf(
             sb,
             "<h3>%s</h3>\n<div class=\"tablewrap\"><table class=\"sortable\" id=\"%s-table\">\n<thead><tr>"
             "<th data-key=\"name\">model</th>",
-            pass ? "latency (ms per run)" : "FPS", pass ? "latency" : "fps");
+            pass_title[pass], ids[pass]);
         for (int p = 0; p < P; p++) {
             sb_puts(sb, "<th class=\"n\" data-key=\"p\">");
             rep_esc(sb, d->platforms[p]);
@@ -170,13 +191,13 @@ static void html_tables(const struct nnperf_compare_data *d, struct strbuf *sb)
             rh_td_text(sb, "name", d->models[m]);
             for (int p = 0; p < P; p++) {
                 const struct nnperf_compare_cell *c = &d->cells[m * P + p];
-                double x = pass ? c->latency_ms : c->fps;
+                double x = cell_value(c, pass);
                 char b[32];
-                if (isfinite(c->fps))
+                if (isfinite(x))
                     c_snprintf(b, sizeof b, "%.2f", x);
                 else
-                    snprintf(b, sizeof b, "n/a");
-                rh_td_num(sb, b, isfinite(c->fps) ? x : (double)NAN);
+                    snprintf(b, sizeof b, isfinite(c->fps) ? "-" : "n/a");
+                rh_td_num(sb, b, isfinite(x) ? x : (double)NAN);
             }
             sb_puts(sb, "</tr>\n");
         }

@@ -54,6 +54,14 @@ static void json_summary(const struct rep_view *v, struct rep_json *j)
     rj_num(j, "weight_bytes_per_frame", s->weight_bytes_per_frame);
     rj_num(j, "spill_bytes_per_frame", s->spill_bytes_per_frame);
     rj_num(j, "avg_utilization", s->avg_utilization);
+    const char *pk[3] = {"energy_j_per_frame", "power_w", "fps_per_w"};
+    double pv[3] = {s->energy_j_per_frame, s->power_w, s->fps_per_w};
+    for (int i = 0; i < 3; i++) {
+        if (isfinite(pv[i]))
+            rj_num(j, pk[i], pv[i]);
+        else
+            rj_null(j, pk[i]);
+    }
     rj_int(j, "layers", s->layers);
     rj_int(j, "fallback_layers", s->fallback_layers);
     rj_int(j, "spilled_tensors", s->spilled_tensors);
@@ -147,6 +155,19 @@ static void render_json(const struct rep_view *v, struct strbuf *sb)
     rj_end(&j);
 }
 
+/* the power line of the summary: energy per frame, average power, FPS/W, or that the platform has no power keys */
+static void power_text(const struct nnperf_prediction_summary *s, char *b, size_t n)
+{
+    if (!isfinite(s->power_w)) {
+        snprintf(b, n, "not described (the platform has no power keys)");
+        return;
+    }
+    char e[48], w[48];
+    rep_si(e, sizeof e, s->energy_j_per_frame, "J");
+    rep_si(w, sizeof w, s->power_w, "W");
+    c_snprintf(b, n, "%s average, %s per frame, %.4g FPS/W", w, e, s->fps_per_w);
+}
+
 /* ---- CSV ---- */
 
 static void render_csv(const struct rep_view *v, struct strbuf *sb)
@@ -155,7 +176,7 @@ static void render_csv(const struct rep_view *v, struct strbuf *sb)
     rc_init(&c, sb);
     rc_header(
         &c, "index,layer,op,class,unit,nodes,ops,aligned_ops,weight_bytes,load_bytes,store_bytes,spill_bytes,"
-            "compute_us,memory_us,transfer_us,time_us,start_us,end_us,bound,share");
+            "compute_us,memory_us,transfer_us,time_us,start_us,end_us,bound,share,energy_j");
     for (int l = 0; l < v->n; l++) {
         const struct rep_layer *L = &v->L[l];
         const struct nnperf_layer_info *li = &L->li;
@@ -180,6 +201,7 @@ static void render_csv(const struct rep_view *v, struct strbuf *sb)
         for (int k = 0; k < 12; k++) rc_num(&c, x[k]);
         rc_str(&c, li->bound);
         rc_num(&c, L->share);
+        rc_num(&c, li->energy_j);
         rc_end(&c);
     }
 }
@@ -279,6 +301,9 @@ static void text_summary(const struct rep_view *v, int width, struct strbuf *sb)
                 s->cores_per_inference == 1 ? "" : "s");
     rep_pct(a[7], 48, s->avg_utilization);
     kv_line(sb, width, "average utilization", "%s", a[7]);
+    char pw[160];
+    power_text(s, pw, sizeof pw);
+    kv_line(sb, width, "power", "%s", pw);
     if (v->n_hidden)
         kv_line(sb, width, "layers",
                 "%d (%d shown, %d that do%s no work; %d on the fallback unit; %d spilled tensors)", s->layers,
@@ -427,6 +452,9 @@ static void html_summary(const struct rep_view *v, struct strbuf *sb)
     }
     rep_pct(b, sizeof b, s->avg_utilization);
     rh_kv(sb, "average compute utilization", b);
+    char pw[160];
+    power_text(s, pw, sizeof pw);
+    rh_kv(sb, "power", pw);
     if (platform_notes(v->p, 0, "not published: the platform assumes these values", &t))
         rh_kv(sb, "assumptions", t.p ? t.p : "");
     if (platform_notes(v->p, 1, "changed after loading the platform", &t))

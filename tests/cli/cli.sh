@@ -209,5 +209,15 @@ expect 2 "sweep: --set memory.sram_bytes: must be 0 or between 1 and 1e15 bytes,
 expect 0 "" "$nn" hw show rdk-s100 --set memory.sram_bytes=16MiB
 check "hw show --set prints the changed description" grep -q '^  sram_bytes: 16777216' "$work/out"
 
+# ---- power: from the platform's power keys, or "not described"
+expect 0 "" "$nn" analyze "$M" --hw coral-usb --format json -o "$work/pw.json"
+check "power: energy, power and FPS/W of a platform with power keys" python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['summary']; sys.exit(not (s['power_w'] > 0 and abs(s['fps_per_w'] - s['fps'] / s['power_w']) < 1e-9 * s['fps_per_w'] and abs(s['energy_j_per_frame'] - s['power_w'] * s['latency_ms'] / 1e3) < 1e-9 * s['energy_j_per_frame']))" "$work/pw.json"
+expect 0 "" "$nn" analyze "$M" --hw horizon-j5 --format json -o "$work/nopw.json"
+check "power: null without power keys" python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['summary']; sys.exit(not (s['power_w'] is None and s['fps_per_w'] is None))" "$work/nopw.json"
+expect 0 "" "$nn" analyze "$M" --hw horizon-j5 --summary
+check "power: the table says it is not described" grep -q '^  power  *not described' "$work/out"
+expect 0 "" "$nn" analyze "$M" --hw horizon-j5 --set power.static_w=5 --summary
+check "power: --set power.static_w=5 on a platform without power gives 5 W" grep -q '^  power  *5 W average' "$work/out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -626,6 +626,40 @@ static void test_fused_attention(void)
     nnperf_model_free(m);
 }
 
+static void test_power(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("fuse_block", &m);
+    struct nnperf_prediction *p = a ? predict_gpu(a, NULL, 0, NULL) : NULL;
+    CHECK(p != NULL);
+    struct nnperf_prediction_summary s;
+    if (p) { /* no power keys: no numbers */
+        nnperf_prediction_summary(p, &s);
+        CHECK(isnan(s.energy_j_per_frame) && isnan(s.power_w) && isnan(s.fps_per_w));
+    }
+    nnperf_prediction_free(p);
+    p = a ? predict_gpu(a, "power: {static_w: 2, op_j: {fp16: 1e-12}, ddr_j_per_byte: 1e-10}\n", 0, NULL)
+          : NULL;
+    CHECK(p != NULL);
+    if (p) {
+        /* 2 W over the run, 1 pJ per aligned op, 0.1 nJ per DDR byte */
+        double ops = 0, bytes = 0;
+        for (int l = 0; l < p->n_layers; l++) {
+            const struct pr_layer *L = &p->layers[l];
+            ops += L->mac_ops_aligned + L->vec_ops_aligned;
+            bytes += L->w_bytes + L->load_bytes + L->store_bytes + L->spill_load_bytes + L->spill_store_bytes;
+        }
+        double e = 2 * p->latency + ops * 1e-12 + bytes * 1e-10;
+        nnperf_prediction_summary(p, &s);
+        CHECK(ops > 0 && bytes > 0);
+        CHECK(NEAR(s.energy_j_per_frame, e) && NEAR(s.power_w, e / p->latency));
+        CHECK(NEAR(s.fps_per_w, s.fps / s.power_w));
+    }
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 int main(void)
 {
     struct diag d = {0};
@@ -649,5 +683,6 @@ int main(void)
     test_kernels_calibrate();
     test_pointwise_fusion();
     test_fused_attention();
+    test_power();
     return tt_done();
 }

@@ -60,7 +60,7 @@ int cmd_compare(const struct cli_args *a)
             struct nnperf_predict_options po = cli_predict_options(&r);
             struct nnperf_prediction *p;
             struct nnperf_compare_cell *c = &cells[mi * P + hi];
-            c->fps = c->latency_ms = c->ops_per_frame = c->ddr_bytes_per_frame = NAN;
+            c->fps = c->latency_ms = c->ops_per_frame = c->ddr_bytes_per_frame = c->fps_per_w = NAN;
             for (int b = 0; b < nb; b++) { /* the sweep for the html report's latency-vs-throughput lines */
                 struct nnperf_predict_options bo = po;
                 struct nnperf_prediction *bp;
@@ -86,6 +86,7 @@ int cmd_compare(const struct cli_args *a)
             nnperf_prediction_summary(p, &s);
             c->fps = s.fps;
             c->latency_ms = s.latency_s * 1e3;
+            c->fps_per_w = s.fps_per_w;
             c->ops_per_frame = s.ops_per_frame;
             c->ddr_bytes_per_frame = s.ddr_bytes_per_frame;
             nnperf_prediction_ceilings(p, &peak[hi], &bw[hi]);
