@@ -141,7 +141,11 @@
       var w0 = rect(svg).width;
       w.querySelector('button[data-zoom="2"]').click();
       w.querySelector('button[data-zoom="2"]').click();
-      if (!(rect(svg).width > w0 * 1.5)) fail('zoom: the timeline did not widen (' + w0 + ' -> ' + rect(svg).width + ')');
+      /* the report caps the zoom where the shortest layer is 6 px wide (data-zmax): widen by 1.5, or most of the cap */
+      var g = svg.querySelector('[data-zmax]'), zm = g ? +g.getAttribute('data-zmax') : 4;
+      var lim = Math.min(1.5, 1 + (zm - 1) * 0.8);
+      if (zm > 1.05 && !(rect(svg).width > w0 * lim))
+        fail('zoom: the timeline did not widen (' + w0 + ' -> ' + rect(svg).width + ', zoom cap ' + zm + ')');
       Array.prototype.forEach.call(svg.querySelectorAll('g.axis'), checkTicks);
       checkInside(svg);
       w.querySelector('button[data-zoom="0"]').click();
