@@ -320,6 +320,13 @@ static void render_html(const struct nnperf_compare_data *d, struct strbuf *sb)
         sb_puts(sb, "<div class=\"plot\">");
         rp_heatmap(&h, sb, 0);
         sb_puts(sb, "</div>\n");
+        if (any_power(d)) { /* efficiency where the platforms describe power */
+            for (int i = 0; i < M * P; i++) fps[i] = d->cells[i].fps_per_w;
+            struct rep_heat hw = {M, P, d->models, colp, fps, "FPS per watt"};
+            sb_puts(sb, "<div class=\"plot\">");
+            rp_heatmap(&hw, sb, 0);
+            sb_puts(sb, "</div>\n");
+        }
     } else {
         sb->overflow = 1;
     }
