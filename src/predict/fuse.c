@@ -245,11 +245,28 @@ static enum nnperf_status merge_regions(struct nnperf_prediction *p, int *root, 
     }
     for (int l = 0; l < n; l++)
         if (find_root(root, l) == l && indeg[l] == 0) ready[tail++] = l;
+    /* each region's layers, in order: a list through next[] from first[] */
+    int *first = malloc((size_t)(n ? n : 1) * sizeof *first),
+        *next = malloc((size_t)(n ? n : 1) * sizeof *next);
+    int *last = malloc((size_t)(n ? n : 1) * sizeof *last);
+    if (!first || !next || !last) {
+        free(ready), free(first), free(next), free(last);
+        st = diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+        goto out;
+    }
+    for (int l = 0; l < n; l++) first[l] = last[l] = next[l] = -1;
+    for (int l = 0; l < n; l++) {
+        int r = find_root(root, l);
+        if (last[r] < 0)
+            first[r] = l;
+        else
+            next[last[r]] = l;
+        last[r] = l;
+    }
     while (head < tail) {
         int r = ready[head++];
         order[done++] = r;
-        for (int l = r; l < n; l++) {
-            if (find_root(root, l) != r) continue;
+        for (int l = first[r]; l >= 0; l = next[l]) {
             for (int i = 0; i < p->layers[l].n_nodes; i++) {
                 const struct ir_node *nd = p->layers[l].nodes[i];
                 for (int o = 0; o < nd->n_out; o++) {
@@ -266,7 +283,7 @@ static enum nnperf_status merge_regions(struct nnperf_prediction *p, int *root, 
             }
         }
     }
-    free(ready);
+    free(ready), free(first), free(next), free(last);
     if (done !=
         nreg) { /* a cycle: the merge rules should make this impossible; keep the layers as they were */
         pr_warn(p, "kernel fusion skipped: merging layers would make a cycle");
@@ -434,8 +451,11 @@ static enum nnperf_status fuse_attention(struct nnperf_prediction *p)
         const struct ir_node *sm = g->nodes[k];
         if (strcmp(sm->op_type, "Softmax") || p->layer_of[k] < 0 || sm->n_in < 1 || sm->n_out < 1) continue;
         const struct ir_node *a = matmul_above(p, sm->in[0], 6), *b = matmul_below(p, &cx, sm->out[0], 6);
-        if (!a || !b || p->layer_of[a->index] < 0 || p->layer_of[b->index] < 0) continue;
-        memset(on, 0, (size_t)g->n_nodes);
+        /* an attention block is a few nodes: a span of thousands is something else (and bounds the work here) */
+        if (!a || !b || p->layer_of[a->index] < 0 || p->layer_of[b->index] < 0 || b->index <= a->index ||
+            b->index - a->index > 4096)
+            continue;
+        memset(on + a->index, 0, (size_t)(b->index - a->index + 1));
         if (!mark_path(p, &cx, a, b, on, 16)) continue;
         /* nothing outside the path reads the scores */
         int escapes = 0;
