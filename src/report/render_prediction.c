@@ -163,8 +163,11 @@ static void power_text(const struct nnperf_prediction_summary *s, char *b, size_
         return;
     }
     char e[48], w[48];
-    rep_si(e, sizeof e, s->energy_j_per_frame, "J");
-    rep_si(w, sizeof w, s->power_w, "W");
+    /* energies and powers between 1 m and 1 read best in milli (rep_si keeps 0.001 to 999 unprefixed) */
+    double ej = s->energy_j_per_frame, pw = s->power_w;
+    int me = ej >= 1e-3 && ej < 1, mw = pw >= 1e-3 && pw < 1;
+    rep_si(e, sizeof e, me ? ej * 1e3 : ej, me ? "mJ" : "J");
+    rep_si(w, sizeof w, mw ? pw * 1e3 : pw, mw ? "mW" : "W");
     c_snprintf(b, n, "%s average, %s per frame, %.4g FPS/W", w, e, s->fps_per_w);
 }
 
