@@ -47,6 +47,7 @@ struct hw_pattern {
 struct hw_array {
     double reduce[HW_NDT], channels[HW_NDT], pixels[HW_NDT];
     int span_groups; /* output-channel lanes fill across a grouped conv's groups (channel-parallel depthwise) */
+    double units;    /* output tiles (pixels x channels lanes) computed at once, a GPU's SMs; 0 = one tile */
 };
 
 /* per-element costs of a CPU's kernels (the kernel-cost compute model; all 0 = not that model) */

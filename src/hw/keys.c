@@ -75,6 +75,9 @@ const struct hw_key hw_keys[] = {
      .doc = "lanes over output channels per group (a matmul's columns); 0 = not a limit"},
     {"compute.array.pixels", HW_T_NUM, HW_MAP_DTYPE, HW_U_NONE, 1, 65536, HW_F_ZERO_OFF, D(array.pixels),
      .doc = "lanes over output pixels (a matmul's rows); 0 = not a limit (alignment pads pixels instead)"},
+    {"compute.array.units", HW_T_NUM, HW_MAP_NONE, HW_U_NONE, 1, 65536, HW_F_ZERO_OFF, D(array.units),
+     .doc = "output tiles (pixels x channels lanes) computed at once, each on its own unit (a GPU's SMs): a layer's "
+            "tiles run in waves and a last partial wave idles the other units; 0 = not a limit"},
     {"compute.array.span_groups", HW_T_BOOL, .off = D(array.span_groups),
      .doc = "depthwise convolutions run channel-parallel: their output-channel lanes take the channels of several "
             "groups at once (CPUs, DPUs); other grouped convolutions, and all of them when false, fill the lanes group "

@@ -158,6 +158,16 @@ static double lane_fill(double dim, double lanes)
     return dim / (ceil(dim / lanes) * lanes);
 }
 
+/* Wave quantization: a layer's output tiles (pixels and channels each rounded up to their lanes) run `units` at a
+ * time (a GPU's SMs, one thread block per tile); a last partial wave leaves units idle. Returns the busy fraction
+ * tiles / (ceil(tiles / units) x units), 1 when units is not described. */
+static double wave_fill(double pix, double chan, double lanes_p, double lanes_k, double units)
+{
+    if (units <= 1 || pix <= 0 || chan <= 0) return 1.0;
+    double tiles = (lanes_p > 1 ? ceil(pix / lanes_p) : pix) * (lanes_k > 1 ? ceil(chan / lanes_k) : chan);
+    return tiles / (ceil(tiles / units) * units);
+}
+
 static int dims_known(const struct ir_value *v)
 {
     if (!v || v->rank < 0) return 0;
@@ -259,7 +269,8 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
         double red, chan, pix, sin;
         double util = 1;
         if (mac_geometry(L->main, hw->array.span_groups, &red, &chan, &pix, &sin)) {
-            util = lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) * lane_fill(pix, lanes_p);
+            util = lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) * lane_fill(pix, lanes_p) *
+                   wave_fill(pix * p->batch, chan, lanes_p, lanes_k, hw->array.units);
             if (sin > 0 && hw->strided_in_bw > 0)
                 t_strided = sin * pr_elem_bytes(p, 0) * p->batch / hw->strided_in_bw;
         }

@@ -330,6 +330,33 @@ static void test_array_silu(void)
     nnperf_model_free(m);
 }
 
+/* wave quantization (compute.array.units): the 1x1 conv's 256 pixels x 32 channels in tiles of 64 x 4 are 32
+ * tiles; 3 units run them in 11 waves (33 slots), 64 units in one half-empty wave */
+static void test_array_waves(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("silu", &m);
+    const char *key = "channels: {int8: 4}}";
+    const double units[] = {3, 64, 32}, fill[] = {32.0 / 33, 0.5, 1};
+    for (int i = 0; a && i < 3; i++) {
+        char yaml[sizeof array_yaml + 128];
+        const char *at = strstr(array_yaml, key);
+        CHECK(at != NULL);
+        if (!at) break;
+        snprintf(yaml, sizeof yaml, "%.*schannels: {int8: 4}, pixels: {int8: 64}, units: %g}%s",
+                 (int)(at - array_yaml), array_yaml, units[i], at + strlen(key));
+        struct nnperf_prediction *p = predict_on(a, yaml, NULL, 0);
+        CHECK(p != NULL);
+        if (p) {
+            CHECK(p->n_layers == 1 && NEAR(p->layers[0].util, fill[i]));
+            CHECK(NEAR(p->layers[0].t_compute, 2.0 * 262144 / 1e12 / fill[i]));
+        }
+        nnperf_prediction_free(p);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 static void test_array_strided_dw(void)
 {
     struct nnperf_model *m;
@@ -676,6 +703,7 @@ int main(void)
     test_fallback();
     test_timeline();
     test_array_silu();
+    test_array_waves();
     test_array_strided_dw();
     test_tiled();
     test_weight_residency();
