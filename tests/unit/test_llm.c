@@ -156,6 +156,65 @@ static void test_folding(void)
     nnperf_model_free(m);
 }
 
+/* latency of one phase of tiny-llama-hf (2 layers, 2 KV heads of 16), analysed and predicted on its own */
+static double phase_latency(struct nnperf_model *m, int seq, int past)
+{
+    char ids[32], mask[32], pos[32];
+    snprintf(ids, sizeof ids, "input_ids=1x%d", seq);
+    snprintf(mask, sizeof mask, "attention_mask=1x%d", past + seq);
+    snprintf(pos, sizeof pos, "position_ids=1x%d", seq);
+    const char *inputs[7] = {ids, mask, pos};
+    static const char *const kv_names[] = {"past_key_values.0.key", "past_key_values.0.value",
+                                           "past_key_values.1.key", "past_key_values.1.value"};
+    char kvs[4][64];
+    for (int i = 0; i < 4; i++) {
+        snprintf(kvs[i], sizeof kvs[i], "%s=1x2x%dx16", kv_names[i], past);
+        inputs[3 + i] = kvs[i];
+    }
+    struct nnperf_analyze_options ao = {inputs, 7, NULL, 0};
+    struct nnperf_predict_options po = {.batch = 1, .causal = 1};
+    struct nnperf_analysis *a = NULL;
+    struct nnperf_prediction *p = NULL;
+    char err[512];
+    double t = -1;
+    if (nnperf_analyze(m, &ao, &a, err, sizeof err) == NNPERF_OK &&
+        nnperf_predict(a, &gpu, &po, &p, err, sizeof err) == NNPERF_OK) {
+        struct nnperf_prediction_summary s;
+        nnperf_prediction_summary(p, &s);
+        t = s.latency_s;
+    } else
+        fprintf(stderr, "%s\n", err);
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    return t;
+}
+
+/* every phase nnperf_llm predicts is an analysis of its own: the prefill and the first and last decode steps equal
+ * analyses of a freshly loaded model with the phase's shapes, made in another order (one analysis does not change
+ * the next) */
+static void test_phases_independent(void)
+{
+    struct nnperf_model *m = load("tiny-llama-hf"), *fresh = load("tiny-llama-hf");
+    struct nnperf_llm_options o = {.generate = 4, .decode_points = 2};
+    int prompt = 8;
+    o.prompts = &prompt, o.n_prompts = 1;
+    struct nnperf_llm *l = m ? run(m, &o) : NULL;
+    CHECK(l != NULL && fresh != NULL);
+    if (l && fresh) {
+        struct nnperf_llm_row r;
+        nnperf_llm_row(l, 0, &r);
+        double last = phase_latency(fresh, 1, 11), first = phase_latency(fresh, 1, 8);
+        double prefill = phase_latency(fresh, 8, 0);
+        CHECK(prefill > 0 && first > 0 && last > first);
+        CHECK(r.ttft_s == prefill);
+        CHECK(r.tpot_first_s == first);
+        CHECK(r.tpot_last_s == last);
+    }
+    nnperf_llm_free(l);
+    nnperf_model_free(fresh);
+    nnperf_model_free(m);
+}
+
 /* unbound symbolic dims are named, in the summary and a warning */
 static void test_unbound(void)
 {
@@ -313,5 +372,6 @@ int main(void)
     test_unbound();
     test_errors();
     test_decode_traffic();
+    test_phases_independent();
     return tt_done();
 }
