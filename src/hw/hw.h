@@ -92,6 +92,7 @@ struct hw_desc {
     double overlap_exp;  /* compute and memory combine as (c^k + m^k)^(1/k) when overlapping; 0 = max */
     int fuse_pointwise;  /* adjacent element-wise, norm, reduce, data and view nodes join one kernel */
     int fused_attention; /* MatMul(Q,K) -> pointwise -> Softmax -> MatMul(.,V) is one kernel */
+    int weight_only;     /* a dtype without a peak is weight-only quantization: computed at default_dtype */
     char memory_model[HW_MAX_NAME]; /* "planned", "tiled", "weights-only"; "" = planned */
     double weight_sram_bytes; /* on-chip weight memory: weights that fit stay resident across inferences */
     double link_bw; /* host link (USB, PCIe) bytes/s: inputs, outputs and streamed weights; 0 = none */

@@ -138,6 +138,9 @@ const struct hw_key hw_keys[] = {
      .doc = "MatMul(Q, K) -> element-wise -> Softmax -> MatMul(., V) runs as one kernel: the scores never leave the "
             "chip and, for a decoder's causal attention, the masked half is skipped (docs/prediction.md)"},
 
+    {"compute.weight_only", HW_T_BOOL, .off = D(weight_only),
+     .doc = "a dtype without a peak of its own (compute.peak_ops) is weight-only quantization: its weights are "
+            "stored at that dtype and the layers compute at compute.default_dtype (int4 on a GPU: W4A16)"},
     {"memory", HW_T_SECTION, .doc = "memories"},
     {"memory.sram_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(sram_bytes),
      .doc = "on-chip buffer for activations; 0 = none (tensors go to DDR)"},

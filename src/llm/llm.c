@@ -544,6 +544,17 @@ static enum nnperf_status check_opts(const struct nnperf_llm_options *in, struct
     return NNPERF_OK;
 }
 
+/* --compute DTYPE without a peak on a platform with weight-only quantization (compute.weight_only): the weights
+ * are stored at DTYPE (unless --weights says otherwise) and the layers compute at the platform's default dtype, as
+ * the prediction does; said here so that the weight bytes and the dtypes reported follow */
+static void weight_only_compute(const struct nnperf_platform *plat, struct nnperf_llm_options *o)
+{
+    int dt = o->compute ? hw_dtype_from_name(o->compute) : -1;
+    if (dt < 0 || !plat->hw.weight_only || plat->hw.peak_ops[dt] > 0) return;
+    if (!o->weights) o->weights = o->compute;
+    o->compute = NULL;
+}
+
 enum nnperf_status nnperf_llm(struct nnperf_model *m, const struct nnperf_platform *plat,
                               const struct nnperf_llm_options *opts, struct nnperf_llm **out, char *err,
                               size_t errlen)
@@ -563,6 +574,7 @@ enum nnperf_status nnperf_llm(struct nnperf_model *m, const struct nnperf_platfo
     struct nnperf_llm_options o;
     struct llm_model lm = {m, NULL, 0};
     enum nnperf_status st = check_opts(opts, &o, &d);
+    weight_only_compute(plat, &o);
     if (!st) st = read_inputs(l, &lm, &d);
     if (!st) {
         struct nnperf_platform_info pi;

@@ -70,6 +70,19 @@ static enum nnperf_status read_options(struct nnperf_prediction *p, const struct
     return st;
 }
 
+/* a dtype without a peak on a platform that declares weight-only quantization (compute.weight_only): the
+ * weights are stored at it (unless weight_dtype says otherwise) and the layers compute at the default dtype */
+static void weight_only_dtype(struct nnperf_prediction *p, const struct nnperf_predict_options *opts)
+{
+    if (!p->hw.weight_only || p->hw.peak_ops[p->dtype] > 0 || p->hw.peak_ops[p->hw.default_dtype] <= 0)
+        return;
+    int stored = p->dtype;
+    p->dtype = p->hw.default_dtype;
+    if (!opts || !opts->weight_dtype) p->w_elem = pr_dtype_bytes(hw_dtype_name(stored));
+    pr_warn(p, "%s has no peak on %s: weights stored at %s, computed at %s (compute.weight_only)",
+            hw_dtype_name(stored), p->hw.name, hw_dtype_name(stored), hw_dtype_name(p->dtype));
+}
+
 enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct nnperf_platform *plat,
                                   const struct nnperf_predict_options *opts, struct nnperf_prediction **out,
                                   char *err, size_t errlen)
@@ -94,6 +107,7 @@ enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct 
     int mm = hw_memory_model_from_name(p->hw.memory_model); /* validated when the platform loaded */
     p->memory_model = mm > 0 ? mm : NNPERF_MEMORY_PLANNED;
     enum nnperf_status st = read_options(p, opts);
+    if (!st) weight_only_dtype(p, opts);
     /* the compute model: the MAC array's when the platform describes one for this dtype */
     p->compute_model = !st ? pr_compute_model_of(&p->hw, p->dtype) : PR_COMPUTE_ROOFLINE;
     if (!st && p->hw.peak_ops[p->dtype] <= 0)

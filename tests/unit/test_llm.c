@@ -215,6 +215,42 @@ static void test_phases_independent(void)
     nnperf_model_free(m);
 }
 
+/* --compute int4 on a platform with weight-only quantization and no int4 peak: int4 weights, fp16 compute, the same
+ * numbers as --weights int4 --compute fp16 (weight bytes included) */
+static void test_weight_only(void)
+{
+    static const char extra[] = "  weight_only: true\n";
+    char text[sizeof gpu_yaml + sizeof extra];
+    const char *at = strstr(gpu_yaml, "memory:\n");
+    CHECK(at != NULL);
+    if (!at) return;
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - gpu_yaml), gpu_yaml, extra, at);
+    struct nnperf_platform wo;
+    struct diag d = {0};
+    hw_init(&wo.hw);
+    CHECK(hw_load_yaml(text, strlen(text), "tiny-gpu-wo", &wo.hw, &d) == NNPERF_OK && wo.hw.weight_only);
+    struct nnperf_model *m = load("tiny-llama-hf");
+    struct nnperf_llm_options a = {.compute = "int4", .generate = 4}, b = {.weights = "int4", .generate = 4};
+    struct nnperf_llm *la = NULL, *lb = NULL;
+    char err[512];
+    CHECK(m && nnperf_llm(m, &wo, &a, &la, err, sizeof err) == NNPERF_OK);
+    CHECK(m && nnperf_llm(m, &wo, &b, &lb, err, sizeof err) == NNPERF_OK);
+    if (la && lb) {
+        struct nnperf_llm_row ra, rb;
+        nnperf_llm_row(la, 0, &ra);
+        nnperf_llm_row(lb, 0, &rb);
+        CHECK(ra.ttft_s == rb.ttft_s && ra.tpot_mean_s == rb.tpot_mean_s &&
+              ra.weight_bytes == rb.weight_bytes);
+        struct nnperf_llm_summary s;
+        nnperf_llm_summary(la, &s);
+        CHECK_STR(s.weights, "int4");
+        CHECK_STR(s.compute, "fp16");
+    }
+    nnperf_llm_free(la);
+    nnperf_llm_free(lb);
+    nnperf_model_free(m);
+}
+
 /* unbound symbolic dims are named, in the summary and a warning */
 static void test_unbound(void)
 {
@@ -373,5 +409,6 @@ int main(void)
     test_errors();
     test_decode_traffic();
     test_phases_independent();
+    test_weight_only();
     return tt_done();
 }

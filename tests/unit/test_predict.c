@@ -622,6 +622,36 @@ static void test_pointwise_fusion(void)
     nnperf_model_free(m);
 }
 
+/* weight-only quantization (compute.weight_only): int4 has no peak on the GPU; asked for, it stores the weights at
+ * int4 and computes at fp16, as dtype fp16 with weight_dtype int4 does; an explicit weight dtype wins; without the
+ * key int4 is refused */
+static void test_weight_only(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("fuse_block", &m);
+    struct nnperf_predict_options o4 = {.dtype = "int4"}, w4 = {.dtype = "fp16", .weight_dtype = "int4"};
+    struct nnperf_predict_options o4w8 = {.dtype = "int4", .weight_dtype = "int8"};
+    struct nnperf_prediction *p = a ? predict_text(a, gpu_yaml, NULL, &o4) : NULL;
+    CHECK(a && !p);
+    nnperf_prediction_free(p);
+    p = a ? predict_text(a, gpu_yaml, "  weight_only: true\n", &o4) : NULL;
+    struct nnperf_prediction *q = a ? predict_text(a, gpu_yaml, NULL, &w4) : NULL;
+    CHECK(p && q);
+    if (p && q) {
+        CHECK(p->dtype == HW_FP16 && p->w_elem == 0.5);
+        CHECK(p->latency == q->latency && p->n_layers == q->n_layers);
+        CHECK(p->n_warn > 0 && strstr(p->warn[0], "weights stored at int4, computed at fp16"));
+    }
+    nnperf_prediction_free(q);
+    q = a ? predict_text(a, gpu_yaml, "  weight_only: true\n", &o4w8) : NULL;
+    CHECK(q && q->dtype == HW_FP16 && q->w_elem == 1);
+    if (p && q) CHECK(q->latency > p->latency); /* int8 weights move twice the bytes */
+    nnperf_prediction_free(q);
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 static void test_fused_attention(void)
 {
     struct nnperf_model *m;
@@ -710,6 +740,7 @@ int main(void)
     test_kernels_model();
     test_kernels_calibrate();
     test_pointwise_fusion();
+    test_weight_only();
     test_fused_attention();
     test_power();
     return tt_done();
