@@ -142,21 +142,27 @@ static int skips_read(const struct pr_layer *L, const struct ir_value *v)
     return appended_input(L, L->main->out[0]) == v;
 }
 
-/* tensors a layer reads: inputs of its nodes not produced inside it (activations only) */
-static int layer_reads(const struct nnperf_prediction *p, int l, const struct vmap *m, int nm, int *out,
-                       int cap)
+/* The tensors a layer reads (layer_reads): out[] the list, seen[] per tensor the call that last listed it, so a
+ * duplicate is found in constant time (a node with a million inputs is listed in linear time) */
+struct read_set {
+    int *out, *seen;
+    int cap, call;
+};
+
+/* tensors a layer reads: inputs of its nodes not produced inside it (activations only), into rs->out */
+static int layer_reads(const struct nnperf_prediction *p, int l, const struct vmap *m, int nm,
+                       struct read_set *rs)
 {
     const struct pr_layer *L = &p->layers[l];
-    int n = 0;
+    int n = 0, call = ++rs->call;
     for (int i = 0; i < L->n_nodes; i++)
         for (int k = 0; k < L->nodes[i]->n_in; k++) {
             const struct ir_value *v = L->nodes[i]->in[k];
             if (!v) continue;
             int t = lookup(m, nm, v);
-            if (t < 0 || p->tensors[t].producer == l) continue;
-            int dup = 0;
-            for (int j = 0; j < n; j++) dup |= out[j] == t;
-            if (!dup && n < cap) out[n++] = t;
+            if (t < 0 || p->tensors[t].producer == l || rs->seen[t] == call) continue;
+            rs->seen[t] = call;
+            if (n < rs->cap) rs->out[n++] = t;
         }
     return n;
 }
@@ -286,7 +292,7 @@ static double row_bytes(const struct pr_tensor *T)
 }
 
 /* Assigns L->group for every layer (greedy, in execution order) */
-static void make_groups(struct nnperf_prediction *p, const struct vmap *m, int nt, int *reads, int cap)
+static void make_groups(struct nnperf_prediction *p, const struct vmap *m, int nt, struct read_set *rs)
 {
     double sram = p->hw.sram_bytes, ws = 0, delay = 0; /* delay: rows consumed since the group began */
     int group = -1, open = 0, first = 0;
@@ -298,7 +304,8 @@ static void make_groups(struct nnperf_prediction *p, const struct vmap *m, int n
             continue;
         }
         double rows = window_rows(L), need = L->w_bytes;
-        int nr = layer_reads(p, l, m, nt, reads, cap);
+        int nr = layer_reads(p, l, m, nt, rs);
+        const int *reads = rs->out;
         for (int j = 0; j < nr; j++) {
             const struct pr_tensor *T = &p->tensors[root(p, reads[j])];
             double r = rows;
@@ -386,11 +393,12 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
                      malloc(ncap * sizeof(int)),
                      calloc(ncap, sizeof(double)),
                      0};
-    int *reads = malloc(ncap * sizeof *reads);
+    int *reads = malloc(ncap * sizeof *reads), *seen = calloc(ncap, sizeof *seen);
+    struct read_set rs = {reads, seen, (int)ncap, 0};
     int *last_group = malloc(ncap * sizeof *last_group); /* group of each tensor's readers: -2 mixed */
     enum nnperf_status st = NNPERF_OK;
     if (!p->tensors || !first_out || !m || !s.resident || !s.in_ddr || !s.heap || !s.bucket_head ||
-        !s.bucket_next || !s.foot || !reads || !last_group) {
+        !s.bucket_next || !s.foot || !reads || !seen || !last_group) {
         st = diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
         goto done;
     }
@@ -429,7 +437,7 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
         if (T->v->flags & IR_V_OUTPUT) T->last_use = p->n_layers;
     }
     for (int l = 0; l < p->n_layers; l++) {
-        int nr = layer_reads(p, l, m, nt, reads, (int)ncap);
+        int nr = layer_reads(p, l, m, nt, &rs);
         for (int j = 0; j < nr; j++)
             if (p->tensors[reads[j]].last_use < l) p->tensors[reads[j]].last_use = l;
         if (is_view_layer(p, &p->layers[l]) && nr == 1)
@@ -443,9 +451,9 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
     for (int l = 0; l < p->n_layers; l++) p->layers[l].group = tiled ? 0 : -1;
     for (int t = 0; t < nt; t++) last_group[t] = -1;
     if (tiled) {
-        make_groups(p, m, nt, reads, (int)ncap);
+        make_groups(p, m, nt, &rs);
         for (int l = 0; l < p->n_layers; l++) {
-            int nr = layer_reads(p, l, m, nt, reads, (int)ncap);
+            int nr = layer_reads(p, l, m, nt, &rs);
             for (int j = 0; j < nr; j++) {
                 int r = root(p, reads[j]);
                 int gl = p->layers[l].group;
@@ -460,7 +468,7 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
         if (p->tensors[t].producer < 0) s.in_ddr[t] = 1; /* graph inputs arrive in DDR */
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
-        int nr = layer_reads(p, l, m, nt, reads, (int)ncap);
+        int nr = layer_reads(p, l, m, nt, &rs);
         int view = is_view_layer(p, L);
         for (int j = 0; j < nr && !view; j++) {
             int r = root(p, reads[j]);
@@ -559,7 +567,7 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
         if (p->tensors[t].spilled) p->tensors[t].in_sram = 0;
 done:
     free(m), free(s.resident), free(s.in_ddr), free(s.heap), free(s.bucket_head), free(s.bucket_next);
-    free(s.foot), free(reads), free(last_group);
+    free(s.foot), free(reads), free(seen), free(last_group);
     return st;
 }
 

@@ -1,0 +1,49 @@
+/* onnx_build.c - tiny ONNX models built in memory for tests (onnx_build.h). Field numbers: onnx/onnx.proto
+ * (ModelProto, GraphProto, NodeProto, ValueInfoProto, TypeProto). */
+#include "onnx_build.h"
+
+size_t ob_begin(struct pbw *w)
+{
+    pbw_uint(w, 1, 8);           /* ir_version */
+    size_t op = pbw_begin(w, 8); /* opset_import */
+    pbw_str(w, 1, "");
+    pbw_uint(w, 2, 13);
+    pbw_end(w, op);
+    size_t g = pbw_begin(w, 7);
+    pbw_str(w, 2, "g");
+    return g;
+}
+
+void ob_node(struct pbw *w, const char *op, const char *name, const char *const *in, int n_in,
+             const char *const *out, int n_out)
+{
+    size_t n = pbw_begin(w, 1);
+    for (int i = 0; i < n_in; i++) pbw_str(w, 1, in[i]);
+    for (int i = 0; i < n_out; i++) pbw_str(w, 2, out[i]);
+    if (name) pbw_str(w, 3, name);
+    pbw_str(w, 4, op);
+    pbw_end(w, n);
+}
+
+void ob_value(struct pbw *w, int output, const char *name, const int64_t *dims, int rank)
+{
+    size_t v = pbw_begin(w, output ? 12 : 11);
+    pbw_str(w, 1, name);
+    size_t t = pbw_begin(w, 2), tt = pbw_begin(w, 1);
+    pbw_uint(w, 1, 1); /* FLOAT */
+    size_t s = pbw_begin(w, 2);
+    for (int d = 0; d < rank; d++) {
+        size_t dm = pbw_begin(w, 1);
+        pbw_uint(w, 1, (uint64_t)dims[d]);
+        pbw_end(w, dm);
+    }
+    pbw_end(w, s);
+    pbw_end(w, tt);
+    pbw_end(w, t);
+    pbw_end(w, v);
+}
+
+void ob_end(struct pbw *w, size_t graph)
+{
+    pbw_end(w, graph);
+}
