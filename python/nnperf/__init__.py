@@ -20,6 +20,7 @@ import html as _html
 import json
 import os
 import tempfile
+import threading
 
 from . import _capi
 
@@ -50,6 +51,7 @@ def platforms():
 # ---- handles ----
 
 _live = {"model": 0, "analysis": 0, "prediction": 0}
+_live_lock = threading.Lock()
 
 
 def _live_handles():
@@ -65,13 +67,22 @@ class _Handle:
 
     def __init__(self, ptr, kind, free, parent=None):
         self.ptr, self.kind, self._free, self.parent = ptr, kind, free, parent
-        _live[kind] += 1
+        with _live_lock:
+            _live[kind] += 1
+
+    @property
+    def _as_parameter_(self):
+        """What ctypes passes for the handle: its pointer. A call is given the _Handle itself (_Object._ptr), so the
+        call's arguments hold it: a close() in another thread while the call runs (GIL released) drops only the
+        object's reference, and the handle is freed when the call is done (never under it)."""
+        return ctypes.c_void_p(self.ptr)
 
     def close(self):
         if self.ptr:
             ptr, self.ptr = self.ptr, None
             self._free(ptr)
-            _live[self.kind] -= 1
+            with _live_lock:
+                _live[self.kind] -= 1
         self.parent = None
 
     def __del__(self):
@@ -100,7 +111,23 @@ def _text(render, *args):
 
 
 def _path(p):
-    return os.fsencode(os.fspath(p))
+    return _nul_free(os.fsencode(os.fspath(p)), "path")
+
+
+def _nul_free(b, what):
+    """b (bytes) for a C string: a NUL byte would end it early (a path "a.onnx\\0junk" would open a.onnx), so
+    it is refused."""
+    if b"\0" in b:
+        raise ValueError(f"{what} {b!r} contains a NUL byte")
+    return b
+
+
+def _cstr(s, what):
+    """A str argument as a C string (UTF-8, no NUL byte); None stays None."""
+    return None if s is None else _nul_free(s.encode(), what)
+
+
+_INT_MAX = 2**31 - 1  # a C int
 
 
 def _dims_text(name, dims):
@@ -127,9 +154,12 @@ class _Object:
     _what = "object"
 
     def _ptr(self):
-        if self._h is None or not self._h.ptr:
+        """The handle, to pass to a library call (ctypes passes its pointer, _Handle._as_parameter_); read once,
+        so that a close() in another thread either comes first (an Error here) or waits for the call."""
+        h = self._h
+        if h is None or not h.ptr:
             raise Error(f"the {self._what} is closed")
-        return self._h.ptr
+        return h
 
     def _document(self):
         """The JSON document of to_json(), parsed once."""
@@ -168,19 +198,20 @@ class Model(_Object):
         inputs: {input name: [dims]} to set input shapes (ints, or symbol names); dims: {symbol: int} to bind
         symbolic dims. Each analysis is its own: analysing again with other inputs leaves earlier ones as they
         were."""
-        shapes = [f"{name}={_dims_text(name, d)}".encode() for name, d in (inputs or {}).items()]
+        shapes = [_cstr(f"{name}={_dims_text(name, d)}", "input shape") for name, d in (inputs or {}).items()]
         binds = []
         for sym, n in (dims or {}).items():
             if isinstance(n, bool) or not isinstance(n, int):
                 raise TypeError(f"dims['{sym}']: expected an int, got {n!r}")
-            binds.append(f"{sym}={n}".encode())
+            binds.append(_cstr(f"{sym}={n}", "dim binding"))
         arr_s = (ctypes.c_char_p * max(len(shapes), 1))(*shapes)
         arr_d = (ctypes.c_char_p * max(len(binds), 1))(*binds)
         opts = _capi.AnalyzeOptions(arr_s, len(shapes), arr_d, len(binds))
         ptr = ctypes.c_void_p()
         err = ctypes.create_string_buffer(_capi.ERRLEN)
-        _check(_capi.analyze(self._ptr(), ctypes.byref(opts), ctypes.byref(ptr), err, _capi.ERRLEN), err)
-        return Analysis(self, _Handle(ptr.value, "analysis", _capi.analysis_free, self._h))
+        h = self._ptr()  # the parent of the analysis: the handle used, even when another thread closes this model
+        _check(_capi.analyze(h, ctypes.byref(opts), ctypes.byref(ptr), err, _capi.ERRLEN), err)
+        return Analysis(self, _Handle(ptr.value, "analysis", _capi.analysis_free, h))
 
     def __repr__(self):
         return f"<nnperf.Model {self.path!r}>"
@@ -276,25 +307,29 @@ class Analysis(_Object):
             raise Error(f"unknown memory model {memory_model!r} (planned, weights-only or tiled)")
         if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
             raise Error(f"batch {batch!r} is not a number of frames (1 or more)")
+        if batch is not None and batch > _INT_MAX:
+            raise ValueError(f"batch {batch} is out of range (1 to {_INT_MAX})")
         err = ctypes.create_string_buffer(_capi.ERRLEN)
         plat = ctypes.c_void_p()
         _check(_capi.platform_load(_path(platform), ctypes.byref(plat), err, _capi.ERRLEN), err)
         try:
-            opts = _capi.PredictOptions(dtype.encode() if dtype else None, batch or 0,
+            opts = _capi.PredictOptions(_cstr(dtype or None, "dtype"), batch or 0,
                                         _capi.MEMORY_MODELS[memory_model], 0.0, None, 0,
-                                        weight_dtype.encode() if weight_dtype else None, None,
-                                        kv_dtype.encode() if kv_dtype else None)
+                                        _cstr(weight_dtype or None, "weight dtype"), None,
+                                        _cstr(kv_dtype or None, "kv dtype"))
             ptr = ctypes.c_void_p()
-            st = _capi.predict(self._ptr(), plat, ctypes.byref(opts), ctypes.byref(ptr), err, _capi.ERRLEN)
+            h = self._ptr()  # the parent of the prediction (see Model.analyze)
+            st = _capi.predict(h, plat, ctypes.byref(opts), ctypes.byref(ptr), err, _capi.ERRLEN)
         finally:
             _capi.platform_free(plat)  # the prediction keeps its own copy
         _check(st, err)
-        return Prediction(self, _Handle(ptr.value, "prediction", _capi.prediction_free, self._h))
+        return Prediction(self, _Handle(ptr.value, "prediction", _capi.prediction_free, h))
 
     def __repr__(self):
-        if self._h is None or not self._h.ptr:
+        try:
+            s = self.summary
+        except Error:
             return f"<nnperf.Analysis of {self.model.path!r} (closed)>"
-        s = self.summary
         return f"<nnperf.Analysis of {self.model.path!r}: {s['nodes']} nodes, {s['macs']} MACs>"
 
 
@@ -345,7 +380,7 @@ class Prediction(_Object):
 
     def plot(self, kind="roofline"):
         """One plot as SVG text: "roofline", "timeline" or "memory"."""
-        return _text(_capi.plot_svg, self._ptr(), kind.encode())
+        return _text(_capi.plot_svg, self._ptr(), _cstr(kind, "plot kind"))
 
     def _repr_html_(self):
         return _iframe(self.html())
@@ -355,9 +390,10 @@ class Prediction(_Object):
         return _pandas().DataFrame(self.layers)
 
     def __repr__(self):
-        if self._h is None or not self._h.ptr:
+        try:
+            s = self.summary
+        except Error:
             return "<nnperf.Prediction (closed)>"
-        s = self.summary
         return (f"<nnperf.Prediction {self.analysis.model.path!r} on {s['platform']} ({s['dtype']}): "
                 f"{s['latency_ms']:.4g} ms, {s['fps']:.4g} FPS>")
 

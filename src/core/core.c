@@ -372,12 +372,28 @@ int core_open_regular(const char *path, struct stat *st, struct diag *d)
         diag_set(d, NNPERF_E_IO, "'%s': cannot open: %s", path, strerror(errno));
         return -1;
     }
-    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+    if (fstat(fd, st) != 0) {
+        diag_set(d, NNPERF_E_IO, "'%s': cannot read: %s", path, strerror(errno));
         close(fd);
-        diag_set(d, NNPERF_E_IO, "'%s': not a regular file", path);
+        return -1;
+    }
+    if (!S_ISREG(st->st_mode)) {
+        close(fd);
+        diag_set(d, NNPERF_E_IO, "'%s': not a regular file (%s)", path, core_file_kind(st->st_mode));
         return -1;
     }
     return fd;
+}
+
+const char *core_file_kind(unsigned mode)
+{
+    mode_t m = (mode_t)mode;
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a plain file";
 }
 
 enum nnperf_status core_read_file(const char *path, size_t cap, char **out, size_t *len, struct diag *d)

@@ -101,6 +101,9 @@ enum nnperf_status core_read_file(const char *path, size_t cap, char **out, size
  * *st. Returns the descriptor, or -1 with NNPERF_E_IO in d naming the file and the cause. */
 struct stat;
 int core_open_regular(const char *path, struct stat *st, struct diag *d);
+/* What a file that is not a regular one is, for messages: "a directory", "a FIFO", "a character device", ... (the
+ * st_mode of stat). */
+const char *core_file_kind(unsigned mode);
 
 void sb_init(struct strbuf *s, size_t cap);
 void sb_putn(struct strbuf *s, const char *p, size_t n);

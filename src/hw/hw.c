@@ -539,16 +539,6 @@ static enum nnperf_status open_err(struct diag *d, const char *path, int err)
     return diag_set(d, NNPERF_E_IO, "%s: cannot read: %s", path, msg);
 }
 
-static const char *file_kind(mode_t m)
-{
-    return S_ISDIR(m)    ? "a directory"
-           : S_ISFIFO(m) ? "a FIFO"
-           : S_ISCHR(m)  ? "a character device"
-           : S_ISBLK(m)  ? "a block device"
-           : S_ISSOCK(m) ? "a socket"
-                         : "not a plain file";
-}
-
 enum nnperf_status hw_read_file(const char *path, char **buf, size_t *len, struct diag *d)
 {
     *buf = NULL;
@@ -566,7 +556,7 @@ enum nnperf_status hw_read_file(const char *path, char **buf, size_t *len, struc
     if (!S_ISREG(st.st_mode)) {
         close(fd);
         return diag_set(d, NNPERF_E_IO, "%s: cannot read: not a regular file (%s)", path,
-                        file_kind(st.st_mode));
+                        core_file_kind(st.st_mode));
     }
     if (st.st_size > (off_t)HW_FILE_MAX_BYTES) {
         close(fd);

@@ -74,15 +74,22 @@ enum nnperf_status ox_model_load(const char *path, const struct nnperf_load_opti
 {
     *out = NULL;
     if (!path) return NNPERF_E_USAGE;
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: opening a FIFO does not wait for a writer (it would for ever, and Ctrl-C from Python cannot end
+     * it); anything but a regular file is refused before a byte is read */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
         put_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NNPERF_E_IO;
     }
     struct stat sb;
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    if (fstat(fd, &sb) != 0) {
+        put_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         close(fd);
-        put_err(err, errlen, "%s: %s", path, "not a regular file");
+        return NNPERF_E_IO;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        close(fd);
+        put_err(err, errlen, "%s: cannot read: not a regular file (%s)", path, core_file_kind(sb.st_mode));
         return NNPERF_E_IO;
     }
     if (sb.st_size == 0) {

@@ -162,7 +162,7 @@ static void test_not_ort(void)
     /* a directory and a FIFO are refused before anything is read (a FIFO would wait for a writer) */
     struct diag d2 = {NNPERF_OK, {0}};
     CHECK(perf_profile_load("tests", &p, &d2) == NNPERF_E_IO);
-    CHECK_STR(d2.msg, "'tests': not a regular file");
+    CHECK_STR(d2.msg, "'tests': not a regular file (a directory)");
     perf_profile_free(&p);
     char fifo[] = "/tmp/nnperf-test-fifo-XXXXXX";
     int fd = mkstemp(fifo);
