@@ -553,6 +553,10 @@ struct nnperf_llm_options {
     int decode_points;       /* past lengths predicted per generation (>= 2); 0: 5 */
     const char *const *dims; /* extra symbol bindings "NAME=N" for dims the conventions do not name */
     int n_dims;
+    /* 1: a configuration whose memory is over the platform's (memory.ddr_bytes less memory.reserved_bytes) is
+     * predicted with the weights that do not fit streamed from host memory over memory.host_bandwidth every
+     * forward pass; 0: it is refused (NNPERF_E_USAGE naming what it needs and what the platform has) */
+    int allow_offload;
 };
 
 /* One (prompt, batch) configuration. Times in seconds, sizes in bytes. */
@@ -567,7 +571,8 @@ struct nnperf_llm_row {
     double kv_bytes_per_token;             /* per token of one sequence */
     double weight_bytes, activation_bytes; /* weights (shared initializers once); peak activations */
     double memory_bytes;                   /* weights + KV cache + peak activations */
-    int fits;                              /* memory_bytes <= the platform's memory.ddr_bytes; -1 unknown */
+    int fits;             /* memory_bytes <= the platform's memory.ddr_bytes less its reserve; -1 unknown */
+    double offload_bytes; /* weights streamed from host memory every forward pass (allow_offload); else 0 */
 };
 
 struct nnperf_llm_summary {
@@ -576,12 +581,17 @@ struct nnperf_llm_summary {
     int has_kv_cache;    /* 0: no past inputs: each decode step re-runs the whole sequence */
     double device_bytes; /* memory.ddr_bytes of the platform; 0 unknown */
     int max_batch;       /* largest batch that fits at the first prompt + M tokens; -1 unknown */
-    int max_context;     /* largest context (prompt + generated tokens) that fits at the first batch */
+    int max_context;     /* largest context (prompt + generated tokens) that fits at the first batch, at most
+                            position_limit */
     int rows, warnings;
+    double reserved_bytes; /* memory.reserved_bytes: held by the runtime and OS */
+    double kv_fraction;    /* memory.kv_fraction: of the free memory, the KV cache's */
+    int position_limit; /* the model's longest context (its rotary table or position embedding); 0 unknown */
 };
 
-/* Errors: NNPERF_E_USAGE (bad options, no input_ids, a dim it cannot bind: the message names the input and dim),
- * those of nnperf_analyze and nnperf_predict, NNPERF_E_NOMEM. opts may be NULL. */
+/* Errors: NNPERF_E_USAGE (bad options, no input_ids, a dim it cannot bind: the message names the input and dim; a
+ * prompt + generated tokens over the model's position limit; a configuration that does not fit the platform's
+ * memory without allow_offload: the message gives both sizes), those of nnperf_analyze and nnperf_predict, NNPERF_E_NOMEM. opts may be NULL. */
 enum nnperf_status nnperf_llm(struct nnperf_model *m, const struct nnperf_platform *p,
                               const struct nnperf_llm_options *opts, struct nnperf_llm **out, char *err,
                               size_t errlen);

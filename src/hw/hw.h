@@ -87,7 +87,11 @@ struct hw_desc {
     int cores_per_inference; /* cores one inference runs on (1: each core runs its own); 0 = all (layers split) */
     double strided_in_bw; /* bytes/s at which a strided conv's input is re-laid out first (0 = no cost) */
     double sram_bytes, sram_bw, ddr_bw, ddr_eff;
-    double ddr_bytes; /* device (DDR/HBM) memory capacity, bytes; 0 = not given */
+    double ddr_bytes;      /* device (DDR/HBM) memory capacity, bytes; 0 = not given */
+    double reserved_bytes; /* of ddr_bytes, held by the runtime and OS before the model (`nnperf llm`) */
+    double
+        kv_fraction; /* of the memory left after weights, activations and reserve: the KV cache's (1 = all) */
+    double host_bw;  /* host memory link (PCIe) for weights offloaded to host memory; 0 = none */
     int overlap;
     double overlap_exp;  /* compute and memory combine as (c^k + m^k)^(1/k) when overlapping; 0 = max */
     int fuse_pointwise;  /* adjacent element-wise, norm, reduce, data and view nodes join one kernel */

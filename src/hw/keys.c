@@ -152,6 +152,16 @@ const struct hw_key hw_keys[] = {
      .doc = "fraction of `ddr_bandwidth` reached"},
     {"memory.ddr_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(ddr_bytes),
      .doc = "device memory capacity (weights + KV cache + activations must fit: `nnperf llm`); 0 = unknown"},
+    {"memory.reserved_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(reserved_bytes),
+     .doc = "of `ddr_bytes`, what the runtime and the operating system hold before the model (CUDA context, "
+            "workspaces; on unified memory the OS): `nnperf llm` fits the model into the rest; 0 = none"},
+    {"memory.kv_fraction", HW_T_NUM, .unit = HW_U_FRACTION, EFF_MIN, 1, 0, D(kv_fraction), .def = 1,
+     .doc = "fraction of the memory left after the reserve, weights and activations that the runtime gives the "
+            "KV cache (TensorRT-LLM's kv_cache_free_gpu_mem_fraction): the largest batch and context of `nnperf "
+            "llm` and the paged KV cache of `nnperf llm --serve`"},
+    {"memory.host_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF, D(host_bw),
+     .doc = "link to the host's memory (PCIe) over which weights that do not fit stream every forward pass "
+            "(`nnperf llm --allow-offload`); 0 = none (unified memory)"},
     {"memory.overlap", HW_T_BOOL, .off = D(overlap), .def = 1,
      .doc = "loads and stores overlap compute (layer time = max); false: a layer's activation loads and stores "
             "add to its compute while its weights still stream alongside (CPUs)"},

@@ -286,7 +286,8 @@ struct phase_out {
 
 struct vidx {
     const struct ir_value *v;
-    int last;
+    int last, prod; /* last consumer, producer (node indices) */
+    int ext;        /* materialised between kernels */
 };
 
 static int cmp_vidx(const void *a, const void *b)
@@ -297,7 +298,7 @@ static int cmp_vidx(const void *a, const void *b)
 
 static struct vidx *find_v(struct vidx *m, int n, const struct ir_value *v)
 {
-    struct vidx key = {v, 0};
+    struct vidx key = {v, 0, 0, 0};
     return bsearch(&key, m, (size_t)n, sizeof *m, cmp_vidx);
 }
 
@@ -306,9 +307,21 @@ static int is_kv_out(const struct ir_value *v)
     return (v->flags & IR_V_OUTPUT) && starts(v->name, "present");
 }
 
-/* peak live activation bytes over the execution order (values produced by nodes, freed after their last
- * consumer; graph outputs live to the end; KV cache outputs and constants are not activations) */
-static double peak_activations(const struct ir_graph *g)
+/* bytes of a value as a serving runtime holds it: logits (a graph output that is not the KV cache) for the last
+ * token only (vLLM and TensorRT-LLM sample from the last position) */
+static double held_bytes(const struct ir_value *v)
+{
+    double b = value_bytes(v, 0);
+    if ((v->flags & IR_V_OUTPUT) && !is_kv_out(v) && v->rank == 3 && v->dims[1].val > 1)
+        b /= (double)v->dims[1].val;
+    return b;
+}
+
+/* peak live activation bytes over the execution order: values produced by nodes and materialised between kernels
+ * (a graph output, or read by a node of another layer of the prediction: values inside a fused layer, such as a
+ * fused attention's scores or a fused chain's intermediates, stay on chip), freed after their last consumer; graph
+ * outputs live to the end; KV cache outputs and constants are not activations */
+static double peak_activations(const struct ir_graph *g, const struct nnperf_prediction *p)
 {
     int n = 0;
     for (int k = 0; k < g->n_nodes; k++) n += g->nodes[k]->n_out;
@@ -318,28 +331,30 @@ static double peak_activations(const struct ir_graph *g)
     for (int k = 0; k < g->n_nodes; k++)
         for (int o = 0; o < g->nodes[k]->n_out; o++) {
             const struct ir_value *v = g->nodes[k]->out[o];
-            if (v && !v->is_const && !is_kv_out(v))
-                m[n++] = (struct vidx){v, (v->flags & IR_V_OUTPUT) ? g->n_nodes : k};
+            if (v && !v->is_const && !is_kv_out(v) && (v->n_consumers || (v->flags & IR_V_OUTPUT)))
+                m[n++] = (struct vidx){v, (v->flags & IR_V_OUTPUT) ? g->n_nodes : k, k,
+                                       (v->flags & IR_V_OUTPUT) || !p || !p->layer_of};
         }
     qsort(m, (size_t)n, sizeof *m, cmp_vidx);
     for (int k = 0; k < g->n_nodes; k++)
         for (int i = 0; i < g->nodes[k]->n_in; i++) {
             struct vidx *x = g->nodes[k]->in[i] ? find_v(m, n, g->nodes[k]->in[i]) : NULL;
-            if (x && x->last < k) x->last = k;
+            if (!x) continue;
+            if (x->last < k) x->last = k;
+            if (!x->ext && (p->layer_of[x->prod] < 0 || p->layer_of[k] != p->layer_of[x->prod])) x->ext = 1;
         }
     double live = 0, peak = 0;
     for (int k = 0; k < g->n_nodes; k++) {
         for (int o = 0; o < g->nodes[k]->n_out; o++) {
             struct vidx *x = g->nodes[k]->out[o] ? find_v(m, n, g->nodes[k]->out[o]) : NULL;
-            if (x && g->nodes[k]->out[o]->n_consumers + !!(g->nodes[k]->out[o]->flags & IR_V_OUTPUT))
-                live += value_bytes(x->v, 0);
+            if (x && x->ext) live += held_bytes(x->v);
         }
         if (live > peak) peak = live;
         for (int i = 0; i < g->nodes[k]->n_in; i++) {
             const struct ir_value *v = g->nodes[k]->in[i];
             struct vidx *x = v ? find_v(m, n, v) : NULL;
             if (x && x->last == k) {
-                live -= value_bytes(v, 0);
+                if (x->ext) live -= held_bytes(v);
                 x->last = -1; /* freed once even when read twice */
             }
         }
@@ -413,7 +428,7 @@ static enum nnperf_status run_phase(struct run_ctx *rc, int batch, int seq, int 
         for (int i = 0; i < g->n_outputs; i++)
             if (is_kv_out(g->outputs[i])) po->kv_bytes += value_bytes(g->outputs[i], rc->kvb);
         po->weight_bytes = weight_bytes(g, rc->wb);
-        po->act_bytes = peak_activations(g);
+        po->act_bytes = peak_activations(g, p);
         if (keep) {
             keep->batch = batch, keep->seq = seq, keep->past = past;
             keep->latency_s = s.latency_s, keep->ddr_bytes = s.ddr_bytes_per_run, keep->ops = s.ops_per_run;
@@ -442,6 +457,52 @@ static enum nnperf_status run_phase(struct run_ctx *rc, int batch, int seq, int 
     nnperf_analysis_free(a);
     ar_free(&tmp);
     return st;
+}
+
+/* ---- the model's position limit ---- */
+
+static const struct ir_value *init_of(const struct ir_node *nd, int i)
+{
+    const struct ir_value *v = i < nd->n_in ? nd->in[i] : NULL;
+    return v && (v->flags & IR_V_INIT) && v->rank >= 1 && v->dims[0].val > 0 ? v : NULL;
+}
+
+static void limit_from(struct nnperf_llm *l, int64_t n, const char *what, const struct ir_value *v)
+{
+    if (n <= 0 || (l->position_limit && n >= l->position_limit)) return;
+    struct strbuf sb;
+    sb_init(&sb, 512);
+    sb_printf(&sb, "%s '%s' [", what, v->name);
+    for (int k = 0; k < v->rank; k++) sb_printf(&sb, "%s%lld", k ? ", " : "", (long long)v->dims[k].val);
+    sb_puts(&sb, "]");
+    l->position_of = sb.p ? ar_strdup(&l->ar, sb.p) : NULL;
+    sb_free(&sb);
+    l->position_limit = n > (1 << 30) ? 1 << 30 : (int)n;
+}
+
+/* The longest context the model's positions cover: the rows of a rotary cos table (GroupQueryAttention's and
+ * RotaryEmbedding's cos_cache; an eager export's cos_cached), or of a learned position embedding gathered by
+ * position_ids (OPT's embed_positions starts at offset 2). The smallest such limit; 0 when none is found. */
+static void find_position_limit(struct nnperf_llm *l, const struct ir_graph *g)
+{
+    for (int k = 0; k < g->n_nodes; k++) {
+        const struct ir_node *nd = g->nodes[k];
+        const struct ir_value *v;
+        if (!strcmp(nd->op_type, "GroupQueryAttention") && (v = init_of(nd, 7)))
+            limit_from(l, v->dims[0].val, "rotary table", v);
+        else if (!strcmp(nd->op_type, "RotaryEmbedding") && (v = init_of(nd, 2)) && v->rank == 2)
+            limit_from(l, v->dims[0].val, "rotary table", v);
+        else if (!strcmp(nd->op_type, "Gather") && (v = init_of(nd, 0)) && v->rank == 2 && nd->n_in > 1 &&
+                 nd->in[1] &&
+                 (!strcmp(nd->in[1]->name, "position_ids") || strstr(v->name, "embed_positions")))
+            limit_from(l, v->dims[0].val - (strstr(v->name, "embed_positions") ? 2 : 0), "position embedding",
+                       v);
+    }
+    for (int i = 0; i < g->n_inits; i++) {
+        const struct ir_value *v = g->inits[i];
+        if (v->rank >= 2 && v->n_consumers && (strstr(v->name, "cos_cache") || strstr(v->name, "cos_cached")))
+            limit_from(l, v->dims[v->rank - 2].val, "rotary table", v);
+    }
 }
 
 /* ---- one configuration ---- */
@@ -501,7 +562,7 @@ static enum nnperf_status run_config(struct run_ctx *rc, int prompt, int batch, 
     r->weight_bytes = pre.weight_bytes;
     r->activation_bytes = pre.act_bytes > dec.act_bytes ? pre.act_bytes : dec.act_bytes;
     r->memory_bytes = r->weight_bytes + r->kv_cache_bytes + r->activation_bytes;
-    r->fits = l->device_bytes > 0 ? r->memory_bytes <= l->device_bytes : -1;
+    r->fits = -1; /* fit_memory */
     return NNPERF_OK;
 }
 
@@ -555,6 +616,78 @@ static void weight_only_compute(const struct nnperf_platform *plat, struct nnper
     o->compute = NULL;
 }
 
+static void fmt_gb(char *b, size_t n, double x)
+{
+    rep_si(b, n, x, "B");
+}
+
+/* Memory against the platform: each configuration fits in memory.ddr_bytes less memory.reserved_bytes, or is
+ * refused, or (allow_offload) streams the weights that do not fit from host memory every forward pass; then the
+ * largest batch and context that fit, at the first configuration's rates per sequence and per token with the KV
+ * cache given memory.kv_fraction of what the weights and activations leave (TensorRT-LLM's free-memory fraction) */
+static enum nnperf_status fit_memory(struct nnperf_llm *l, const struct nnperf_llm_options *o,
+                                     const struct nnperf_platform *plat, struct diag *d)
+{
+    double usable = l->device_bytes - l->reserved_bytes;
+    for (int i = 0; l->device_bytes > 0 && i < l->n_rows; i++) {
+        struct nnperf_llm_row *r = &l->rows[i];
+        r->fits = r->memory_bytes <= usable;
+        if (r->fits) continue;
+        char need[32], w[32], kv[32], act[32], has[32], res[32], left[32];
+        fmt_gb(need, sizeof need, r->memory_bytes), fmt_gb(w, sizeof w, r->weight_bytes);
+        fmt_gb(kv, sizeof kv, r->kv_cache_bytes), fmt_gb(act, sizeof act, r->activation_bytes);
+        fmt_gb(has, sizeof has, l->device_bytes), fmt_gb(res, sizeof res, l->reserved_bytes);
+        fmt_gb(left, sizeof left, usable);
+        double over = r->memory_bytes - usable;
+        if (!o->allow_offload || over > r->weight_bytes || plat->hw.host_bw <= 0)
+            return diag_set(
+                d, NNPERF_E_USAGE,
+                "prompt %d + %d generated at batch %d needs %s (weights %s + KV cache %s + activations %s) "
+                "but "
+                "'%s' has %s%s%s%s%s%s: it does not fit%s",
+                r->prompt, r->generate, r->batch, need, w, kv, act, l->platform, has,
+                l->reserved_bytes > 0 ? " (" : "", l->reserved_bytes > 0 ? left : "",
+                l->reserved_bytes > 0 ? " after the runtime's reserve of " : "",
+                l->reserved_bytes > 0 ? res : "", l->reserved_bytes > 0 ? ")" : "",
+                !o->allow_offload ? "; use smaller weights (--weights int4), a smaller batch or context, or "
+                                    "--allow-offload to stream weights from host memory"
+                : over > r->weight_bytes ? " even with every weight in host memory"
+                                         : " and the platform has no host link (memory.host_bandwidth) to "
+                                           "stream weights over");
+        /* the weights over the capacity cross the host link every forward pass, after the step's own work */
+        r->offload_bytes = over;
+        double t = over / plat->hw.host_bw;
+        r->ttft_s += t, r->tpot_first_s += t, r->tpot_last_s += t, r->tpot_mean_s += t;
+        r->e2e_s += t * (1 + r->generate);
+        r->decode_tokens_per_s = (double)r->batch / r->tpot_mean_s;
+        char ob[32];
+        fmt_gb(ob, sizeof ob, over);
+        llm_warn(
+            l,
+            "prompt %d at batch %d does not fit (%s of %s usable): %s of weights stream from host memory "
+            "every forward pass (+%.3g ms per step at memory.host_bandwidth %.3g GB/s)",
+            r->prompt, r->batch, need, left, ob, t * 1e3, plat->hw.host_bw / 1e9);
+    }
+    const struct nnperf_llm_row *r = &l->rows[0];
+    double free_b = usable - r->weight_bytes, f = l->kv_fraction > 0 ? l->kv_fraction : 1;
+    /* per sequence and per token: activations plus the KV cache's share of the memory it is given */
+    double per_seq = (r->activation_bytes + r->kv_cache_bytes / f) / r->batch;
+    double per_tok = per_seq * r->batch / (r->prompt + r->generate);
+    l->max_batch = l->device_bytes <= 0          ? -1
+                   : free_b <= 0 || per_seq <= 0 ? 0
+                                                 : (int)fmin(free_b / per_seq, 1e9);
+    l->max_context = l->device_bytes <= 0          ? -1
+                     : free_b <= 0 || per_tok <= 0 ? 0
+                                                   : (int)fmin(free_b / per_tok, 1e9);
+    if (l->position_limit && (l->max_context < 0 || l->max_context > l->position_limit))
+        l->max_context = l->position_limit;
+    if (l->device_bytes <= 0)
+        llm_warn(
+            l, "platform '%s' gives no device memory capacity (memory.ddr_bytes): whether it fits is unknown",
+            l->platform);
+    return NNPERF_OK;
+}
+
 enum nnperf_status nnperf_llm(struct nnperf_model *m, const struct nnperf_platform *plat,
                               const struct nnperf_llm_options *opts, struct nnperf_llm **out, char *err,
                               size_t errlen)
@@ -582,6 +715,17 @@ enum nnperf_status nnperf_llm(struct nnperf_model *m, const struct nnperf_platfo
         l->model = ar_strdup(&l->ar, ((const struct ir_model *)m)->path);
         l->platform = ar_strdup(&l->ar, pi.name);
         l->device_bytes = pi.ddr_bytes;
+        l->reserved_bytes = plat->hw.reserved_bytes;
+        l->kv_fraction = plat->hw.kv_fraction;
+        find_position_limit(l, ((const struct ir_model *)m)->graph);
+        for (int i = 0; !st && l->position_limit && i < o.n_prompts; i++)
+            if ((int64_t)o.prompts[i] + o.generate > l->position_limit)
+                st = diag_set(
+                    &d, NNPERF_E_USAGE,
+                    "prompt %d + %d generated = %lld tokens is over the model's position limit of %d "
+                    "tokens (%s)",
+                    o.prompts[i], o.generate, (long long)o.prompts[i] + o.generate, l->position_limit,
+                    l->position_of ? l->position_of : "its position table");
         l->weights = o.weights ? o.weights : "model";
         l->kv = o.kv ? o.kv : "model";
         if (o.compute) l->compute = ar_strdup(&l->ar, o.compute);
@@ -597,25 +741,7 @@ enum nnperf_status nnperf_llm(struct nnperf_model *m, const struct nnperf_platfo
     for (int i = 0; !st && i < o.n_prompts; i++)
         for (int j = 0; !st && j < o.n_batches; j++)
             st = run_config(&rc, o.prompts[i], o.batches[j], !i && !j, &l->rows[i * o.n_batches + j]);
-    if (!st) {
-        /* what fits: memory grows linearly in the batch (KV cache and activations per sequence) and in the
-         * context (KV cache and activations per token, at the first configuration's rates) */
-        const struct nnperf_llm_row *r = &l->rows[0];
-        double free_b = l->device_bytes - r->weight_bytes;
-        double per_seq = (r->kv_cache_bytes + r->activation_bytes) / r->batch;
-        double per_tok = per_seq / (r->prompt + r->generate) * r->batch;
-        l->max_batch = l->device_bytes <= 0          ? -1
-                       : free_b <= 0 || per_seq <= 0 ? 0
-                                                     : (int)fmin(free_b / per_seq, 1e9);
-        l->max_context = l->device_bytes <= 0          ? -1
-                         : free_b <= 0 || per_tok <= 0 ? 0
-                                                       : (int)fmin(free_b / per_tok, 1e9);
-        if (l->device_bytes <= 0)
-            llm_warn(l,
-                     "platform '%s' gives no device memory capacity (memory.ddr_bytes): whether it fits is "
-                     "unknown",
-                     l->platform);
-    }
+    if (!st) st = fit_memory(l, &o, plat, &d);
     if (st) {
         diag_prefix(&d, "%s: ", ((const struct ir_model *)m)->path);
         if (err && errlen) snprintf(err, errlen, "%s", d.msg[0] ? d.msg : nnperf_status_name(st));
@@ -648,6 +774,9 @@ void nnperf_llm_summary(const struct nnperf_llm *l, struct nnperf_llm_summary *s
     s->device_bytes = l->device_bytes;
     s->max_batch = l->max_batch;
     s->max_context = l->max_context;
+    s->reserved_bytes = l->reserved_bytes;
+    s->kv_fraction = l->kv_fraction;
+    s->position_limit = l->position_limit;
     s->rows = l->n_rows;
     s->warnings = l->n_warn;
 }

@@ -29,8 +29,10 @@ struct nnperf_llm {
     const char *model, *platform;
     const char *weights, *kv, *compute; /* dtype names as used ("model" = the model's own) */
     int has_kv_cache, layers, kv_heads, head_dim;
-    double device_bytes;
+    double device_bytes, reserved_bytes, kv_fraction;
     int max_batch, max_context;
+    int position_limit;      /* 0 unknown */
+    const char *position_of; /* where the limit comes from ("rotary table 'cos_cache' [8192, 64]") */
     struct nnperf_llm_row *rows;
     int n_rows;
     struct llm_phase prefill, last_decode; /* first configuration, with layers */

@@ -52,12 +52,26 @@ static void table(const struct nnperf_llm *l, struct strbuf *sb)
     sb_printf(sb, "  memory                   weights %s + KV cache %s + activations %s = %s", a, b, c, d);
     if (l->device_bytes > 0) {
         fmt_bytes(a, sizeof a, l->device_bytes);
-        sb_printf(sb, " of %s: %s\n", a, fits_word(r->fits));
-        sb_printf(sb,
-                  "  largest batch that fits  %d (at %d tokens); largest context at batch %d: %d tokens\n",
-                  l->max_batch, r->prompt + r->generate, r->batch, l->max_context);
+        sb_printf(sb, " of %s", a);
+        if (l->reserved_bytes > 0) {
+            fmt_bytes(a, sizeof a, l->device_bytes - l->reserved_bytes),
+                fmt_bytes(b, sizeof b, l->reserved_bytes);
+            sb_printf(sb, " (%s after the runtime's reserve of %s)", a, b);
+        }
+        sb_printf(sb, ": %s\n", fits_word(r->fits));
+        if (r->offload_bytes > 0) {
+            fmt_bytes(a, sizeof a, r->offload_bytes);
+            sb_printf(sb, "  offloaded                %s of weights streamed from host memory every step\n",
+                      a);
+        }
+        sb_printf(
+            sb, "  largest batch that fits  %d (at %d tokens); largest context at batch %d: %d tokens%s\n",
+            l->max_batch, r->prompt + r->generate, r->batch, l->max_context,
+            l->position_limit && l->max_context == l->position_limit ? " (the model's position limit)" : "");
     } else
         sb_puts(sb, " (device memory unknown)\n");
+    if (l->position_limit)
+        sb_printf(sb, "  position limit           %d tokens (%s)\n", l->position_limit, l->position_of);
     if (l->n_rows > 1) {
         sb_printf(sb, "\n%7s %6s %12s %12s %12s %12s %12s %12s  %s\n", "prompt", "batch", "TTFT", "TPOT mean",
                   "tokens/s", "end to end", "KV cache", "memory", "fits");
@@ -100,6 +114,7 @@ static void json_row(const struct nnperf_llm_row *r, struct strbuf *sb)
     sb_printf(sb, ",\"weight_bytes\":%.0f,\"activation_bytes\":%.0f,\"memory_bytes\":%.0f", r->weight_bytes,
               r->activation_bytes, r->memory_bytes);
     sb_printf(sb, ",\"fits\":%s", r->fits < 0 ? "null" : r->fits ? "true" : "false");
+    sb_printf(sb, ",\"offload_bytes\":%.0f", r->offload_bytes);
 }
 
 static void json_layers(const struct llm_phase *ph, struct strbuf *sb)
@@ -134,7 +149,9 @@ static void json(const struct nnperf_llm *l, struct strbuf *sb)
               l->compute ? l->compute : "default");
     sb_printf(sb, ",\"kv_cache\":{\"present\":%s,\"layers\":%d,\"kv_heads\":%d,\"head_dim\":%d}",
               l->has_kv_cache ? "true" : "false", l->layers, l->kv_heads, l->head_dim);
-    sb_printf(sb, ",\"device_bytes\":%.0f", l->device_bytes);
+    sb_printf(sb, ",\"device_bytes\":%.0f,\"reserved_bytes\":%.0f", l->device_bytes, l->reserved_bytes);
+    jnum(sb, "kv_fraction", l->kv_fraction, 1);
+    sb_printf(sb, ",\"position_limit\":%d", l->position_limit);
     sb_puts(sb, ",\n\"summary\":{");
     json_row(&l->rows[0], sb);
     sb_printf(sb, ",\"max_batch\":%d,\"max_context\":%d}", l->max_batch, l->max_context);

@@ -42,7 +42,7 @@ CASES = [
     ((0,), "advise tests/data/advise/fallback_no.onnx --hw tests/data/advise/adv-npu.yaml --format json"),
     ((0,), "map models/mcu/cifar10_residual.onnx --target max78000 --format json"),
     ((1,), "map models/mcu/cifar10_large.onnx --target max78000 --format json"),
-    ((0,), "llm tests/data/llm/tiny-llama-hf.onnx --hw a100-80gb --format json"),
+    ((0,), "llm tests/data/llm/tiny-llama-hf.onnx --hw a100-80gb --prompt 256 --format json"),
     ((0,), "llm tests/data/llm/tiny-opt-hf.onnx --hw jetson-orin-nano --prompt 64,128 --batch 1,2 --format json"),
 ]
 

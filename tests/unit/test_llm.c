@@ -230,10 +230,13 @@ static void test_weight_only(void)
     hw_init(&wo.hw);
     CHECK(hw_load_yaml(text, strlen(text), "tiny-gpu-wo", &wo.hw, &d) == NNPERF_OK && wo.hw.weight_only);
     struct nnperf_model *m = load("tiny-llama-hf");
-    struct nnperf_llm_options a = {.compute = "int4", .generate = 4}, b = {.weights = "int4", .generate = 4};
+    int prompt = 32; /* the tiny graphs' positions end at 512 */
+    struct nnperf_llm_options a = {.compute = "int4", .generate = 4, .prompts = &prompt, .n_prompts = 1},
+                              b = {.weights = "int4", .generate = 4, .prompts = &prompt, .n_prompts = 1};
     struct nnperf_llm *la = NULL, *lb = NULL;
     char err[512];
     CHECK(m && nnperf_llm(m, &wo, &a, &la, err, sizeof err) == NNPERF_OK);
+    if (!la) fprintf(stderr, "%s\n", err);
     CHECK(m && nnperf_llm(m, &wo, &b, &lb, err, sizeof err) == NNPERF_OK);
     if (la && lb) {
         struct nnperf_llm_row ra, rb;
@@ -396,6 +399,144 @@ static void test_decode_traffic(void)
     nnperf_model_free(m);
 }
 
+/* a platform from gpu_yaml with extra memory keys */
+static int gpu_with(struct nnperf_platform *p, const char *memory_keys)
+{
+    char text[2048];
+    const char *at = strstr(gpu_yaml, "  ddr_bytes: 1MB\n");
+    if (!at) return 0;
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - gpu_yaml), gpu_yaml, memory_keys,
+             at + strlen("  ddr_bytes: 1MB\n"));
+    struct diag d = {0};
+    hw_init(&p->hw);
+    if (hw_load_yaml(text, strlen(text), "tiny-gpu-mem", &p->hw, &d) != NNPERF_OK) {
+        fprintf(stderr, "%s\n", d.msg);
+        return 0;
+    }
+    return 1;
+}
+
+/* memory: a configuration over memory.ddr_bytes less memory.reserved_bytes is refused with both sizes; with
+ * allow_offload the weights over it stream over memory.host_bandwidth every forward pass */
+static void test_memory_refusal(void)
+{
+    struct nnperf_platform big, small, small_link;
+    CHECK(gpu_with(&big, "  ddr_bytes: 1GB\n"));
+    struct nnperf_model *m = load("tiny-llama-hf");
+    int prompt = 64, batch = 8;
+    struct nnperf_llm_options o = {
+        .prompts = &prompt, .n_prompts = 1, .batches = &batch, .n_batches = 1, .generate = 8};
+    char err[1024];
+    struct nnperf_llm *ref = NULL, *l = NULL;
+    CHECK(m && nnperf_llm(m, &big, &o, &ref, err, sizeof err) == NNPERF_OK);
+    if (!ref) {
+        nnperf_model_free(m);
+        return;
+    }
+    struct nnperf_llm_row r0;
+    nnperf_llm_row(ref, 0, &r0);
+    CHECK(r0.fits == 1 && r0.offload_bytes == 0);
+    /* a device whose memory less a 50 kB reserve holds all but half the weights */
+    double usable = r0.memory_bytes - r0.weight_bytes / 2;
+    char keys[256];
+    snprintf(keys, sizeof keys, "  ddr_bytes: %.0f\n  reserved_bytes: 50000\n", usable + 50e3);
+    CHECK(gpu_with(&small, keys));
+    snprintf(keys, sizeof keys, "  ddr_bytes: %.0f\n  reserved_bytes: 50000\n  host_bandwidth: 1e9\n",
+             usable + 50e3);
+    CHECK(gpu_with(&small_link, keys));
+    CHECK(nnperf_llm(m, &small, &o, &l, err, sizeof err) == NNPERF_E_USAGE && l == NULL);
+    CHECK(strstr(err, "does not fit") && strstr(err, "but 'tiny-gpu' has ") &&
+          strstr(err, " after the runtime's reserve of 50 kB)") && strstr(err, "--allow-offload"));
+    o.allow_offload = 1;
+    CHECK(nnperf_llm(m, &small, &o, &l, err, sizeof err) == NNPERF_E_USAGE && l == NULL);
+    CHECK(strstr(err, "memory.host_bandwidth") != NULL);
+    CHECK(nnperf_llm(m, &small_link, &o, &l, err, sizeof err) == NNPERF_OK);
+    if (l) {
+        struct nnperf_llm_row r;
+        nnperf_llm_row(l, 0, &r);
+        double over = r0.memory_bytes - usable, t = over / 1e9;
+        CHECK(r.fits == 0 && fabs(r.offload_bytes - over) <= 1e-9 * over);
+        CHECK(fabs(r.ttft_s - (r0.ttft_s + t)) <= 1e-9 * r.ttft_s);
+        CHECK(fabs(r.tpot_mean_s - (r0.tpot_mean_s + t)) <= 1e-9 * r.tpot_mean_s);
+        CHECK(fabs(r.e2e_s - (r0.e2e_s + 9 * t)) <= 1e-9 * r.e2e_s);
+        CHECK(nnperf_llm_warning(l, 0) && strstr(nnperf_llm_warning(l, 0), "stream from host memory"));
+    }
+    nnperf_llm_free(l);
+    /* the reserve and the KV fraction shrink the largest batch: (usable - weights) / (acts + KV / fraction) */
+    struct nnperf_platform res;
+    CHECK(gpu_with(&res, "  ddr_bytes: 1GB\n  reserved_bytes: 0.5GB\n  kv_fraction: 0.5\n"));
+    o.allow_offload = 0;
+    l = NULL;
+    CHECK(nnperf_llm(m, &res, &o, &l, err, sizeof err) == NNPERF_OK);
+    if (l) {
+        struct nnperf_llm_summary s, s0;
+        nnperf_llm_summary(l, &s), nnperf_llm_summary(ref, &s0);
+        double per_seq = (r0.activation_bytes + r0.kv_cache_bytes / 0.5) / batch;
+        CHECK_EQ_U(s.max_batch, (unsigned)floor((0.5e9 - r0.weight_bytes) / per_seq));
+        CHECK(s.max_batch < s0.max_batch / 2);
+        CHECK(s.reserved_bytes == 0.5e9 && s.kv_fraction == 0.5);
+    }
+    nnperf_llm_free(l);
+    nnperf_llm_free(ref);
+    nnperf_model_free(m);
+}
+
+/* the model's position limit: tiny-llama-hf's rotary table covers 512 positions; a context over it is refused,
+ * and the largest context reported is at most it */
+static void test_position_limit(void)
+{
+    struct nnperf_platform big;
+    CHECK(gpu_with(&big, "  ddr_bytes: 1GB\n"));
+    const char *names[2] = {"tiny-llama-hf", "tiny-llama-genai"};
+    for (int k = 0; k < 2; k++) {
+        struct nnperf_model *m = load(names[k]);
+        int prompt = 500;
+        struct nnperf_llm_options o = {.prompts = &prompt, .n_prompts = 1, .generate = 13};
+        char err[1024];
+        struct nnperf_llm *l = NULL;
+        CHECK(m && nnperf_llm(m, &big, &o, &l, err, sizeof err) == NNPERF_E_USAGE && l == NULL);
+        CHECK(strstr(err, "513 tokens is over the model's position limit of 512 tokens (rotary table") !=
+              NULL);
+        o.generate = 12;
+        CHECK(m && nnperf_llm(m, &big, &o, &l, err, sizeof err) == NNPERF_OK);
+        if (l) {
+            struct nnperf_llm_summary s;
+            nnperf_llm_summary(l, &s);
+            CHECK_EQ_U(s.position_limit, 512);
+            CHECK_EQ_U(s.max_context, 512); /* 1 GB would hold far more */
+        }
+        nnperf_llm_free(l);
+        nnperf_model_free(m);
+    }
+}
+
+/* the peak activations are what a serving runtime holds: no attention scores where the platform fuses attention
+ * (they stay on chip) */
+static void test_peak_activations(void)
+{
+    struct nnperf_platform fused, plain;
+    CHECK(gpu_with(&fused, "  ddr_bytes: 1GB\n"));
+    fused.hw.fused_attention = 1;
+    CHECK(gpu_with(&plain, "  ddr_bytes: 1GB\n"));
+    struct nnperf_model *m = load("tiny-llama-hf");
+    int prompt = 256;
+    struct nnperf_llm_options o = {.prompts = &prompt, .n_prompts = 1, .generate = 4};
+    char err[1024];
+    struct nnperf_llm *lf = NULL, *lp = NULL;
+    CHECK(m && nnperf_llm(m, &fused, &o, &lf, err, sizeof err) == NNPERF_OK);
+    CHECK(m && nnperf_llm(m, &plain, &o, &lp, err, sizeof err) == NNPERF_OK);
+    if (lf && lp) {
+        struct nnperf_llm_row rf, rp;
+        nnperf_llm_row(lf, 0, &rf), nnperf_llm_row(lp, 0, &rp);
+        /* one layer's scores: 4 heads x 256 x 256 fp32 = 1 MB, materialised only without fused attention */
+        CHECK(rp.activation_bytes > 4.0 * 256 * 256 * 4);
+        CHECK(rp.activation_bytes - rf.activation_bytes >= 4.0 * 256 * 256 * 4);
+    }
+    nnperf_llm_free(lf);
+    nnperf_llm_free(lp);
+    nnperf_model_free(m);
+}
+
 int main(void)
 {
     struct diag d = {0};
@@ -410,5 +551,8 @@ int main(void)
     test_decode_traffic();
     test_phases_independent();
     test_weight_only();
+    test_memory_refusal();
+    test_position_limit();
+    test_peak_activations();
     return tt_done();
 }

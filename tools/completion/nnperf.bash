@@ -174,7 +174,7 @@ _nnperf() {
             fi ;;
         esac ;;
     llm)
-        opts="--prompt --batch --generate --weights --kv --compute --decode-points --dim --hw --set --format -o --output -h --help"
+        opts="--prompt --batch --generate --weights --kv --compute --decode-points --allow-offload --dim --hw --set --format -o --output -h --help"
         case "$prev" in
         --prompt) COMPREPLY=() ;;
         --batch) COMPREPLY=() ;;

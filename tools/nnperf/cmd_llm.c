@@ -26,6 +26,7 @@ int cmd_llm(const struct cli_args *a)
         .decode_points = a->v[OPT_DECODE_POINTS].n ? a->v[OPT_DECODE_POINTS].i[0] : 0,
         .dims = a->v[OPT_DIM].s,
         .n_dims = a->v[OPT_DIM].n,
+        .allow_offload = cli_flag(a, OPT_ALLOW_OFFLOAD),
     };
     struct cli_run r;
     if (cli_run_init(a, &r)) return 2;

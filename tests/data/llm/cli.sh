@@ -42,6 +42,20 @@ expect 2 "llm: unknown format 'xml'" "$nnperf" llm "$m" --hw a100-80gb --format 
 # a failed run leaves no output file
 expect 2 "" "$nnperf" llm "$m" --hw a100-80gb --kv fp7 -o "$work/x.json"
 if [ -e "$work/x.json" ]; then echo "FAIL: -o file left behind"; fail=$((fail + 1)); fi
+# memory: a model over the device memory (less the runtime's reserve) exits 2 naming both sizes; --allow-offload
+# streams the weights that do not fit over the host link; a context over the rotary table's 512 positions exits 2
+expect 2 "at batch 16 needs 6.83 MB (weights 271 kB + KV cache 1.05 MB + activations 5.51 MB) but 'a100-80gb' has 1 MB: it" \
+    "$nnperf" llm "$m" --hw a100-80gb --prompt 256 --batch 16 --generate 1 --set memory.ddr_bytes=1MB \
+    --set memory.reserved_bytes=0
+expect 2 "has 2 MB (1 MB after the runtime's reserve of 1 MB): it does not fit" \
+    "$nnperf" llm "$m" --hw a100-80gb --prompt 256 --batch 16 --generate 1 --set memory.ddr_bytes=2MB \
+    --set memory.reserved_bytes=1MB
+expect 0 "" "$nnperf" llm "$m" --hw a100-80gb --prompt 8 --generate 1 --set memory.ddr_bytes=2MB \
+    --set memory.reserved_bytes=1.95MB --allow-offload
+grep -q "230 kB of weights stream from host memory every forward pass" "$work/out" ||
+    { echo "FAIL: no offload"; fail=$((fail + 1)); }
+expect 2 "520 tokens is over the model's position limit of 512 tokens (rotary table 'model.rotary_emb.cos_cached'" \
+    "$nnperf" llm "$m" --hw a100-80gb --prompt 512 --generate 8
 for f in table json csv html; do
     expect 0 "" "$nnperf" llm "$m" --hw a100-40gb --prompt 8,16 --batch 1,2 --generate 4 --format $f -o "$work/r.$f"
     [ -s "$work/r.$f" ] || { echo "FAIL: empty $f report"; fail=$((fail + 1)); }
