@@ -194,6 +194,11 @@ struct nnperf_prediction_summary {
     /* power (the platform's power keys, docs/prediction.md): energy per frame (J), average power over a run (W),
      * fps / power; NaN when the platform describes no power */
     double energy_j_per_frame, power_w, fps_per_w;
+    /* expected error (the platform's `validation` keys): median and 90th-percentile |predicted / measured - 1| over
+     * the test rows of bench/fidelity/data the platform was never fitted to, and their number; 0 rows: not
+     * validated (no rows, or values changed after loading with nnperf_platform_set / --set) */
+    int expected_error_rows;
+    double expected_error_median, expected_error_p90;
 };
 void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_prediction_summary *s);
 const char *nnperf_prediction_warning(const struct nnperf_prediction *p, int i);

@@ -8,6 +8,8 @@
 #   4. Coral Edge TPU times on coral-usb and edgetpu-fast.
 #   5. The host CPU with ONNX Runtime, when bench/out/profiles exists (bench/validate/run_all.sh measures it):
 #      calibrated on resnet18, mobilenet_v2, efficientnet_b0, validated on every other model.
+#   6. The fidelity dataset (bench/fidelity/data): every row on its preset, per preset the rows, the fit error and
+#      the test error, checked against bench/fidelity/thresholds.csv (python3 and the shared library of BUILD_DIR).
 # Needs /usr/bin/python3 with python3-onnx (step 1). usage: bash bench/fidelity/run.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,3 +41,7 @@ if [ -d bench/out/profiles ]; then
 else
   echo "== 5. Host CPU: skipped (run bash bench/validate/run_all.sh first to measure)"
 fi
+echo
+echo "== 6. The fidelity dataset (bench/fidelity/data): per preset, fit and test rows"
+PYTHONPATH=python NNPERF_LIBRARY="$(dirname "$NN")/libnnperf.so" python3 $F/fidelity.py --rows \
+  --check $F/thresholds.csv --json "$OUT/dataset.json"

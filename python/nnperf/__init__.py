@@ -349,7 +349,8 @@ class Prediction(_Object):
     @property
     def summary(self):
         """The JSON summary: the analysis's totals and platform, dtype, latency_ms, fps, throughput_fps,
-        ddr_bytes_per_frame, avg_utilization, layers, ... (docs/json-schema.md)."""
+        ddr_bytes_per_frame, avg_utilization, layers, expected_error (median and p90 |error| of the platform's
+        test rows and their number, None where not validated), ... (docs/json-schema.md)."""
         return self._document()["summary"]
 
     @property
@@ -394,8 +395,11 @@ class Prediction(_Object):
             s = self.summary
         except Error:
             return "<nnperf.Prediction (closed)>"
+        x = s.get("expected_error")
+        band = (f" (expected error +-{100 * x['median']:.0f}% median, +-{100 * x['p90']:.0f}% p90, "
+                f"{x['test_rows']} test rows)" if x else " (not validated)")
         return (f"<nnperf.Prediction {self.analysis.model.path!r} on {s['platform']} ({s['dtype']}): "
-                f"{s['latency_ms']:.4g} ms, {s['fps']:.4g} FPS>")
+                f"{s['latency_ms']:.4g} ms, {s['fps']:.4g} FPS{band}>")
 
 
 def _iframe(page):

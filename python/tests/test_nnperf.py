@@ -92,6 +92,20 @@ def test_predict_options(models, cli):
     assert a.predict("horizon-j5", batch=1).summary["fps"] != p.summary["fps"]
 
 
+def test_expected_error(models, root):
+    """the summary carries the preset's validation (bench/fidelity/data test rows) or None, and repr shows it"""
+    a = nnperf.load(os.path.join(models, "squeezenet1_1.onnx")).analyze()
+    with open(os.path.join(root, "presets", "zcu102-dpu.yaml")) as f:
+        text = f.read().split("\nvalidation:", 1)[1]
+    want = {k: float(v.split("#")[0]) for k, v in (line.strip().split(":", 1) for line in text.splitlines()[1:4])}
+    p = a.predict("zcu102-dpu")
+    x = p.summary["expected_error"]
+    assert (x["median"], x["p90"], x["test_rows"]) == (want["median_error"], want["p90_error"], want["test_rows"])
+    assert f"+-{100 * x['median']:.0f}% median" in repr(p)
+    q = a.predict("l4")
+    assert q.summary["expected_error"] is None and "not validated" in repr(q)
+
+
 def test_weight_dtype_apart_from_compute(models):
     """W4A16: int4 weights with fp16 compute read a quarter of the fp16 weight bytes; an unknown name is an Error."""
     a = nnperf.load(os.path.join(models, "resnet50.onnx")).analyze()

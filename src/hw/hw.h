@@ -104,6 +104,10 @@ struct hw_desc {
     double run_overhead_s; /* fixed cost per run: runtime call, input pre-processing */
     /* power: static watts, joules per op per dtype, per DDR byte and per on-chip byte (all 0: not described) */
     double static_w, op_j[HW_NDT], ddr_j, sram_j;
+    /* validation: the median and 90th-percentile |error| of the platform's test rows in bench/fidelity/data and their
+     * number (0: not validated); reports show them as the prediction's expected error */
+    int val_rows;
+    double val_median, val_p90;
     struct hw_fallback fb;
     /* keys whose values are assumptions rather than published facts (key paths, validated against the table) */
     int n_assume;

@@ -214,6 +214,17 @@ const struct hw_key hw_keys[] = {
      .doc = "energy per byte moved to or from DDR (or the host link)"},
     {"power.sram_j_per_byte", HW_T_NUM, .unit = HW_U_JOULES, 1e-16, 1e-6, HW_F_ZERO_OFF, D(sram_j),
      .doc = "energy per byte of on-chip buffer traffic"},
+
+    {"validation", HW_T_SECTION,
+     .doc = "how far the platform's predictions were off on published measurements no number of it was fitted to "
+            "(the test rows of bench/fidelity/data, written by bench/fidelity/fidelity.py --write-presets): reports "
+            "show them as the expected error; absent: not validated"},
+    {"validation.test_rows", HW_T_INT, .min = 0, .max = 1e6, .off = D(val_rows),
+     .doc = "number of test rows behind the two errors below"},
+    {"validation.median_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_median),
+     .doc = "median of |predicted / measured - 1| over those rows (0.25: 25%)"},
+    {"validation.p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_p90),
+     .doc = "90th percentile (nearest rank) of the same |errors|"},
 };
 /* clang-format on */
 const int hw_n_keys = (int)(sizeof hw_keys / sizeof hw_keys[0]);

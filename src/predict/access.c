@@ -63,6 +63,10 @@ void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_
     s->spilled_tensors = p->spilled_tensors;
     s->unknown_layers = p->unknown_layers;
     s->warnings = p->n_warn;
+    /* a platform changed after loading is no longer the one the rows validated */
+    s->expected_error_rows = p->hw.n_set ? 0 : p->hw.val_rows;
+    s->expected_error_median = s->expected_error_rows ? p->hw.val_median : NAN;
+    s->expected_error_p90 = s->expected_error_rows ? p->hw.val_p90 : NAN;
     s->energy_j_per_frame = s->power_w = s->fps_per_w = NAN;
     if (pr_has_power(&p->hw) && p->latency > 0) {
         /* static power over the whole run, dynamic energy of every layer */

@@ -62,6 +62,15 @@ static void json_summary(const struct rep_view *v, struct rep_json *j)
         else
             rj_null(j, pk[i]);
     }
+    if (s->expected_error_rows) {
+        rj_obj(j, "expected_error", 0);
+        rj_num(j, "median", s->expected_error_median);
+        rj_num(j, "p90", s->expected_error_p90);
+        rj_int(j, "test_rows", s->expected_error_rows);
+        rj_end(j);
+    } else {
+        rj_null(j, "expected_error");
+    }
     rj_int(j, "layers", s->layers);
     rj_int(j, "fallback_layers", s->fallback_layers);
     rj_int(j, "spilled_tensors", s->spilled_tensors);
@@ -169,6 +178,21 @@ static void power_text(const struct nnperf_prediction_summary *s, char *b, size_
     rep_si(e, sizeof e, me ? ej * 1e3 : ej, me ? "mJ" : "J");
     rep_si(w, sizeof w, mw ? pw * 1e3 : pw, mw ? "mW" : "W");
     c_snprintf(b, n, "%s average, %s per frame, %.4g FPS/W", w, e, s->fps_per_w);
+}
+
+/* the expected error of the prediction: the platform's validation on test rows, or that there is none */
+static void expected_error_text(const struct rep_view *v, char *b, size_t n)
+{
+    const struct nnperf_prediction_summary *s = &v->s;
+    if (!s->expected_error_rows) {
+        snprintf(b, n, "not validated (%s)",
+                 nnperf_prediction_override_count(v->p) ? "the platform was changed with --set"
+                                                        : "no test rows in bench/fidelity/data");
+        return;
+    }
+    c_snprintf(b, n,
+               "+-%.0f%% median, +-%.0f%% at the 90th percentile (|error| over %d test rows, bench/fidelity)",
+               100 * s->expected_error_median, 100 * s->expected_error_p90, s->expected_error_rows);
 }
 
 /* ---- CSV ---- */
@@ -298,6 +322,9 @@ static void text_summary(const struct rep_view *v, int width, struct strbuf *sb)
     rep_time(a[6], 48, s->latency_s);
     kv_line(sb, width, "latency", "%s per run", a[6]);
     kv_line(sb, width, "FPS", "%.2f", s->fps);
+    char xe[200];
+    expected_error_text(v, xe, sizeof xe);
+    kv_line(sb, width, "expected error", "%s", xe);
     if (s->cores > s->cores_per_inference)
         kv_line(sb, width, "throughput", "%.2f FPS (%d inferences in flight, one per %d core%s)",
                 s->throughput_fps, s->cores / s->cores_per_inference, s->cores_per_inference,
@@ -397,6 +424,8 @@ static void html_summary(const struct rep_view *v, struct strbuf *sb)
     char b[400], c1[48], c2[48], c3[48];
     rh_cards_open(sb);
     rep_time(b, sizeof b, s->latency_s);
+    if (s->expected_error_rows)
+        c_snprintf(b + strlen(b), sizeof b - strlen(b), " (+-%.0f%%)", 100 * s->expected_error_median);
     rh_card(sb, "latency per run", b);
     c_snprintf(b, sizeof b, "%.2f", s->fps);
     rh_card(sb, "FPS", b);
@@ -422,6 +451,8 @@ static void html_summary(const struct rep_view *v, struct strbuf *sb)
     rh_kv(sb, "inputs", t.p ? t.p : "");
     snprintf(b, sizeof b, "%d", s->frames_per_run);
     rh_kv(sb, "frames per run", b);
+    expected_error_text(v, b, sizeof b);
+    rh_kv(sb, "expected error", b);
     rep_si(c1, sizeof c1, s->ops_per_frame, "");
     rep_si(c2, sizeof c2, s->aligned_ops_per_frame, "");
     rep_si(c3, sizeof c3, s->ops_per_run, "");

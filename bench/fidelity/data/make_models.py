@@ -1,0 +1,96 @@
+#!/usr/bin/python3
+"""Generate the weight-stripped ONNX models the fidelity dataset names that models/ does not have.
+
+Developer tool only (needs python3-torchvision and python3-onnx; CI never runs it); the generated files are
+committed. Weights are stripped the way models/make_models.py strips them (its strip_weights: every initializer over
+1 KiB becomes an external-data reference to a file that is not shipped).
+
+    /usr/bin/python3 bench/fidelity/data/make_models.py
+
+Models (random weights, eval mode, opset 13, input "input", output "output"):
+  cnv_s{1,0.5,0.25,0.125}  QuTiBench's CNV at a channel scale (docs/sources.md [QUTIBENCH]; its topology table:
+                          CNV 6,157,696 parameters and 469,449,728 ops at 100%): 3x3 valid convs 128, 128, pool,
+                          256, 256, pool, 512, 512, then FC 1024, 1024, 10, every width times the scale; 1x3x32x32.
+  mlp_s{1,0.5,0.25,0.125}  QuTiBench's MLP: 784 -> 2048 -> 2048 -> 2048 -> 10 (10,014,720 parameters at 100%), hidden
+                          widths times the scale; 1x1x28x28 flattened.
+  mobilenet_v1            MobileNet v1 1.0 (Howard et al. 2017): 3x3 stem 32 stride 2, 13 depthwise-separable
+                          blocks, global pool, FC 1000; 1x3x224x224.
+  vgg19                   torchvision vgg19; 1x3x224x224.
+Prints each model's parameters and MACs (QuTiBench's numbers for CNV/MLP are checked here)."""
+import importlib.util
+import io
+import os
+import sys
+
+import onnx
+import torch
+import torch.nn as nn
+import torchvision
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("mm", os.path.join(HERE, "..", "..", "..", "models", "make_models.py"))
+mm = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mm)
+
+
+def cnv(s):
+    c = [int(round(w * s)) for w in (128, 128, 256, 256, 512, 512)]
+    f = int(round(1024 * s))
+    layers, cin = [], 3
+    for i, co in enumerate(c):
+        layers += [nn.Conv2d(cin, co, 3, bias=False), nn.BatchNorm2d(co), nn.ReLU()]
+        if i in (1, 3):
+            layers.append(nn.MaxPool2d(2))
+        cin = co
+    layers += [nn.Flatten(), nn.Linear(cin, f, bias=False), nn.BatchNorm1d(f), nn.ReLU(),
+               nn.Linear(f, f, bias=False), nn.BatchNorm1d(f), nn.ReLU(), nn.Linear(f, 10, bias=False)]
+    return nn.Sequential(*layers), (1, 3, 32, 32)
+
+
+def mlp(s):
+    h = int(round(2048 * s))
+    return nn.Sequential(nn.Flatten(), nn.Linear(784, h, bias=False), nn.BatchNorm1d(h), nn.ReLU(),
+                         nn.Linear(h, h, bias=False), nn.BatchNorm1d(h), nn.ReLU(),
+                         nn.Linear(h, h, bias=False), nn.BatchNorm1d(h), nn.ReLU(),
+                         nn.Linear(h, 10, bias=False)), (1, 1, 28, 28)
+
+
+def mobilenet_v1():
+    def dw(cin, cout, stride):
+        return [nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False), nn.BatchNorm2d(cin), nn.ReLU(),
+                nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+    cfg = [(32, 64, 1), (64, 128, 2), (128, 128, 1), (128, 256, 2), (256, 256, 1), (256, 512, 2)] + \
+          [(512, 512, 1)] * 5 + [(512, 1024, 2), (1024, 1024, 1)]
+    layers = [nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU()]
+    for a, b, st in cfg:
+        layers += dw(a, b, st)
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(1024, 1000)]
+    return nn.Sequential(*layers), (1, 3, 224, 224)
+
+
+def models():
+    for s, tag in ((1, "1"), (0.5, "0.5"), (0.25, "0.25"), (0.125, "0.125")):
+        yield "cnv_s" + tag, cnv(s)
+        yield "mlp_s" + tag, mlp(s)
+    yield "mobilenet_v1", mobilenet_v1()
+    yield "vgg19", (torchvision.models.vgg19(weights=None), (1, 3, 224, 224))
+
+
+def main():
+    out = os.path.join(HERE, "models")
+    os.makedirs(out, exist_ok=True)
+    for name, (model, shape) in models():
+        model.eval()
+        macs, _ = mm.count_macs(model, shape)
+        params = mm.count_params(model)
+        data = mm.export_bytes(model, shape)
+        proto = onnx.load_from_string(data)
+        onnx.checker.check_model(proto)
+        mm.strip_weights(proto, name)
+        with open(os.path.join(out, name + ".onnx"), "wb") as f:
+            f.write(proto.SerializeToString())
+        print(f"{name:16s} params {params:>11,d}  MACs {macs:>14,d}  ops {2 * macs:>14,d}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""fidelity.py - nnperf's predictions against the fidelity dataset (bench/fidelity/data/*.csv, its README): every
+row predicted on its preset, out of the box, and the |error| per preset over its fit rows and its test rows.
+
+usage: bench/fidelity/fidelity.py [--rows] [--json OUT] [--check THRESHOLDS] [--write-presets DIR]
+                                  [--check-presets DIR] [--preset NAME]
+
+Needs the Python package (python/) and the library: PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so.
+  --rows                 print every row (measured, predicted, error)
+  --json OUT             write the per-preset and per-row results as JSON
+  --check THRESHOLDS     exit 1 when a preset's test median |error| is above the value recorded in THRESHOLDS
+                         (bench/fidelity/thresholds.csv) or a preset with test rows has no recorded value
+  --write-presets DIR    write each preset's `validation:` section (median and p90 |error| of its test rows, their
+                         number) into DIR/NAME.yaml, keeping every other line
+  --check-presets DIR    exit 1 unless every preset's `validation:` section equals what the dataset gives
+  --preset NAME          only rows of that preset
+
+Errors are predicted / measured - 1 of the row's quantity: `latency` (ms per run of `batch` frames) against the
+prediction's latency_ms, `fps` against its fps (frames per second of one stream at that batch), `throughput`
+against its throughput_fps (every core busy). Predictions are deterministic: no timing is involved."""
+import csv
+import glob
+import json
+import math
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+DATA = os.path.join(HERE, "data")
+COLUMNS = ["preset", "model", "input", "dtype", "batch", "threads", "quantity", "value", "unit", "includes", "board",
+           "software", "source", "split"]
+UNITS = {"latency": "ms", "fps": "fps", "throughput": "fps"}
+
+
+def read_rows(data=DATA):
+    """Every row of data/*.csv, checked: the columns, a split of fit or test, a known quantity with its unit."""
+    rows = []
+    for path in sorted(glob.glob(os.path.join(data, "*.csv"))):
+        with open(path) as f:
+            lines = [(i + 1, l) for i, l in enumerate(f) if not l.startswith("#")]
+        rd = csv.DictReader(l for _, l in lines)
+        if rd.fieldnames != COLUMNS:
+            sys.exit(f"{path}: the header must be {','.join(COLUMNS)}")
+        for (lineno, _), r in zip(lines[1:], rd):
+            where = f"{os.path.relpath(path, ROOT)}:{lineno}"
+            if r["split"] not in ("fit", "test"):
+                sys.exit(f"{where}: split '{r['split']}' is not fit or test")
+            if UNITS.get(r["quantity"]) != r["unit"]:
+                sys.exit(f"{where}: quantity '{r['quantity']}' with unit '{r['unit']}' (latency ms, fps fps, "
+                         "throughput fps)")
+            if not r["source"] or not r["model"] or not (float(r["value"]) > 0):
+                sys.exit(f"{where}: a row needs a model, a positive value and a source")
+            r["where"] = where
+            rows.append(r)
+    return rows
+
+
+def percentile_abs(errs, q):
+    """the q-quantile of |errors| by the nearest rank (the smallest value with at least q of them at or below)"""
+    a = sorted(abs(e) for e in errs)
+    return a[max(0, math.ceil(q * len(a)) - 1)] if a else None
+
+
+def median_abs(errs):
+    a = sorted(abs(e) for e in errs)
+    n = len(a)
+    return (a[n // 2] if n % 2 else (a[n // 2 - 1] + a[n // 2]) / 2) if n else None
+
+
+def predict_rows(rows):
+    """adds 'predicted' and 'error' to each row"""
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import nnperf
+    analyses = {}
+    for r in rows:
+        key = (r["model"], r["input"])
+        if key not in analyses:
+            m = nnperf.load(os.path.join(ROOT, r["model"]))
+            dims = [int(d) for d in r["input"].split("x")] if r["input"] else None
+            analyses[key] = m.analyze(inputs={"input": dims} if dims else None)
+        p = analyses[key].predict(r["preset"], dtype=r["dtype"] or None, batch=int(r["batch"] or 1))
+        s = p.summary
+        q = r["quantity"]
+        r["predicted"] = s["latency_ms"] if q == "latency" else s["fps"] if q == "fps" else s["throughput_fps"]
+        r["error"] = r["predicted"] / float(r["value"]) - 1
+    return rows
+
+
+def per_preset(rows):
+    out = {}
+    for r in rows:
+        out.setdefault(r["preset"], {"fit": [], "test": []})[r["split"]].append(r["error"])
+    res = {}
+    for name, d in sorted(out.items()):
+        res[name] = {"rows": len(d["fit"]) + len(d["test"]), "fit_rows": len(d["fit"]),
+                     "fit_median_error": median_abs(d["fit"]), "test_rows": len(d["test"]),
+                     "test_median_error": median_abs(d["test"]), "test_p90_error": percentile_abs(d["test"], 0.9),
+                     "test_within_25": sum(abs(e) <= 0.25 for e in d["test"])}
+    return res
+
+
+def pct(x):
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def read_thresholds(path):
+    with open(path) as f:
+        return {r["preset"]: float(r["max_test_median_error"])
+                for r in csv.DictReader(l for l in f if not l.startswith("#"))}
+
+
+VALIDATION_RE = re.compile(r"^validation:.*\n(?:[ #].*\n|\n)*", re.M)
+
+
+def validation_block(s):
+    return ("validation:                        # bench/fidelity/data test rows, out of the box (written by "
+            "bench/fidelity/fidelity.py)\n"
+            f"  test_rows: {s['test_rows']}\n"
+            f"  median_error: {s['test_median_error']:.4f}\n"
+            f"  p90_error: {s['test_p90_error']:.4f}\n")
+
+
+def preset_validation(text):
+    """the validation keys a preset's YAML text declares ({} when none)"""
+    m = VALIDATION_RE.search(text)
+    if not m:
+        return {}
+    out = {}
+    for line in m.group(0).splitlines()[1:]:
+        k, _, v = line.split("#")[0].strip().partition(":")
+        if k:
+            out[k] = float(v)
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    opts = {}
+    for k in ("--json", "--check", "--write-presets", "--check-presets", "--preset"):
+        if k in args:
+            i = args.index(k)
+            opts[k] = args[i + 1]
+            del args[i:i + 2]
+    show_rows = "--rows" in args
+    args = [a for a in args if a != "--rows"]
+    if args:
+        sys.exit(__doc__)
+    rows = read_rows()
+    if "--preset" in opts:
+        rows = [r for r in rows if r["preset"] == opts["--preset"]]
+    predict_rows(rows)
+    if show_rows:
+        print(f"{'preset':14s} {'model':28s} {'input':12s} {'dtype':5s} {'batch':>5s} {'quantity':10s} "
+              f"{'measured':>10s} {'nnperf':>10s} {'error':>8s} split")
+        for r in rows:
+            print(f"{r['preset']:14s} {os.path.basename(r['model'])[:-5]:28s} {r['input']:12s} {r['dtype']:5s} "
+                  f"{r['batch']:>5s} {r['quantity']:10s} {float(r['value']):10.4g} {r['predicted']:10.4g} "
+                  f"{100 * r['error']:+7.1f}% {r['split']}")
+        print()
+    res = per_preset(rows)
+    print(f"{'preset':14s} {'rows':>5s} {'fit':>4s} {'fit error':>10s} {'test':>5s} {'test error':>11s} "
+          f"{'test p90':>9s} {'test within 25%':>16s}")
+    for name, s in res.items():
+        print(f"{name:14s} {s['rows']:5d} {s['fit_rows']:4d} {pct(s['fit_median_error']):>10s} {s['test_rows']:5d} "
+              f"{pct(s['test_median_error']):>11s} {pct(s['test_p90_error']):>9s} "
+              f"{s['test_within_25']:>9d} of {s['test_rows']}")
+    test = [r["error"] for r in rows if r["split"] == "test"]
+    fit = [r["error"] for r in rows if r["split"] == "fit"]
+    print(f"all: {len(rows)} rows over {len(res)} presets; fit {len(fit)} rows, median |error| {pct(median_abs(fit))};"
+          f" test {len(test)} rows, median |error| {pct(median_abs(test))}, p90 {pct(percentile_abs(test, 0.9))}, "
+          f"{sum(abs(e) <= 0.25 for e in test)} within 25%")
+    if "--json" in opts:
+        with open(opts["--json"], "w") as f:
+            json.dump({"presets": res, "rows": [{k: r[k] for k in COLUMNS + ["predicted", "error"]} for r in rows]},
+                      f, indent=1)
+    status = 0
+    if "--check" in opts:
+        th = read_thresholds(opts["--check"])
+        for name, s in res.items():
+            if not s["test_rows"]:
+                continue
+            if name not in th:
+                print(f"FAIL {name}: {s['test_rows']} test rows but no recorded threshold in {opts['--check']}")
+                status = 1
+            elif s["test_median_error"] > th[name] + 1e-9:
+                print(f"FAIL {name}: test median |error| {pct(s['test_median_error'])} is above the recorded "
+                      f"{pct(th[name])} ({opts['--check']})")
+                status = 1
+        if not status:
+            print(f"check: every preset's test median |error| is at or below {opts['--check']}")
+    for key in ("--write-presets", "--check-presets"):
+        if key not in opts:
+            continue
+        for path in sorted(glob.glob(os.path.join(opts[key], "*.yaml"))):
+            name = os.path.basename(path)[:-5]
+            s = res.get(name)
+            with open(path) as f:
+                text = f.read()
+            want = {}
+            if s and s["test_rows"]:
+                want = {"test_rows": s["test_rows"], "median_error": round(s["test_median_error"], 4),
+                        "p90_error": round(s["test_p90_error"], 4)}
+            if key == "--check-presets":
+                have = preset_validation(text)
+                if have != want:
+                    print(f"FAIL {path}: validation {have} but the dataset gives {want} "
+                          "(bench/fidelity/fidelity.py --write-presets presets)")
+                    status = 1
+                continue
+            new = VALIDATION_RE.sub("", text).rstrip("\n") + "\n"
+            if want:
+                new += validation_block(s)
+            if new != text:
+                with open(path, "w") as f:
+                    f.write(new)
+                print(f"wrote {path}")
+        if key == "--check-presets" and not status:
+            print(f"check: every preset's validation section equals the dataset ({opts[key]})")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
