@@ -221,6 +221,9 @@ struct nnperf_layer_info {
     double intensity;                                /* aligned ops / DDR byte (0 when no DDR traffic) */
     double attained;                                 /* aligned ops / t_total, ops/s */
     double energy_j;                                 /* per run; NaN when the platform describes no power */
+    const char
+        *dtype; /* the type it computes at ("int8", "fp16", ...): a quantized graph's own (QDQ, QOperator),
+                        * else the prediction's */
 };
 int nnperf_prediction_layer_count(const struct nnperf_prediction *p);
 void nnperf_prediction_layer(const struct nnperf_prediction *p, int i, struct nnperf_layer_info *li);

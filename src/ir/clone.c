@@ -244,3 +244,92 @@ enum nnperf_status ir_clone_graph(struct arena *ar, const struct ir_graph *g, st
     if (!st) *out = graphs;
     return st;
 }
+
+/* ---- a copy of one graph's own records (ir_copy_graph) ---- */
+
+struct vidx {
+    const struct ir_value *v;
+    int i;
+};
+
+static int cmp_vidx(const void *a, const void *b)
+{
+    const struct vidx *x = a, *y = b;
+    return x->v == y->v ? 0 : (uintptr_t)x->v < (uintptr_t)y->v ? -1 : 1;
+}
+
+/* the copy of v among the n sorted originals, else v itself (a value of an outer scope) */
+static struct ir_value *copy_of(const struct vidx *ix, int n, struct ir_value *copies, struct ir_value *v)
+{
+    int lo = 0, hi = n - 1;
+    while (v && lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (ix[mid].v == v) return &copies[ix[mid].i];
+        if ((uintptr_t)ix[mid].v < (uintptr_t)v)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return v;
+}
+
+enum nnperf_status ir_copy_graph(struct arena *ar, const struct ir_graph *g, struct ir_graph **out,
+                                 struct diag *d)
+{
+    int nv = g->n_values, nn = g->n_nodes;
+    struct ir_graph *c = ar_alloc(ar, sizeof *c);
+    struct ir_value *vals = ar_calloc(ar, (size_t)(nv ? nv : 1), sizeof *vals);
+    struct ir_node *nodes = ar_calloc(ar, (size_t)(nn ? nn : 1), sizeof *nodes);
+    struct ir_value **va = ar_calloc(ar, (size_t)(nv ? nv : 1), sizeof *va);
+    struct ir_node **na = ar_calloc(ar, (size_t)(nn ? nn : 1), sizeof *na);
+    struct vidx *ix = malloc((size_t)(nv ? nv : 1) * sizeof *ix);
+    if (!c || !vals || !nodes || !va || !na || !ix) {
+        free(ix);
+        return diag_set(d, NNPERF_E_NOMEM, "out of memory");
+    }
+    *c = *g;
+    for (int i = 0; i < nv; i++) {
+        vals[i] = *g->values[i];
+        va[i] = &vals[i];
+        ix[i] = (struct vidx){g->values[i], i};
+    }
+    qsort(ix, (size_t)nv, sizeof *ix, cmp_vidx);
+    enum nnperf_status st = NNPERF_OK;
+    for (int k = 0; k < nn && !st; k++) {
+        nodes[k] = *g->nodes[k];
+        na[k] = &nodes[k];
+        struct ir_node *nd = &nodes[k];
+        struct ir_value **in = ar_calloc(ar, (size_t)(nd->n_in + nd->n_out + 1), sizeof *in);
+        if (!in) {
+            st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
+            break;
+        }
+        for (int i = 0; i < nd->n_in; i++) in[i] = copy_of(ix, nv, vals, nd->in[i]);
+        for (int i = 0; i < nd->n_out; i++) in[nd->n_in + i] = copy_of(ix, nv, vals, nd->out[i]);
+        nd->in = in;
+        nd->out = in + nd->n_in;
+    }
+    /* producers: the copy of the node at the producer's position, when it is one of g's nodes */
+    for (int i = 0; i < nv && !st; i++) {
+        const struct ir_node *pn = vals[i].producer;
+        if (pn && pn->index >= 0 && pn->index < nn && g->nodes[pn->index] == pn)
+            vals[i].producer = &nodes[pn->index];
+    }
+    struct ir_value ***lists[3] = {&c->inputs, &c->outputs, &c->inits};
+    int counts[3] = {g->n_inputs, g->n_outputs, g->n_inits};
+    for (int l = 0; l < 3 && !st; l++) {
+        struct ir_value **a = ar_calloc(ar, (size_t)(counts[l] ? counts[l] : 1), sizeof *a);
+        if (!a) {
+            st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
+            break;
+        }
+        for (int i = 0; i < counts[l]; i++) a[i] = copy_of(ix, nv, vals, (*lists[l])[i]);
+        *lists[l] = a;
+    }
+    free(ix);
+    if (st) return st;
+    c->values = va;
+    c->nodes = na;
+    *out = c;
+    return NNPERF_OK;
+}

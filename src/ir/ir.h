@@ -314,5 +314,10 @@ void ir_number_graph(struct ir_graph *g);
  * tree is not numbered (ir_number_graph). */
 enum nnperf_status ir_clone_graph(struct arena *ar, const struct ir_graph *g, struct ir_graph **out,
                                   struct diag *d);
+/* A copy into ar of g's own records only (its nodes and the values it defines, with the pointers between them
+ * redirected; node arrays of inputs and outputs are new), for a pass that rewires one graph (the prediction's
+ * lowering): subgraphs, outer-scope values, names, dims and the name table stay g's. Errors: NNPERF_E_NOMEM. */
+enum nnperf_status ir_copy_graph(struct arena *ar, const struct ir_graph *g, struct ir_graph **out,
+                                 struct diag *d);
 
 #endif

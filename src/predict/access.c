@@ -106,6 +106,7 @@ void nnperf_prediction_layer(const struct nnperf_prediction *p, int i, struct nn
     li->name = L->name;
     li->op = L->main->op_type;
     li->klass = op_class_name(L->klass);
+    li->dtype = hw_dtype_name(L->dtype);
     li->bound = bound_name(L->bound);
     li->nodes = L->n_nodes;
     li->fallback = L->fallback;

@@ -47,11 +47,16 @@ double pr_ddr_bw(const struct nnperf_prediction *p)
 
 double pr_peak(const struct nnperf_prediction *p)
 {
+    return pr_peak_at(p, p->dtype);
+}
+
+double pr_peak_at(const struct nnperf_prediction *p, int dt)
+{
     const struct hw_desc *hw = &p->hw;
     int cores = hw->cores > 0 ? hw->cores : 1;
     int per =
         hw->cores_per_inference > 0 && hw->cores_per_inference < cores ? hw->cores_per_inference : cores;
-    return hw->peak_ops[p->dtype] * per / cores;
+    return dt >= 0 && dt < HW_NDT ? hw->peak_ops[dt] * per / cores : 0;
 }
 
 /* time on the fallback unit */
@@ -121,7 +126,7 @@ static int has_work(const struct pr_layer *L)
 static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
 {
     const struct hw_desc *hw = &p->hw;
-    double peak = pr_peak(p);
+    double peak = pr_peak_at(p, L->dtype);
     double ddr_bytes = ddr_bytes_of(L);
     int work = has_work(L);
     if (L->fallback) {
@@ -253,8 +258,8 @@ static double vector_work(const struct nnperf_prediction *p, const struct pr_lay
 static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
 {
     const struct hw_desc *hw = &p->hw;
-    double lanes_r = hw->array.reduce[p->dtype], lanes_k = hw->array.channels[p->dtype];
-    double lanes_p = hw->array.pixels[p->dtype];
+    double lanes_r = hw->array.reduce[L->dtype], lanes_k = hw->array.channels[L->dtype];
+    double lanes_p = hw->array.pixels[L->dtype];
     double ddr_bytes = ddr_bytes_of(L);
     int work = has_work(L);
     if (L->fallback) {
@@ -262,7 +267,7 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
         finish(p, L);
         return;
     }
-    double peak = pr_peak(p) * hw_eff(hw, L->klass);
+    double peak = pr_peak_at(p, L->dtype) * hw_eff(hw, L->klass);
     double vrate = hw->vector_ops > 0 ? hw->vector_ops : peak;
     double t_mac = 0, t_strided = 0;
     if (L->mac_ops_aligned > 0) {
@@ -272,7 +277,7 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
             util = lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) * lane_fill(pix, lanes_p) *
                    wave_fill(pix * p->batch, chan, lanes_p, lanes_k, hw->array.units);
             if (sin > 0 && hw->strided_in_bw > 0)
-                t_strided = sin * pr_elem_bytes(p, 0) * p->batch / hw->strided_in_bw;
+                t_strided = sin * pr_elem_bytes_at(p, L->dtype, 0) * p->batch / hw->strided_in_bw;
         }
         L->util = util;
         t_mac = safe_div(L->mac_ops_aligned, peak * util);
@@ -300,7 +305,7 @@ int pr_has_power(const struct hw_desc *hw)
 double pr_layer_energy(const struct nnperf_prediction *p, const struct pr_layer *L)
 {
     const struct hw_desc *hw = &p->hw;
-    return (L->mac_ops_aligned + L->vec_ops_aligned) * hw->op_j[p->dtype] +
+    return (L->mac_ops_aligned + L->vec_ops_aligned) * hw->op_j[L->dtype] +
            (ddr_bytes_of(L) + L->link_bytes + L->transfer_bytes) * hw->ddr_j + L->sram_bytes * hw->sram_j;
 }
 
@@ -321,7 +326,7 @@ void pr_kernel_terms(const struct nnperf_prediction *p, const struct pr_layer *L
     for (int o = 0; o < last->n_out; o++) out += numel_of(last->out[o]);
     out *= p->batch;
     t->overhead = 1;
-    double peak = pr_peak(p);
+    double peak = pr_peak_at(p, L->dtype);
     if (L->mac_ops > 0 && L->main && peak > 0) {
         double s = L->mac_ops / peak;
         const struct ir_node *m = L->main;

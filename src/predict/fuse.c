@@ -176,6 +176,11 @@ static void layer_sums(struct nnperf_prediction *p, int l)
     L->fallback = 0;
     for (int i = 0; i < L->n_nodes; i++)
         if (!hw_supports(hw, L->nodes[i]->op_type)) L->fallback = 1;
+    /* the type it computes at: its main node's (a quantized graph's, lower.c), else the prediction's; a float layer
+     * of a quantized graph on a platform without a float peak runs on the fallback unit, in fp32 */
+    const struct pr_node_in *mi = &p->node_in[L->main->index];
+    L->dtype = mi->dtype >= 0 ? mi->dtype : p->dtype;
+    if (mi->float_path) L->fallback = 1, L->dtype = HW_FP32;
     const struct ir_node *last = L->nodes[L->n_nodes - 1];
     L->out = last->n_out ? last->out[0] : NULL;
 }
@@ -193,6 +198,7 @@ static void finish_layers(struct nnperf_prediction *p)
                     "accelerator",
                     L->name, L->main->op_type, p->hw.name);
             L->fallback = 0;
+            if (p->hw.peak_ops[L->dtype] <= 0) L->dtype = p->dtype;
         }
         if (L->fallback) p->fallback_layers++;
         if (!L->cost_known) p->unknown_layers++;
@@ -539,7 +545,7 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
     for (int k = 0; k < n; k++) {
         const struct ir_node *nd = g->nodes[k];
         if (p->layer_of[k] != -2) continue;
-        if (folded(nd)) {
+        if (folded(nd) || p->node_in[k].gone) {
             p->layer_of[k] = -1;
             continue;
         }

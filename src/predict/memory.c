@@ -57,10 +57,15 @@ double pr_dtype_bytes(const char *name)
 
 double pr_elem_bytes(const struct nnperf_prediction *p, int is_weight)
 {
+    return pr_elem_bytes_at(p, p->dtype, is_weight);
+}
+
+double pr_elem_bytes_at(const struct nnperf_prediction *p, int dt, int is_weight)
+{
     if (is_weight && p->w_elem > 0) return p->w_elem;
     if (!is_weight && p->a_elem > 0) return p->a_elem;
     /* int4 packs weights two per byte; activations of an int4 model stay int8 (common NPU practice, documented) */
-    switch (p->dtype) {
+    switch (dt) {
     case HW_INT4: return is_weight ? 0.5 : 1.0;
     case HW_INT8: return 1.0;
     case HW_FP16:
@@ -75,10 +80,10 @@ double pr_elem_bytes(const struct nnperf_prediction *p, int is_weight)
  * run, over the host link when the platform has one, else from DDR. */
 static void weight_bytes(struct nnperf_prediction *p, double per_run)
 {
-    double wb = pr_elem_bytes(p, 1), room = p->hw.weight_sram_bytes;
+    double room = p->hw.weight_sram_bytes;
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
-        double b = L->params * wb + L->packed_bytes;
+        double b = L->params * pr_elem_bytes_at(p, L->dtype, 1) + L->packed_bytes;
         L->w_bytes = L->link_bytes = 0;
         if (room > 0 && b <= room && !L->fallback) {
             room -= b;
@@ -372,7 +377,6 @@ static int is_kv(const struct ir_graph *g, const struct ir_value *v)
 static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
 {
     const struct ir_graph *g = p->g;
-    double eb = pr_elem_bytes(p, 0);
     weight_bytes(p, 1);
 
     /* tensors: graph inputs, then every layer output that leaves its layer (in layer order: each layer's outputs
@@ -406,7 +410,7 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
     for (int i = 0; i < g->n_inputs; i++) {
         const struct ir_value *v = g->inputs[i];
         if (v->flags & IR_V_INIT) continue;
-        p->tensors[nt] = (struct pr_tensor){v, nt, -1, -1, 0, 0, 0};
+        p->tensors[nt] = (struct pr_tensor){v, nt, -1, -1, 0, 0, 0, 0};
         nt++;
     }
     for (int l = 0; l < p->n_layers; l++) {
@@ -416,7 +420,7 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
             for (int k = 0; k < L->nodes[i]->n_out; k++) {
                 const struct ir_value *v = L->nodes[i]->out[k];
                 if (!v || (!v->n_consumers && !(v->flags & IR_V_OUTPUT))) continue;
-                p->tensors[nt] = (struct pr_tensor){v, nt, l, -1, 0, 0, 0};
+                p->tensors[nt] = (struct pr_tensor){v, nt, l, -1, 0, 0, 0, 0};
                 nt++;
             }
     }
@@ -425,10 +429,19 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
     for (int t = 0; t < nt; t++) m[t] = (struct vmap){p->tensors[t].v, t};
     qsort(m, (size_t)nt, sizeof *m, cmp_vmap);
     /* sizes, views, last uses */
+    /* a graph input is stored at the type of its first reader */
+    for (int l = p->n_layers - 1; l >= 0; l--) {
+        int nr = layer_reads(p, l, m, nt, &rs);
+        for (int j = 0; j < nr; j++)
+            if (p->tensors[rs.out[j]].producer < 0)
+                p->tensors[rs.out[j]].elem = pr_elem_bytes_at(p, p->layers[l].dtype, 0);
+    }
     for (int t = 0; t < nt; t++) {
         struct pr_tensor *T = &p->tensors[t];
         int64_t n;
-        double teb = p->kv_elem > 0 && is_kv(g, T->v) ? p->kv_elem : eb;
+        if (T->producer >= 0) T->elem = pr_elem_bytes_at(p, p->layers[T->producer].dtype, 0);
+        if (T->elem <= 0) T->elem = pr_elem_bytes(p, 0);
+        double teb = p->kv_elem > 0 && is_kv(g, T->v) ? p->kv_elem : T->elem;
         T->bytes = ir_numel(T->v, &n) ? (double)n * teb * p->batch : 0;
         if (T->producer >= 0 && p->layers[T->producer].out == T->v)
             T->bytes *= p->layers[T->producer].align_factor;
@@ -481,7 +494,7 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
                     s.in_ddr[r] = 1;
                 }
                 L->transfer_bytes += T->bytes;
-                L->quant_elems += T->bytes / eb;
+                L->quant_elems += T->bytes / T->elem;
             } else if (s.resident[r]) {
                 L->sram_bytes += T->bytes; /* on chip: whole, or row by row inside a depth-first group */
             } else if (T->spilled) {
@@ -498,7 +511,7 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
             if (root(p, t) != t) continue;
             if (L->fallback) {
                 L->transfer_bytes += T->bytes;
-                L->quant_elems += T->bytes / eb;
+                L->quant_elems += T->bytes / T->elem;
                 s.in_ddr[t] = 1;
                 continue;
             }
@@ -506,7 +519,7 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
             if (T->v->flags & IR_V_OUTPUT) {
                 const struct ir_value *past = appended_input(L, T->v);
                 int64_t n;
-                double peb = p->kv_elem > 0 && past && is_kv(g, past) ? p->kv_elem : eb;
+                double peb = p->kv_elem > 0 && past && is_kv(g, past) ? p->kv_elem : T->elem;
                 double old = past && ir_numel(past, &n) ? (double)n * peb * p->batch : 0;
                 double out = T->bytes - (old < T->bytes ? old : 0);
                 if (p->hw.link_bw > 0)

@@ -21,7 +21,7 @@ static const struct {
     const char *name;
     enum nnperf_status (*run)(struct nnperf_prediction *p);
 } stages[] = {
-    {"fuse", pr_fuse},       {"align", pr_align},       {"memory", pr_memory},
+    {"lower", pr_lower},     {"fuse", pr_fuse},         {"align", pr_align},       {"memory", pr_memory},
     {"compute", pr_compute}, {"schedule", pr_schedule}, {"timeline", pr_timeline},
 };
 
@@ -37,6 +37,7 @@ static enum nnperf_status read_options(struct nnperf_prediction *p, const struct
     if (!opts) return st;
     if (opts->dtype) {
         p->dtype = hw_dtype_from_name(opts->dtype);
+        p->dtype_given = 1;
         if (p->dtype < 0)
             st = diag_set(&p->d, NNPERF_E_USAGE, "unknown dtype '%s' (int4, int8, fp16, bf16 or fp32)",
                           opts->dtype);
@@ -65,6 +66,7 @@ static enum nnperf_status read_options(struct nnperf_prediction *p, const struct
     if (w && w->batch > 0) p->batch = w->batch;
     if (w && w->dtype) {
         p->dtype = hw_dtype_from_name(w->dtype);
+        p->dtype_given = 1;
         if (p->dtype < 0) st = diag_set(&p->d, NNPERF_E_USAGE, "unknown dtype '%s' in the what-if", w->dtype);
     }
     return st;
@@ -102,6 +104,7 @@ enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct 
     p->g = an_graph(&a->st);
     p->hw = plat->hw;
     p->dtype = p->hw.default_dtype;
+    p->graph_dtype = -1;
     p->batch = p->hw.frames_per_run > 0 ? p->hw.frames_per_run : 1;
     p->interval_s = 0.5e-3;
     int mm = hw_memory_model_from_name(p->hw.memory_model); /* validated when the platform loaded */

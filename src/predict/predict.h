@@ -5,7 +5,7 @@
  * whatif.c), then runs an explicit, ordered table of stages, each a function over the state that reads what earlier
  * stages wrote and adds its own:
  *
- *     fuse -> align -> memory model -> compute model -> schedule -> timeline
+ *     lower -> fuse -> align -> memory model -> compute model -> schedule -> timeline
  *
  * Memory models (how activations and weights reach the compute units) and compute models (how long a layer's work
  * takes) are enums with a table of implementations each (memory.c, compute.c): a new model is one function and one
@@ -28,6 +28,9 @@ struct pr_node_in {
     double packed_bytes; /* weights read at their stored size, whatever the dtype: packed sub-byte codes */
     int klass;           /* operator class (enum op_class; a grouped conv is OC_CONV_GROUPED) */
     int dropped;         /* folded away (a what-if): no work, no bytes, treated as a view */
+    int gone;            /* lowered away (lower.c): no layer; its consumers read its first input instead */
+    int dtype;      /* enum hw_dtype it computes at (lower.c: the graph's quantized type); -1 = p->dtype */
+    int float_path; /* the graph leaves it float and the platform has no float peak: the fallback unit */
 };
 
 /* A value whose size or placement a what-if changes. */
@@ -55,6 +58,7 @@ struct pr_tensor {
     double bytes; /* per run, at the prediction dtype, after alignment */
     int in_sram;  /* 1 when it lives on chip for its whole life */
     int spilled;  /* 1 when stored to DDR and read back */
+    double elem;  /* bytes per element (its producer's dtype; a graph input: its first reader's) */
 };
 
 struct pr_layer {
@@ -63,6 +67,7 @@ struct pr_layer {
     int n_nodes;
     const struct ir_node *main;
     int klass;    /* operator class of the main node */
+    int dtype;    /* enum hw_dtype it computes at: its main node's (pr_node_in.dtype), else p->dtype */
     int fallback; /* runs on the fallback unit */
     int cost_known;
     /* work per run (frames_per_run frames) */
@@ -97,12 +102,14 @@ struct pr_interval {
 struct nnperf_prediction {
     struct arena ar;
     const struct an_state *an;
-    const struct ir_graph *g; /* the analysed top graph */
+    const struct ir_graph *g; /* the analysed top graph; after the lowering stage, its lowered copy */
     /* inputs */
-    struct hw_desc hw;              /* a copy of the platform (a what-if may let it run more operators) */
-    int dtype;                      /* enum hw_dtype */
-    int batch;                      /* frames per run */
-    int causal;                     /* attention is causal (a decoder) */
+    struct hw_desc hw; /* a copy of the platform (a what-if may let it run more operators) */
+    int dtype;         /* enum hw_dtype: of the layers the graph leaves float (and the summary's) */
+    int dtype_given;   /* the options (or the what-if) set dtype */
+    int graph_dtype;   /* -1, or the quantized type the graph's own layers compute at (lower.c) */
+    int batch;         /* frames per run */
+    int causal;        /* attention is causal (a decoder) */
     double w_elem, a_elem, kv_elem; /* bytes per weight, activation, KV element; 0 = the dtype's */
     int memory_model;               /* enum nnperf_memory_model */
     int compute_model;              /* enum pr_compute_model */
@@ -139,6 +146,8 @@ void pr_warn(struct nnperf_prediction *p, const char *fmt, ...)
     ;
 
 /* ---- stages (in pipeline order; pipeline.c holds the table) ---- */
+enum nnperf_status
+pr_lower(struct nnperf_prediction *p); /* lower.c: the graph as a deployment compiler runs it */
 enum nnperf_status pr_fuse(struct nnperf_prediction *p);
 enum nnperf_status pr_align(struct nnperf_prediction *p);
 enum nnperf_status pr_memory(struct nnperf_prediction *p);   /* dispatches on p->memory_model */
@@ -202,6 +211,8 @@ double pr_attainable(double ops, double bytes, double peak, double bandwidth);
 double pr_dtype_bytes(const char *name);
 /* Bytes per element at the prediction dtype (int4 weights: 0.5), or the options' weight / activation dtype. */
 double pr_elem_bytes(const struct nnperf_prediction *p, int is_weight);
+/* The same at dtype dt (a layer's own: pr_layer.dtype). */
+double pr_elem_bytes_at(const struct nnperf_prediction *p, int dt, int is_weight);
 /* A layer's time without transfer and overhead, for a compute time t_compute: max(compute, memory) when the platform
  * overlaps memory and compute, else compute + activation traffic, overlapped with the weight stream. */
 double pr_body(const struct nnperf_prediction *p, const struct pr_layer *L, double t_compute);
@@ -211,6 +222,10 @@ int pr_has_power(const struct hw_desc *hw);
 double pr_layer_energy(const struct nnperf_prediction *p, const struct pr_layer *L);
 /* Peak ops/s of one inference at the prediction dtype (peak_ops x cores_per_inference / cores). */
 double pr_peak(const struct nnperf_prediction *p);
+/* The same at dtype dt (a layer's own: pr_layer.dtype). */
+double pr_peak_at(const struct nnperf_prediction *p, int dt);
+/* The operator class a node's work is predicted with: its registry class, a grouped or depthwise Conv its own. */
+int pr_node_class(const struct ir_node *nd);
 /* Effective DDR bandwidth (bandwidth x efficiency), bytes/s. */
 double pr_ddr_bw(const struct nnperf_prediction *p);
 

@@ -5,6 +5,19 @@
 
 #include "predict.h"
 
+int pr_node_class(const struct ir_node *nd)
+{
+    int klass = nd->op >= 0 ? op_table[nd->op].klass : OC_OTHER;
+    if (klass == OC_CONV) /* grouped and depthwise convolutions are classes of their own */
+        for (int a = 0; a < nd->n_attr; a++)
+            if (!strcmp(nd->attrs[a].name, "group") && nd->attrs[a].i > 1) {
+                const struct ir_value *wt = nd->n_in > 1 ? nd->in[1] : NULL;
+                int dw = wt && wt->rank >= 2 && wt->dims[1].val == 1;
+                klass = dw ? OC_CONV_DEPTHWISE : OC_CONV_GROUPED;
+            }
+    return klass;
+}
+
 struct pr_change *pr_whatif_add(struct arena *ar, struct nnperf_whatif *w, int kind)
 {
     if (w->n == w->cap) {
@@ -68,14 +81,8 @@ enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_wh
             in->params -= (double)nb;
             in->packed_bytes = (double)nb * ir_dtype_bits(b->dtype) / 8.0;
         }
-        in->klass = nd->op >= 0 ? op_table[nd->op].klass : OC_OTHER;
-        if (in->klass == OC_CONV) /* grouped and depthwise convolutions are classes of their own */
-            for (int a = 0; a < nd->n_attr; a++)
-                if (!strcmp(nd->attrs[a].name, "group") && nd->attrs[a].i > 1) {
-                    const struct ir_value *wt = nd->n_in > 1 ? nd->in[1] : NULL;
-                    int dw = wt && wt->rank >= 2 && wt->dims[1].val == 1;
-                    in->klass = dw ? OC_CONV_DEPTHWISE : OC_CONV_GROUPED;
-                }
+        in->klass = pr_node_class(nd);
+        in->dtype = -1;
     }
     if (!w) return NNPERF_OK;
     p->val_in = ar_calloc(&p->ar, (size_t)(w->n ? w->n : 1), sizeof *p->val_in);

@@ -131,9 +131,11 @@ void count_qlinear_matmul(struct op_ctx *c, struct ir_cost *cost)
 
 /* Gemm: Y = alpha * A' * B' + beta * C with A' = transA ? A^T : A (M x K), B' = transB ? B^T : B (K x N); C is
  * unidirectionally broadcastable to M x N (Gemm-7+; Gemm-1/6 had a 'broadcast' attribute; optional from 11). */
-static int gemm_mnk(struct op_ctx *c, struct ir_dim *m, struct ir_dim *n, struct ir_dim *k, struct ir_dim *k2)
+/* A and B are inputs ia and ib (Gemm: 0 and 1; com.microsoft QGemm: 0 and 3) */
+static int gemm_mnk(struct op_ctx *c, int ia, int ib, struct ir_dim *m, struct ir_dim *n, struct ir_dim *k,
+                    struct ir_dim *k2)
 {
-    struct ir_value *a = op_in(c, 0), *b = op_in(c, 1);
+    struct ir_value *a = op_in(c, ia), *b = op_in(c, ib);
     if (!a || !b || a->rank != 2 || b->rank != 2) return 0;
     int ta = op_attr_int(c, "transA", 0) != 0, tb = op_attr_int(c, "transB", 0) != 0;
     *m = a->dims[ta ? 1 : 0];
@@ -152,7 +154,7 @@ enum nnperf_status infer_gemm(struct op_ctx *c)
     struct ir_dim d[2] = {IR_DIM_UNKNOWN, IR_DIM_UNKNOWN}, k, k2;
     if (a->rank == 2 && b->rank != 2) d[0] = a->dims[op_attr_int(c, "transA", 0) ? 1 : 0];
     if (b->rank == 2 && a->rank != 2) d[1] = b->dims[op_attr_int(c, "transB", 0) ? 0 : 1];
-    if (gemm_mnk(c, &d[0], &d[1], &k, &k2) && !dim_unify(k, k2, &k))
+    if (gemm_mnk(c, 0, 1, &d[0], &d[1], &k, &k2) && !dim_unify(k, k2, &k))
         return op_err(c, NULL, "inner dimensions differ: A gives K=%lld, B gives K=%lld", (long long)k.val,
                       (long long)k2.val);
     if (cc && cc->rank >= 0) {
@@ -167,10 +169,11 @@ enum nnperf_status infer_gemm(struct op_ctx *c)
     return op_set(c, 0, a->dtype, 2, d);
 }
 
-void count_gemm(struct op_ctx *c, struct ir_cost *cost)
+/* M x N x K MACs of A (input ia) and B (input ib); M x N FLOPs for a bias at input ic */
+static void gemm_cost(struct op_ctx *c, int ia, int ib, int ic, struct ir_cost *cost)
 {
     struct ir_dim m, n, k, k2;
-    if (!gemm_mnk(c, &m, &n, &k, &k2)) {
+    if (!gemm_mnk(c, ia, ib, &m, &n, &k, &k2)) {
         cost->known = 0;
         return;
     }
@@ -181,7 +184,36 @@ void count_gemm(struct op_ctx *c, struct ir_cost *cost)
     }
     uint64_t mn = ck_sat_mul((uint64_t)m.val, (uint64_t)n.val);
     cost->macs = ck_sat_mul(mn, (uint64_t)k.val);
-    cost->flops = op_in(c, 2) ? mn : 0; /* the bias add */
+    cost->flops = op_in(c, ic) ? mn : 0; /* the bias add */
+}
+
+void count_gemm(struct op_ctx *c, struct ir_cost *cost)
+{
+    gemm_cost(c, 0, 1, 2, cost);
+}
+
+/* com.microsoft QGemm (a, a_scale, a_zero_point, b, b_scale, b_zero_point, C, y_scale, y_zero_point), ONNX Runtime's
+ * QOperator Gemm (onnxruntime docs/ContribOperators.md): Y = alpha A'B' + C as Gemm (transA, transB) of 8-bit A and
+ * B with an int32 bias C; Y is y_zero_point's type (uint8 without one) when y_scale is given, else float. Costs are
+ * Gemm's; requantization is not counted (as QLinearConv). */
+enum nnperf_status infer_ms_q_gemm(struct op_ctx *c)
+{
+    struct ir_value *a = op_in(c, 0), *b = op_in(c, 3), *ys = op_in(c, 7), *yz = op_in(c, 8);
+    if (!a || !op_in(c, 1) || !b || !op_in(c, 4))
+        return op_err(c, NULL, "needs inputs A, a_scale, B and b_scale");
+    if (a->rank >= 0 && a->rank != 2) return op_err(c, NULL, "input A has rank %d, expected 2", a->rank);
+    if (b->rank >= 0 && b->rank != 2) return op_err(c, NULL, "input B has rank %d, expected 2", b->rank);
+    struct ir_dim d[2] = {IR_DIM_UNKNOWN, IR_DIM_UNKNOWN}, k, k2;
+    if (gemm_mnk(c, 0, 3, &d[0], &d[1], &k, &k2) && !dim_unify(k, k2, &k))
+        return op_err(c, NULL, "inner dimensions differ: A gives K=%lld, B gives K=%lld", (long long)k.val,
+                      (long long)k2.val);
+    int dt = ys ? (yz && yz->dtype ? yz->dtype : DT_UINT8) : DT_FLOAT;
+    return op_set(c, 0, dt, 2, d);
+}
+
+void count_ms_q_gemm(struct op_ctx *c, struct ir_cost *cost)
+{
+    gemm_cost(c, 0, 3, 6, cost);
 }
 
 /* ---------------------------------------------------------------- Einsum */

@@ -1,0 +1,365 @@
+/* lower.c - stage 0, lowering: the analysed graph rewritten into what a deployment compiler executes, before fusion
+ * groups it into layers. An ordered table of rules (lower_rules[]); each row names the nodes it rewrites (a cheap
+ * test, so a graph none of them touches is not even copied) and the function that rewrites them. The rules work on
+ * the prediction's own copy of the top graph (ir_copy_graph into the prediction's arena: node indices stay those of
+ * the analysis, so what-ifs and node_in keep their meaning) and on p->node_in; the model and the analysis are never
+ * written. What a rule may do (docs/design.md section 7, "Adding a lowering rule"):
+ *
+ *  - make a node a view (lower_view): it forms no layer and its consumers read its first input instead (the
+ *    rewiring is done once, after all rules, by rewire());
+ *  - rename a node to the operator its compiler runs (lower_rename): another registry row and a map of the inputs
+ *    kept, so fusion patterns, classes and efficiencies see the operator as its float twin;
+ *  - set the type a node computes at (x->qdt[], turned into pr_node_in.dtype by assign_dtypes()) and move work or
+ *    weights between nodes' pr_node_in.
+ *
+ * Rules:
+ *  qoperator  QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger, QGemm, QLinearAdd become Conv, MatMul, Gemm,
+ *             Add computing at their input's quantized type; scales and zero points are no weights.
+ *  qdq        QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear of activations become views. A MAC layer
+ *             (conv, gemm, matmul, attention) whose every activation input crosses a DequantizeLinear computes at
+ *             that quantized type; any other layer whose activation inputs all come from quantized layers does too
+ *             (a Relu, Add, pool or Concat between quantized layers runs as the int8 model's); the rest stays float.
+ *             A Q/DQ next to a layer that stays float is a real conversion: its work joins that layer (the unit
+ *             that runs the layer converts). Weights behind a DequantizeLinear of 4-bit codes count 4 bits each.
+ *
+ * Float layers of a quantized graph compute at --dtype when given, else at the platform's default when it is a float
+ * type, else at its best float type; a platform with no float peak runs them on its fallback unit (the float path).
+ * Cost: one scan when no rule applies; otherwise a copy of the top graph and a few passes over its nodes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "predict.h"
+
+struct lower {
+    struct nnperf_prediction *p;
+    struct ir_graph *g; /* the prediction's own copy, rewritten */
+    signed char *qdt;   /* per node: the enum hw_dtype of the graph's quantization it computes at, or QDT_* */
+};
+
+enum {
+    QDT_FLOAT = -1, /* the graph leaves it float */
+    QDT_NEUTRAL =
+        -2, /* reads only graph inputs (or what they make) and no Q/DQ: the graph's quantized type */
+};
+
+/* ---- helpers for rules ---- */
+
+/* node k becomes a view of its first input: no layer, no work; its consumers read in[0] (outputs past the first,
+ * a DynamicQuantizeLinear's scale and zero point, read as omitted) */
+static void lower_view(struct lower *x, int k)
+{
+    struct pr_node_in *in = &x->p->node_in[k];
+    in->gone = 1;
+    in->mac_ops = in->vec_ops = in->params = in->packed_bytes = 0;
+}
+
+/* node k becomes operator `to` reading its inputs slot[0..n-1] (-1: omitted); its weights are recounted (scales and
+ * zero points dropped) and its class is the new operator's */
+static enum nnperf_status lower_rename(struct lower *x, int k, int to, const signed char *slot, int n)
+{
+    struct ir_node *nd = x->g->nodes[k];
+    struct ir_value **in = ar_calloc(&x->p->ar, (size_t)n, sizeof *in);
+    if (!in) return diag_set(&x->p->d, NNPERF_E_NOMEM, "out of memory");
+    int used = 0;
+    for (int i = 0; i < n; i++)
+        if (slot[i] >= 0 && slot[i] < nd->n_in && nd->in[slot[i]]) in[i] = nd->in[slot[i]], used = i + 1;
+    nd->in = in;
+    nd->n_in = used;
+    nd->op = to;
+    nd->op_type = op_table[to].name;
+    nd->domain = "";
+    struct pr_node_in *ni = &x->p->node_in[k];
+    ni->klass = pr_node_class(nd);
+    ni->params = 0;
+    for (int i = 0; i < nd->n_in; i++) {
+        int64_t e;
+        const struct ir_value *v = nd->in[i];
+        if (v && ((v->flags & IR_V_INIT) || v->is_const == 1) && ir_numel(v, &e)) ni->params += (double)e;
+    }
+    return NNPERF_OK;
+}
+
+/* the enum hw_dtype a quantized ONNX type computes at: 8-bit integers int8, 4-bit ones int4; -1 otherwise (fp8
+ * has no peak key: its layers stay float) */
+static int hw_of_onnx(int dt)
+{
+    switch (dt) {
+    case DT_INT8:
+    case DT_UINT8: return HW_INT8;
+    case DT_INT4:
+    case DT_UINT4: return HW_INT4;
+    default: return -1;
+    }
+}
+
+static int is_mac_class(int k)
+{
+    return k == OC_CONV || k == OC_CONV_GROUPED || k == OC_CONV_DEPTHWISE || k == OC_GEMM || k == OC_MATMUL ||
+           k == OC_ATTENTION;
+}
+
+/* an activation: a value computed at run time (not a weight, not a constant) */
+static int is_act(const struct ir_value *v)
+{
+    return v && !(v->flags & IR_V_INIT) && !v->is_const;
+}
+
+/* ---- rule: QOperator forms ---- */
+
+static const struct {
+    int from, to;
+    signed char slot[3]; /* the inputs the float twin reads: data, weight, bias */
+} qop_rows[] = {
+    {OPID_Q_LINEAR_CONV, OPID_CONV, {0, 3, 8}},
+    {OPID_CONV_INTEGER, OPID_CONV, {0, 1, -1}},
+    {OPID_Q_LINEAR_MAT_MUL, OPID_MAT_MUL, {0, 3, -1}},
+    {OPID_MAT_MUL_INTEGER, OPID_MAT_MUL, {0, 1, -1}},
+    {OPID_MS_Q_GEMM, OPID_GEMM, {0, 3, 6}},
+    {OPID_MS_Q_LINEAR_ADD, OPID_ADD, {0, 3, -1}},
+};
+
+static int qop_row(const struct ir_node *nd)
+{
+    for (size_t i = 0; i < sizeof qop_rows / sizeof qop_rows[0]; i++)
+        if (nd->op == qop_rows[i].from) return (int)i;
+    return -1;
+}
+
+static int wants_qoperator(const struct ir_node *nd)
+{
+    return qop_row(nd) >= 0;
+}
+
+static enum nnperf_status run_qoperator(struct lower *x)
+{
+    for (int k = 0; k < x->g->n_nodes; k++) {
+        struct ir_node *nd = x->g->nodes[k];
+        int r = qop_row(nd);
+        if (r < 0) continue;
+        int q = nd->n_in > 0 && nd->in[0] ? hw_of_onnx(nd->in[0]->dtype) : -1;
+        enum nnperf_status st = lower_rename(x, k, qop_rows[r].to, qop_rows[r].slot, 3);
+        if (st) return st;
+        x->qdt[k] = (signed char)(q >= 0 ? q : HW_INT8);
+    }
+    return NNPERF_OK;
+}
+
+/* ---- rule: QDQ ---- */
+
+static int is_qdq(const struct ir_node *nd)
+{
+    return nd->op == OPID_QUANTIZE_LINEAR || nd->op == OPID_DEQUANTIZE_LINEAR ||
+           nd->op == OPID_DYNAMIC_QUANTIZE_LINEAR;
+}
+
+static int wants_qdq(const struct ir_node *nd)
+{
+    return is_qdq(nd) && nd->n_in > 0 && nd->n_out > 0 && is_act(nd->out[0]);
+}
+
+/* the quantized ONNX type a Q/DQ node converts to or from */
+static int qdq_type(const struct ir_node *nd)
+{
+    if (nd->op == OPID_DEQUANTIZE_LINEAR) return nd->in[0] ? nd->in[0]->dtype : 0;
+    return nd->out[0] ? nd->out[0]->dtype : 0;
+}
+
+/* The value v stands for once views are rewired; *q (when not NULL and 0) gets the quantized type of the first
+ * Q/DQ crossed; absorb (not NULL): the DequantizeLinear nodes crossed add their work to it (a float consumer
+ * dequantizes). NULL for a view's other outputs. */
+static struct ir_value *resolve(struct lower *x, struct ir_value *v, int *q, struct pr_node_in *absorb)
+{
+    for (int guard = 0; v && v->producer && x->p->node_in[v->producer->index].gone; guard++) {
+        const struct ir_node *nd = v->producer;
+        if (guard > x->g->n_nodes || nd->n_out < 1 || v != nd->out[0] || nd->n_in < 1) return NULL;
+        if (q && !*q && is_qdq(nd)) *q = qdq_type(nd);
+        if (absorb && nd->op == OPID_DEQUANTIZE_LINEAR)
+            absorb->vec_ops += (double)(nd->cost.flops - 2 * nd->cost.macs);
+        v = nd->in[0];
+    }
+    return v;
+}
+
+static enum nnperf_status run_qdq(struct lower *x)
+{
+    struct ir_graph *g = x->g;
+    struct nnperf_prediction *p = x->p;
+    for (int k = 0; k < g->n_nodes; k++)
+        if (wants_qdq(g->nodes[k])) lower_view(x, k);
+    /* which layers compute quantized, in execution order (producers first): an input is quantized (it crossed a
+     * Q/DQ, or a quantized layer made it), neutral (a graph input, or made from graph inputs only) or float */
+    for (int k = 0; k < g->n_nodes; k++) {
+        struct ir_node *nd = g->nodes[k];
+        struct pr_node_in *in = &p->node_in[k];
+        if (in->gone || x->qdt[k] != QDT_FLOAT) continue;
+        int n_act = 0, n_marked = 0, n_float = 0, dt = -1;
+        for (int i = 0; i < nd->n_in; i++) {
+            if (!is_act(nd->in[i])) continue;
+            int q = 0;
+            struct ir_value *v = resolve(x, nd->in[i], &q, NULL);
+            if (!v) continue;
+            n_act++;
+            int h = q ? hw_of_onnx(q) : v->producer ? x->qdt[v->producer->index] : QDT_NEUTRAL;
+            n_marked += q && h >= 0;
+            n_float += h == QDT_FLOAT;
+            if (h >= 0 && dt < 0) dt = h;
+        }
+        if (!n_act) continue;
+        if (is_mac_class(in->klass))
+            x->qdt[k] = (signed char)(n_marked == n_act ? dt : QDT_FLOAT);
+        else
+            x->qdt[k] = (signed char)(n_float ? QDT_FLOAT : dt >= 0 ? dt : QDT_NEUTRAL);
+    }
+    /* conversions next to float layers: a float consumer dequantizes, a float producer quantizes */
+    for (int k = 0; k < g->n_nodes; k++) {
+        struct ir_node *nd = g->nodes[k];
+        if (p->node_in[k].gone || x->qdt[k] != QDT_FLOAT) continue;
+        for (int i = 0; i < nd->n_in; i++)
+            if (is_act(nd->in[i])) resolve(x, nd->in[i], NULL, &p->node_in[k]);
+    }
+    for (int k = 0; k < g->n_nodes; k++) {
+        struct ir_node *nd = g->nodes[k];
+        if (!p->node_in[k].gone || nd->op == OPID_DEQUANTIZE_LINEAR) continue;
+        struct ir_value *v = resolve(x, nd->in[0], NULL, NULL);
+        if (!v || !v->producer || p->node_in[v->producer->index].gone ||
+            x->qdt[v->producer->index] != QDT_FLOAT)
+            continue;
+        p->node_in[v->producer->index].vec_ops += (double)(nd->cost.flops - 2 * nd->cost.macs);
+    }
+    /* weights of 4-bit codes behind a DequantizeLinear are stored at their width */
+    for (int k = 0; k < g->n_nodes; k++) {
+        struct ir_node *nd = g->nodes[k];
+        if (p->node_in[k].gone || x->qdt[k] < 0) continue;
+        for (int i = 0; i < nd->n_in; i++) {
+            const struct ir_value *w = nd->in[i];
+            const struct ir_node *dq = w && w->is_const == 1 ? w->producer : NULL;
+            if (!dq || dq->op != OPID_DEQUANTIZE_LINEAR || dq->n_in < 1 || !dq->in[0]) continue;
+            int bits = ir_dtype_bits(dq->in[0]->dtype);
+            int64_t e;
+            if (bits <= 0 || bits >= 8 || !ir_numel(w, &e)) continue;
+            p->node_in[k].params -= (double)e;
+            p->node_in[k].packed_bytes += (double)e * bits / 8.0;
+        }
+    }
+    return NNPERF_OK;
+}
+
+/* ---- the table ---- */
+
+struct lower_rule {
+    const char *name;
+    int (*wants)(
+        const struct ir_node *nd); /* a node the rule rewrites (decides whether the graph is copied) */
+    enum nnperf_status (*run)(struct lower *x);
+};
+
+static const struct lower_rule lower_rules[] = {
+    {"qoperator", wants_qoperator, run_qoperator},
+    {"qdq", wants_qdq, run_qdq},
+};
+
+/* ---- after the rules ---- */
+
+/* every input (and graph output) that a view produced reads the view's source; consumer counts follow */
+static void rewire(struct lower *x)
+{
+    struct ir_graph *g = x->g;
+    for (int k = 0; k < g->n_nodes; k++) {
+        struct ir_node *nd = g->nodes[k];
+        if (x->p->node_in[k].gone) continue;
+        for (int i = 0; i < nd->n_in; i++)
+            if (nd->in[i] && nd->in[i]->producer && x->p->node_in[nd->in[i]->producer->index].gone)
+                nd->in[i] = resolve(x, nd->in[i], NULL, NULL);
+    }
+    for (int i = 0; i < g->n_outputs; i++) {
+        struct ir_value *v = g->outputs[i], *s = resolve(x, v, NULL, NULL);
+        if (s && s != v) {
+            s->flags |= IR_V_OUTPUT;
+            g->outputs[i] = s;
+        }
+    }
+    for (int i = 0; i < g->n_values; i++) g->values[i]->n_consumers = 0;
+    for (int k = 0; k < g->n_nodes; k++) {
+        struct ir_node *nd = g->nodes[k];
+        if (x->p->node_in[k].gone) {
+            nd->n_in = nd->n_out = 0; /* a view reads and writes nothing any more */
+            continue;
+        }
+        for (int i = 0; i < nd->n_in; i++)
+            if (nd->in[i]) nd->in[i]->n_consumers++;
+    }
+}
+
+/* the float type the layers a quantized graph leaves float compute at (see the top); -1: the fallback unit */
+static int float_dtype(const struct nnperf_prediction *p)
+{
+    if (p->dtype_given) return p->dtype;
+    int d = p->hw.default_dtype;
+    if ((d == HW_FP16 || d == HW_BF16 || d == HW_FP32) && p->hw.peak_ops[d] > 0) return d;
+    static const int order[] = {HW_FP16, HW_BF16, HW_FP32};
+    for (int i = 0; i < 3; i++)
+        if (p->hw.peak_ops[order[i]] > 0) return order[i];
+    return -1;
+}
+
+/* x->qdt into node_in.dtype: a quantized type the platform has no peak for computes at int8 when it has that
+ * (4-bit weights, 8-bit compute), else stays float. p->dtype becomes the type most MAC work is quantized to. */
+static void assign_dtypes(struct lower *x)
+{
+    struct nnperf_prediction *p = x->p;
+    int fdt = float_dtype(p), n = x->g->n_nodes;
+    double work[HW_NDT] = {0};
+    int warned = 0;
+    for (int k = 0; k < n; k++) {
+        int q = x->qdt[k];
+        if (q < 0 || p->hw.peak_ops[q] > 0) continue;
+        int to = q == HW_INT4 && p->hw.peak_ops[HW_INT8] > 0 ? HW_INT8 : QDT_FLOAT;
+        if (!warned)
+            pr_warn(p, "the graph's %s layers: %s has no %s peak, they compute at %s", hw_dtype_name(q),
+                    p->hw.name, hw_dtype_name(q), to >= 0 ? hw_dtype_name(to) : "the float type");
+        warned = 1;
+        x->qdt[k] = (signed char)to;
+    }
+    for (int k = 0; k < n; k++)
+        if (x->qdt[k] >= 0) work[x->qdt[k]] += p->node_in[k].mac_ops + 1e-9 * p->node_in[k].vec_ops;
+    int best = -1;
+    for (int d = 0; d < HW_NDT; d++)
+        if (work[d] > 0 && (best < 0 || work[d] > work[best])) best = d;
+    for (int k = 0; k < n; k++) {
+        struct pr_node_in *in = &p->node_in[k];
+        int q = x->qdt[k] == QDT_NEUTRAL ? best : x->qdt[k];
+        if (in->gone) continue;
+        if (q >= 0)
+            in->dtype = q;
+        else if (fdt >= 0)
+            in->dtype = fdt;
+        else
+            in->float_path = 1;
+    }
+    if (best < 0) return;
+    p->graph_dtype = best;
+    if (!p->dtype_given) p->dtype = best;
+    p->compute_model = pr_compute_model_of(&p->hw, best);
+}
+
+enum nnperf_status pr_lower(struct nnperf_prediction *p)
+{
+    const struct ir_graph *g = p->g;
+    size_t nr = sizeof lower_rules / sizeof lower_rules[0];
+    int need = 0;
+    for (int k = 0; k < g->n_nodes && !need; k++)
+        for (size_t r = 0; r < nr && !need; r++) need = lower_rules[r].wants(g->nodes[k]);
+    if (!need) return NNPERF_OK;
+    struct ir_graph *copy;
+    enum nnperf_status st = ir_copy_graph(&p->ar, g, &copy, &p->d);
+    if (st) return st;
+    struct lower x = {p, copy, ar_alloc(&p->ar, (size_t)(g->n_nodes ? g->n_nodes : 1))};
+    if (!x.qdt) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    memset(x.qdt, QDT_FLOAT, (size_t)(g->n_nodes ? g->n_nodes : 1));
+    for (size_t r = 0; r < nr && !st; r++) st = lower_rules[r].run(&x);
+    if (st) return st;
+    rewire(&x);
+    assign_dtypes(&x);
+    p->g = copy;
+    return NNPERF_OK;
+}
