@@ -140,6 +140,35 @@ void nnperf_op_info(int i, const char **domain, const char **name, int *since, i
 enum nnperf_status nnperf_annotate(const struct nnperf_analysis *a, void **out, size_t *len, char *err,
                                    size_t errlen);
 
+/* ---- writing files: the rules of `nnperf -o`, for every writer ----
+ * nnperf_write_file writes len bytes to path completely or not at all: a hidden temporary next to it
+ * (".NAME.RANDOM.tmp", created exclusively, never through a planted link), fsync'd, then renamed over path; on a
+ * failure the temporary is removed and an existing file is left as it was. A new file gets 0666 less the umask, a
+ * replaced one keeps its mode; a symbolic link to a regular file is followed (the file it names is replaced, the
+ * link stays). Refused before anything is written (NNPERF_E_IO): a path that is not a regular file (a FIFO, a
+ * device such as /dev/null, a directory, a link to one or to nothing). Refused (NNPERF_E_USAGE): a path that is one
+ * of opts->inputs (the same file under any name; an input that does not exist, such as the missing external data of
+ * a weight-stripped model, by its resolved name). opts may be NULL. temporary (may be NULL) is called with the
+ * temporary's name once it is created and with NULL once it is renamed or removed: a program's SIGINT/SIGTERM
+ * handler can unlink it (the library keeps no global state; the CLI does this). */
+struct nnperf_write_options {
+    const char *const *inputs; /* files the output must not replace: the inputs of the command */
+    int n_inputs;
+    void (*temporary)(void *ctx, const char *tmp_path);
+    void *ctx;
+};
+enum nnperf_status nnperf_write_file(const char *path, const void *data, size_t len,
+                                     const struct nnperf_write_options *opts, char *err, size_t errlen);
+/* The files a loaded model reads: the model file itself (as given to nnperf_model_load; none for a buffer) and each
+ * distinct external-data file its tensors name (the model's folder joined with the location, whether or not it
+ * exists). A writer must not replace any of them: i-th name, NULL out of range. */
+int nnperf_model_file_count(const struct nnperf_model *m);
+const char *nnperf_model_file(const struct nnperf_model *m, int i);
+/* nnperf_annotate written to path with nnperf_write_file, refusing (besides opts->inputs) every file of the
+ * analysis's model (nnperf_model_file): the annotated model never replaces the model or its weights. */
+enum nnperf_status nnperf_annotate_write(const struct nnperf_analysis *a, const char *path,
+                                         const struct nnperf_write_options *opts, char *err, size_t errlen);
+
 /* ---- predictions on a platform ----
  * A prediction maps an analysis onto a platform (nnperf_platform_load): fusion, alignment, memory plan, roofline,
  * schedule, timeline. It borrows the analysis and copies the platform; free it before the analysis. */

@@ -19,7 +19,6 @@ import ctypes
 import html as _html
 import json
 import os
-import tempfile
 import threading
 
 from . import _capi
@@ -275,27 +274,20 @@ class Analysis(_Object):
 
     def annotate(self, path=None):
         """The model as ONNX with every inferred shape as value_info (what `nnperf annotate` writes). Returns the
-        bytes, or with path writes them there (completely or not at all) and returns path."""
-        out, n = ctypes.c_void_p(), ctypes.c_size_t()
+        bytes, or with path writes them there and returns path, with the rules of `nnperf annotate -o` (the library's
+        nnperf_annotate_write): completely or not at all (a hidden temporary renamed over path), a new file with the
+        mode the umask gives, never onto a FIFO, device or directory, and never onto the model or its external data."""
         err = ctypes.create_string_buffer(_capi.ERRLEN)
+        if path is not None:
+            _check(_capi.annotate_write(self._ptr(), _path(path), None, err, _capi.ERRLEN), err)
+            return path
+        out, n = ctypes.c_void_p(), ctypes.c_size_t()
         st = _capi.annotate(self._ptr(), ctypes.byref(out), ctypes.byref(n), err, _capi.ERRLEN)
         try:
             _check(st, err)
-            data = ctypes.string_at(out, n.value)
+            return ctypes.string_at(out, n.value)
         finally:
             _capi.free(out)
-        if path is None:
-            return data
-        folder = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(prefix=".nnperf-", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-        return path
 
     def predict(self, platform, dtype=None, batch=None, memory_model=None, weight_dtype=None, kv_dtype=None):
         """Predicts latency, throughput, DDR traffic and the timeline on a platform: a preset name

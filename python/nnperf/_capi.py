@@ -74,6 +74,8 @@ analysis_warning = _proto("nnperf_analysis_warning", c_char_p, c_void_p, c_int)
 analysis_unbound_dim = _proto("nnperf_analysis_unbound_dim", c_char_p, c_void_p, c_int)
 analysis_render = _proto("nnperf_analysis_render", c_int, c_void_p, c_int, *OUT_TEXT, *ERR)
 annotate = _proto("nnperf_annotate", c_int, c_void_p, POINTER(c_void_p), POINTER(c_size_t), *ERR)
+# the library's file writer (the rules of `nnperf -o`); options NULL: the model's own files are still refused
+annotate_write = _proto("nnperf_annotate_write", c_int, c_void_p, c_char_p, c_void_p, *ERR)
 
 platform_load = _proto("nnperf_platform_load", c_int, c_char_p, POINTER(c_void_p), *ERR)
 platform_free = _proto("nnperf_platform_free", None, c_void_p)

@@ -114,3 +114,49 @@ def test_fifo_and_directory_are_refused_at_once(tmp_path):
             continue
         with pytest.raises(nnperf.Error, match=f"not a regular file \\({kind}\\)"):
             nnperf.load(path)
+
+
+def test_annotate_path_follows_the_cli_rules(tmp_path, root, models):
+    """Analysis.annotate(path): never onto the model, its external data (present or missing), a FIFO, a device or a
+    directory; a new file gets the umask's mode (not 0600); nothing left behind."""
+    src = os.path.join(root, "tests", "data", "hostile", "ext")
+    ext = tmp_path / "ext"
+    ext.mkdir()
+    for name in ("model.onnx", "weights.bin"):
+        (ext / name).write_bytes(open(os.path.join(src, name), "rb").read())
+    weights = (ext / "weights.bin").read_bytes()
+    model = (ext / "model.onnx").read_bytes()
+    a = nnperf.load(ext / "model.onnx").analyze()
+    for target in (ext / "weights.bin", ext / "model.onnx"):
+        with pytest.raises(nnperf.Error, match="it is an input"):
+            a.annotate(target)
+    assert (ext / "weights.bin").read_bytes() == weights and (ext / "model.onnx").read_bytes() == model
+    os.symlink("ext/weights.bin", tmp_path / "link.bin")
+    with pytest.raises(nnperf.Error, match="it is an input"):
+        a.annotate(tmp_path / "link.bin")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(nnperf.Error, match="not a regular file \\(a FIFO\\)"):
+        a.annotate(fifo)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    with pytest.raises(nnperf.Error, match="not a regular file \\(a directory\\)"):
+        a.annotate(tmp_path)
+    if os.path.exists("/dev/null") and stat.S_ISCHR(os.stat("/dev/null").st_mode):
+        with pytest.raises(nnperf.Error, match="not a regular file \\(a character device\\)"):
+            a.annotate("/dev/null")
+        assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    old = os.umask(0o022)
+    try:
+        out = a.annotate(ext / "shapes.onnx")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o644
+    assert nnperf.load(out).analyze().summary["macs"] == a.summary["macs"]
+    assert sorted(os.listdir(ext)) == ["model.onnx", "shapes.onnx", "weights.bin"]  # no temporary left
+    # a weight-stripped copy: the missing weights.bin is not created either
+    (tmp_path / "stripped").mkdir()
+    (tmp_path / "stripped" / "model.onnx").write_bytes(model)
+    b = nnperf.load(tmp_path / "stripped" / "model.onnx").analyze()
+    with pytest.raises(nnperf.Error, match="it is an input"):
+        b.annotate(tmp_path / "stripped" / "weights.bin")
+    assert os.listdir(tmp_path / "stripped") == ["model.onnx"]

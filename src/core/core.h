@@ -104,6 +104,9 @@ int core_open_regular(const char *path, struct stat *st, struct diag *d);
 /* What a file that is not a regular one is, for messages: "a directory", "a FIFO", "a character device", ... (the
  * st_mode of stat). */
 const char *core_file_kind(unsigned mode);
+/* nnperf_write_file with its error in d (write.c). */
+enum nnperf_status core_write_file(const char *path, const void *data, size_t len,
+                                   const struct nnperf_write_options *o, struct diag *d);
 
 void sb_init(struct strbuf *s, size_t cap);
 void sb_putn(struct strbuf *s, const char *p, size_t n);

@@ -271,6 +271,10 @@ struct ir_model {
     unsigned load_flags;
     int n_functions;
     struct ir_function *functions;
+    /* the files the model reads (nnperf_model_file): the model file, then each external-data file (the folder
+     * joined with the location; a location is noted when it differs from the previous tensor's) */
+    const char **files;
+    int n_files, cap_files;
 };
 
 /* --- graph building and lookup (ir.c) --- */

@@ -37,6 +37,33 @@ static void put_err(char *err, size_t errlen, const char *fmt, const char *a, co
     if (err && errlen) snprintf(err, errlen, fmt, a, b);
 }
 
+int ox_note_file(struct ir_model *m, const char *path)
+{
+    if (m->n_files == m->cap_files) {
+        int cap = m->cap_files ? m->cap_files * 2 : 4;
+        const char **v = ar_calloc(&m->ar, (size_t)cap, sizeof *v);
+        if (!v) return 0;
+        if (m->n_files) memcpy(v, m->files, (size_t)m->n_files * sizeof *v);
+        m->files = v;
+        m->cap_files = cap;
+    }
+    const char *p = ar_strdup(&m->ar, path);
+    if (!p) return 0;
+    m->files[m->n_files++] = p;
+    return 1;
+}
+
+int nnperf_model_file_count(const struct nnperf_model *model)
+{
+    return model ? ((const struct ir_model *)model)->n_files : 0;
+}
+
+const char *nnperf_model_file(const struct nnperf_model *model, int i)
+{
+    const struct ir_model *m = (const struct ir_model *)model;
+    return m && i >= 0 && i < m->n_files ? m->files[i] : NULL;
+}
+
 static enum nnperf_status finish(struct ir_model *m, const struct nnperf_load_options *opts,
                                  const struct ox_registry *reg, struct nnperf_model **out, char *err,
                                  size_t errlen)
@@ -121,6 +148,11 @@ enum nnperf_status ox_model_load(const char *path, const struct nnperf_load_opti
     m->buf = p;
     m->len = (size_t)sb.st_size;
     m->mapped = 1;
+    if (!ox_note_file(m, path)) {
+        nnperf_model_free((struct nnperf_model *)m);
+        put_err(err, errlen, "%s: %s", path, "out of memory");
+        return NNPERF_E_NOMEM;
+    }
     return finish(m, opts, reg, out, err, errlen);
 }
 

@@ -22,6 +22,8 @@ enum nnperf_status ox_model_load(const char *path, const struct nnperf_load_opti
 enum nnperf_status ox_model_load_buffer(const void *buf, size_t len, const char *name, const char *dir,
                                         const struct nnperf_load_options *opts, const struct ox_registry *reg,
                                         struct nnperf_model **out, char *err, size_t errlen);
+/* Adds path (copied into the model's arena) to m->files; 0 when out of memory. */
+int ox_note_file(struct ir_model *m, const char *path);
 /* Parses one standalone TensorProto (e.g. a test's input_0.pb) into v: dtype, dims and a data view into buf. */
 enum nnperf_status ox_parse_tensor(struct ir_model *m, const uint8_t *buf, size_t len, struct ir_value *v,
                                    struct diag *d);

@@ -256,6 +256,9 @@ static enum nnperf_status check_external(struct ld *L, const struct ir_value *v,
                                          const char *what, const char *name)
 {
     if (!L->ext_last || strcmp(L->ext_last, v->ext_location)) {
+        /* an input of the model whether it exists or not: a writer must not create or replace it */
+        char *file = ar_printf(L->ar, "%s/%s", L->m->dir ? L->m->dir : ".", v->ext_location);
+        if (!file || !ox_note_file(L->m, file)) return ox_nomem(L);
         int fd, err;
         int rc = open_external(L->m, v, what, name, &fd, &L->ext_last_size, &err, L->d);
         if (rc < 0) return L->d->status;

@@ -14,27 +14,8 @@ M=models/squeezenet1_1.onnx
 P=tests/data/ort_profile_small.json
 HOST=bench/validate/host-cal.yaml
 
-# expect RC 'LINE' command...: exit code RC and stderr exactly "nnperf: LINE" (LINE empty: anything on stderr)
-expect() {
-    rc=$1
-    line=$2
-    shift 2
-    timeout 60 "$@" >"$work/out" 2>"$work/err"
-    got=$?
-    if [ "$got" -ne "$rc" ]; then
-        echo "FAIL ($*): exit $got, expected $rc"; head -c 2000 "$work/err"; fail=$((fail + 1)); return 1
-    fi
-    if [ -n "$line" ] && [ "$(cat "$work/err")" != "nnperf: $line" ]; then
-        echo "FAIL ($*): stderr is:"; head -c 2000 "$work/err"; echo "expected: nnperf: $line"
-        fail=$((fail + 1)); return 1
-    fi
-    pass=$((pass + 1))
-}
-check() { # check DESCRIPTION command...: the command succeeds
-    d=$1
-    shift
-    if "$@"; then pass=$((pass + 1)); else echo "FAIL: $d"; fail=$((fail + 1)); fi
-}
+# expect and check (with $work, $pass and $fail)
+. "$(dirname "$0")/expect.sh"
 
 # ---- the one option table: --opt=value, lists, bounds (issue: 256 + 2 --batch values wrote past a stack array)
 L=$(awk 'BEGIN { for (i = 0; i < 256; i++) printf "%s1", (i ? "," : "") }')

@@ -190,6 +190,10 @@ int cli_write_output(const struct cli_args *a, const char *data, size_t len);
 int cli_write_file(const struct cli_args *a, const char *path, const char *data, size_t len);
 /* Flushes and checks standard output at the end of a command: 0, or prints the error and returns 2. */
 int cli_finish_stdout(void);
+/* Notes the files of a loaded model (its external data too) as inputs that -o may not name (cli_load_model). */
+void cli_note_model_files(const struct nnperf_model *m);
+/* SIGINT, SIGTERM and SIGHUP remove the temporary of a file being written, then end the command as they would. */
+void cli_catch_signals(void);
 
 /* ---- terminal (term.c) ---- */
 /* The width of the terminal on fd (TIOCGWINSZ, else $COLUMNS, else 0 = not a terminal or unknown); whether to

@@ -170,7 +170,10 @@ int cli_load_model(const char *path, const struct nnperf_load_options *lo, struc
 {
     char err[1024];
     enum nnperf_status st = nnperf_model_load(path, lo, m, err, sizeof err);
-    if (st == NNPERF_OK) return 0;
+    if (st == NNPERF_OK) {
+        cli_note_model_files(*m);
+        return 0;
+    }
     const char *why = st != NNPERF_E_IO && st != NNPERF_E_NOMEM ? not_onnx(path) : NULL;
     if (why)
         cli_error("%s: not an ONNX model (%s)", path, why);

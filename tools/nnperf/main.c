@@ -71,6 +71,7 @@ int main(int argc, char **argv)
         if (id < 0) return unknown_command("unknown command", c);
         struct cli_args a;
         char err[1024];
+        cli_catch_signals();
         rc = cli_parse((enum cli_cmd_id)id, argc - 2, argv + 2, &a, err, sizeof err);
         if (rc)
             cli_error("%s", err);
