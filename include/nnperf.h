@@ -510,12 +510,16 @@ struct nnperf_map_options {
     const char *target;           /* "max78000" (NULL: this) or "max78002" */
     int weight_bits;              /* 8 (0: this), 4, 2 or 1: every layer the file does not name */
     const char *weight_bits_file; /* NULL or a path */
+    double clock_hz; /* CNN clock of the latency (0: the device's, as the vendor's examples set it) */
 };
 enum nnperf_status nnperf_map_ex(const struct nnperf_analysis *a, const struct nnperf_map_options *o,
                                  struct nnperf_mcu_plan **out, char *err, size_t errlen);
 int nnperf_mcu_plan_fits(const struct nnperf_mcu_plan *p);
 int nnperf_mcu_plan_problem_count(const struct nnperf_mcu_plan *p);
 const char *nnperf_mcu_plan_problem(const struct nnperf_mcu_plan *p, int i); /* NULL when out of range */
+/* What the vendor's tool would warn about in a plan that fits (a streaming layer with a bias on the MAX78000). */
+int nnperf_mcu_plan_warning_count(const struct nnperf_mcu_plan *p);
+const char *nnperf_mcu_plan_warning(const struct nnperf_mcu_plan *p, int i); /* NULL when out of range */
 /* format: "table", "json" or "yaml" (an ai8x-synthesis network description); *out is malloc'd, the caller frees. */
 enum nnperf_status nnperf_mcu_plan_render(const struct nnperf_mcu_plan *p, const char *format, char **out,
                                           size_t *len, char *err, size_t errlen);

@@ -327,3 +327,8 @@ uint64_t mcu_layer_cycles(const struct mcu_plan *p, const struct mcu_layer *l)
     if (l->streaming) total = (15 * total + 9) / 10;
     return total < 0 ? 0 : (uint64_t)total;
 }
+
+int mcu_bias_len(const struct mcu_plan *p, const struct mcu_layer *l)
+{
+    return l->out_ch + (l == &p->layers[0] && l->streaming && !p->dev->stream_bias);
+}

@@ -3,6 +3,7 @@
  * Source for every number: the vendor's network loader, ai8x-synthesis (its device classes in izer/tornadocnn.py,
  * README "Limitations", izer/kernels.py, izer/kbias.py, izer/latency.py; [AI8X-SYNTHESIS] in docs/sources.md).
  * Where the sources give a total without its split, the split chosen here is marked "assumption". */
+#include <stdio.h>
 #include <string.h>
 
 #include "mcu.h"
@@ -30,7 +31,9 @@ static const struct mcu_device devices[] = {
         .max_linear = 1024,    /* Linear <= 1024 in / out */
         .max_flatten = 16384,  /* flatten: C*H*W <= 16,384 */
         .max_flatten_hw = 256, /* flatten: H*W <= 256 */
-        .clock_hz = 100e6,     /* 100 MHz CNN clock */
+        .clock_hz = 50e6,      /* the vendor's examples: CNN clock = APB clock (50 MHz) div 1 [MSDK-EXAMPLES];
+                           * ai8x-synthesis's device class says 100 MHz */
+        .larger = "max78002",
         .multipass_padded_conv1d = 1,
         .eltwise_mp_emulated =
             1,                /* element-wise over > 64 channels is emulated: 2 passes x 2 operands at most
@@ -42,6 +45,7 @@ static const struct mcu_device devices[] = {
         .frame_size_max = 1 << 21, /* rows x columns x passes < 2^21 */
         .latency_pre_read = 1,
         .latency_estimated = 1,
+        .stream_bias = 0, /* SUPPORT_STREAM_BIAS off: "Combining streaming and a bias" warning */
     },
     {
         .name = "max78002",
@@ -65,7 +69,8 @@ static const struct mcu_device devices[] = {
         .max_linear = 1024,
         .max_flatten = 16384,
         .max_flatten_hw = 256,
-        .clock_hz = 120e6,            /* 120 MHz CNN clock (PLL 200) */
+        .clock_hz = 200e6, /* the vendor's examples: CNN clock = IPLL (200 MHz) div 1 while the CNN runs
+                            * [MSDK-EXAMPLES]; ai8x-synthesis's device class says 120 MHz */
         .multipass_padded_conv1d = 0, /* padded Conv1d reads at most 64 channels */
         .eltwise_mp_emulated = 0,
         .max_pool_passes = 1 << 16,
@@ -76,6 +81,7 @@ static const struct mcu_device devices[] = {
         .latency_pre_read = 0,
         .latency_estimated =
             0, /* the vendor's tool estimates no MAX78002 latency: the MAX78000 model is used */
+        .stream_bias = 1,
     },
 };
 
@@ -110,4 +116,17 @@ int64_t mcu_kern_bytes_total(const struct mcu_device *d)
     int64_t words = 0;
     for (int p = 0; p < d->procs; p++) words += mcu_kern_words(d, p);
     return words * 9; /* 72-bit words */
+}
+
+void mcu_commas(char *b, size_t n, long long v)
+{
+    char t[32];
+    snprintf(t, sizeof t, "%lld", v < 0 ? -v : v);
+    size_t len = strlen(t), o = 0;
+    if (v < 0 && o + 1 < n) b[o++] = '-';
+    for (size_t i = 0; i < len && o + 2 < n; i++) {
+        b[o++] = t[i];
+        if ((len - i - 1) % 3 == 0 && i + 1 < len) b[o++] = ',';
+    }
+    b[o] = 0;
 }

@@ -8,6 +8,7 @@
 #ifndef NNPERF_MCU_H
 #define NNPERF_MCU_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../analysis/analysis.h"
@@ -42,7 +43,8 @@ struct mcu_device {
     int max_linear;         /* Linear in/out features */
     int max_flatten;        /* flattened C*H*W */
     int max_flatten_hw;     /* flattened H*W */
-    double clock_hz;        /* CNN clock */
+    double clock_hz;        /* CNN clock as the vendor's examples run it (nnperf map --clock overrides it) */
+    const char *larger;     /* the device to suggest when a model does not fit (NULL: none) */
     /* device rules that differ between the two (the vendor's device classes) */
     int multipass_padded_conv1d; /* 1: padded Conv1d may read more than 64 channels */
     int eltwise_mp_emulated;     /* 1: element-wise beyond 2 passes x 2 operands cannot pool or convolve */
@@ -53,6 +55,8 @@ struct mcu_device {
     int64_t frame_size_max;      /* rows x columns x passes of a layer */
     int latency_pre_read;        /* 1: the cycle model's pre-read term (pooling after element-wise) */
     int latency_estimated;       /* 1: the vendor's tool estimates cycles for this device */
+    int stream_bias;             /* 1: a streaming layer may have a bias (0: the vendor's tool warns, and a
+                                  * streaming first layer takes one bias byte more) */
 };
 
 const struct mcu_device *mcu_device_find(const char *name); /* NULL when unknown */
@@ -61,6 +65,7 @@ const struct mcu_device *mcu_device_at(int i);
 int mcu_kern_words(const struct mcu_device *d,
                    int proc); /* kernel capacity of one processor in 72-bit words */
 int64_t mcu_kern_bytes_total(const struct mcu_device *d); /* all processors' words x 9 bytes */
+void mcu_commas(char *b, size_t n, long long v);          /* 1234567 -> "1,234,567" */
 
 enum mcu_op { MCU_OP_CONV2D, MCU_OP_CONV1D, MCU_OP_CONVT2D, MCU_OP_LINEAR, MCU_OP_NONE };
 enum mcu_pool { MCU_POOL_NONE, MCU_POOL_MAX, MCU_POOL_AVG };
@@ -170,8 +175,10 @@ struct mcu_plan {
     int cap_layers;
     struct mcu_msgs *problems; /* unsupported operators and planning failures (with advice) */
     struct mcu_msgs *notes;    /* things done on the host, folded BN, ... */
+    struct mcu_msgs *warnings; /* what the vendor's tool warns about (the plan still fits) */
     int fits;
-    int would_fit_4bit, would_fit_max78002; /* -1: not tried */
+    int would_fit_4bit, would_fit_larger; /* with 4-bit weights, on dev->larger; -1: not tried */
+    double clock_hz;                      /* CNN clock of the latency: --clock, else the device's */
     /* usage */
     int64_t weight_bytes, kern_words_used, bias_bytes, data_peak[MCU_MAX_INST];
     uint64_t cycles;
@@ -180,9 +187,10 @@ struct mcu_plan {
     int streaming_layers; /* layers 0 .. streaming_layers-1 stream */
 };
 
-/* program.c: builds plan->layers from the analysed graph g (an_graph); unsupported operators and parameters go to
+/* program.c: builds plan->layers from the analysed graph g (an_graph) of model m; unsupported operators and parameters go to
  * plan->problems (all of them). Returns NNPERF_OK or an error (out of memory, shapes not concrete) in d. */
-enum nnperf_status mcu_build_program(struct mcu_plan *p, const struct ir_graph *g, struct diag *d);
+enum nnperf_status mcu_build_program(struct mcu_plan *p, const struct ir_graph *g, const struct ir_model *m,
+                                     struct diag *d);
 /* plan.c */
 int mcu_procs_per_pass(int channels, int *passes); /* processors a layer of this many channels enables */
 /* Kernel words per input processor for the layer's masks in place (out_mask 0: the contiguous window its output
@@ -197,6 +205,9 @@ int64_t mcu_tensor_bytes(const struct mcu_plan *p, int q);
  * first, then the others in order, each at the first offset (a multiple of 4) free on all its processors. */
 void mcu_place_kernels(struct mcu_plan *p);
 uint64_t mcu_layer_cycles(const struct mcu_plan *p, const struct mcu_layer *l);
+/* Bias bytes layer l takes in its group: one per output channel, one more for a streaming first layer on a device
+ * without streaming bias support (the vendor's loader works around the hardware so, izer/kbias.py). */
+int mcu_bias_len(const struct mcu_plan *p, const struct mcu_layer *l);
 /* Kernel occupancy while processors are chosen: first fit of hypothetical masks (mcu_kmap_fit: the offset a
  * layer of len words on mask would get; mcu_kmap_load: words already taken on mask's processors). */
 struct mcu_kmap;

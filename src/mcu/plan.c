@@ -273,7 +273,7 @@ static void place_bias(struct mcu_plan *p)
         l->bias_group = -1;
         l->bias_offset = 0;
         if (l->op == MCU_OP_NONE || !l->bias) continue;
-        int need = l->out_ch, g = -1;
+        int need = mcu_bias_len(p, l), g = -1;
         for (int k = 0; k < groups && g < 0; k++)
             if (used[k] + need <= p->dev->bias_group_bytes) g = k;
         if (g < 0) { /* does not fit: the emptiest group (the validator reports it) */
@@ -443,37 +443,55 @@ static void fit_word(char *buf, size_t n, int v)
 
 static void add_problem_with_advice(struct mcu_plan *p, const struct mcu_msg *m, unsigned *advised)
 {
-    const struct mcu_device *dev = p->dev;
-    char f4[40], f2[40], advice[400] = "";
+    char f4[40], f2[40], advice[400] = "", big[120] = "";
     fit_word(f4, sizeof f4, p->would_fit_4bit);
-    fit_word(f2, sizeof f2, p->would_fit_max78002);
-    int is78000 = !strcmp(dev->name, "max78000");
+    fit_word(f2, sizeof f2, p->would_fit_larger);
+    /* the larger device of the family, with what it has more of (its own numbers) */
+    const struct mcu_device *l = mcu_device_find(p->dev->larger);
+    char kib[32];
+    if (l) mcu_commas(kib, sizeof kib, (long long)(mcu_kern_bytes_total(l) / 1024));
+    if (l) switch (m->res) {
+        case MCU_R_KERNEL:
+            snprintf(big, sizeof big, ", or the %s (%s KiB of weights)%s", l->display, kib, f2);
+            break;
+        case MCU_R_BIAS:
+            snprintf(big, sizeof big, ", or the %s (%d KiB of bias memory)%s", l->display,
+                     l->bias_groups * l->bias_group_bytes / 1024, f2);
+            break;
+        case MCU_R_DATA:
+        case MCU_R_OVERLAP:
+            snprintf(big, sizeof big, ", or the %s (%lld KiB per instance)%s", l->display,
+                     (long long)(l->instance_bytes / 1024), f2);
+            break;
+        case MCU_R_LAYERS:
+            snprintf(big, sizeof big, ", or the %s (%d layers)%s", l->display, l->max_layers, f2);
+            break;
+        default: break;
+        }
     switch (m->res) {
     case MCU_R_KERNEL:
         snprintf(advice, sizeof advice,
-                 "to fit: fewer channels in this layer (its weights grow with input x output "
-                 "channels)%s%s%s%s",
+                 "to fit: fewer channels in this layer (its weights grow with input x output channels)%s%s%s",
                  p->weight_bits > 4 ? ", 4-bit weights (--weight-bits 4)" : "", p->weight_bits > 4 ? f4 : "",
-                 is78000 ? ", or the MAX78002 (2,340 KiB of weights)" : "", is78000 ? f2 : "");
+                 big);
         break;
     case MCU_R_BIAS:
-        snprintf(advice, sizeof advice, "to fit: fewer output channels or layers without bias%s%s",
-                 is78000 ? ", or the MAX78002 (8 KiB of bias memory)" : "", is78000 ? f2 : "");
+        snprintf(advice, sizeof advice, "to fit: fewer output channels or layers without bias%s", big);
         break;
     case MCU_R_DATA:
     case MCU_R_OVERLAP:
         snprintf(
             advice, sizeof advice,
             "to fit: fewer channels or smaller feature maps (H x W x passes x 4 bytes per instance), "
-            "streaming (FIFO) mode for the first layers (W x H x ceil(C/64) < 2^21, at most 8 layers)%s%s",
-            is78000 ? ", or the MAX78002 (80 KiB per instance)" : "", is78000 ? f2 : "");
+            "streaming (FIFO) mode for the first layers (W x H x ceil(C/64) < 2^21, at most %d layers)%s",
+            p->dev->max_stream_layers, big);
         break;
     case MCU_R_LAYERS:
         snprintf(
             advice, sizeof advice,
             "to fit: fewer layers (pooling, element-wise operations and activations in front of or after a "
-            "convolution do not count)%s%s",
-            is78000 ? ", or the MAX78002 (128 layers)" : "", is78000 ? f2 : "");
+            "convolution do not count)%s",
+            big);
         break;
     default: break;
     }
@@ -498,6 +516,7 @@ static void plan_free(struct mcu_plan *p)
     if (!p) return;
     free(p->problems);
     free(p->notes);
+    free(p->warnings);
     ar_free(&p->ar);
     free(p);
 }
@@ -561,18 +580,19 @@ static void choose_streaming(struct mcu_plan *p)
 }
 
 static enum nnperf_status plan_once(const struct an_state *an, const struct mcu_device *dev, int bits,
-                                    const struct mcu_bits *wbits, int advise, struct mcu_plan **out,
-                                    struct diag *d)
+                                    const struct mcu_bits *wbits, int advise, double clock_hz,
+                                    struct mcu_plan **out, struct diag *d)
 {
     struct mcu_plan *p = calloc(1, sizeof *p);
     if (!p) return diag_set(d, NNPERF_E_NOMEM, "out of memory");
     ar_init(&p->ar, 0);
     p->problems = calloc(1, sizeof *p->problems);
     p->notes = calloc(1, sizeof *p->notes);
+    p->warnings = calloc(1, sizeof *p->warnings);
     struct mcu_msgs *found = calloc(1, sizeof *found);
     uint64_t *loc = NULL;
     enum nnperf_status st = NNPERF_OK;
-    if (!p->problems || !p->notes || !found) {
+    if (!p->problems || !p->notes || !p->warnings || !found) {
         st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
         goto fail;
     }
@@ -580,8 +600,9 @@ static enum nnperf_status plan_once(const struct an_state *an, const struct mcu_
     p->weight_bits = bits;
     p->bits = wbits;
     p->model = an->m->path;
-    p->would_fit_4bit = p->would_fit_max78002 = -1;
-    st = mcu_build_program(p, an_graph(an), d);
+    p->would_fit_4bit = p->would_fit_larger = -1;
+    p->clock_hz = clock_hz > 0 ? clock_hz : dev->clock_hz;
+    st = mcu_build_program(p, an_graph(an), an->m, d);
     if (st) goto fail;
     {
         st = insert_passthroughs(p, d);
@@ -606,9 +627,16 @@ static enum nnperf_status plan_once(const struct an_state *an, const struct mcu_
             p->cycles += l->cycles;
             p->weight_bytes += (l->weights * l->weight_bits + 7) / 8;
             p->kern_words_used += (int64_t)l->kern_len * mcu_popcount(l->in_mask);
-            if (l->bias_group >= 0) p->bias_bytes += l->out_ch;
+            if (l->bias_group >= 0) p->bias_bytes += mcu_bias_len(p, l);
+            if (l->streaming && l->bias_group >= 0 && !dev->stream_bias)
+                mcu_msg_add(
+                    p->warnings, MCU_R_STREAMING, i,
+                    "layer %d ('%s'): combining streaming and a bias, which the %s may not run correctly "
+                    "(ai8xize warns: \"Combining streaming and a bias. THIS COMBINATION MIGHT NOT FUNCTION "
+                    "CORRECTLY!!!\"); a streaming layer without a bias avoids it",
+                    i, l->name, dev->display);
         }
-        p->latency_s = (double)p->cycles / dev->clock_hz;
+        p->latency_s = (double)p->cycles / p->clock_hz;
         mcu_validate(p, found);
     }
     p->fits = p->problems->n == 0 && found->n == 0;
@@ -616,21 +644,24 @@ static enum nnperf_status plan_once(const struct an_state *an, const struct mcu_
         /* would 4-bit weights or the MAX78002 make it fit? (the same model planned again) */
         struct diag d2 = {0};
         struct mcu_plan *q = NULL;
-        if (bits > 4 && plan_once(an, dev, 4, NULL, 0, &q, &d2) == NNPERF_OK) p->would_fit_4bit = q->fits;
+        if (bits > 4 && plan_once(an, dev, 4, NULL, 0, clock_hz, &q, &d2) == NNPERF_OK)
+            p->would_fit_4bit = q->fits;
         plan_free(q);
         q = NULL;
-        const struct mcu_device *big = mcu_device_find("max78002");
-        if (big != dev && plan_once(an, big, bits, wbits, 0, &q, &d2) == NNPERF_OK)
-            p->would_fit_max78002 = q->fits;
+        const struct mcu_device *big = mcu_device_find(dev->larger);
+        if (big && big != dev && plan_once(an, big, bits, wbits, 0, 0, &q, &d2) == NNPERF_OK)
+            p->would_fit_larger = q->fits;
         plan_free(q);
     }
     unsigned advised = 0;
     for (int i = 0; i < found->n; i++) add_problem_with_advice(p, &found->m[i], &advised);
-    if (p->problems->n && p->problems->m[0].res == MCU_R_OPERATOR && advise && p->would_fit_max78002 == 1)
-        mcu_msg_add(p->problems, MCU_R_OPERATOR, -1,
-                    "the MAX78002 supports every operator of this model and it "
-                    "fits there: nnperf map %s --target max78002",
-                    an->m->path);
+    const struct mcu_device *big = mcu_device_find(dev->larger);
+    if (big && p->problems->n && p->problems->m[0].res == MCU_R_OPERATOR && advise &&
+        p->would_fit_larger == 1)
+        mcu_msg_add(
+            p->problems, MCU_R_OPERATOR, -1,
+            "the %s supports every operator of this model and it fits there: nnperf map %s --target %s",
+            big->display, an->m->path, big->name);
     free(found);
     free(loc);
     *out = p;
@@ -665,6 +696,11 @@ enum nnperf_status nnperf_map_ex(const struct nnperf_analysis *a, const struct n
         if (err && errlen) snprintf(err, errlen, "unknown target '%s' (max78000 or max78002)", target);
         return NNPERF_E_USAGE;
     }
+    if (!(o->clock_hz >= 0 && o->clock_hz <= 1e10)) {
+        if (err && errlen)
+            c_snprintf(err, errlen, "CNN clock %g Hz: expected 0 (the device's) to 10 GHz", o->clock_hz);
+        return NNPERF_E_USAGE;
+    }
     if (weight_bits != 8 && weight_bits != 4 && weight_bits != 2 && weight_bits != 1) {
         if (err && errlen) snprintf(err, errlen, "weight bits %d: expected 8, 4, 2 or 1", weight_bits);
         return NNPERF_E_USAGE;
@@ -689,7 +725,7 @@ enum nnperf_status nnperf_map_ex(const struct nnperf_analysis *a, const struct n
             goto fail;
         }
     }
-    st = plan_once(&a->st, dev, weight_bits, h->bits, 1, &h->p, &d);
+    st = plan_once(&a->st, dev, weight_bits, h->bits, 1, o->clock_hz, &h->p, &d);
     if (st) goto fail;
     for (int k = 0; h->bits && k < h->bits->n; k++)
         if (!h->bits->used[k]) {
@@ -708,7 +744,7 @@ fail:
 enum nnperf_status nnperf_map(const struct nnperf_analysis *a, const char *target, int weight_bits,
                               struct nnperf_mcu_plan **out, char *err, size_t errlen)
 {
-    struct nnperf_map_options o = {target ? target : "", weight_bits, NULL};
+    struct nnperf_map_options o = {target ? target : "", weight_bits, NULL, 0};
     return nnperf_map_ex(a, &o, out, err, errlen);
 }
 
@@ -720,6 +756,17 @@ int nnperf_mcu_plan_fits(const struct nnperf_mcu_plan *h)
 int nnperf_mcu_plan_problem_count(const struct nnperf_mcu_plan *h)
 {
     return h ? h->p->problems->n : 0;
+}
+
+int nnperf_mcu_plan_warning_count(const struct nnperf_mcu_plan *h)
+{
+    return h ? h->p->warnings->n : 0;
+}
+
+const char *nnperf_mcu_plan_warning(const struct nnperf_mcu_plan *h, int i)
+{
+    if (!h || i < 0 || i >= h->p->warnings->n) return NULL;
+    return h->p->warnings->m[i].text;
 }
 
 const char *nnperf_mcu_plan_problem(const struct nnperf_mcu_plan *h, int i)

@@ -6,10 +6,13 @@
  * What the accelerator cannot do is listed in plan->problems, every operator and parameter at once.
  *
  * Rules and limits: [AI8X-SYNTHESIS] (docs/sources.md), README "Limitations"; the numbers are in device.c. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../onnx/onnx.h"
+#include "../ops/ops.h"
 #include "mcu.h"
 
 enum { VT_REAL, VT_POOLED, VT_ELT, VT_FLAT, VT_CONCAT, VT_BAD, VT_CONST };
@@ -30,6 +33,7 @@ struct vt {
 
 struct builder {
     struct mcu_plan *p;
+    const struct ir_model *m; /* for the values of small initializers */
     struct diag *d;
     struct vt *vt;
     int n_vt, cap_vt;
@@ -289,6 +293,16 @@ static int is_graph_output(const struct ir_value *v)
     return (v->flags & IR_V_OUTPUT) != 0;
 }
 
+/* a value that does not depend on the model input: an initializer, a Constant, or computed from those only */
+static int is_constant(struct builder *b, const struct ir_value *v)
+{
+    if (!v) return 0;
+    if ((v->flags & IR_V_INIT) || v->is_const == 1 || (v->producer && v->producer->op == OPID_CONSTANT))
+        return 1;
+    int e = find_vt(b, v);
+    return e >= 0 && b->vt[e].kind == VT_CONST;
+}
+
 /* Conv / ConvTranspose / Gemm / MatMul: a new layer reading input 0. */
 static int build_compute(struct builder *b, const struct ir_node *n, int x)
 {
@@ -296,7 +310,7 @@ static int build_compute(struct builder *b, const struct ir_node *n, int x)
     /* a Conv1d cannot run an element-wise operation in front: it runs in a pass-through layer first */
     const struct ir_value *w1 = n->n_in > 1 ? n->in[1] : NULL;
     int kind = b->vt[x].kind;
-    if (w1 && w1->rank == 3 && !strcmp(n->op_type, "Conv") &&
+    if (w1 && w1->rank == 3 && n->op == OPID_CONV &&
         (kind == VT_ELT || (kind == VT_POOLED && b->vt[b->vt[x].src].kind == VT_ELT)) &&
         materialize(b, kind == VT_ELT ? x : b->vt[x].src, n) < -1)
         return -1;
@@ -313,18 +327,18 @@ static int build_compute(struct builder *b, const struct ir_node *n, int x)
     l->bias = nb;
     /* a quantized weight (QDQ: DequantizeLinear of an integer initializer) says its own bits */
     const struct ir_node *dq = w ? w->producer : NULL;
-    if (dq && !strcmp(dq->op_type, "DequantizeLinear") && dq->n_in > 0 && dq->in[0] &&
+    if (dq && dq->op == OPID_DEQUANTIZE_LINEAR && dq->n_in > 0 && dq->in[0] &&
         (dq->in[0]->flags & IR_V_INIT) && ir_dtype_is_int(dq->in[0]->dtype)) {
         int gb = ir_dtype_bits(dq->in[0]->dtype);
         if (gb == 8 || gb == 4 || gb == 2 || gb == 1) l->graph_bits = gb;
     }
     l->macs = n->cost.known ? n->cost.macs : 0;
-    int conv = !strcmp(n->op_type, "Conv") || !strcmp(n->op_type, "ConvTranspose");
+    int conv = n->op == OPID_CONV || n->op == OPID_CONV_TRANSPOSE;
     char what[200];
     if (conv) {
         int rank = w ? w->rank : 0;
         int one_d = rank == 3;
-        int transposed = n->op_type[4] == 'T';
+        int transposed = n->op == OPID_CONV_TRANSPOSE;
         l->op = transposed ? MCU_OP_CONVT2D : one_d ? MCU_OP_CONV1D : MCU_OP_CONV2D;
         l->kh = rank >= 3 ? dim_of(w, 2) : -1;
         l->kw = rank >= 4 ? dim_of(w, 3) : 1;
@@ -396,9 +410,10 @@ static int build_compute(struct builder *b, const struct ir_node *n, int x)
     } else {
         /* Gemm or MatMul with a constant right-hand side: a linear layer */
         l->op = MCU_OP_LINEAR;
-        int trans_b = !strcmp(n->op_type, "Gemm") && attr_int(n, "transB", 0);
-        int ok = w && (w->flags & IR_V_INIT) && w->rank == 2 &&
-                 (!strcmp(n->op_type, "MatMul") || !attr_int(n, "transA", 0));
+        int trans_b = n->op == OPID_GEMM && attr_int(n, "transB", 0);
+        /* constant weights: an initializer, or computed from initializers only (ai8x-training's QAT export
+         * scales, rounds and clamps them in the graph) */
+        int ok = is_constant(b, w) && w->rank == 2 && (n->op == OPID_MAT_MUL || !attr_int(n, "transA", 0));
         if (!ok) {
             unsupported(b, n, "%s", "only a linear layer (constant 2-D weights) is supported");
             l->out_ch = dim_of(y, y && y->rank ? y->rank - 1 : 0);
@@ -487,18 +502,169 @@ static int all_zero_pads(const struct ir_node *n)
     return attr_same(n, "pads", 0, &v) && v == 0;
 }
 
+/* What each operator is to the accelerator, by registry index (one table, no operator-name compares). */
+enum role {
+    R_UNSUPPORTED,
+    R_CONSTANT, /* Constant: no data */
+    R_CONV,     /* Conv, ConvTranspose: a layer */
+    R_LINEAR,   /* Gemm, MatMul with constant weights: a layer */
+    R_ACT,      /* Relu, Abs: the activation of the layer in front (arg: enum mcu_act) */
+    R_CLIP,     /* Clip: ReLU when its minimum is >= 0, else the 8-bit clamp every layer applies */
+    R_VIEW,     /* no work: Identity, Dropout, Flatten, Reshape, Squeeze, Unsqueeze */
+    R_PAD,      /* a view when it pads nothing */
+    R_ROUND,    /* Round, Floor: the rounding the accelerator applies to what it writes */
+    R_SCALE, /* Mul / Div by a power-of-two number: a layer's output shift (or the export's rounding steps) */
+    R_BN,    /* BatchNormalization: folded into the convolution in front */
+    R_POOL,  /* MaxPool, AveragePool (arg: enum mcu_pool) */
+    R_GPOOL, /* GlobalMaxPool, GlobalAveragePool (arg: enum mcu_pool) */
+    R_ELT,   /* Add, Sub, Sum, Xor, Or (arg: enum mcu_elt) */
+    R_CONCAT,  /* Concat along channels */
+    R_SOFTMAX, /* Softmax, LogSoftmax: on the Arm core at the output */
+};
+
+static const struct {
+    int op, role, arg;
+} roles[] = {
+    {OPID_CONSTANT, R_CONSTANT, 0},
+    {OPID_CONV, R_CONV, 0},
+    {OPID_CONV_TRANSPOSE, R_CONV, 0},
+    {OPID_GEMM, R_LINEAR, 0},
+    {OPID_MAT_MUL, R_LINEAR, 0},
+    {OPID_RELU, R_ACT, MCU_ACT_RELU},
+    {OPID_ABS, R_ACT, MCU_ACT_ABS},
+    {OPID_CLIP, R_CLIP, 0},
+    {OPID_IDENTITY, R_VIEW, 0},
+    {OPID_DROPOUT, R_VIEW, 0},
+    {OPID_FLATTEN, R_VIEW, 0},
+    {OPID_RESHAPE, R_VIEW, 0},
+    {OPID_SQUEEZE, R_VIEW, 0},
+    {OPID_UNSQUEEZE, R_VIEW, 0},
+    {OPID_PAD, R_PAD, 0},
+    {OPID_ROUND, R_ROUND, 0},
+    {OPID_FLOOR, R_ROUND, 0},
+    {OPID_MUL, R_SCALE, 0},
+    {OPID_DIV, R_SCALE, 0},
+    {OPID_BATCH_NORMALIZATION, R_BN, 0},
+    {OPID_MAX_POOL, R_POOL, MCU_POOL_MAX},
+    {OPID_AVERAGE_POOL, R_POOL, MCU_POOL_AVG},
+    {OPID_GLOBAL_MAX_POOL, R_GPOOL, MCU_POOL_MAX},
+    {OPID_GLOBAL_AVERAGE_POOL, R_GPOOL, MCU_POOL_AVG},
+    {OPID_ADD, R_ELT, MCU_ELT_ADD},
+    {OPID_SUM, R_ELT, MCU_ELT_ADD},
+    {OPID_SUB, R_ELT, MCU_ELT_SUB},
+    {OPID_XOR, R_ELT, MCU_ELT_XOR},
+    {OPID_BITWISE_XOR, R_ELT, MCU_ELT_XOR},
+    {OPID_OR, R_ELT, MCU_ELT_OR},
+    {OPID_BITWISE_OR, R_ELT, MCU_ELT_OR},
+    {OPID_CONCAT, R_CONCAT, 0},
+    {OPID_SOFTMAX, R_SOFTMAX, 0},
+    {OPID_LOG_SOFTMAX, R_SOFTMAX, 0},
+};
+
+static int role_of(const struct ir_node *n, int *arg)
+{
+    *arg = 0;
+    for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++)
+        if (roles[i].op == n->op) {
+            *arg = roles[i].arg;
+            return roles[i].role;
+        }
+    return R_UNSUPPORTED;
+}
+
+/* The value of a one-element constant: propagated by the analysis, or read from a small initializer (into a copy of
+ * its value, so the analysed graph is not changed). Returns 0 when it is not known. */
+static int const_scalar(struct builder *b, const struct ir_value *v, double *out)
+{
+    if (!v) return 0;
+    if (v->fv && v->nv == 1) return *out = v->fv[0], 1;
+    if (v->iv && v->nv == 1 && v->iv[0].known) return *out = (double)v->iv[0].v, 1;
+    int64_t numel;
+    if (!(v->flags & IR_V_INIT) || !b->m || !ir_numel(v, &numel) || numel != 1) return 0;
+    struct ir_value t = *v;
+    struct diag quiet = {0};
+    t.iv = NULL, t.fv = NULL;
+    if (ox_decode_values(b->m, &b->p->ar, &t, &quiet) != NNPERF_OK || t.nv != 1) return 0;
+    if (t.fv) return *out = t.fv[0], 1;
+    if (t.iv && t.iv[0].known) return *out = (double)t.iv[0].v, 1;
+    return 0;
+}
+
+/* A view of entry x: the output is the same bytes (a flatten to N x features reads its source flattened). */
+static int build_view(struct builder *b, const struct ir_node *n, int x)
+{
+    const struct ir_value *y = n->out[0];
+    struct vt src = b->vt[x];
+    int e = add_vt(b, y, src.kind);
+    if (e < 0) return -1;
+    struct vt *t = &b->vt[e];
+    int rank = t->rank, c = t->c, h = t->h, w = t->w;
+    *t = src;
+    t->v = y;
+    if (rank == 2 && src.rank > 2 && src.kind != VT_FLAT) {
+        t->kind = VT_FLAT;
+        t->src = x;
+        t->c = c, t->h = t->w = 1, t->rank = 2;
+    } else if (rank == src.rank) {
+        t->c = c, t->h = h, t->w = w;
+    }
+    return 0;
+}
+
+/* Mul / Div of a layer's output (or of a pooling) by one constant number: ai8x-training's export writes each layer's
+ * output shift as a multiply by 2^shift, and its quantization steps as x * 2^(bits-1), Round or Floor, / 2^(bits-1)
+ * ([AI8X-TRAINING]: QuantizationAwareModule.forward, onnx_export_prep). The accelerator applies the output shift
+ * in the layer and rounds what it writes; the vendor's loader reads only the Conv / Gemm weights of such a file. A
+ * factor that is not a power of two, a tensor of factors, or a product of two tensors is not an output shift. */
+static int build_scale(struct builder *b, const struct ir_node *n, int x)
+{
+    const struct ir_value *k = NULL;
+    int n_data = 0, data_at = -1;
+    for (int i = 0; i < n->n_in && i < 2; i++) {
+        if (!n->in[i]) continue;
+        if (is_constant(b, n->in[i]))
+            k = n->in[i];
+        else
+            n_data++, data_at = i;
+    }
+    int64_t numel = 0;
+    double f;
+    int kind = b->vt[x].kind;
+    char what[200] = "";
+    if (n_data != 1 || !k)
+        snprintf(what, sizeof what, "a product of two tensors");
+    else if (n->op == OPID_DIV && data_at != 0)
+        snprintf(what, sizeof what, "a number divided by a tensor");
+    else if (!ir_numel(k, &numel) || numel != 1)
+        snprintf(what, sizeof what,
+                 "a scaling by a tensor (a layer's output is scaled by one power of two: its output shift)");
+    else if (const_scalar(b, k, &f)) {
+        int ex;
+        if (frexp(f, &ex) != 0.5)
+            c_snprintf(what, sizeof what,
+                       "a scaling by %g (a layer's output is scaled by a power of two: its output shift)", f);
+    }
+    if (!what[0] && !((kind == VT_REAL && b->vt[x].layer >= 0) || kind == VT_POOLED))
+        snprintf(what, sizeof what, "a scaling of %s (only a layer's output is scaled: its output shift)",
+                 kind == VT_REAL ? "the model input" : "an element-wise result or a concatenation");
+    if (what[0]) {
+        unsupported(b, n, "%s", what);
+        return add_vt(b, n->out[0], VT_BAD) < 0 ? -1 : 0;
+    }
+    return build_view(b, n, x);
+}
+
 static int build_node(struct builder *b, const struct ir_node *n)
 {
-    const char *op = n->op_type;
-    if (!strcmp(op, "Constant")) return 0;
+    int arg, role = role_of(n, &arg);
+    if (role == R_CONSTANT) return 0;
     const struct ir_value *y = n->n_out > 0 ? n->out[0] : NULL;
     if (!y) return 0;
     /* entry of the first data input (constants and initializers are not data) */
     int x = -1, bad = 0;
     for (int i = 0; i < n->n_in; i++) {
         const struct ir_value *v = n->in[i];
-        if (!v || (v->flags & IR_V_INIT) || (v->producer && !strcmp(v->producer->op_type, "Constant")))
-            continue;
+        if (!v || (v->flags & IR_V_INIT) || (v->producer && v->producer->op == OPID_CONSTANT)) continue;
         int e = find_vt(b, v);
         if (e >= 0 && b->vt[e].kind == VT_CONST) continue; /* computed from constants only */
         if (e < 0 || b->vt[e].kind == VT_BAD)
@@ -506,46 +672,32 @@ static int build_node(struct builder *b, const struct ir_node *n)
         else if (x < 0)
             x = e;
     }
-    int is_conv = !strcmp(op, "Conv") || !strcmp(op, "ConvTranspose");
-    int is_lin = !strcmp(op, "Gemm") || !strcmp(op, "MatMul");
     if (bad || x < 0) {
         /* downstream of an unsupported node (already reported), or a node of constants only */
         for (int i = 0; i < n->n_out; i++)
             if (n->out[i] && add_vt(b, n->out[i], bad ? VT_BAD : VT_CONST) < 0) return -1;
         return 0;
     }
-    if (is_conv || is_lin) return build_compute(b, n, x);
-    if (!strcmp(op, "Relu")) return build_act(b, n, x, MCU_ACT_RELU);
-    if (!strcmp(op, "Abs")) return build_act(b, n, x, MCU_ACT_ABS);
-    if (!strcmp(op, "Clip")) {
+    switch (role) {
+    case R_CONV:
+    case R_LINEAR: return build_compute(b, n, x);
+    case R_ACT: return build_act(b, n, x, arg);
+    case R_CLIP: {
         double lo = -1;
-        if (n->n_in > 1 && n->in[1] && n->in[1]->fv)
-            lo = n->in[1]->fv[0];
-        else if (attr(n, "min"))
+        if (n->n_in > 1 && n->in[1]) {
+            if (!const_scalar(b, n->in[1], &lo)) lo = -1;
+        } else if (attr(n, "min"))
             lo = attr(n, "min")->f;
-        if (lo >= 0) return build_act(b, n, x, MCU_ACT_RELU);
+        /* Clip with a negative minimum is the 8-bit clamp every layer applies anyway */
+        return lo >= 0 ? build_act(b, n, x, MCU_ACT_RELU) : build_view(b, n, x);
     }
-    if (!strcmp(op, "Clip") || !strcmp(op, "Identity") || !strcmp(op, "Dropout") ||
-        (!strcmp(op, "Pad") && all_zero_pads(n)) || !strcmp(op, "Flatten") || !strcmp(op, "Reshape") ||
-        !strcmp(op, "Squeeze") || !strcmp(op, "Unsqueeze")) {
-        /* a view: Clip with a negative minimum is the 8-bit clamp every layer applies anyway */
-        struct vt src = b->vt[x];
-        int e = add_vt(b, y, src.kind);
-        if (e < 0) return -1;
-        struct vt *t = &b->vt[e];
-        int rank = t->rank, c = t->c, h = t->h, w = t->w;
-        *t = src;
-        t->v = y;
-        if (rank == 2 && src.rank > 2 && src.kind != VT_FLAT) {
-            t->kind = VT_FLAT;
-            t->src = x;
-            t->c = c, t->h = t->w = 1, t->rank = 2;
-        } else if (rank == src.rank) {
-            t->c = c, t->h = h, t->w = w;
-        }
-        return 0;
-    }
-    if (!strcmp(op, "BatchNormalization")) {
+    case R_PAD:
+        if (!all_zero_pads(n)) break;
+        return build_view(b, n, x);
+    case R_VIEW:
+    case R_ROUND: return build_view(b, n, x);
+    case R_SCALE: return build_scale(b, n, x);
+    case R_BN: {
         struct vt *t = &b->vt[x];
         if (t->kind == VT_REAL && t->layer >= 0 && b->p->layers[t->layer].op != MCU_OP_NONE &&
             b->p->layers[t->layer].act == MCU_ACT_NONE && t->v->n_consumers == 1) {
@@ -564,7 +716,7 @@ static int build_node(struct builder *b, const struct ir_node *n)
         unsupported(b, n, "%s", "batch normalization not directly after a convolution cannot be folded");
         return add_vt(b, y, VT_BAD) < 0 ? -1 : 0;
     }
-    if (!strcmp(op, "MaxPool") || !strcmp(op, "AveragePool")) {
+    case R_POOL: {
         const struct ir_attr *ks = attr(n, "kernel_shape");
         int64_t stride, pad, dil;
         int st_ok = attr_same(n, "strides", 1, &stride), pad_ok = attr_same(n, "pads", 0, &pad);
@@ -579,7 +731,7 @@ static int build_node(struct builder *b, const struct ir_node *n)
         int e = add_vt(b, y, VT_POOLED);
         if (e < 0) return -1;
         struct vt *t = &b->vt[e];
-        t->pool = op[0] == 'M' ? MCU_POOL_MAX : MCU_POOL_AVG;
+        t->pool = arg;
         t->pkh = kh, t->pkw = kw, t->pstr = (int)stride;
         t->src = x;
         if (b->vt[x].kind == VT_POOLED || b->vt[x].kind == VT_FLAT) {
@@ -587,25 +739,21 @@ static int build_node(struct builder *b, const struct ir_node *n)
         }
         return 0;
     }
-    if (!strcmp(op, "GlobalAveragePool") || !strcmp(op, "GlobalMaxPool")) {
+    case R_GPOOL: {
         struct vt *s = &b->vt[x];
         int e = add_vt(b, y, VT_POOLED);
         if (e < 0) return -1;
         struct vt *t = &b->vt[e];
-        t->pool = op[6] == 'M' ? MCU_POOL_MAX : MCU_POOL_AVG;
+        t->pool = arg;
         t->pkh = s->h, t->pkw = s->w, t->pstr = s->h > s->w ? s->h : s->w;
         t->src = x;
         if (b->vt[x].kind != VT_REAL && materialize(b, x, n) < -1) return -1;
         return 0;
     }
-    int elt = !strcmp(op, "Add")                                  ? MCU_ELT_ADD
-              : !strcmp(op, "Sub")                                ? MCU_ELT_SUB
-              : (!strcmp(op, "BitwiseXor") || !strcmp(op, "Xor")) ? MCU_ELT_XOR
-              : (!strcmp(op, "BitwiseOr") || !strcmp(op, "Or"))   ? MCU_ELT_OR
-                                                                  : 0;
-    if (elt || !strcmp(op, "Sum") || !strcmp(op, "Concat")) {
-        if (!elt && op[1] == 'u') elt = MCU_ELT_ADD;
-        int concat = op[0] == 'C';
+    case R_ELT:
+    case R_CONCAT: {
+        int elt = role == R_ELT ? arg : MCU_ELT_NONE;
+        int concat = role == R_CONCAT;
         if (concat) {
             int rank = y->rank;
             int64_t axis = attr_int(n, "axis", 1);
@@ -652,11 +800,13 @@ static int build_node(struct builder *b, const struct ir_node *n)
         memcpy(t->ops, ops, (size_t)k * sizeof ops[0]);
         return 0;
     }
-    if ((!strcmp(op, "Softmax") || !strcmp(op, "LogSoftmax")) && is_graph_output(y)) {
+    case R_SOFTMAX:
+        if (!is_graph_output(y)) break;
         mcu_msg_add(b->p->notes, MCU_R_OPERATOR, -1,
                     "node '%s' (%s) at the output runs on the Arm core (the CNN has no softmax)", n->name,
-                    op);
+                    n->op_type);
         return add_vt(b, y, VT_BAD) < 0 ? -1 : 0;
+    default: break;
     }
     unsupported(b, n, "%s", "operator not supported by the CNN accelerator");
     return add_vt(b, y, VT_BAD) < 0 ? -1 : 0;
@@ -671,12 +821,85 @@ static const char *guess_dataset(int c, int h, int w)
     return "unknown";
 }
 
-enum nnperf_status mcu_build_program(struct mcu_plan *p, const struct ir_graph *g, struct diag *d)
+/* A device that cannot combine an element-wise operation with a convolution that has a bias in one layer (the
+ * MAX78002: the vendor's tool refuses that layer) runs the operation, with the pooling in front of it, in a
+ * pass-through layer of its own just before the convolution, as one writes it for the vendor's tool. */
+static enum nnperf_status split_eltwise_bias(struct mcu_plan *p, struct diag *d)
+{
+    if (p->dev->eltwise_conv_bias) return NNPERF_OK;
+    int n = p->n_layers, extra = 0;
+    for (int i = 0; i < n; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        extra += l->elt != MCU_ELT_NONE && l->n_in > 1 && l->op != MCU_OP_NONE && l->bias > 0;
+    }
+    if (!extra) return NNPERF_OK;
+    if (n + extra > p->cap_layers)
+        return diag_set(d, NNPERF_E_LIMIT, "more than %d accelerator layers: not a model for a MAX7800x",
+                        p->cap_layers);
+    struct mcu_layer *out = ar_calloc(&p->ar, (size_t)p->cap_layers, sizeof *out);
+    int *map = malloc((size_t)n * sizeof *map);
+    if (!out || !map) {
+        free(map);
+        return diag_set(d, NNPERF_E_NOMEM, "out of memory");
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        const struct mcu_layer *l = &p->layers[i];
+        if (l->elt != MCU_ELT_NONE && l->n_in > 1 && l->op != MCU_OP_NONE && l->bias > 0) {
+            struct mcu_layer *e = &out[m];
+            *e = *l; /* operands, element-wise operation and pooling */
+            e->name = ar_printf(&p->ar, "%s for '%s'", mcu_elt_name(l->elt), l->name);
+            e->nodes = "";
+            e->op = MCU_OP_NONE;
+            e->kh = e->kw = 1;
+            e->pad = 0;
+            e->stride = e->groups = e->dilation = 1;
+            e->act = MCU_ACT_NONE;
+            e->flatten = 0;
+            e->out_ch = l->in_ch, e->out_h = l->pooled_h, e->out_w = l->pooled_w;
+            e->weights = e->bias = 0;
+            e->macs = 0;
+            e->is_output = 0;
+            e->weight_bits = e->graph_bits = 0;
+            mcu_msg_add(
+                p->notes, MCU_R_RULE, m,
+                "layer %d: the element-wise %s in front of '%s' runs in a layer of its own: the %s cannot "
+                "combine it with a convolution that has a bias",
+                m, mcu_elt_name(l->elt), l->name, p->dev->display);
+            struct mcu_layer *c = &out[m + 1];
+            *c = *l;
+            c->elt = MCU_ELT_NONE;
+            c->n_in = 1;
+            c->in_seq[0] = -2 - m; /* the new layer m (not an old index: see below) */
+            c->pool = MCU_POOL_NONE;
+            c->pool_kh = c->pool_kw = c->pool_stride = 0;
+            c->pool_first = 1;
+            c->in_h = l->pooled_h, c->in_w = l->pooled_w;
+            map[i] = m + 1;
+            m += 2;
+        } else {
+            out[m] = *l;
+            map[i] = m++;
+        }
+    }
+    for (int i = 0; i < m; i++)
+        for (int k = 0; k < out[i].n_in; k++) {
+            int q = out[i].in_seq[k];
+            out[i].in_seq[k] = q <= -2 ? -2 - q : q >= 0 ? map[q] : q;
+        }
+    free(map);
+    p->layers = out;
+    p->n_layers = m;
+    return NNPERF_OK;
+}
+
+enum nnperf_status mcu_build_program(struct mcu_plan *p, const struct ir_graph *g, const struct ir_model *m,
+                                     struct diag *d)
 {
     if (g->n_nodes > MCU_MAX_NODES)
         return diag_set(d, NNPERF_E_LIMIT, "%d nodes: more than %d, not a model for a MAX7800x", g->n_nodes,
                         MCU_MAX_NODES);
-    struct builder b = {p, d, NULL, 0, 0};
+    struct builder b = {p, m, d, NULL, 0, 0};
     p->cap_layers = MCU_MAX_LAYERS;
     p->layers = ar_calloc(&p->ar, (size_t)p->cap_layers, sizeof *p->layers);
     if (!p->layers) return diag_set(d, NNPERF_E_NOMEM, "out of memory");
@@ -729,6 +952,8 @@ enum nnperf_status mcu_build_program(struct mcu_plan *p, const struct ir_graph *
         if (li >= 0) p->layers[li].is_output = 1;
     }
     free(b.vt);
+    enum nnperf_status st = split_eltwise_bias(p, d);
+    if (st) return st;
     /* passes and dims for every layer */
     for (int i = 0; i < p->n_layers; i++) {
         struct mcu_layer *l = &p->layers[i];

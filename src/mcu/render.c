@@ -69,20 +69,6 @@ static void seq_str(char *b, size_t n, const struct mcu_layer *l)
         at += (size_t)snprintf(b + at, n - at, "%s%d", k ? ", " : "", l->in_seq[k]);
 }
 
-/* 1234567 -> "1,234,567" */
-static void commas(char *b, size_t n, long long v)
-{
-    char t[32];
-    snprintf(t, sizeof t, "%lld", v < 0 ? -v : v);
-    size_t len = strlen(t), o = 0;
-    if (v < 0 && o + 1 < n) b[o++] = '-';
-    for (size_t i = 0; i < len && o + 2 < n; i++) {
-        b[o++] = t[i];
-        if ((len - i - 1) % 3 == 0 && i + 1 < len) b[o++] = ',';
-    }
-    b[o] = 0;
-}
-
 static int kmax_words(const struct mcu_device *d)
 {
     return d->kern_words_big > d->kern_words ? d->kern_words_big : d->kern_words;
@@ -93,9 +79,8 @@ static void render_table(const struct mcu_plan *p, struct strbuf *sb)
     const struct mcu_device *d = p->dev;
     char a[64], b[64], c[64];
     sb_printf(sb, "model: %s\n", p->model ? p->model : "");
-    sb_printf(sb,
-              "target: %s (%d processors, %d x %lld KiB data memory, %.0f MHz CNN clock), %d-bit weights\n",
-              d->display, d->procs, d->instances, (long long)(d->instance_bytes / 1024), d->clock_hz / 1e6,
+    sb_printf(sb, "target: %s (%d processors, %d x %lld KiB data memory, %g MHz CNN clock), %d-bit weights\n",
+              d->display, d->procs, d->instances, (long long)(d->instance_bytes / 1024), p->clock_hz / 1e6,
               p->weight_bits);
     sb_printf(sb, "result: %s\n\n", p->fits ? "fits" : "does not fit");
 
@@ -134,7 +119,7 @@ static void render_table(const struct mcu_plan *p, struct strbuf *sb)
         sb_printf(sb, "  %3d 0x%016llx 0x%016llx 0x%04llx    0x%04llx     %3d %-16s %-10s %10llu %10.2f\n", i,
                   (unsigned long long)l->in_mask, (unsigned long long)l->out_mask,
                   (unsigned long long)l->in_offset, (unsigned long long)l->out_offset, l->write_gap, kw, bias,
-                  (unsigned long long)l->cycles, (double)l->cycles / d->clock_hz * 1e6);
+                  (unsigned long long)l->cycles, (double)l->cycles / p->clock_hz * 1e6);
     }
 
     /* kernel map: one row per processor, one column per group of words, the layer (0-9, a-z, then '*') */
@@ -165,24 +150,24 @@ static void render_table(const struct mcu_plan *p, struct strbuf *sb)
 
     sb_puts(sb, "\nusage:\n");
     int64_t cap = mcu_kern_bytes_total(d);
-    commas(a, sizeof a, p->weight_bytes);
-    commas(b, sizeof b, cap);
+    mcu_commas(a, sizeof a, p->weight_bytes);
+    mcu_commas(b, sizeof b, cap);
     sb_printf(sb, "  weight memory: %s bytes of %s (%.1f%%)", a, b,
               cap ? 100.0 * (double)p->weight_bytes / (double)cap : 0);
-    commas(a, sizeof a, p->kern_words_used);
-    commas(b, sizeof b, cap / 9);
+    mcu_commas(a, sizeof a, p->kern_words_used);
+    mcu_commas(b, sizeof b, cap / 9);
     sb_printf(sb, "; kernel words used %s of %s\n", a, b);
-    commas(a, sizeof a, p->bias_bytes);
-    commas(b, sizeof b, (long long)d->bias_groups * d->bias_group_bytes);
+    mcu_commas(a, sizeof a, p->bias_bytes);
+    mcu_commas(b, sizeof b, (long long)d->bias_groups * d->bias_group_bytes);
     sb_printf(sb, "  bias memory: %s bytes of %s\n", a, b);
-    commas(c, sizeof c, d->instance_bytes);
+    mcu_commas(c, sizeof c, d->instance_bytes);
     sb_printf(sb, "  data memory peak per instance (bytes of %s):", c);
     for (int k = 0; k < d->instances && k < 16; k++)
         sb_printf(sb, "%s%lld", k % 8 ? " " : "\n    ", (long long)p->data_peak[k]);
     sb_printf(sb, "\n  layers: %d of %d (%d pass-through)\n", p->n_layers, d->max_layers, p->passthroughs);
-    commas(a, sizeof a, (long long)p->cycles);
-    sb_printf(sb, "  latency: %s cycles, %.2f us at %.0f MHz (cycle model: docs/map.md)\n", a,
-              p->latency_s * 1e6, d->clock_hz / 1e6);
+    mcu_commas(a, sizeof a, (long long)p->cycles);
+    sb_printf(sb, "  latency: %s cycles, %.2f us at %g MHz (cycle model: docs/map.md)\n", a,
+              p->latency_s * 1e6, p->clock_hz / 1e6);
     if (p->problems->n) {
         sb_printf(sb, "\nproblems (%d):\n", p->problems->n);
         for (int i = 0; i < p->problems->n; i++) sb_printf(sb, "  - %s\n", p->problems->m[i].text);
@@ -190,6 +175,10 @@ static void render_table(const struct mcu_plan *p, struct strbuf *sb)
     if (p->notes->n) {
         sb_puts(sb, "\nnotes:\n");
         for (int i = 0; i < p->notes->n; i++) sb_printf(sb, "  - %s\n", p->notes->m[i].text);
+    }
+    if (p->warnings->n) {
+        sb_puts(sb, "\nwarnings (the vendor's tool gives them too):\n");
+        for (int i = 0; i < p->warnings->n; i++) sb_printf(sb, "  - %s\n", p->warnings->m[i].text);
     }
 }
 
@@ -232,7 +221,7 @@ static void render_json(const struct mcu_plan *p, struct strbuf *sb)
             (unsigned long long)l->in_mask, (unsigned long long)l->out_mask, (long long)l->in_offset,
             (long long)l->out_offset, l->write_gap, (long long)l->out_bytes, l->kern_offset, l->kern_len,
             l->bias_group, l->bias_offset, l->weight_bits, l->streaming ? "true" : "false",
-            (unsigned long long)l->cycles, (double)l->cycles / d->clock_hz * 1e6);
+            (unsigned long long)l->cycles, (double)l->cycles / p->clock_hz * 1e6);
     }
     sb_puts(sb, "\n  ],\n");
     int64_t cap = mcu_kern_bytes_total(d);
@@ -246,7 +235,7 @@ static void render_json(const struct mcu_plan *p, struct strbuf *sb)
     sb_printf(sb, "], \"layers\": %d, \"max_layers\": %d, \"passthrough_layers\": %d},\n", p->n_layers,
               d->max_layers, p->passthroughs);
     sb_printf(sb, "  \"latency\": {\"cycles\": %llu, \"clock_hz\": %.0f, \"us\": %.3f},\n",
-              (unsigned long long)p->cycles, d->clock_hz, p->latency_s * 1e6);
+              (unsigned long long)p->cycles, p->clock_hz, p->latency_s * 1e6);
     sb_puts(sb, "  \"problems\": [");
     for (int i = 0; i < p->problems->n; i++) {
         sb_puts(sb, i ? ",\n    " : "\n    ");
@@ -258,7 +247,13 @@ static void render_json(const struct mcu_plan *p, struct strbuf *sb)
         sb_puts(sb, i ? ",\n    " : "\n    ");
         sb_json_str(sb, p->notes->m[i].text);
     }
-    sb_puts(sb, p->notes->n ? "\n  ]\n}\n" : "]\n}\n");
+    sb_puts(sb, p->notes->n ? "\n  ],\n" : "],\n");
+    sb_puts(sb, "  \"warnings\": [");
+    for (int i = 0; i < p->warnings->n; i++) {
+        sb_puts(sb, i ? ",\n    " : "\n    ");
+        sb_json_str(sb, p->warnings->m[i].text);
+    }
+    sb_puts(sb, p->warnings->n ? "\n  ]\n}\n" : "]\n}\n");
 }
 
 static void render_yaml(const struct mcu_plan *p, struct strbuf *sb)

@@ -50,18 +50,6 @@ static int64_t footprint(const struct region *r)
     return r->size * (r->gap + 1) - 4 * r->gap;
 }
 
-static void commas(char *b, size_t n, long long v)
-{
-    char t[32];
-    snprintf(t, sizeof t, "%lld", v < 0 ? 0 : v);
-    size_t len = strlen(t), o = 0;
-    for (size_t i = 0; i < len && o + 2 < n; i++) {
-        b[o++] = t[i];
-        if ((len - i - 1) % 3 == 0 && i + 1 < len) b[o++] = ',';
-    }
-    b[o] = 0;
-}
-
 static void who(char *buf, size_t n, int layer)
 {
     if (layer < 0)
@@ -239,8 +227,8 @@ static void rule_kernels(const struct mcu_plan *p, struct mcu_msgs *out)
             int cap = mcu_kern_words(dev, q);
             if (l->kern_offset < 0 || l->kern_offset + l->kern_len > cap) {
                 char wb[32], cb[32];
-                commas(wb, sizeof wb, (long long)p->weight_bytes);
-                commas(cb, sizeof cb, (long long)mcu_kern_bytes_total(dev));
+                mcu_commas(wb, sizeof wb, (long long)p->weight_bytes);
+                mcu_commas(cb, sizeof cb, (long long)mcu_kern_bytes_total(dev));
                 mcu_msg_add(
                     out, MCU_R_KERNEL, i,
                     "kernel memory exhausted at processor %d: needs words %d-%d (%d words of 72 bits), the "
@@ -274,21 +262,22 @@ static void rule_bias(const struct mcu_plan *p, struct mcu_msgs *out)
         const struct mcu_layer *l = &p->layers[i];
         if (l->bias_group < 0) continue;
         if (l->bias_group >= dev->bias_groups || l->bias_offset < 0 ||
-            l->bias_offset + l->out_ch > dev->bias_group_bytes) {
+            l->bias_offset + mcu_bias_len(p, l) > dev->bias_group_bytes) {
             mcu_msg_add(
                 out, MCU_R_BIAS, i,
                 "%d bias bytes at group %d offset %d do not fit (%d groups of %d bytes); the model needs "
                 "%lld bytes in all",
-                l->out_ch, l->bias_group, l->bias_offset, dev->bias_groups, dev->bias_group_bytes,
+                mcu_bias_len(p, l), l->bias_group, l->bias_offset, dev->bias_groups, dev->bias_group_bytes,
                 (long long)p->bias_bytes);
             continue;
         }
         for (int j = 0; j < i; j++) {
             const struct mcu_layer *o = &p->layers[j];
             if (o->bias_group != l->bias_group) continue;
-            if (l->bias_offset < o->bias_offset + o->out_ch && o->bias_offset < l->bias_offset + l->out_ch) {
+            if (l->bias_offset < o->bias_offset + mcu_bias_len(p, o) &&
+                o->bias_offset < l->bias_offset + mcu_bias_len(p, l)) {
                 mcu_msg_add(out, MCU_R_BIAS, i, "bias bytes %d-%d of group %d overlap layer %d's",
-                            l->bias_offset, l->bias_offset + l->out_ch - 1, l->bias_group, j);
+                            l->bias_offset, l->bias_offset + mcu_bias_len(p, l) - 1, l->bias_group, j);
                 break;
             }
         }

@@ -196,11 +196,12 @@ _nnperf() {
             fi ;;
         esac ;;
     map)
-        opts="--target --weight-bits --weight-bits-file --input --format -o --output -h --help"
+        opts="--target --weight-bits --weight-bits-file --clock --input --format -o --output -h --help"
         case "$prev" in
         --target) COMPREPLY=($(compgen -W "max78000 max78002" -- "$cur")) ;;
         --weight-bits) COMPREPLY=($(compgen -W "8 4 2 1" -- "$cur")) ;;
         --weight-bits-file) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        --clock) COMPREPLY=() ;;
         --input) COMPREPLY=() ;;
         --format) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")) ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;

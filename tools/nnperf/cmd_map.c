@@ -24,7 +24,8 @@ int cmd_map(const struct cli_args *a)
         return 2;
     }
     struct nnperf_mcu_plan *plan;
-    struct nnperf_map_options mo = {target, bits, cli_str(a, OPT_WEIGHT_BITS_FILE)};
+    struct nnperf_map_options mo = {target, bits, cli_str(a, OPT_WEIGHT_BITS_FILE),
+                                    a->v[OPT_CLOCK].n ? a->v[OPT_CLOCK].d[0] * 1e6 : 0};
     if (nnperf_map_ex(an, &mo, &plan, err, sizeof err) != NNPERF_OK) {
         cli_error("map: %s", err);
         nnperf_analysis_free(an);
@@ -39,6 +40,8 @@ int cmd_map(const struct cli_args *a)
         rc = 2;
     } else
         rc = cli_write_output(a, text, len);
+    for (int i = 0; !rc && i < nnperf_mcu_plan_warning_count(plan); i++)
+        cli_warn(0, "%s", nnperf_mcu_plan_warning(plan, i));
     if (!rc && !nnperf_mcu_plan_fits(plan)) {
         int n = nnperf_mcu_plan_problem_count(plan);
         cli_error("%s does not fit the %s (%d problem%s):", model, target, n, n == 1 ? "" : "s");
