@@ -122,7 +122,9 @@ _nnperf() {
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "list show" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur"))
+                if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W "list show" -- "$cur"))
+                elif [ "$prev" = show ]; then COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur"))
+                else COMPREPLY=(); fi
             fi ;;
         esac ;;
     probe)
