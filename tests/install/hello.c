@@ -3,7 +3,8 @@
 #include <nnperf.h>
 #include <stdio.h>
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     char err[512];
     struct nnperf_model *m;
     struct nnperf_analysis *a;
