@@ -113,6 +113,20 @@ const char *nnperf_analysis_warning(const struct nnperf_analysis *a, int i);
 /* The i-th symbolic input dim left unbound (0 <= i < summary.unbound_dims), or NULL. Nodes whose cost depends on it
  * cannot be counted; sweep and compare refuse such an analysis. */
 const char *nnperf_analysis_unbound_dim(const struct nnperf_analysis *a, int i);
+/* NNPERF_OK when every symbolic input dim is bound; else NNPERF_E_USAGE and a message naming each unbound symbol,
+ * the input and dim it sits in, and how to bind it. nnperf_predict refuses such an analysis with this message unless
+ * nnperf_predict_options.allow_unbound is set. */
+enum nnperf_status nnperf_analysis_check_bound(const struct nnperf_analysis *a, char *err, size_t errlen);
+/* The kind of the i-th warning: "unknown-operator" (operators nnperf does not support), "unbound-dim" (symbolic
+ * input dims left unbound) or "analysis" (anything else); NULL out of range. */
+const char *nnperf_analysis_warning_kind(const struct nnperf_analysis *a, int i);
+/* Frames one run of the analysed graph computes: the batch (dim 0) of the inputs whose shape or batch symbol the
+ * options bound (an input of rank 2 or more whose model declaration leaves dim 0 a symbol, unknown or 1); 1 when
+ * none was bound. nnperf_predict takes the frames per run from it (nnperf_predict_options.batch). */
+int nnperf_analysis_batch(const struct nnperf_analysis *a);
+/* "Did you mean": the candidate closest to word (edits and swaps of adjacent characters), within a third of its
+ * length (at least one edit), or NULL. The library's messages use it for platform, input and dim names. */
+const char *nnperf_suggest(const char *word, const char *const *cands, int n);
 
 /* NNPERF_FORMAT_HTML: one self-contained page (inline CSS, SVG plots and a little script; nothing loaded from the
  * network), see nnperf_prediction_render and nnperf_compare_render. */
@@ -186,7 +200,9 @@ struct nnperf_whatif; /* a design change (advice, below): opaque */
 
 struct nnperf_predict_options {
     const char *dtype; /* "int4", "int8", "fp16", "bf16", "fp32"; NULL = the platform's default */
-    int batch;         /* frames per run; 0 = the platform's frames_per_run */
+    int batch; /* frames per run; 0 = those of the analysis's inputs (nnperf_analysis_batch), or the platform's
+                * frames_per_run when it is a multiple of them. Inputs bound at batch M run the graph batch / M
+                * times per run: batch must be a multiple of M (M = 1: any batch) */
     int memory_model;  /* enum nnperf_memory_model */
     double interval_s; /* timeline interval; 0 = 0.5 ms */
     /* a design change to predict (from nnperf_advice_finding); NULL = the model as it is. It must come
@@ -199,6 +215,9 @@ struct nnperf_predict_options {
      * compute dtype's): weights (W4A16: "int4" with dtype "fp16"), activations, and the KV cache (graph inputs that
      * a graph output extends along one axis, and those outputs) */
     const char *weight_dtype, *activation_dtype, *kv_dtype;
+    /* 1: predict an analysis with unbound symbolic input dims anyway (their nodes count as 0 s, with a warning);
+     * 0: refuse it (nnperf_analysis_check_bound) */
+    int allow_unbound;
 };
 
 enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct nnperf_platform *p,

@@ -13,17 +13,20 @@
 A binding of libnnperf (include/nnperf.h) through ctypes. Each object owns one library handle and keeps the object
 it was made from alive (a prediction its analysis, an analysis its model); a handle is freed as soon as nothing uses
 it any more (CPython frees on the last reference), or at once with close() / a with block. The library's errors
-raise nnperf.Error with its message, which names the file, node and attribute.
+raise nnperf.Error with its message, which names the file, node and attribute; its warnings go through Python's
+warnings module (nnperf.NnperfWarning and a subclass per kind: UnknownOperatorWarning, UnboundDimWarning, ...).
 """
 import ctypes
 import html as _html
 import json
 import os
 import threading
+import warnings as _warnings
 
 from . import _capi
 
-__all__ = ["Error", "load", "platforms", "version", "Model", "Analysis", "Prediction"]
+__all__ = ["Error", "load", "platforms", "version", "Model", "Analysis", "Prediction", "NnperfWarning",
+           "UnknownOperatorWarning", "UnboundDimWarning", "AnalysisWarning", "PredictionWarning"]
 
 __version__ = _capi.version().decode()
 
@@ -35,6 +38,38 @@ class Error(Exception):
     def __init__(self, message, status="usage error"):
         super().__init__(message)
         self.status = status
+
+
+class NnperfWarning(UserWarning):
+    """A warning of libnnperf's (the CLI prints the same ones on standard error). Filter the kinds apart with its
+    subclasses, e.g. warnings.simplefilter("ignore", nnperf.PredictionWarning)."""
+
+
+class UnknownOperatorWarning(NnperfWarning):
+    """The model uses operators nnperf does not support: their outputs are unknown and their cost not counted."""
+
+
+class UnboundDimWarning(NnperfWarning):
+    """Symbolic input dims are left unbound: the nodes depending on them cannot be counted (predict() refuses
+    such an analysis unless allow_unbound=True)."""
+
+
+class AnalysisWarning(NnperfWarning):
+    """Any other warning of an analysis: shapes inferred against the declared ones, nodes that could not be
+    counted, inputs with different batches, ..."""
+
+
+class PredictionWarning(NnperfWarning):
+    """A warning of a prediction: layers on the fallback unit, tensors spilled to DDR, unknown layer costs, ..."""
+
+
+_WARNING_KINDS = {"unknown-operator": UnknownOperatorWarning, "unbound-dim": UnboundDimWarning}
+
+
+def _warn(messages, stacklevel=2):
+    """Issues each (message, category) through the warnings module, pointing at the caller's caller."""
+    for message, category in messages:
+        _warnings.warn(message, category, stacklevel=stacklevel + 1)
 
 
 def version():
@@ -184,10 +219,20 @@ class Model(_Object):
     _what = "model"
 
     def __init__(self, path, drop_value_info=False):
-        self.path = os.fspath(path)
         opts = _capi.LoadOptions(_capi.LOAD_DROP_VALUE_INFO if drop_value_info else 0)
         ptr = ctypes.c_void_p()
         err = ctypes.create_string_buffer(_capi.ERRLEN)
+        if _is_model_bytes(path):
+            # the model's bytes: copied into a buffer the handle keeps (the library reads weights from it), and
+            # named "<bytes>" in messages, which never quote the bytes themselves
+            data = bytes(path)
+            buf = ctypes.create_string_buffer(data, len(data) or 1)
+            self.path = "<bytes>"
+            _check(_capi.model_load_buffer(buf, len(data), b"<bytes>", None, ctypes.byref(opts),
+                                           ctypes.byref(ptr), err, _capi.ERRLEN), err)
+            self._h = _Handle(ptr.value, "model", lambda p, buf=buf: _capi.model_free(p))
+            return
+        self.path = os.fspath(path)
         _check(_capi.model_load(_path(path), ctypes.byref(opts), ctypes.byref(ptr), err, _capi.ERRLEN), err)
         self._h = _Handle(ptr.value, "model", _capi.model_free)
 
@@ -210,7 +255,9 @@ class Model(_Object):
         err = ctypes.create_string_buffer(_capi.ERRLEN)
         h = self._ptr()  # the parent of the analysis: the handle used, even when another thread closes this model
         _check(_capi.analyze(h, ctypes.byref(opts), ctypes.byref(ptr), err, _capi.ERRLEN), err)
-        return Analysis(self, _Handle(ptr.value, "analysis", _capi.analysis_free, h))
+        a = Analysis(self, _Handle(ptr.value, "analysis", _capi.analysis_free, h))
+        _warn(a._warnings_by_kind())
+        return a
 
     def __repr__(self):
         return f"<nnperf.Model {self.path!r}>"
@@ -241,6 +288,21 @@ class Analysis(_Object):
     def unbound_dims(self):
         """Symbolic input dims left unbound (bind them with analyze(dims=...))."""
         return [_capi.analysis_unbound_dim(self._ptr(), i).decode() for i in range(self.summary["unbound_dims"])]
+
+    @property
+    def batch(self):
+        """Frames one run of the graph computes: the batch (dim 0) of the inputs that analyze(inputs=..., dims=...)
+        bound; 1 when none was bound. predict() takes the frames per run from it."""
+        return _capi.analysis_batch(self._ptr())
+
+    def _warnings_by_kind(self):
+        """[(message, warning class)] of the analysis's warnings."""
+        out = []
+        for i in range(self.summary["warnings"]):
+            kind = _capi.analysis_warning_kind(self._ptr(), i)
+            out.append((_capi.analysis_warning(self._ptr(), i).decode(errors="replace"),
+                        _WARNING_KINDS.get(kind.decode() if kind else "", AnalysisWarning)))
+        return out
 
     def to_json(self):
         """The analysis as JSON text (schema nnperf.analysis, docs/json-schema.md), as `nnperf analyze --format
@@ -289,12 +351,21 @@ class Analysis(_Object):
         finally:
             _capi.free(out)
 
-    def predict(self, platform, dtype=None, batch=None, memory_model=None, weight_dtype=None, kv_dtype=None):
+    def predict(self, platform, dtype=None, batch=None, memory_model=None, weight_dtype=None, kv_dtype=None,
+                allow_unbound=False):
         """Predicts latency, throughput, DDR traffic and the timeline on a platform: a preset name
         (nnperf.platforms()) or a platform YAML file. dtype: "int8", "fp16", ... (None: the platform's); batch:
-        frames per run (None: the platform's); memory_model: "planned", "weights-only" or "tiled" (None: the
-        platform's); weight_dtype, kv_dtype: storage types apart from the compute dtype ("int4" weights with
-        dtype "fp16" is W4A16; "fp8" KV cache; None: the compute dtype's)."""
+        frames per run (None: the batch of the analysed inputs, Analysis.batch; a batch given must be a multiple of
+        it, the graph then runs batch / Analysis.batch times per run); memory_model: "planned", "weights-only" or
+        "tiled" (None: the platform's); weight_dtype, kv_dtype: storage types apart from the compute dtype ("int4"
+        weights with dtype "fp16" is W4A16; "fp8" KV cache; None: the compute dtype's). An analysis with unbound
+        symbolic input dims raises nnperf.Error naming them, unless allow_unbound=True (their nodes then count as
+        0 s). The prediction's warnings are issued as nnperf.PredictionWarning."""
+        err = ctypes.create_string_buffer(_capi.ERRLEN)
+        if not allow_unbound and _capi.analysis_check_bound(self._ptr(), err, _capi.ERRLEN) != 0:
+            sym = self.unbound_dims[0] if self.unbound_dims else "NAME"
+            raise Error(f"{err.value.decode(errors='replace')} (analyze(dims={{{sym!r}: 1}}) or "
+                        "analyze(inputs={...}); allow_unbound=True predicts them as 0 s)", "usage error")
         if memory_model not in _capi.MEMORY_MODELS:
             raise Error(f"unknown memory model {memory_model!r} (planned, weights-only or tiled)")
         if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
@@ -308,14 +379,16 @@ class Analysis(_Object):
             opts = _capi.PredictOptions(_cstr(dtype or None, "dtype"), batch or 0,
                                         _capi.MEMORY_MODELS[memory_model], 0.0, None, 0,
                                         _cstr(weight_dtype or None, "weight dtype"), None,
-                                        _cstr(kv_dtype or None, "kv dtype"))
+                                        _cstr(kv_dtype or None, "kv dtype"), 1 if allow_unbound else 0)
             ptr = ctypes.c_void_p()
             h = self._ptr()  # the parent of the prediction (see Model.analyze)
             st = _capi.predict(h, plat, ctypes.byref(opts), ctypes.byref(ptr), err, _capi.ERRLEN)
         finally:
             _capi.platform_free(plat)  # the prediction keeps its own copy
         _check(st, err)
-        return Prediction(self, _Handle(ptr.value, "prediction", _capi.prediction_free, h))
+        p = Prediction(self, _Handle(ptr.value, "prediction", _capi.prediction_free, h))
+        _warn((w, PredictionWarning) for w in p.warnings)
+        return p
 
     def __repr__(self):
         try:
@@ -408,7 +481,16 @@ def _pandas():
     return pandas
 
 
+def _is_model_bytes(x):
+    """A model's content rather than a path: a bytearray or memoryview, or bytes that no path looks like (longer
+    than a path can be, or starting with a control character: an ONNX file starts with a field key, 0x08)."""
+    if isinstance(x, (bytearray, memoryview)):
+        return True
+    return isinstance(x, bytes) and (len(x) > 4096 or (len(x) > 0 and x[0] < 0x20))
+
+
 def load(path, drop_value_info=False):
-    """Loads an ONNX model. drop_value_info: ignore the shapes the model declares and infer everything. Raises
-    nnperf.Error when the file cannot be read or is not a valid ONNX model."""
+    """Loads an ONNX model: a path, or the model's bytes (weights in external files are then not found).
+    drop_value_info: ignore the shapes the model declares and infer everything. Raises nnperf.Error when the file
+    cannot be read or is not an ONNX model ("not an ONNX model (a text file)")."""
     return Model(path, drop_value_info)

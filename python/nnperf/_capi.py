@@ -48,7 +48,7 @@ class Summary(Structure):
 class PredictOptions(Structure):
     _fields_ = [("dtype", c_char_p), ("batch", c_int), ("memory_model", c_int), ("interval_s", c_double),
                 ("whatif", c_void_p), ("causal", c_int), ("weight_dtype", c_char_p),
-                ("activation_dtype", c_char_p), ("kv_dtype", c_char_p)]
+                ("activation_dtype", c_char_p), ("kv_dtype", c_char_p), ("allow_unbound", c_int)]
 
 
 def _proto(name, restype, *argtypes):
@@ -73,6 +73,11 @@ analysis_summary = _proto("nnperf_analysis_summary", None, c_void_p, POINTER(Sum
 analysis_warning = _proto("nnperf_analysis_warning", c_char_p, c_void_p, c_int)
 analysis_unbound_dim = _proto("nnperf_analysis_unbound_dim", c_char_p, c_void_p, c_int)
 analysis_render = _proto("nnperf_analysis_render", c_int, c_void_p, c_int, *OUT_TEXT, *ERR)
+analysis_check_bound = _proto("nnperf_analysis_check_bound", c_int, c_void_p, *ERR)
+analysis_warning_kind = _proto("nnperf_analysis_warning_kind", c_char_p, c_void_p, c_int)
+analysis_batch = _proto("nnperf_analysis_batch", c_int, c_void_p)
+model_load_buffer = _proto("nnperf_model_load_buffer", c_int, c_void_p, c_size_t, c_char_p, c_char_p,
+                           POINTER(LoadOptions), POINTER(c_void_p), *ERR)
 annotate = _proto("nnperf_annotate", c_int, c_void_p, POINTER(c_void_p), POINTER(c_size_t), *ERR)
 # the library's file writer (the rules of `nnperf -o`); options NULL: the model's own files are still refused
 annotate_write = _proto("nnperf_annotate_write", c_int, c_void_p, c_char_p, c_void_p, *ERR)
@@ -84,5 +89,6 @@ preset_name = _proto("nnperf_platform_preset_name", c_char_p, c_int)
 
 predict = _proto("nnperf_predict", c_int, c_void_p, c_void_p, POINTER(PredictOptions), POINTER(c_void_p), *ERR)
 prediction_free = _proto("nnperf_prediction_free", None, c_void_p)
+prediction_warning = _proto("nnperf_prediction_warning", c_char_p, c_void_p, c_int)
 prediction_render = _proto("nnperf_prediction_render", c_int, c_void_p, c_int, *OUT_TEXT, *ERR)
 plot_svg = _proto("nnperf_plot_svg", c_int, c_void_p, c_char_p, *OUT_TEXT, *ERR)

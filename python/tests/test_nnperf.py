@@ -143,7 +143,8 @@ def test_symbols_bound_with_dims(root):
 def test_errors_carry_the_library_message(tmp_path, models, root):
     with pytest.raises(nnperf.Error) as e:
         nnperf.load(os.path.join(root, "README.md"))
-    assert "README.md" in str(e.value) and e.value.status == "malformed model"
+    assert str(e.value).endswith("README.md: not an ONNX model (a text file)")
+    assert e.value.status == "malformed model"
     with pytest.raises(nnperf.Error, match="no-such-file.onnx"):
         nnperf.load(tmp_path / "no-such-file.onnx")
     m = nnperf.load(os.path.join(models, "resnet18.onnx"))
@@ -152,6 +153,8 @@ def test_errors_carry_the_library_message(tmp_path, models, root):
     a = m.analyze()
     with pytest.raises(nnperf.Error, match="hoizon-j5"):
         a.predict("hoizon-j5")
+    with pytest.raises(nnperf.Error, match=r"unknown platform 'rdk-s10'.*\(did you mean 'rdk-s100'\?\)"):
+        a.predict("rdk-s10")
     # no int4 peak and no weight-only quantization: refused (a GPU preset computes int4 weights at fp16)
     with pytest.raises(nnperf.Error, match="int4"):
         a.predict("horizon-j5", dtype="int4")
@@ -223,3 +226,101 @@ def test_annotate(tmp_path, models):
     b = nnperf.load(out).analyze()  # the annotated model's input is 2x3x224x224 now
     assert b.summary["macs"] == a.summary["macs"] and b.summary["warnings"] == 0
     assert [f for f in os.listdir(tmp_path)] == ["r18.onnx"]  # no temporary file left
+
+
+# ---- issue 18: frames per run from the input's batch, dims checked by the library, unbound dims refused ----
+
+def test_frames_per_run_from_the_input_batch(models, cli):
+    path = os.path.join(models, "resnet18.onnx")
+    m = nnperf.load(path)
+    a8 = m.analyze(inputs={"input": [8, 3, 224, 224]})
+    assert a8.batch == 8 and m.analyze().batch == 1
+    by_input = a8.predict("rdk-s100").summary
+    by_batch = m.analyze().predict("rdk-s100", batch=8).summary
+    assert by_input["frames_per_run"] == by_batch["frames_per_run"] == 8
+    assert by_input["fps"] == by_batch["fps"]
+    assert by_input == cli_json(cli, "analyze", path, "--hw", "rdk-s100", "--input", "input=8x3x224x224")["summary"]
+    assert a8.predict("rdk-s100", batch=16).summary["frames_per_run"] == 16
+    with pytest.raises(nnperf.Error, match="batch 12 is not a multiple of the 8 frames"):
+        a8.predict("rdk-s100", batch=12)
+
+
+def test_dims_are_checked_by_the_library(models, root):
+    m = nnperf.load(os.path.join(models, "resnet18.onnx"))
+    real = "input 'input' [1, 3, 224, 224]"
+    for dims, what in (([0, 3, 224, 224], "dim 0 is '0'"), ([-224, 3, 224, 224], "dim 0 is '-224'"),
+                       (["1.5", 3, 224, 224], "dim 0 is '1.5'"), ([1, 3, 224], "has 4 dims")):
+        with pytest.raises(nnperf.Error) as e:
+            m.analyze(inputs={"input": dims})
+        assert real in str(e.value) and what in str(e.value) and "--" not in str(e.value)
+    with pytest.raises(nnperf.Error, match=r"no input named 'inptu' \(did you mean 'input'\?\); its inputs: input "):
+        m.analyze(inputs={"inptu": [1, 3, 224, 224]})
+    b = nnperf.load(os.path.join(root, "tests", "data", "analysis", "batch.onnx"))
+    with pytest.raises(nnperf.Error) as e:
+        b.analyze(dims={"bacth": 8})
+    assert "did you mean 'batch'?" in str(e.value) and "batch (input 'x' dim 0)" in str(e.value)
+    assert "--dim" not in str(e.value)
+
+
+def test_unbound_dims_refuse_to_predict(root):
+    b = nnperf.load(os.path.join(root, "tests", "data", "analysis", "batch.onnx"))
+    with pytest.warns(nnperf.UnboundDimWarning, match="unbound symbolic input dims 'batch'"):
+        a = b.analyze()
+    with pytest.raises(nnperf.Error, match=r"unbound symbolic input dim 'batch' \(input 'x' dim 0\)") as e:
+        a.predict("rdk-s100")
+    assert "analyze(dims={'batch': 1})" in str(e.value) and "--" not in str(e.value)
+    with pytest.warns(nnperf.PredictionWarning):
+        p = a.predict("rdk-s100", allow_unbound=True)
+    assert p.summary["fps"] > 0
+    assert b.analyze(dims={"batch": 8}).predict("rdk-s100").summary["frames_per_run"] == 8
+
+
+def _field(num, value):
+    """One protobuf field: an int (varint), or bytes/str (length-delimited)."""
+    def varint(n):
+        out = bytearray()
+        while True:
+            out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+            n >>= 7
+            if not n:
+                return bytes(out)
+    if isinstance(value, int):
+        return varint(num << 3) + varint(value)
+    value = value.encode() if isinstance(value, str) else value
+    return varint(num << 3 | 2) + varint(len(value)) + value
+
+
+def _unknown_op_model():
+    """x [1, 4] -> Frobnicate (com.example, an operator nnperf does not know) -> y, as ONNX bytes."""
+    def tensor(name):
+        dims = _field(1, _field(1, 1)) + _field(1, _field(1, 4))
+        return _field(1, name) + _field(2, _field(1, _field(1, 1) + _field(2, dims)))
+    node = _field(1, "x") + _field(2, "y") + _field(3, "frob") + _field(4, "Frobnicate") + _field(7, "com.example")
+    graph = _field(1, node) + _field(2, "g") + _field(11, tensor("x")) + _field(12, tensor("y"))
+    return (_field(1, 8) + _field(8, _field(1, "") + _field(2, 17)) + _field(8, _field(1, "com.example") + _field(2, 1))
+            + _field(7, graph))
+
+
+def test_library_warnings_reach_python(tmp_path):
+    data = _unknown_op_model()
+    with pytest.warns(nnperf.UnknownOperatorWarning, match="com.example.Frobnicate") as rec:
+        a = nnperf.load(data).analyze()
+    assert all(issubclass(w.category, nnperf.NnperfWarning) for w in rec)
+    assert issubclass(nnperf.UnknownOperatorWarning, UserWarning)
+    assert a.model.path == "<bytes>" and a.summary["unknown_nodes"] == 1
+    assert any("Frobnicate" in w for w in json.loads(a.to_json())["warnings"])
+    path = tmp_path / "frob.onnx"
+    path.write_bytes(data)
+    with pytest.warns(nnperf.UnknownOperatorWarning):
+        nnperf.load(path).analyze()
+
+
+def test_load_bytes_never_quotes_them(root):
+    text = open(os.path.join(root, "README.md"), "rb").read()
+    with pytest.raises(nnperf.Error) as e:
+        nnperf.load(text)
+    assert str(e.value) == "<bytes>: not an ONNX model (a text file)"
+    junk = b"\x08\x07" + b"A" * 100000
+    with pytest.raises(nnperf.Error) as e:
+        nnperf.load(junk)
+    assert len(str(e.value)) < 300 and "AAAA" not in str(e.value)

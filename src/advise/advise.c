@@ -393,7 +393,7 @@ void adv_check_fusion(struct adv_run *r)
         int64_t ne = 0;
         ir_numel(act->out[0], &ne);
         fmt_time(ts, sizeof ts, A->t_total);
-        fmt_bytes(bs, sizeof bs, (double)ne * pr_elem_bytes(P, 0) * P->batch);
+        fmt_bytes(bs, sizeof bs, (double)ne * pr_elem_bytes(P, 0) * P->runs);
         snprintf(ev, sizeof ev,
                  "%s '%s' sits between %s '%s' and Add '%s', so the %s pattern cannot fuse: the Add is a "
                  "layer of its "

@@ -91,6 +91,12 @@ enum nnperf_status an_topo_sort(struct ir_graph *g, struct arena *ar, struct dia
     return st;
 }
 
+/* dim 0 inferred at the batch the options bound where the model declares 1 (exported at batch 1): no conflict */
+static int rebatched(const struct an_state *an, int axis, struct ir_dim inf, struct ir_dim dec)
+{
+    return axis == 0 && an->batch > 1 && dec.val == 1 && inf.val == an->batch;
+}
+
 /* Where inference left dims unknown, the model's own declaration (value_info, outputs) fills them in. */
 static enum nnperf_status apply_declared(struct an_state *an, struct ir_node *nd, struct ir_value *v)
 {
@@ -115,6 +121,8 @@ static enum nnperf_status apply_declared(struct an_state *an, struct ir_node *nd
         struct ir_dim inf = v->dims[i], dec = v->decl_dims[i];
         if (inf.val < 0 && !inf.sym && (dec.val >= 0 || dec.sym))
             v->dims[i] = dec;
+        else if (rebatched(an, i, inf, dec))
+            continue; /* the batch the options set, where the model was exported at batch 1 */
         else if (inf.val >= 0 && dec.val >= 0 && inf.val != dec.val) {
             an_warn(an, "node '%s' (%s): output '%s' dim %d inferred as %lld but declared as %lld", nd->name,
                     nd->op_type, v->name, i, (long long)inf.val, (long long)dec.val);
@@ -281,63 +289,215 @@ enum nnperf_status an_run_graph(struct an_state *an, struct ir_graph *g, int64_t
     return NNPERF_OK;
 }
 
-/* ---- binding input shapes and symbols ---- */
+/* ---- binding input shapes and symbols ----
+ * A dim is a positive integer or a symbol name (a letter or '_', then letters, digits and '_'; or any symbol the
+ * model's inputs use); '?' leaves it unknown. 0 is taken only where an empty tensor makes sense: not for the batch
+ * (dim 0) and not where the model declares a positive size (an empty past of a KV cache is fine). Every message
+ * names the input with the dims the model gives it, and lists what the model has, with "did you mean". */
 
-static enum nnperf_status parse_dim_token(struct an_state *an, const char *tok, size_t len,
-                                          struct ir_dim *out, const char *what)
+/* "[batch, 3, 224, 224]" (the model's declaration: the analysis's copy before any binding changed it) */
+static void put_dims(struct strbuf *sb, const struct ir_value *v)
 {
-    if (!len) return diag_set(&an->d, NNPERF_E_USAGE, "empty dimension in '%s'", what);
-    int digits = 1;
+    if (v && v->rank < 0) {
+        sb_puts(sb, "(shape not declared)");
+        return;
+    }
+    sb_putc(sb, '[');
+    if (v && v->rank > 0) ir_format_shape(sb, v, ", ");
+    sb_putc(sb, ']');
+}
+
+/* the model's declaration of the graph input at index i (the model is never written, so its dims stay) */
+static const struct ir_value *model_input(const struct an_state *an, int i)
+{
+    const struct ir_graph *mg = an->m ? an->m->graph : NULL;
+    return mg && i < mg->n_inputs ? mg->inputs[i] : an->g->inputs[i];
+}
+
+/* "x [batch, 3, 224, 224], mask [batch, 128]": the model's runtime inputs (not initializers), at most 6 */
+static void put_inputs(struct strbuf *sb, const struct an_state *an)
+{
+    int shown = 0, total = 0;
+    for (int i = 0; i < an->g->n_inputs; i++) {
+        const struct ir_value *v = model_input(an, i);
+        if (v->flags & IR_V_INIT) continue;
+        if (total++ >= 6) continue;
+        sb_printf(sb, "%s%s ", shown++ ? ", " : "", v->name);
+        put_dims(sb, v);
+    }
+    if (!total) sb_puts(sb, "none");
+    if (total > shown) sb_printf(sb, " and %d more", total - shown);
+}
+
+static int is_identifier(const char *s, size_t n)
+{
+    if (!n || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_')) return 0;
+    for (size_t i = 1; i < n; i++)
+        if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
+              s[i] == '_'))
+            return 0;
+    return 1;
+}
+
+/* The symbols the model's runtime inputs use, each once (at most max), with where the first one sits. */
+static int model_symbols(const struct an_state *an, const char **sym, int *input, int *axis, int max)
+{
+    int n = 0;
+    for (int i = 0; i < an->g->n_inputs; i++) {
+        const struct ir_value *v = model_input(an, i);
+        if (v->flags & IR_V_INIT) continue;
+        for (int k = 0; k < v->rank; k++) {
+            const char *s = v->dims[k].val < 0 ? v->dims[k].sym : NULL;
+            int seen = 0;
+            for (int j = 0; s && j < n; j++) seen |= !strcmp(sym[j], s);
+            if (!s || seen || n == max) continue;
+            sym[n] = s, input[n] = i, axis[n] = k;
+            n++;
+        }
+    }
+    return n;
+}
+
+static int model_has_symbol(const struct an_state *an, const char *s, size_t len)
+{
+    const char *sym[AN_MAX_UNBOUND];
+    int in[AN_MAX_UNBOUND], ax[AN_MAX_UNBOUND];
+    int n = model_symbols(an, sym, in, ax, AN_MAX_UNBOUND);
+    for (int j = 0; j < n; j++)
+        if (strlen(sym[j]) == len && !strncmp(sym[j], s, len)) return 1;
+    return 0;
+}
+
+/* 0 for the batch or a dim the model declares positive: refused (why, else NULL) */
+static const char *zero_refused(const struct ir_value *decl, int axis)
+{
+    if (axis == 0) return "0 frames: dim 0 is the batch, and a run of 0 frames computes nothing";
+    if (decl && axis < decl->rank && decl->dims[axis].val > 0)
+        return "0 where the model declares a positive size";
+    return NULL;
+}
+
+/* the frames one run computes, from the batch (dim 0) of an input bound here: an input of rank 2 or more whose
+ * batch the model leaves open (a symbol, unknown, or 1: an export at batch 1) */
+static void note_batch(struct an_state *an, int input, int64_t val)
+{
+    const struct ir_value *decl = model_input(an, input);
+    if (val < 1 || (decl->flags & IR_V_INIT) || an->g->inputs[input]->rank < 2) return;
+    if (decl->rank >= 1 && decl->dims[0].val > 1) return; /* a fixed leading dim, not a batch */
+    if (!an->batch) {
+        an->batch = val;
+        an->batch_input = decl->name;
+    } else if (an->batch != val) {
+        an_warn(
+            an,
+            "inputs '%s' and '%s' have different batches (%lld and %lld): frames per run are taken from '%s'",
+            an->batch_input, decl->name, (long long)an->batch, (long long)val, an->batch_input);
+    }
+}
+
+static enum nnperf_status bind_error(struct an_state *an, enum nnperf_status st, struct strbuf *sb)
+{
+    st = diag_set(&an->d, st, "%s", sb->p ? sb->p : "out of memory");
+    sb_free(sb);
+    return st;
+}
+
+static enum nnperf_status parse_dim_token(struct an_state *an, const char *tok, size_t len, int axis,
+                                          const struct ir_value *decl, const char *spec, struct ir_dim *out)
+{
+    int digits = len > 0;
     for (size_t i = 0; i < len; i++)
         if (tok[i] < '0' || tok[i] > '9') digits = 0;
+    const char *why = NULL;
     if (digits) {
-        if (len > 15) return diag_set(&an->d, NNPERF_E_USAGE, "dimension in '%s' is too large", what);
-        *out = ir_dim_known(strtoll(tok, NULL, 10));
-        return NNPERF_OK;
-    }
-    if (len == 1 && tok[0] == '?') {
+        long long val = len > 13 ? -1 : strtoll(tok, NULL, 10);
+        if (val < 0 || val > ((long long)1 << 40))
+            why = "too large (at most 2^40)";
+        else if (val == 0 && zero_refused(decl, axis))
+            why = zero_refused(decl, axis);
+        else {
+            *out = ir_dim_known(val);
+            return NNPERF_OK;
+        }
+    } else if (len == 1 && tok[0] == '?') {
         *out = IR_DIM_UNKNOWN;
         return NNPERF_OK;
+    } else if (is_identifier(tok, len) || model_has_symbol(an, tok, len)) {
+        out->val = -1;
+        out->sym = ar_strndup(&an->ar, tok, len);
+        return out->sym ? NNPERF_OK : diag_set(&an->d, NNPERF_E_NOMEM, "out of memory");
     }
-    out->val = -1;
-    out->sym = ar_strndup(&an->ar, tok, len);
-    return out->sym ? NNPERF_OK : diag_set(&an->d, NNPERF_E_NOMEM, "out of memory");
+    struct strbuf sb;
+    sb_init(&sb, 480);
+    sb_printf(&sb, "input '%s' ", decl->name);
+    put_dims(&sb, decl);
+    if (!len)
+        sb_printf(&sb, ": shape '%s' has an empty dim", spec);
+    else
+        sb_printf(&sb, ": dim %d is '%.*s': %s", axis, (int)(len > 40 ? 40 : len), tok,
+                  why ? why : "not a dim");
+    sb_puts(&sb,
+            "; a dim is a positive integer or a symbol name (letters, digits and '_', not starting with a "
+            "digit)");
+    return bind_error(an, NNPERF_E_USAGE, &sb);
 }
 
 static enum nnperf_status bind_input(struct an_state *an, const char *spec)
 {
     const char *eq = strrchr(spec, '=');
     if (!eq || eq == spec)
-        return diag_set(&an->d, NNPERF_E_USAGE, "--input '%s': expected NAME=DIMS such as input=1x3x224x224",
-                        spec);
-    char name[512];
+        return diag_set(&an->d, NNPERF_E_USAGE,
+                        "input shape '%.200s': expected NAME=DIMS such as input=1x3x224x224", spec);
     size_t nl = (size_t)(eq - spec);
-    if (nl >= sizeof name) return diag_set(&an->d, NNPERF_E_USAGE, "--input '%s': name too long", spec);
-    memcpy(name, spec, nl);
-    name[nl] = 0;
     struct ir_graph *g = an->g;
-    struct ir_value *v = NULL;
+    int idx = -1;
     for (int i = 0; i < g->n_inputs; i++)
-        if (!strcmp(g->inputs[i]->name, name)) v = g->inputs[i];
-    if (!v)
-        return diag_set(&an->d, NNPERF_E_USAGE, "--input '%s': the model has no input named '%s'", spec,
-                        name);
+        if (strlen(g->inputs[i]->name) == nl && !strncmp(g->inputs[i]->name, spec, nl)) idx = i;
+    if (idx < 0) {
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(nl < 200 ? nl : 200), spec);
+        const char *cands[64];
+        int nc = 0;
+        for (int i = 0; i < g->n_inputs && nc < 64; i++)
+            if (!(g->inputs[i]->flags & IR_V_INIT)) cands[nc++] = g->inputs[i]->name;
+        const char *sug = nnperf_suggest(name, cands, nc);
+        struct strbuf sb;
+        sb_init(&sb, 480);
+        sb_printf(&sb, "the model has no input named '%s'", name);
+        if (sug) sb_printf(&sb, " (did you mean '%s'?)", sug);
+        sb_puts(&sb, "; its inputs: ");
+        put_inputs(&sb, an);
+        return bind_error(an, NNPERF_E_USAGE, &sb);
+    }
+    struct ir_value *v = g->inputs[idx];
+    const struct ir_value *decl = model_input(an, idx);
     struct ir_dim dims[NNPERF_MAX_RANK];
     int rank = 0;
     const char *p = eq + 1;
     if (!strcmp(p, "scalar")) p = "";
     while (*p) {
-        const char *x = strchr(p, 'x');
-        size_t len = x ? (size_t)(x - p) : strlen(p);
+        size_t len = strcspn(p, "x,");
         if (rank == NNPERF_MAX_RANK)
-            return diag_set(&an->d, NNPERF_E_LIMIT, "--input '%s': more than %d dims", spec, NNPERF_MAX_RANK);
-        enum nnperf_status st = parse_dim_token(an, p, len, &dims[rank++], spec);
+            return diag_set(&an->d, NNPERF_E_LIMIT, "input '%s': more than %d dims in '%.100s'", decl->name,
+                            NNPERF_MAX_RANK, eq + 1);
+        enum nnperf_status st = parse_dim_token(an, p, len, rank, decl, eq + 1, &dims[rank]);
         if (st) return st;
+        rank++;
         p += len;
-        if (*p == 'x') {
+        if (*p == 'x' || *p == ',') {
             p++;
-            if (!*p) return diag_set(&an->d, NNPERF_E_USAGE, "--input '%s': trailing 'x'", spec);
+            if (!*p) return parse_dim_token(an, p, 0, rank, decl, eq + 1, &dims[rank - 1]);
         }
+    }
+    if (decl->rank >= 0 && rank != decl->rank) {
+        struct strbuf sb;
+        sb_init(&sb, 480);
+        sb_printf(&sb, "input '%s' ", decl->name);
+        put_dims(&sb, decl);
+        sb_printf(&sb,
+                  " has %d dim%s; shape '%.100s' gives %d (dims are separated by 'x' or ',': 1x3x224x224)",
+                  decl->rank, decl->rank == 1 ? "" : "s", eq + 1, rank);
+        return bind_error(an, NNPERF_E_USAGE, &sb);
     }
     struct ir_dim *nd = ar_calloc(&an->ar, (size_t)(rank ? rank : 1), sizeof *nd);
     if (!nd) return diag_set(&an->d, NNPERF_E_NOMEM, "out of memory");
@@ -345,6 +505,7 @@ static enum nnperf_status bind_input(struct an_state *an, const char *spec)
     v->rank = rank;
     v->dims = nd;
     if (v->flags & IR_V_INIT) v->iv = NULL, v->fv = NULL;
+    if (rank > 0) note_batch(an, idx, nd[0].val);
     return NNPERF_OK;
 }
 
@@ -352,15 +513,66 @@ static enum nnperf_status bind_symbol(struct an_state *an, const char *spec)
 {
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec || !eq[1])
-        return diag_set(&an->d, NNPERF_E_USAGE, "--dim '%s': expected SYMBOL=N such as batch=1", spec);
+        return diag_set(&an->d, NNPERF_E_USAGE, "dim binding '%.200s': expected SYMBOL=N such as batch=1",
+                        spec);
+    size_t nl = (size_t)(eq - spec);
+    const char *sym[AN_MAX_UNBOUND];
+    int sin[AN_MAX_UNBOUND], sax[AN_MAX_UNBOUND];
+    int ns = model_symbols(an, sym, sin, sax, AN_MAX_UNBOUND);
+    int known = 0;
+    for (int j = 0; j < ns; j++) known |= strlen(sym[j]) == nl && !strncmp(sym[j], spec, nl);
+    /* also a symbol an input shape of these options brought in */
+    struct ir_graph *g = an->g;
+    for (int i = 0; i < g->n_inputs && !known; i++)
+        for (int k = 0; k < g->inputs[i]->rank; k++) {
+            const char *s = g->inputs[i]->dims[k].sym;
+            known |= g->inputs[i]->dims[k].val < 0 && s && strlen(s) == nl && !strncmp(s, spec, nl);
+        }
+    if (!known) {
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(nl < 100 ? nl : 100), spec);
+        struct strbuf sb;
+        sb_init(&sb, 480);
+        sb_printf(&sb, "no input has a dim named '%s'", name);
+        const char *sug = nnperf_suggest(name, sym, ns);
+        if (sug) sb_printf(&sb, " (did you mean '%s'?)", sug);
+        if (ns) {
+            sb_puts(&sb, "; the inputs' symbolic dims: ");
+            for (int j = 0; j < ns && j < 8; j++)
+                sb_printf(&sb, "%s%s (input '%s' dim %d)", j ? ", " : "", sym[j],
+                          model_input(an, sin[j])->name, sax[j]);
+            if (ns > 8) sb_printf(&sb, " and %d more", ns - 8);
+        } else {
+            sb_puts(&sb, "; the model's inputs have no symbolic dims: ");
+            put_inputs(&sb, an);
+        }
+        return bind_error(an, NNPERF_E_USAGE, &sb);
+    }
     char *end;
     long long val = strtoll(eq + 1, &end, 10);
-    if (*end || val < 0 || val > ((long long)1 << 40))
-        return diag_set(&an->d, NNPERF_E_USAGE, "--dim '%s': '%s' is not a dimension (0 to 2^40)", spec,
-                        eq + 1);
-    size_t nl = (size_t)(eq - spec);
-    int used = 0;
-    struct ir_graph *g = an->g;
+    int digits = 1;
+    for (const char *c = eq + 1; *c; c++) digits &= *c >= '0' && *c <= '9';
+    int at_batch = 0;
+    for (int i = 0; i < g->n_inputs; i++)
+        if (g->inputs[i]->rank > 0 && g->inputs[i]->dims[0].val < 0 && g->inputs[i]->dims[0].sym &&
+            strlen(g->inputs[i]->dims[0].sym) == nl && !strncmp(g->inputs[i]->dims[0].sym, spec, nl))
+            at_batch = 1;
+    if (!digits || *end || val < 0 || val > ((long long)1 << 40) || (val == 0 && at_batch)) {
+        struct strbuf sb;
+        sb_init(&sb, 480);
+        sb_printf(&sb, "dim '%.*s' = '%.40s': %s", (int)(nl < 100 ? nl : 100), spec, eq + 1,
+                  !digits || *end ? "not a dim; a dim is a positive integer"
+                  : val != 0      ? "too large (at most 2^40)"
+                                  : "0 frames: a batch, and a run of 0 frames computes nothing");
+        for (int j = 0; j < ns; j++)
+            if (strlen(sym[j]) == nl && !strncmp(sym[j], spec, nl)) {
+                sb_printf(&sb, " (dim %d of input '%s' ", sax[j], model_input(an, sin[j])->name);
+                put_dims(&sb, model_input(an, sin[j]));
+                sb_putc(&sb, ')');
+                break;
+            }
+        return bind_error(an, NNPERF_E_USAGE, &sb);
+    }
     for (int i = 0; i < g->n_inputs; i++) {
         struct ir_value *v = g->inputs[i];
         struct ir_dim *dims = NULL; /* the input's dims, copied before the first change: the model's stay */
@@ -372,11 +584,10 @@ static enum nnperf_status bind_symbol(struct an_state *an, const char *spec)
                     memcpy(dims, v->dims, (size_t)v->rank * sizeof *dims);
                 }
                 dims[k] = ir_dim_known(val);
-                used = 1;
+                if (k == 0) note_batch(an, i, val);
             }
         if (dims) v->dims = dims;
     }
-    if (!used) an_warn(an, "--dim '%s': no model input has a dimension named '%.*s'", spec, (int)nl, spec);
     return NNPERF_OK;
 }
 
@@ -419,8 +630,8 @@ static int cmp_node_op(const void *a, const void *b)
     return c ? c : strcmp(x->op_type, y->op_type);
 }
 
-/* Symbolic dims of the model's inputs that no --input/--dim bound: recorded (an->unbound) and warned about with the
- * share of nodes they leave uncounted, since every prediction of those nodes would be 0 s. */
+/* Symbolic dims of the model's inputs that no input shape or dim binding bound: recorded (an->unbound) and warned
+ * about with the share of nodes they leave uncounted, since every prediction of those nodes would be 0 s. */
 static void unbound_dims(struct an_state *an)
 {
     const struct ir_graph *g = an->g;
@@ -434,6 +645,8 @@ static void unbound_dims(struct an_state *an)
             int seen = 0;
             for (int j = 0; sym && j < an->n_unbound; j++) seen |= !strcmp(an->unbound[j], sym);
             if (!sym || seen || an->n_unbound == AN_MAX_UNBOUND) continue;
+            an->unbound_input[an->n_unbound] = i;
+            an->unbound_axis[an->n_unbound] = k;
             an->unbound[an->n_unbound++] = sym;
             sb_printf(&sb, "%s'%s'", an->n_unbound > 1 ? ", " : "", sym);
         }
@@ -441,11 +654,14 @@ static void unbound_dims(struct an_state *an)
     if (an->n_unbound) {
         int uncounted = 0;
         for (int k = 0; k < g->n_nodes; k++) uncounted += !g->nodes[k]->cost.known;
-        an_warn(
-            an,
-            "unbound symbolic input dims %s: %d of %d nodes (%.1f%%) cannot be counted and predict as 0 s; "
-            "bind them with --dim NAME=N or --input NAME=SHAPE",
-            sb.p ? sb.p : "", uncounted, g->n_nodes, 100.0 * uncounted / (g->n_nodes ? g->n_nodes : 1));
+        an->warn_unbound = an->n_warn;
+        an_warn(an,
+                "unbound symbolic input dims %s: %d of %d nodes (%.1f%%) cannot be counted (a prediction "
+                "would take them as 0 s); "
+                "bind each symbol to a number (%s=1) or give the inputs' shapes",
+                sb.p ? sb.p : "", uncounted, g->n_nodes, 100.0 * uncounted / (g->n_nodes ? g->n_nodes : 1),
+                an->unbound[0]);
+        if (an->warn_unbound >= an->n_warn) an->warn_unbound = -1;
     }
     sb_free(&sb);
 }
@@ -502,12 +718,14 @@ static void summarize(struct an_state *an)
             i = j;
         }
         free(un);
+        an->warn_unknown_op = an->n_warn;
         an_warn(an,
                 "%d of %d nodes (%.1f%%) use operators nnperf does not support: %s; their outputs are "
                 "unknown and "
                 "their cost is not counted",
                 unsupported, g->n_nodes, 100.0 * unsupported / (g->n_nodes ? g->n_nodes : 1),
                 sb.p ? sb.p : "");
+        if (an->warn_unknown_op >= an->n_warn) an->warn_unknown_op = -1;
         sb_free(&sb);
     }
     if (shape_unknown) {
@@ -540,6 +758,7 @@ enum nnperf_status nnperf_analyze(const struct nnperf_model *model, const struct
     }
     struct an_state *an = &a->st;
     an->m = m;
+    an->warn_unknown_op = an->warn_unbound = -1;
     ar_init(&an->ar, 0);
     enum nnperf_status st = ir_clone_graph(&an->ar, m->graph, &an->g, &an->d);
     if (!st && opts) {
@@ -581,4 +800,45 @@ const char *nnperf_analysis_unbound_dim(const struct nnperf_analysis *a, int i)
 const char *nnperf_analysis_warning(const struct nnperf_analysis *a, int i)
 {
     return i >= 0 && i < a->st.n_warn ? a->st.warn[i] : NULL;
+}
+
+int nnperf_analysis_batch(const struct nnperf_analysis *a)
+{
+    return a && a->st.batch > 0 && a->st.batch <= 1000000 ? (int)a->st.batch : 1;
+}
+
+const char *nnperf_analysis_warning_kind(const struct nnperf_analysis *a, int i)
+{
+    if (!a || i < 0 || i >= a->st.n_warn) return NULL;
+    return i == a->st.warn_unknown_op ? "unknown-operator"
+           : i == a->st.warn_unbound  ? "unbound-dim"
+                                      : "analysis";
+}
+
+enum nnperf_status nnperf_analysis_check_bound(const struct nnperf_analysis *a, char *err, size_t errlen)
+{
+    if (!a) {
+        if (err && errlen) snprintf(err, errlen, "no analysis");
+        return NNPERF_E_USAGE;
+    }
+    const struct an_state *an = &a->st;
+    if (!an->n_unbound) return NNPERF_OK;
+    struct strbuf sb;
+    sb_init(&sb, 1500);
+    sb_printf(&sb, "%s: unbound symbolic input dim%s ", an->m->path, an->n_unbound > 1 ? "s" : "");
+    for (int j = 0; j < an->n_unbound; j++) {
+        const struct ir_value *v = model_input(an, an->unbound_input[j]);
+        if (j < 8)
+            sb_printf(&sb, "%s'%s' (input '%s' dim %d)", j ? ", " : "", an->unbound[j], v->name,
+                      an->unbound_axis[j]);
+    }
+    if (an->n_unbound > 8) sb_printf(&sb, " and %d more", an->n_unbound - 8);
+    sb_printf(
+        &sb,
+        ": %d of %d nodes cannot be counted, and a prediction would count them as 0 s; bind each symbol to a "
+        "number (%s=1) or give the inputs' shapes",
+        an->sum.unknown_nodes, an->sum.nodes, an->unbound[0]);
+    if (err && errlen) snprintf(err, errlen, "%s", sb.p ? sb.p : "unbound symbolic input dims");
+    sb_free(&sb);
+    return NNPERF_E_USAGE;
 }

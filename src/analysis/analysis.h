@@ -23,6 +23,10 @@ struct an_state {
     const char
         *unbound[AN_MAX_UNBOUND]; /* symbolic input dims left unbound (names in the model's or this arena) */
     int n_unbound;
+    int unbound_input[AN_MAX_UNBOUND], unbound_axis[AN_MAX_UNBOUND]; /* where each first sits */
+    int warn_unknown_op, warn_unbound; /* index of those warnings (nnperf_analysis_warning_kind), -1 none */
+    int64_t batch;                     /* frames one run computes, from a bound input batch; 0 = none bound */
+    const char *batch_input;           /* the input it came from */
 };
 
 struct nnperf_analysis {

@@ -434,3 +434,40 @@ void nnperf_free(void *p)
 {
     free(p);
 }
+
+/* ---- "did you mean" ---- */
+
+/* Optimal string alignment distance (Levenshtein plus adjacent transpositions), capped: both strings are at most
+ * 63 bytes here, longer ones are never suggested. */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 63 || m > 63) return 1000;
+    int d[64][64];
+    for (size_t i = 0; i <= n; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int cost = a[i - 1] != b[j - 1];
+            int v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < v) v = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[n][m];
+}
+
+const char *nnperf_suggest(const char *word, const char *const *cands, int n)
+{
+    if (!word || !cands) return NULL;
+    int len = (int)strlen(word), limit = len / 3 > 1 ? len / 3 : 1, best = limit + 1;
+    const char *pick = NULL;
+    for (int i = 0; i < n; i++) {
+        if (!cands[i] || !strcmp(cands[i], word)) continue;
+        int d = edit_distance(word, cands[i]);
+        if (d < best) best = d, pick = cands[i];
+    }
+    return pick;
+}

@@ -621,10 +621,14 @@ enum nnperf_status hw_resolve(const char *name_or_path, struct hw_desc *hw, stru
     }
     struct stat sb;
     if (stat(name_or_path, &sb) != 0 && errno == ENOENT && !strchr(name_or_path, '/') &&
-        !strstr(name_or_path, ".y"))
-        return diag_set(
-            d, NNPERF_E_USAGE,
-            "unknown platform '%s': not a built-in preset (see 'nnperf hw list') and no such file",
-            name_or_path);
+        !strstr(name_or_path, ".y")) {
+        const char *cands[256];
+        int n = hw_preset_count() < 256 ? hw_preset_count() : 256;
+        for (int i = 0; i < n; i++) cands[i] = hw_preset_name(i);
+        const char *sug = nnperf_suggest(name_or_path, cands, n);
+        return diag_set(d, NNPERF_E_USAGE,
+                        "unknown platform '%.200s': not a built-in preset and no such file%s%s%s",
+                        name_or_path, sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+    }
     return hw_load_file(name_or_path, hw, d);
 }

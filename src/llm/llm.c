@@ -241,8 +241,8 @@ static enum nnperf_status input_specs(struct nnperf_llm *l, const struct llm_mod
             if (v < 0 && (!x->dims[k].sym || !eval_dim(x->dims[k].sym, b, &v))) {
                 sb_free(&sb);
                 if (!x->dims[k].sym)
-                    return diag_set(d, NNPERF_E_USAGE, "input '%s': dim %d is unknown; give it with --input",
-                                    x->name, k);
+                    return diag_set(d, NNPERF_E_USAGE,
+                                    "input '%s': dim %d is unknown; give the input's shape", x->name, k);
                 return diag_set(
                     d, NNPERF_E_USAGE,
                     "input '%s': cannot bind dim %d '%s' (known names: batch_size, sequence_length, "
@@ -409,7 +409,7 @@ static enum nnperf_status run_phase(struct run_ctx *rc, int batch, int seq, int 
     }
     if (!st) {
         struct nnperf_predict_options popt = {.dtype = rc->o->compute,
-                                              .batch = 1,
+                                              .batch = 0, /* one run of the graph: B sequences */
                                               .causal = 1,
                                               .weight_dtype = rc->o->weights,
                                               .kv_dtype = rc->o->kv};

@@ -249,7 +249,7 @@ static double vector_work(const struct nnperf_prediction *p, const struct pr_lay
         if (L->mac_ops > 0 &&
             (nd == L->main || k == OC_ACT || silu_mul || !strcmp(nd->op_type, "BatchNormalization")))
             continue;
-        v += node_vector_ops(p, nd) * p->batch;
+        v += node_vector_ops(p, nd) * p->runs;
     }
     double ratio = L->vec_ops > 0 ? L->vec_ops_aligned / L->vec_ops : L->align_factor;
     return v * ratio;
@@ -274,10 +274,13 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
         double red, chan, pix, sin;
         double util = 1;
         if (mac_geometry(L->main, hw->array.span_groups, &red, &chan, &pix, &sin)) {
-            util = lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) * lane_fill(pix, lanes_p) *
-                   wave_fill(pix * p->batch, chan, lanes_p, lanes_k, hw->array.units);
+            /* the lanes hold one frame's pixels: a graph of several frames fills them as a batch of single
+             * frames would */
+            double pix_frame = pix / p->graph_batch;
+            util = lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) * lane_fill(pix_frame, lanes_p) *
+                   wave_fill(pix_frame * p->batch, chan, lanes_p, lanes_k, hw->array.units);
             if (sin > 0 && hw->strided_in_bw > 0)
-                t_strided = sin * pr_elem_bytes_at(p, L->dtype, 0) * p->batch / hw->strided_in_bw;
+                t_strided = sin * pr_elem_bytes_at(p, L->dtype, 0) * p->runs / hw->strided_in_bw;
         }
         L->util = util;
         t_mac = safe_div(L->mac_ops_aligned, peak * util);
@@ -324,7 +327,7 @@ void pr_kernel_terms(const struct nnperf_prediction *p, const struct pr_layer *L
     const struct ir_node *last = L->nodes[L->n_nodes - 1];
     double out = 0;
     for (int o = 0; o < last->n_out; o++) out += numel_of(last->out[o]);
-    out *= p->batch;
+    out *= p->runs;
     t->overhead = 1;
     double peak = pr_peak_at(p, L->dtype);
     if (L->mac_ops > 0 && L->main && peak > 0) {
@@ -352,7 +355,7 @@ void pr_kernel_terms(const struct nnperf_prediction *p, const struct pr_layer *L
                 const struct ir_value *v = L->nodes[i]->in[k];
                 if (v && !(v->flags & IR_V_INIT) && !v->is_const) in += numel_of(v);
             }
-        t->elements = in * p->batch + out;
+        t->elements = in * p->runs + out;
     }
 }
 

@@ -163,8 +163,8 @@ static void layer_sums(struct nnperf_prediction *p, int l)
             best = nd->cost.macs;
             best_vec = in->vec_ops;
         }
-        L->mac_ops += in->mac_ops * p->batch;
-        L->vec_ops += in->vec_ops * p->batch;
+        L->mac_ops += in->mac_ops * p->runs;
+        L->vec_ops += in->vec_ops * p->runs;
         L->params += in->params;
         L->packed_bytes += in->packed_bytes;
     }

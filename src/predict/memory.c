@@ -442,7 +442,7 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
         if (T->producer >= 0) T->elem = pr_elem_bytes_at(p, p->layers[T->producer].dtype, 0);
         if (T->elem <= 0) T->elem = pr_elem_bytes(p, 0);
         double teb = p->kv_elem > 0 && is_kv(g, T->v) ? p->kv_elem : T->elem;
-        T->bytes = ir_numel(T->v, &n) ? (double)n * teb * p->batch : 0;
+        T->bytes = ir_numel(T->v, &n) ? (double)n * teb * p->runs : 0;
         if (T->producer >= 0 && p->layers[T->producer].out == T->v)
             T->bytes *= p->layers[T->producer].align_factor;
         const struct pr_value_in *vi = pr_value(p, T->v); /* a what-if's channel change */
@@ -520,7 +520,7 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
                 const struct ir_value *past = appended_input(L, T->v);
                 int64_t n;
                 double peb = p->kv_elem > 0 && past && is_kv(g, past) ? p->kv_elem : T->elem;
-                double old = past && ir_numel(past, &n) ? (double)n * peb * p->batch : 0;
+                double old = past && ir_numel(past, &n) ? (double)n * peb * p->runs : 0;
                 double out = T->bytes - (old < T->bytes ? old : 0);
                 if (p->hw.link_bw > 0)
                     L->link_bytes += out; /* a graph output leaves over the host link */

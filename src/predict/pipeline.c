@@ -45,7 +45,7 @@ static enum nnperf_status read_options(struct nnperf_prediction *p, const struct
     if (opts->batch < 0 || opts->batch > 1000000)
         st = diag_set(&p->d, NNPERF_E_USAGE, "batch %d is out of range (1 to 1000000)", opts->batch);
     else if (opts->batch > 0)
-        p->batch = opts->batch;
+        p->batch = opts->batch, p->batch_given = 1;
     if (opts->memory_model < 0 || opts->memory_model >= pr_n_memory_models)
         st = diag_set(&p->d, NNPERF_E_USAGE, "unknown memory model %d", opts->memory_model);
     else if (opts->memory_model != NNPERF_MEMORY_DEFAULT)
@@ -63,13 +63,31 @@ static enum nnperf_status read_options(struct nnperf_prediction *p, const struct
             st = diag_set(&p->d, NNPERF_E_USAGE,
                           "unknown %s dtype '%s' (int4, int8, fp8, fp16, bf16 or fp32)", what[i], sd[i]);
     const struct nnperf_whatif *w = opts->whatif;
-    if (w && w->batch > 0) p->batch = w->batch;
+    if (w && w->batch > 0) p->batch = w->batch, p->batch_given = 1;
     if (w && w->dtype) {
         p->dtype = hw_dtype_from_name(w->dtype);
         p->dtype_given = 1;
         if (p->dtype < 0) st = diag_set(&p->d, NNPERF_E_USAGE, "unknown dtype '%s' in the what-if", w->dtype);
     }
     return st;
+}
+
+/* Frames per run and executions of the graph per run: the graph computes the frames of its inputs' batch M
+ * (nnperf_analysis_batch); a batch asked for runs it batch / M times, and must be a multiple of M; none asked for
+ * takes M, or the platform's frames_per_run when that is a multiple of M. */
+static enum nnperf_status frames_per_run(struct nnperf_prediction *p)
+{
+    int m = p->an->batch > 0 && p->an->batch <= 1000000 ? (int)p->an->batch : 1;
+    p->graph_batch = m;
+    if (!p->batch_given && p->batch % m) p->batch = m;
+    if (p->batch % m)
+        return diag_set(
+            &p->d, NNPERF_E_USAGE,
+            "batch %d is not a multiple of the %d frames the graph computes (input '%s' has batch %d): "
+            "leave the batch out for %d frames per run, or give a multiple of %d",
+            p->batch, m, p->an->batch_input ? p->an->batch_input : "?", m, m, m);
+    p->runs = (double)p->batch / m;
+    return NNPERF_OK;
 }
 
 /* a dtype without a peak on a platform that declares weight-only quantization (compute.weight_only): the
@@ -110,6 +128,11 @@ enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct 
     int mm = hw_memory_model_from_name(p->hw.memory_model); /* validated when the platform loaded */
     p->memory_model = mm > 0 ? mm : NNPERF_MEMORY_PLANNED;
     enum nnperf_status st = read_options(p, opts);
+    if (!st && (!opts || !opts->allow_unbound)) {
+        char msg[sizeof p->d.msg];
+        if (nnperf_analysis_check_bound(a, msg, sizeof msg)) st = diag_set(&p->d, NNPERF_E_USAGE, "%s", msg);
+    }
+    if (!st) st = frames_per_run(p);
     if (!st) weight_only_dtype(p, opts);
     /* the compute model: the MAC array's when the platform describes one for this dtype */
     p->compute_model = !st ? pr_compute_model_of(&p->hw, p->dtype) : PR_COMPUTE_ROOFLINE;

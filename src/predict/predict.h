@@ -109,6 +109,9 @@ struct nnperf_prediction {
     int dtype_given;   /* the options (or the what-if) set dtype */
     int graph_dtype;   /* -1, or the quantized type the graph's own layers compute at (lower.c) */
     int batch;         /* frames per run */
+    int graph_batch;   /* frames one execution of the analysed graph computes (its inputs' batch) */
+    double runs;       /* executions of the graph per run: batch / graph_batch */
+    int batch_given;   /* the options or the what-if set batch */
     int causal;        /* attention is causal (a decoder) */
     double w_elem, a_elem, kv_elem; /* bytes per weight, activation, KV element; 0 = the dtype's */
     int memory_model;               /* enum nnperf_memory_model */

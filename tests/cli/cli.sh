@@ -30,7 +30,7 @@ while [ $i -lt 300 ]; do set -- "$@" --dim "d$i=1"; i=$((i + 1)); done
 expect 2 "validate: too many values for --dim (at most 256)" "$nn" validate "$M" "$@" --hw "$HOST" --measured "$P"
 set --
 i=0
-while [ $i -lt 200 ]; do set -- "$@" --dim "d$i=1"; i=$((i + 1)); done
+while [ $i -lt 200 ]; do set -- "$@" --input "input=1x3x224x224"; i=$((i + 1)); done
 expect 0 "" "$nn" validate "$M" "$@" --hw "$HOST" --measured "$P"
 expect 2 "analyze: option '--strict' takes no value" "$nn" analyze "$M" --strict=1
 expect 2 "analyze: option '--hw' needs a value (NAME|FILE)" "$nn" analyze "$M" --hw
@@ -47,7 +47,7 @@ expect 2 "unknown command 'analyse' (did you mean 'analyze'?)" "$nn" analyse "$M
 expect 2 "help: no command 'analyse' (did you mean 'analyze'?)" "$nn" help analyse
 expect 2 "analyze: unknown option '--fromat' (did you mean '--format'?)" "$nn" analyze "$M" --fromat json
 expect 2 "analyze: unknown format 'jsn' (table, json, csv or html; did you mean 'json'?)" "$nn" analyze "$M" --format jsn
-expect 2 "unknown platform 'hoizon-j5': not a built-in preset (see 'nnperf hw list') and no such file (did you mean 'horizon-j5'?)" "$nn" analyze "$M" --hw hoizon-j5
+expect 2 "unknown platform 'hoizon-j5': not a built-in preset and no such file (did you mean 'horizon-j5'?)" "$nn" analyze "$M" --hw hoizon-j5
 expect 2 "hw: expected 'list' or 'show NAME|FILE', did you mean 'list'? (see 'nnperf help hw')" "$nn" hw lsit
 # help advise printed "%%"; every command's help comes from the table
 expect 0 "" "$nn" help advise
@@ -199,6 +199,30 @@ expect 0 "" "$nn" analyze "$M" --hw horizon-j5 --summary
 check "power: the table says it is not described" grep -q '^  power  *not described' "$work/out"
 expect 0 "" "$nn" analyze "$M" --hw horizon-j5 --set power.static_w=5 --summary
 check "power: --set power.static_w=5 on a platform without power gives 5 W" grep -q '^  power  *5 W average' "$work/out"
+
+# ---- frames per run from the input's batch; dims checked by the library (issue 18)
+B1=tests/data/analysis/batch.onnx
+expect 0 "" "$nn" analyze "$M" --hw rdk-s100 --input input=8x3x224x224 --format json -o "$work/in8.json"
+expect 0 "" "$nn" analyze "$M" --hw rdk-s100 --batch 8 --format json -o "$work/b8.json"
+expect 0 "" "$nn" analyze "$M" --hw rdk-s100 --input input=8,3,224,224 --batch 8 --format json -o "$work/c8.json"
+check "--input input=8x3x224x224, --input 8,3,224,224 --batch 8 and --batch 8: 8 frames per run, the same FPS" python3 -c "
+import json, sys
+s = [json.load(open(f))['summary'] for f in sys.argv[1:]]
+sys.exit(not (all(x['frames_per_run'] == 8 and x['fps'] == s[0]['fps'] for x in s)))" "$work/in8.json" "$work/b8.json" "$work/c8.json"
+expect 2 "rdk-s100: batch 12 is not a multiple of the 8 frames the graph computes (input 'input' has batch 8): leave the batch out for 8 frames per run, or give a multiple of 8" "$nn" analyze "$M" --hw rdk-s100 --input input=8x3x224x224 --batch 12
+expect 2 "analyze: $B1: unbound symbolic input dim 'batch' (input 'x' dim 0): 7 of 10 nodes cannot be counted, and a prediction would count them as 0 s; bind each symbol to a number (batch=1) or give the inputs' shapes (--dim batch=N or --input NAME=SHAPE; --allow-unbound predicts them as 0 s)" "$nn" analyze "$B1" --hw rdk-s100
+expect 0 "" "$nn" analyze "$B1" --hw rdk-s100 --allow-unbound --summary
+check "--allow-unbound predicts and warns" grep -q "unbound symbolic input dims 'batch'" "$work/out"
+expect 0 "" "$nn" analyze "$B1"
+expect 2 "$M: input 'input' [1, 3, 224, 224]: dim 0 is '1.5': not a dim; a dim is a positive integer or a symbol name (letters, digits and '_', not starting with a digit)" "$nn" analyze "$M" --input input=1.5x3x224x224
+expect 2 "$M: input 'input' [1, 3, 224, 224]: dim 0 is '-224': not a dim; a dim is a positive integer or a symbol name (letters, digits and '_', not starting with a digit)" "$nn" analyze "$M" --input input=-224x3x224x224
+expect 2 "$M: input 'input' [1, 3, 224, 224]: dim 0 is '0': 0 frames: dim 0 is the batch, and a run of 0 frames computes nothing; a dim is a positive integer or a symbol name (letters, digits and '_', not starting with a digit)" "$nn" analyze "$M" --input input=0x3x224x224
+expect 2 "$M: input 'input' [1, 3, 224, 224] has 4 dims; shape '1x3x224' gives 3 (dims are separated by 'x' or ',': 1x3x224x224)" "$nn" analyze "$M" --input input=1x3x224
+expect 2 "$M: the model has no input named 'inptu' (did you mean 'input'?); its inputs: input [1, 3, 224, 224]" "$nn" analyze "$M" --input inptu=1x3x224x224
+expect 2 "$M: no input has a dim named 'N'; the model's inputs have no symbolic dims: input [1, 3, 224, 224]" "$nn" analyze "$M" --dim N=8
+expect 2 "$B1: no input has a dim named 'bacth' (did you mean 'batch'?); the inputs' symbolic dims: batch (input 'x' dim 0)" "$nn" analyze "$B1" --dim bacth=8
+expect 2 "$B1: dim 'batch' = '0': 0 frames: a batch, and a run of 0 frames computes nothing (dim 0 of input 'x' [batch, 3, 32, 32])" "$nn" analyze "$B1" --dim batch=0
+expect 2 "README.md: not an ONNX model (a text file)" "$nn" analyze README.md
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

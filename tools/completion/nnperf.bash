@@ -15,7 +15,7 @@ _nnperf() {
     fi
     case "$cmd" in
     analyze)
-        opts="--input --dim --drop-value-info --hw --set --dtype --batch --memory-model --interval --format --plot -o --output --top --summary --all --width --strict -q --quiet -h --help"
+        opts="--input --dim --drop-value-info --allow-unbound --hw --set --dtype --batch --memory-model --interval --format --plot -o --output --top --summary --all --width --strict -q --quiet -h --help"
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
@@ -94,7 +94,7 @@ _nnperf() {
             fi ;;
         esac ;;
     roofline)
-        opts="--input --dim --drop-value-info --hw --set --dtype --batch --memory-model --interval --format -o --output --width -h --help"
+        opts="--input --dim --drop-value-info --allow-unbound --hw --set --dtype --batch --memory-model --interval --format -o --output --width -h --help"
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
@@ -155,7 +155,7 @@ _nnperf() {
             fi ;;
         esac ;;
     validate)
-        opts="--measured --force --input --dim --drop-value-info --hw --set --dtype --batch --memory-model --interval --format -o --output -h --help"
+        opts="--measured --force --input --dim --drop-value-info --allow-unbound --hw --set --dtype --batch --memory-model --interval --format -o --output -h --help"
         case "$prev" in
         --measured) COMPREPLY=($(compgen -f -- "$cur")) ;;
         --input) COMPREPLY=() ;;
@@ -215,7 +215,7 @@ _nnperf() {
             fi ;;
         esac ;;
     advise)
-        opts="--min-gain --explain --input --dim --drop-value-info --hw --set --dtype --batch --memory-model --interval --format -o --output -h --help"
+        opts="--min-gain --explain --input --dim --drop-value-info --allow-unbound --hw --set --dtype --batch --memory-model --interval --format -o --output -h --help"
         case "$prev" in
         --min-gain) COMPREPLY=() ;;
         --input) COMPREPLY=() ;;

@@ -147,6 +147,7 @@ struct cli_run {
     const char *const *accuracy; /* --accuracy MODEL=PCT or FILE.csv, as given */
     int n_accuracy;
     const struct cli_args *args;
+    int allow_unbound; /* --allow-unbound */
 };
 /* The run options of a parsed command line (pointers into a). Returns 0, or prints the error and returns 2 (a
  * combination of options that does not go together). */

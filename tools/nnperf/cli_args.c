@@ -108,6 +108,7 @@ int cli_run_init(const struct cli_args *a, struct cli_run *r)
     r->out = cli_str(a, OPT_OUTPUT);
     r->strict = cli_flag(a, OPT_STRICT);
     r->quiet = cli_flag(a, OPT_QUIET);
+    r->allow_unbound = cli_flag(a, OPT_ALLOW_UNBOUND);
     r->plot = cli_str(a, OPT_PLOT);
     if (cli_flag(a, OPT_DROP_VALUE_INFO)) r->load_flags |= NNPERF_LOAD_DROP_VALUE_INFO;
     const char *f = cli_str(a, OPT_FORMAT);
@@ -126,59 +127,14 @@ int cli_run_init(const struct cli_args *a, struct cli_run *r)
     return 0;
 }
 
-/* Why a file that did not load is no ONNX model at all, from its first bytes: a text file or a known format; NULL
- * when it may be a damaged ONNX model (the loader's message says more then). */
-static const char *not_onnx(const char *path)
-{
-    unsigned char b[512];
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return NULL;
-    ssize_t n = read(fd, b, sizeof b);
-    close(fd);
-    if (n < 4) return NULL;
-    static const struct {
-        const char *magic;
-        size_t len, at;
-        const char *what;
-    } magics[] = {
-        {"\x89PNG", 4, 0, "a PNG image"},
-        {"\x7f"
-         "ELF",
-         4, 0, "an ELF executable"},
-        {"PK\x03\x04", 4, 0,
-         "a ZIP archive; a PyTorch .pt/.pth checkpoint is one: export it with torch.onnx.export"},
-        {"\x1f\x8b", 2, 0, "a gzip file"},
-        {"\x89HDF", 4, 0, "an HDF5 file; a Keras .h5 model is one: convert it with tf2onnx"},
-        {"\x93NUMPY", 6, 0, "a NumPy array file"},
-        {"TFL3", 4, 4, "a TensorFlow Lite model: convert it with tf2onnx"},
-    };
-    for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
-        if ((size_t)n >= magics[i].at + magics[i].len &&
-            !memcmp(b + magics[i].at, magics[i].magic, magics[i].len))
-            return magics[i].what;
-    /* An ONNX model starts with field keys and lengths (bytes under 0x20: ir_version is 0x08); text has none but
-     * tab, newline and carriage return. */
-    for (ssize_t i = 0; i < n; i++)
-        if ((b[i] < 0x20 && b[i] != '\t' && b[i] != '\n' && b[i] != '\r') || b[i] == 0x7f) return NULL;
-    ssize_t k = 0;
-    while (k < n && (b[k] == ' ' || b[k] == '\t' || b[k] == '\n' || b[k] == '\r')) k++;
-    if (k < n && (b[k] == '{' || b[k] == '[')) return "a JSON text file";
-    return "a text file";
-}
-
 int cli_load_model(const char *path, const struct nnperf_load_options *lo, struct nnperf_model **m)
 {
     char err[1024];
-    enum nnperf_status st = nnperf_model_load(path, lo, m, err, sizeof err);
-    if (st == NNPERF_OK) {
+    if (nnperf_model_load(path, lo, m, err, sizeof err) == NNPERF_OK) {
         cli_note_model_files(*m);
         return 0;
     }
-    const char *why = st != NNPERF_E_IO && st != NNPERF_E_NOMEM ? not_onnx(path) : NULL;
-    if (why)
-        cli_error("%s: not an ONNX model (%s)", path, why);
-    else
-        cli_error("%s", err);
+    cli_error("%s", err); /* "not an ONNX model (a text file)" and the like come from the library */
     *m = NULL;
     return 2;
 }
@@ -195,26 +151,25 @@ int cli_load(const struct cli_run *r, const char *model, struct nnperf_model **m
         *m = NULL;
         return 2;
     }
+    /* a prediction of unbound dims counts their nodes as 0 s: refused unless --allow-unbound */
+    if (r->n_hw && !r->allow_unbound && cli_require_bound(*a, r->cmd, model)) {
+        nnperf_analysis_free(*a);
+        nnperf_model_free(*m);
+        *a = NULL;
+        *m = NULL;
+        return 2;
+    }
     return 0;
 }
 
 int cli_require_bound(const struct nnperf_analysis *an, const char *cmd, const char *model)
 {
-    struct nnperf_summary s;
-    nnperf_analysis_summary(an, &s);
-    if (!s.unbound_dims) return 0;
-    char names[512] = "";
-    size_t used = 0;
-    for (int i = 0; i < s.unbound_dims && used + 1 < sizeof names; i++) {
-        int n = snprintf(names + used, sizeof names - used, "%s'%s'", i ? ", " : "",
-                         nnperf_analysis_unbound_dim(an, i));
-        if (n < 0) break;
-        used += (size_t)n;
-    }
-    cli_error(
-        "%s: %s: unbound symbolic input dims %s (%d of %d nodes cannot be counted); bind them with --dim "
-        "NAME=N or --input NAME=SHAPE",
-        cmd, model, names, s.unknown_nodes, s.nodes);
+    (void)model; /* the library's message names it */
+    char err[1024];
+    if (nnperf_analysis_check_bound(an, err, sizeof err) == NNPERF_OK) return 0;
+    const char *sym = nnperf_analysis_unbound_dim(an, 0);
+    cli_error("%s: %s (--dim %s=N or --input NAME=SHAPE%s)", cmd, err, sym ? sym : "NAME",
+              strcmp(cmd, "compare") && strcmp(cmd, "sweep") ? "; --allow-unbound predicts them as 0 s" : "");
     return 2;
 }
 
@@ -273,20 +228,7 @@ int cli_load_platform(const struct cli_args *a, const char *name, struct nnperf_
         }
         return 0;
     }
-    struct stat st;
-    const char *sug = NULL;
-    if (stat(name, &st) != 0 && !strchr(name, '/')) {
-        const char *cands[256];
-        int n = nnperf_platform_preset_count();
-        if (n > 256) n = 256;
-        for (int i = 0; i < n; i++) cands[i] = nnperf_platform_preset_name(i);
-        sug = cli_suggest(name, cands, n);
-    }
-    if (sug)
-        cli_error("%s (did you mean '%s'?)", err, sug);
-    else
-        cli_error("%s", err);
-    *p = NULL;
+    cli_error("%s", err); /* with "did you mean" for a misspelt preset, from the library */
     return 2;
 }
 
@@ -318,7 +260,8 @@ struct nnperf_predict_options cli_predict_options(const struct cli_run *r)
     struct nnperf_predict_options po = {.dtype = r->n_dtypes ? r->dtypes[0] : NULL,
                                         .batch = r->n_batches ? r->batches[0] : 0,
                                         .memory_model = r->memory_model,
-                                        .interval_s = r->interval_s};
+                                        .interval_s = r->interval_s,
+                                        .allow_unbound = r->allow_unbound};
     return po;
 }
 

@@ -28,7 +28,7 @@ expect() {
 }
 
 m=$dir/tiny-llama-hf.onnx
-expect 2 "sweep: $m: unbound symbolic input dims 'batch_size', 'sequence_length'" \
+expect 2 "sweep: $m: unbound symbolic input dims 'batch_size' (input 'input_ids' dim 0), 'sequence_length' (input 'input_ids' dim 1)" \
     "$nnperf" sweep "$m" --hw a100-80gb
 expect 2 "compare: $m: unbound symbolic input dims 'batch_size'" "$nnperf" compare "$m" --hw a100-80gb
 expect 0 "" "$nnperf" sweep "$m" --hw a100-80gb --dim batch_size=1 --dim sequence_length=4 \
