@@ -338,8 +338,22 @@ static void assign_dtypes(struct lower *x)
     }
     if (best < 0) return;
     p->graph_dtype = best;
-    if (!p->dtype_given) p->dtype = best;
+    p->dtype = best;
     p->compute_model = pr_compute_model_of(&p->hw, best);
+    /* the float MAC layers beside the quantized ones are worth a word: they usually dominate the time */
+    int nf = 0;
+    const char *first = NULL;
+    for (int k = 0; k < n; k++) {
+        const struct pr_node_in *in = &p->node_in[k];
+        if (in->gone || in->mac_ops <= 0 || (!in->float_path && in->dtype == best)) continue;
+        if (!nf++) first = x->g->nodes[k]->name;
+    }
+    if (nf)
+        pr_warn(p,
+                "%d MAC layer%s the graph leaves float (no QuantizeLinear/DequantizeLinear around: '%s'%s) "
+                "compute%s at %s; the others at %s",
+                nf, nf == 1 ? "" : "s", first, nf > 1 ? ", ..." : "", nf == 1 ? "s" : "",
+                fdt >= 0 ? hw_dtype_name(fdt) : "fp32 on the fallback unit", hw_dtype_name(best));
 }
 
 enum nnperf_status pr_lower(struct nnperf_prediction *p)

@@ -105,7 +105,7 @@ struct nnperf_prediction {
     const struct ir_graph *g; /* the analysed top graph; after the lowering stage, its lowered copy */
     /* inputs */
     struct hw_desc hw; /* a copy of the platform (a what-if may let it run more operators) */
-    int dtype;         /* enum hw_dtype: of the layers the graph leaves float (and the summary's) */
+    int dtype;         /* enum hw_dtype: --dtype or the default; a quantized graph's own type after lower.c */
     int dtype_given;   /* the options (or the what-if) set dtype */
     int graph_dtype;   /* -1, or the quantized type the graph's own layers compute at (lower.c) */
     int batch;         /* frames per run */

@@ -104,6 +104,7 @@ static void json_tail(const struct rep_view *v, struct rep_json *j)
         rj_str(j, "name", li->name);
         rj_str(j, "op", li->op);
         rj_str(j, "class", li->klass);
+        rj_str(j, "dtype", li->dtype);
         rj_arr(j, "nodes", 0);
         for (int k = 0; k < li->nodes; k++) rj_str(j, NULL, nnperf_prediction_layer_node(v->p, l, k, NULL));
         rj_end(j);
@@ -203,7 +204,7 @@ static void render_csv(const struct rep_view *v, struct strbuf *sb)
     rc_init(&c, sb);
     rc_header(
         &c, "index,layer,op,class,unit,nodes,ops,aligned_ops,weight_bytes,load_bytes,store_bytes,spill_bytes,"
-            "compute_us,memory_us,transfer_us,time_us,start_us,end_us,bound,share,energy_j");
+            "compute_us,memory_us,transfer_us,time_us,start_us,end_us,bound,share,energy_j,dtype");
     for (int l = 0; l < v->n; l++) {
         const struct rep_layer *L = &v->L[l];
         const struct nnperf_layer_info *li = &L->li;
@@ -229,6 +230,7 @@ static void render_csv(const struct rep_view *v, struct strbuf *sb)
         rc_str(&c, li->bound);
         rc_num(&c, L->share);
         rc_num(&c, li->energy_j);
+        rc_str(&c, li->dtype);
         rc_end(&c);
     }
 }
@@ -236,10 +238,19 @@ static void render_csv(const struct rep_view *v, struct strbuf *sb)
 /* ---- text ---- */
 
 static const struct rep_col layer_cols[] = {
-    {"#", 1, 2, 0, 0},           {"layer", 0, 0, 40, 12},       {"op", 0, 3, 16, 0},
-    {"ops", 1, 4, 0, 0},         {"output shape", 0, 7, 22, 0}, {"aligned shape", 0, 9, 22, 0},
-    {"compute", 1, 5, 0, 0},     {"load/store", 1, 6, 0, 0},    {"time", 1, 0, 0, 0},
-    {"active (us)", 0, 8, 0, 0}, {"bound", 0, 0, 0, 0},         {"share", 1, 0, 0, 0},
+    {"#", 1, 2, 0, 0},
+    {"layer", 0, 0, 40, 12},
+    {"op", 0, 3, 16, 0},
+    {"dtype", 0, 3, 0, 0},
+    {"ops", 1, 4, 0, 0},
+    {"output shape", 0, 7, 22, 0},
+    {"aligned shape", 0, 9, 22, 0},
+    {"compute", 1, 5, 0, 0},
+    {"load/store", 1, 6, 0, 0},
+    {"time", 1, 0, 0, 0},
+    {"active (us)", 0, 8, 0, 0},
+    {"bound", 0, 0, 0, 0},
+    {"share", 1, 0, 0, 0},
 };
 
 static void layer_row(struct rep_table *t, const struct rep_layer *L)
@@ -258,8 +269,8 @@ static void layer_row(struct rep_table *t, const struct rep_layer *L)
         snprintf(f[8], sizeof f[8], "?");
     c_snprintf(f[9], sizeof f[9], "%.1f ~ %.1f", li->start * 1e6, li->end * 1e6);
     rep_pct(f[11], sizeof f[11], L->share);
-    const char *cells[12] = {f[0], li->name,           li->op, f[3], f[4], f[5], f[6], f[7], f[8],
-                             f[9], rep_layer_bound(L), f[11]};
+    const char *cells[13] = {f[0], li->name, li->op, li->dtype,          f[3], f[4], f[5], f[6],
+                             f[7], f[8],     f[9],   rep_layer_bound(L), f[11]};
     rt_row(t, cells);
 }
 
@@ -358,7 +369,7 @@ static void text_report(const struct rep_view *v, const struct nnperf_render_opt
     text_summary(v, o->width, sb);
     if (!o->summary_only) {
         struct rep_table t;
-        rt_init(&t, layer_cols, 12);
+        rt_init(&t, layer_cols, 13);
         int rows = 0;
         if (o->top > 0) {
             for (int i = 0; i < v->n_shown && i < o->top; i++, rows++) layer_row(&t, &v->L[v->by_time[i]]);
@@ -579,6 +590,8 @@ static void html_layers(const struct rep_view *v, struct strbuf *sb)
         rep_esc(sb, li->op);
         sb_puts(sb, "<br><span class=\"muted\">");
         rep_esc(sb, li->klass);
+        sb_puts(sb, ", ");
+        rep_esc(sb, li->dtype);
         sb_puts(sb, "</span></td>");
         if (L->d.cost_known)
             rep_time(b, sizeof b, li->t_total);
