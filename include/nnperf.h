@@ -150,7 +150,8 @@ void nnperf_op_info(int i, const char **domain, const char **name, int *since, i
  * entries of values inference knows nothing about. Netron and onnx.checker read the result. *out is malloc'd (free
  * it with nnperf_free), *len its length. Errors: NNPERF_E_USAGE (NULL arguments), NNPERF_E_LIMIT (the result would
  * reach 2 GiB, the largest protobuf message), NNPERF_E_NOMEM, NNPERF_E_PARSE (the model's bytes changed since it
- * was loaded). */
+ * was loaded), NNPERF_E_IO (a model loaded from a file is read again here: "the file changed since the model was
+ * loaded" when its size, times or inode differ). */
 enum nnperf_status nnperf_annotate(const struct nnperf_analysis *a, void **out, size_t *len, char *err,
                                    size_t errlen);
 

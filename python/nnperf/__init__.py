@@ -214,7 +214,8 @@ class _Object:
 
 
 class Model(_Object):
-    """A loaded ONNX model (nnperf.load). Weights are never read: the file is mapped and initializers are views."""
+    """A loaded ONNX model (nnperf.load). Weights are never read; the model keeps no tie to the file once loaded (it
+    may be rewritten: analyses answer as loaded; annotate() refuses a changed file)."""
 
     _what = "model"
 

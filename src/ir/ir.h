@@ -260,9 +260,14 @@ struct ir_model {
     struct arena ar;
     const char *path;   /* as given, for messages */
     const char *dir;    /* directory for external data */
-    const uint8_t *buf; /* the mapped file */
+    const uint8_t *buf; /* the mapped file while it loads (then NULL: from_file), or the caller's buffer */
     size_t len;
     int mapped;
+    /* loaded from a file: its bytes are mapped only while it loads (what the model needs afterwards is copied), and
+     * read again for nnperf_annotate only when the file is still the one loaded (ox_model_bytes) */
+    int from_file;
+    uint64_t file_dev, file_ino, file_size;
+    int64_t file_mtime_ns, file_ctime_ns;
     int64_t ir_version;
     const char *producer;
     struct ir_opset *opsets;

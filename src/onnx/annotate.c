@@ -335,17 +335,21 @@ enum nnperf_status ox_annotate(const struct ir_model *m, const struct ir_graph *
                                struct ox_annotate_stats *stats, struct diag *d)
 {
     struct ann A = {m, w, d, {0, 0, 0}, NULL, 0};
-    if (!m->buf) return diag_set(d, NNPERF_E_USAGE, "the model's bytes are not available to annotate");
+    const uint8_t *buf;
+    size_t len;
+    uint8_t *owned;
+    enum nnperf_status st = ox_model_bytes(m, &buf, &len, &owned, d);
+    if (st) return st;
     /* the loader reads the last graph field (protobuf: the last one wins for its scalars): that one is annotated */
-    struct pb r = pb_make(m->buf, m->len);
+    struct pb r = pb_make(buf, len);
     struct pb_field f;
     const char *why;
     int rc;
     const uint8_t *last = NULL;
     while ((rc = pb_next(&r, &f, &why)) > 0)
         if (f.num == MP_GRAPH && f.wire == PB_LEN) last = r.field;
-    enum nnperf_status st = rc < 0 ? malformed(&A, "ModelProto") : NNPERF_OK;
-    r = pb_make(m->buf, m->len);
+    st = rc < 0 ? malformed(&A, "ModelProto") : NNPERF_OK;
+    r = pb_make(buf, len);
     while (!st && (rc = pb_next(&r, &f, &why)) > 0) {
         if (r.field == last)
             st = rewrite_graph(&A, MP_GRAPH, f.data, f.len, g);
@@ -353,6 +357,7 @@ enum nnperf_status ox_annotate(const struct ir_model *m, const struct ir_graph *
             pbw_copy(w, &r);
     }
     free(A.name);
+    free(owned);
     if (!st && w->err)
         st = w->err == NNPERF_E_NOMEM
                  ? diag_set(d, NNPERF_E_NOMEM, "out of memory while writing the annotated model")

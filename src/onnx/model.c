@@ -32,6 +32,11 @@ const char *nnperf_version(void)
     return NNPERF_VERSION;
 }
 
+static int64_t ns_of(struct timespec t)
+{
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
 static void put_err(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
 {
     if (err && errlen) snprintf(err, errlen, fmt, a, b);
@@ -76,7 +81,62 @@ static enum nnperf_status finish(struct ir_model *m, const struct nnperf_load_op
         nnperf_model_free((struct nnperf_model *)m);
         return st;
     }
+    if (m->mapped) { /* everything the model needs is in its arena now (tensor.c own_data) */
+        munmap((void *)m->buf, m->len);
+        m->buf = NULL;
+        m->mapped = 0;
+    }
     *out = (struct nnperf_model *)m;
+    return NNPERF_OK;
+}
+
+/* 1 when st is the file the model was loaded from, unchanged: same device, inode, size, modification and change
+ * times. */
+static int same_file(const struct ir_model *m, const struct stat *st)
+{
+    return (uint64_t)st->st_dev == m->file_dev && (uint64_t)st->st_ino == m->file_ino &&
+           (uint64_t)st->st_size == m->file_size && ns_of(st->st_mtim) == m->file_mtime_ns &&
+           ns_of(st->st_ctim) == m->file_ctime_ns;
+}
+
+enum nnperf_status ox_model_bytes(const struct ir_model *m, const uint8_t **buf, size_t *len, uint8_t **owned,
+                                  struct diag *d)
+{
+    *owned = NULL;
+    if (!m->from_file) {
+        *buf = m->buf;
+        *len = m->len;
+        return m->buf ? NNPERF_OK : diag_set(d, NNPERF_E_USAGE, "the model's bytes are not available");
+    }
+    const char *changed = "the file changed since the model was loaded; load it again";
+    int fd = open(m->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) return diag_set(d, NNPERF_E_IO, "cannot read the model file again: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !same_file(m, &st) || m->file_size > SIZE_MAX) {
+        close(fd);
+        return diag_set(d, NNPERF_E_IO, "%s", changed);
+    }
+    size_t n = (size_t)m->file_size, got = 0;
+    uint8_t *b = malloc(n ? n : 1);
+    if (!b) {
+        close(fd);
+        return diag_set(d, NNPERF_E_NOMEM, "out of memory reading the model file again");
+    }
+    while (got < n) {
+        ssize_t r = read(fd, b + got, n - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    /* rewritten while it was read: the times or size show it */
+    int ok = got == n && fstat(fd, &st) == 0 && same_file(m, &st);
+    close(fd);
+    if (!ok) {
+        free(b);
+        return diag_set(d, NNPERF_E_IO, "%s", changed);
+    }
+    *buf = *owned = b;
+    *len = n;
     return NNPERF_OK;
 }
 
@@ -148,6 +208,12 @@ enum nnperf_status ox_model_load(const char *path, const struct nnperf_load_opti
     m->buf = p;
     m->len = (size_t)sb.st_size;
     m->mapped = 1;
+    m->from_file = 1;
+    m->file_dev = (uint64_t)sb.st_dev;
+    m->file_ino = (uint64_t)sb.st_ino;
+    m->file_size = (uint64_t)sb.st_size;
+    m->file_mtime_ns = ns_of(sb.st_mtim);
+    m->file_ctime_ns = ns_of(sb.st_ctim);
     if (!ox_note_file(m, path)) {
         nnperf_model_free((struct nnperf_model *)m);
         put_err(err, errlen, "%s: %s", path, "out of memory");

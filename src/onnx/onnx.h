@@ -22,6 +22,11 @@ enum nnperf_status ox_model_load(const char *path, const struct nnperf_load_opti
 enum nnperf_status ox_model_load_buffer(const void *buf, size_t len, const char *name, const char *dir,
                                         const struct nnperf_load_options *opts, const struct ox_registry *reg,
                                         struct nnperf_model **out, char *err, size_t errlen);
+/* The bytes of the ModelProto for nnperf_annotate: the caller's buffer, or the model file read again (*owned: the
+ * malloc'd copy to free) when it is still the file loaded (device, inode, size, modification and change times);
+ * NNPERF_E_IO "the file changed since the model was loaded" otherwise. */
+enum nnperf_status ox_model_bytes(const struct ir_model *m, const uint8_t **buf, size_t *len, uint8_t **owned,
+                                  struct diag *d);
 /* Adds path (copied into the model's arena) to m->files; 0 when out of memory. */
 int ox_note_file(struct ir_model *m, const char *path);
 /* Parses one standalone TensorProto (e.g. a test's input_0.pb) into v: dtype, dims and a data view into buf. */

@@ -276,6 +276,28 @@ static enum nnperf_status check_external(struct ld *L, const struct ir_value *v,
     return NNPERF_OK;
 }
 
+static int propagated(int dt);
+
+/* A model loaded from a file keeps none of the file's bytes once loaded (the file may be rewritten or shrink under
+ * it: a mapping would then read other bytes, or fault with SIGBUS): the data of a tensor whose values may be
+ * propagated (at most NNPERF_MAX_CONST_ELEMS elements, ox_decode_values) is copied into the model's arena, that of
+ * a larger one is dropped, as nothing reads it. */
+static enum nnperf_status own_data(struct ld *L, struct ir_value *v)
+{
+    int64_t numel;
+    int keep = propagated(v->dtype) && ir_numel(v, &numel) && numel <= NNPERF_MAX_CONST_ELEMS;
+    const uint8_t **views[2] = {&v->data, &v->tensor_pb};
+    size_t lens[2] = {v->data_len, v->tensor_pb_len};
+    for (int i = 0; i < 2; i++) {
+        if (!*views[i]) continue;
+        uint8_t *c = keep ? ar_alloc(L->ar, lens[i] ? lens[i] : 1) : NULL;
+        if (keep && !c) return ox_nomem(L);
+        if (c) memcpy(c, *views[i], lens[i]);
+        *views[i] = c;
+    }
+    return NNPERF_OK;
+}
+
 enum nnperf_status ox_parse_tensor_proto(struct ld *L, const uint8_t *p, size_t n, struct ir_value *v,
                                          const char **name_out, const char *what, const char *label)
 {
@@ -416,7 +438,7 @@ enum nnperf_status ox_parse_tensor_proto(struct ld *L, const uint8_t *p, size_t 
     enum nnperf_status st = check_data(L, v, &tc, what, nm, &need);
     if (st) return st;
     if (external) return check_external(L, v, need, what, nm);
-    return NNPERF_OK;
+    return L->m->from_file ? own_data(L, v) : NNPERF_OK;
 }
 
 enum nnperf_status ox_parse_tensor(struct ir_model *m, const uint8_t *buf, size_t len, struct ir_value *v,
