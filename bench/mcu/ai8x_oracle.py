@@ -7,6 +7,7 @@ Not part of CI and not part of the product: it needs a local copy of ai8x-synthe
 python3-yaml, python3-rich, python3-xxhash, python3-git, python3-github and python3-onnx; no network.
 
     /usr/bin/python3 bench/mcu/ai8x_oracle.py /path/to/ai8x-synthesis [--nnperf build/nnperf] [--only NAME] [--keep DIR]
+                                              [--rules | --extra] [--exports FORM|all]
 
 For every case (a model of models/mcu/ai8x/ on the device the vendor builds it for) the script:
   1. runs `nnperf map MODEL --target DEV --format yaml` and `--format json`;
@@ -73,6 +74,16 @@ CASES = [
 RULE_CASES = [(f"rule-{r}-{s}", f"../rules/{r}_{s}", d, []) for r, d in (
     ("conv1d_pad_multipass", "max78002"), ("pad_kernel", "max78000"), ("flatten_pool", "max78000"),
     ("eltwise_passes", "max78000"), ("pool_passes", "max78000"), ("eltwise_bias", "max78002")) for s in ("bad", "ok")]
+
+# --extra: the residual Add in front of a biased convolution on the MAX78002 (nnperf gives the Add a layer of its
+# own) and a streaming first layer with a bias on the MAX78000 (ai8xize warns "Combining streaming and a bias")
+EXTRA_CASES = [("residual-bias", "../cifar10_residual", "max78002", []),
+               ("stream-bias", "../../../tests/data/mcu/stream_bias", "max78000", [])]
+
+# --exports FORM: the same cases on ai8x-training's own ONNX export of each network (tests/data/mcu/vendor/, made by
+# tests/data/mcu/make_vendor_exports.py); the checkpoint's weight shapes come from the plain model
+VENDOR = os.path.join(ROOT, "tests", "data", "mcu", "vendor")
+FORMS = ["float", "float_simplified", "qat8", "qat8_simplified"]
 
 QAT = os.path.join(ROOT, "models", "mcu", "ai8x", "qat_policy_cifar100.yaml")
 
@@ -153,23 +164,30 @@ def main():
     ap.add_argument("--keep", help="keep the work files in this folder")
     ap.add_argument("--verbose", action="store_true", help="print per-layer cycles and kernel words")
     ap.add_argument("--rules", action="store_true", help="run the device-rule model pairs instead")
+    ap.add_argument("--extra", action="store_true", help="run the residual-bias and streaming-bias cases instead")
+    ap.add_argument("--exports", choices=FORMS + ["all"],
+                    help="plan ai8x-training's export of each network (tests/data/mcu/vendor/) instead")
     a = ap.parse_args()
     work = a.keep or tempfile.mkdtemp(prefix="ai8x-oracle-")
     os.makedirs(work, exist_ok=True)
     rng = np.random.default_rng(0)
     rows = []
-    for name, model, dev, extra in RULE_CASES if a.rules else CASES:
+    cases = RULE_CASES if a.rules else EXTRA_CASES if a.extra else CASES
+    forms = [None] if not a.exports else FORMS if a.exports == "all" else [a.exports]
+    cases = [(n, m, d, e, f) for n, m, d, e in cases for f in forms]
+    for name, model, dev, extra, form in cases:
         if a.only and a.only not in name and a.only not in model:
             continue
-        tag = f"{name}-{dev}"
+        tag = f"{name}-{dev}" + (f"-{form}" if form else "")
         d = os.path.join(work, tag)
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
         onnx_path = os.path.join(M, model + ".onnx")
+        plan_path = os.path.join(VENDOR, f"{model}_{form}.onnx") if form else onnx_path
         extra = [QAT if e == "QAT" else e for e in extra]
         ypath = os.path.join(d, "nnperf.yaml")
-        rc_y, _, err_y = run([a.nnperf, "map", onnx_path, "--target", dev, "--format", "yaml", "-o", ypath] + extra)
-        rc_j, js, _ = run([a.nnperf, "map", onnx_path, "--target", dev, "--format", "json"] + extra)
+        rc_y, _, err_y = run([a.nnperf, "map", plan_path, "--target", dev, "--format", "yaml", "-o", ypath] + extra)
+        rc_j, js, _ = run([a.nnperf, "map", plan_path, "--target", dev, "--format", "json"] + extra)
         if rc_j not in (0, 1):
             print(f"{tag}: nnperf failed: {err_y.strip()}", file=sys.stderr)
             continue
@@ -195,6 +213,10 @@ def main():
             log += open(lp).read()
         v = parse_log(log)
         verdict = "accepted" if rc == 0 else "refused"
+        if "Combining streaming and a bias" in out + err:
+            verdict += " (warns: Combining streaming and a bias)"
+        if plan.get("warnings"):
+            verdict += f" | nnperf warns: {len(plan['warnings'])}"
         pub = yaml.safe_load(open(os.path.join(a.synthesis, "networks", PUBLISHED[name])))["layers"] \
             if name in PUBLISHED else []
         pub_procs = [bin(int(x.get("processors", 0))).count("1") for x in pub]

@@ -550,7 +550,8 @@ static void assign_bits(struct mcu_plan *p)
     }
     if (from_graph)
         mcu_msg_add(p->notes, MCU_R_OPERATOR, -1,
-                    "weight bits of %d layer%s from the graph's quantized weights (DequantizeLinear)",
+                    "weight bits of %d layer%s from the graph's quantized weights (DequantizeLinear, or the "
+                    "rounding of ai8x-training's QAT export)",
                     from_graph, from_graph == 1 ? "" : "s");
 }
 

@@ -303,6 +303,45 @@ static int is_constant(struct builder *b, const struct ir_value *v)
     return e >= 0 && b->vt[e].kind == VT_CONST;
 }
 
+/* The value of a one-element constant: propagated by the analysis, or read from a small initializer (into a copy of
+ * its value, so the analysed graph is not changed). Returns 0 when it is not known. */
+static int const_scalar(struct builder *b, const struct ir_value *v, double *out)
+{
+    if (!v) return 0;
+    if (v->fv && v->nv == 1) return *out = v->fv[0], 1;
+    if (v->iv && v->nv == 1 && v->iv[0].known) return *out = (double)v->iv[0].v, 1;
+    int64_t numel;
+    if (!(v->flags & IR_V_INIT) || !b->m || !ir_numel(v, &numel) || numel != 1) return 0;
+    struct ir_value t = *v;
+    struct diag quiet = {0};
+    t.iv = NULL, t.fv = NULL;
+    if (ox_decode_values(b->m, &b->p->ar, &t, &quiet) != NNPERF_OK || t.nv != 1) return 0;
+    if (t.fv) return *out = t.fv[0], 1;
+    if (t.iv && t.iv[0].known) return *out = (double)t.iv[0].v, 1;
+    return 0;
+}
+
+/* ai8x-training's QAT export computes each layer's weights in the graph and rounds them to the layer's bits b:
+ * x * 2^(b-1), Round, / 2^(b-1), and in the plain export the clamp (two Clips) after it ([AI8X-TRAINING]:
+ * QuantizeONNX, quantize_clamp_parameters). Returns b (8, 4, 2 or 1) when weight w is computed so, else 0. */
+static int qat_weight_bits(struct builder *b, const struct ir_value *w)
+{
+    const struct ir_node *n = w ? w->producer : NULL;
+    for (int k = 0; k < 2 && n && n->op == OPID_CLIP; k++)
+        n = n->n_in > 0 && n->in[0] ? n->in[0]->producer : NULL;
+    double f, g;
+    if (!n || n->op != OPID_DIV || n->n_in < 2 || !n->in[0] || !const_scalar(b, n->in[1], &f)) return 0;
+    const struct ir_node *r = n->in[0]->producer;
+    if (!r || r->op != OPID_ROUND || r->n_in < 1 || !r->in[0]) return 0;
+    const struct ir_node *m = r->in[0]->producer;
+    if (!m || m->op != OPID_MUL || m->n_in < 2 ||
+        !(const_scalar(b, m->in[1], &g) || const_scalar(b, m->in[0], &g)) || g != f)
+        return 0;
+    for (int bits = 1; bits <= 8; bits *= 2)
+        if (f == ldexp(1.0, bits - 1)) return bits;
+    return 0;
+}
+
 /* Conv / ConvTranspose / Gemm / MatMul: a new layer reading input 0. */
 static int build_compute(struct builder *b, const struct ir_node *n, int x)
 {
@@ -331,7 +370,8 @@ static int build_compute(struct builder *b, const struct ir_node *n, int x)
         (dq->in[0]->flags & IR_V_INIT) && ir_dtype_is_int(dq->in[0]->dtype)) {
         int gb = ir_dtype_bits(dq->in[0]->dtype);
         if (gb == 8 || gb == 4 || gb == 2 || gb == 1) l->graph_bits = gb;
-    }
+    } else
+        l->graph_bits = qat_weight_bits(b, w); /* or ai8x-training's QAT export rounds it to its bits */
     l->macs = n->cost.known ? n->cost.macs : 0;
     int conv = n->op == OPID_CONV || n->op == OPID_CONV_TRANSPOSE;
     char what[200];
@@ -572,24 +612,6 @@ static int role_of(const struct ir_node *n, int *arg)
     return R_UNSUPPORTED;
 }
 
-/* The value of a one-element constant: propagated by the analysis, or read from a small initializer (into a copy of
- * its value, so the analysed graph is not changed). Returns 0 when it is not known. */
-static int const_scalar(struct builder *b, const struct ir_value *v, double *out)
-{
-    if (!v) return 0;
-    if (v->fv && v->nv == 1) return *out = v->fv[0], 1;
-    if (v->iv && v->nv == 1 && v->iv[0].known) return *out = (double)v->iv[0].v, 1;
-    int64_t numel;
-    if (!(v->flags & IR_V_INIT) || !b->m || !ir_numel(v, &numel) || numel != 1) return 0;
-    struct ir_value t = *v;
-    struct diag quiet = {0};
-    t.iv = NULL, t.fv = NULL;
-    if (ox_decode_values(b->m, &b->p->ar, &t, &quiet) != NNPERF_OK || t.nv != 1) return 0;
-    if (t.fv) return *out = t.fv[0], 1;
-    if (t.iv && t.iv[0].known) return *out = (double)t.iv[0].v, 1;
-    return 0;
-}
-
 /* A view of entry x: the output is the same bytes (a flatten to N x features reads its source flattened). */
 static int build_view(struct builder *b, const struct ir_node *n, int x)
 {
@@ -660,6 +682,15 @@ static int build_node(struct builder *b, const struct ir_node *n)
     if (role == R_CONSTANT) return 0;
     const struct ir_value *y = n->n_out > 0 ? n->out[0] : NULL;
     if (!y) return 0;
+    /* shape arithmetic on a runtime tensor (torch's x.view(x.size(0), -1): Shape, Gather, Unsqueeze, Concat), known
+     * once the dims are bound, is no data either */
+    int shape_only = role != R_CONV && role != R_LINEAR;
+    for (int i = 0; i < n->n_out && shape_only; i++) shape_only = !n->out[i] || n->out[i]->is_const;
+    if (shape_only) {
+        for (int i = 0; i < n->n_out; i++)
+            if (n->out[i] && add_vt(b, n->out[i], VT_CONST) < 0) return -1;
+        return 0;
+    }
     /* entry of the first data input (constants and initializers are not data) */
     int x = -1, bad = 0;
     for (int i = 0; i < n->n_in; i++) {

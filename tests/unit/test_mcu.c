@@ -662,6 +662,28 @@ static void test_vendor_exports(void)
             done(&A);
         }
     CHECK_EQ_U(compared, 88);
+    /* the mixed-precision QAT export (the vendor's policy: 8 / 4 / 2 bits): its rounding steps give each layer's bits,
+     * as the policy file given to the plain export does */
+    static const char *mixed[] = {"ai85simplenet_cifar100", "ai85simplenetwide2x_cifar100"};
+    for (int i = 0; i < 2; i++)
+        for (int t = 0; t < 2; t++) {
+            const char *target = t ? "max78002" : "max78000";
+            char name[200];
+            struct loaded A, B;
+            snprintf(name, sizeof name, "ai8x/%s", mixed[i]);
+            struct mcu_plan *a = plan_file(name, target, 8, "models/mcu/ai8x/qat_policy_cifar100.yaml", &A);
+            snprintf(name, sizeof name, "../../tests/data/mcu/vendor/%s_qat_mixed", mixed[i]);
+            struct mcu_plan *b = plan(name, target, 8, &B);
+            CHECK(a && b);
+            if (a && b) {
+                CHECK(same_plan(name, a, b));
+                int two = 0;
+                for (int k = 0; k < b->n_layers; k++) two += b->layers[k].weight_bits == 2;
+                CHECK_EQ_U(two, 8);
+            }
+            if (a) done(&A);
+            if (b) done(&B);
+        }
 }
 
 /* The CNN clock as the vendor's examples run it (MAX78000: 50 MHz, MAX78002: 200 MHz): MNIST and KWS20 v3 within 5%

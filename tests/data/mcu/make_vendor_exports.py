@@ -26,8 +26,12 @@ the export then holds, in this order:
   quantize     QAT in the plain export: Mul(128), Round, Div(128) (wide: 2^14)
   clamp        plain export: Clip(min -1), Clip(max 127/128) (wide: +-2^15)
   Add          ai8x.Add: Add, then the clamp (plain export)
+  view         x.view(x.size(0), -1) in the plain export: Shape, Gather, Unsqueeze, Concat(-1) and Reshape, as torch
+               traces it (the simplified forms keep the constant shape)
 
-Four forms of every network: float and 8-bit QAT, each as `onnx` (plain) and `onnx_simplified` export.  The
+Four forms of every network: float and 8-bit QAT, each as `onnx` (plain) and `onnx_simplified` export; and the
+mixed-precision QAT export (models/mcu/ai8x/qat_policy_cifar100.yaml: 8 / 4 / 2 bits per layer) of the two
+simplenets, whose rounding steps say each layer's weight bits.  The
 vendor's ONNX loader (ai8x-synthesis izer/onnxcp.py) reads only the Conv / Gemm weights and ignores every other
 node: nnperf map must plan each form exactly as the network itself.
 """
@@ -37,6 +41,7 @@ import os
 import sys
 
 import onnx
+import yaml
 from onnx import TensorProto, helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -131,7 +136,7 @@ class Writer:
         return x
 
 
-def rewrite(src, qat, simplified):
+def rewrite(src, qat, simplified, policy=None):
     m = onnx.load(src, load_external_data=False)
     g = m.graph
     W = Writer(m, qat, simplified)
@@ -163,10 +168,13 @@ def rewrite(src, qat, simplified):
             is_wide = not relu and wide(y_last)
             w, b = ins[1], ins[2] if len(ins) > 2 else ""
             if qat:
+                bits = 8
+                if policy:  # ai8x.initiate_qat: the policy's weight_bits, a layer's override; the bias the same
+                    bits = policy.get("overrides", {}).get(mod, {}).get("weight_bits", policy["weight_bits"])
                 shift = W.out_shift(mod, w, b)
-                w = W.param(mod, w, shift, 8)
+                w = W.param(mod, w, shift, bits)
                 if b:
-                    b = W.param(mod, b, shift, 8)
+                    b = W.param(mod, b, shift, bits)
             else:
                 shift = W.const("output_shift", 0.0, [1])  # OutputShiftPassthrough: the module's parameter
             attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
@@ -210,6 +218,15 @@ def rewrite(src, qat, simplified):
                 y = W.quantize(mod, y, 8, "Floor")
             if not simplified:
                 y = W.clamp(mod, y, -1.0, 127.0 / 128.0)
+            rename[n.output[0]] = y
+        elif n.op_type == "Reshape" and not simplified and n.input[1] in W.dims:
+            # x.view(x.size(0), -1) as torch traces it: the batch size read from the tensor's shape
+            zero = W.name("zero")
+            W.inits.append(helper.make_tensor(zero, TensorProto.INT64, [], [0]))
+            batch = W.op(mod, "Gather", [W.op(mod, "Shape", [ins[0]]), zero], axis=0)
+            batch = W.op(mod, "Unsqueeze", [batch, W.name_int64("axes", [0])])
+            shape = W.op(mod, "Concat", [batch, W.name_int64("minus_one", [-1])], axis=0)
+            y = W.op(mod, "Reshape", [ins[0], shape])
             rename[n.output[0]] = y
         elif n.op_type == "Add":
             y = W.op(mod, "Add", ins)
@@ -255,13 +272,17 @@ def edge_models():
 def main():
     edge_models()
     os.makedirs(OUT, exist_ok=True)
-    for net in NETWORKS:
-        for kind, simplified in FORMS:
-            m = rewrite(os.path.join(SRC, net + ".onnx"), kind == "qat8", simplified)
-            path = os.path.join(OUT, f"{net}_{kind}{'_simplified' if simplified else ''}.onnx")
-            with open(path, "wb") as f:
-                f.write(m.SerializeToString())
-            print(f"{os.path.relpath(path, ROOT)}: {os.path.getsize(path)} bytes, {len(m.graph.node)} nodes")
+    with open(os.path.join(SRC, "qat_policy_cifar100.yaml"), encoding="utf-8") as f:
+        policy = yaml.safe_load(f)
+    todo = [(net, kind, simplified, None) for net in NETWORKS for kind, simplified in FORMS]
+    # the mixed-precision CIFAR-100 demos trained with the vendor's QAT policy (8 / 4 / 2 bits per layer)
+    todo += [(net, "qat_mixed", False, policy) for net in ("ai85simplenet_cifar100", "ai85simplenetwide2x_cifar100")]
+    for net, kind, simplified, pol in todo:
+        m = rewrite(os.path.join(SRC, net + ".onnx"), kind.startswith("qat"), simplified, pol)
+        path = os.path.join(OUT, f"{net}_{kind}{'_simplified' if simplified else ''}.onnx")
+        with open(path, "wb") as f:
+            f.write(m.SerializeToString())
+        print(f"{os.path.relpath(path, ROOT)}: {os.path.getsize(path)} bytes, {len(m.graph.node)} nodes")
 
 
 if __name__ == "__main__":
