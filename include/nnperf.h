@@ -404,6 +404,10 @@ struct nnperf_compare_data {
     const int *batches;
     const double *sweep_fps; /* [(model * n_platforms + platform) * n_batches + batch] */
     const double *sweep_latency_ms;
+    /* the library's warnings about the models (their analyses' warnings, "MODEL: message"), for the JSON's
+     * "warnings"; NULL or 0: none */
+    const char *const *warnings;
+    int n_warnings;
 };
 /* Renders the model x platform comparison: table (FPS and latency per model and platform, the dtype each ran),
  * JSON (schema "nnperf.compare"), CSV (one row per model and platform) or HTML (FPS heatmap with a log colour

@@ -172,9 +172,9 @@ def _dims_text(name, dims):
     for d in dims:
         if isinstance(d, bool) or not isinstance(d, (int, str)):
             raise TypeError(f"inputs['{name}']: a dim is an int or a symbol name, got {d!r}")
-        if isinstance(d, str) and ("x" in d or not d):
-            raise ValueError(f"inputs['{name}']: symbol {d!r} cannot be passed (empty, or contains 'x', which "
-                             "separates dims); bind it with dims= instead")
+        if isinstance(d, str) and ("x" in d or "," in d or not d):
+            raise ValueError(f"inputs['{name}']: symbol {d!r} cannot be passed (empty, or contains 'x' or ',', "
+                             "which separate dims); bind it with dims= instead")
         parts.append(str(d))
     return "x".join(parts) if parts else "scalar"
 

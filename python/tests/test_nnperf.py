@@ -275,34 +275,9 @@ def test_unbound_dims_refuse_to_predict(root):
     assert b.analyze(dims={"batch": 8}).predict("rdk-s100").summary["frames_per_run"] == 8
 
 
-def _field(num, value):
-    """One protobuf field: an int (varint), or bytes/str (length-delimited)."""
-    def varint(n):
-        out = bytearray()
-        while True:
-            out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
-            n >>= 7
-            if not n:
-                return bytes(out)
-    if isinstance(value, int):
-        return varint(num << 3) + varint(value)
-    value = value.encode() if isinstance(value, str) else value
-    return varint(num << 3 | 2) + varint(len(value)) + value
-
-
-def _unknown_op_model():
-    """x [1, 4] -> Frobnicate (com.example, an operator nnperf does not know) -> y, as ONNX bytes."""
-    def tensor(name):
-        dims = _field(1, _field(1, 1)) + _field(1, _field(1, 4))
-        return _field(1, name) + _field(2, _field(1, _field(1, 1) + _field(2, dims)))
-    node = _field(1, "x") + _field(2, "y") + _field(3, "frob") + _field(4, "Frobnicate") + _field(7, "com.example")
-    graph = _field(1, node) + _field(2, "g") + _field(11, tensor("x")) + _field(12, tensor("y"))
-    return (_field(1, 8) + _field(8, _field(1, "") + _field(2, 17)) + _field(8, _field(1, "com.example") + _field(2, 1))
-            + _field(7, graph))
-
-
-def test_library_warnings_reach_python(tmp_path):
-    data = _unknown_op_model()
+def test_library_warnings_reach_python(tmp_path, root):
+    # x [1, 4] -> Frobnicate (com.example, an operator nnperf does not know) -> y: tests/data/analysis/make_models.py
+    data = open(os.path.join(root, "tests", "data", "analysis", "unknown_op.onnx"), "rb").read()
     with pytest.warns(nnperf.UnknownOperatorWarning, match="com.example.Frobnicate") as rec:
         a = nnperf.load(data).analyze()
     assert all(issubclass(w.category, nnperf.NnperfWarning) for w in rec)

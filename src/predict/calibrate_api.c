@@ -119,6 +119,15 @@ enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char
             core_exact(x[1], sizeof x[1], lus[l]);
             sb_printf(&sb, ",\"predicted_us\":%s,\"measured_us\":%s}", x[0], x[1]);
         }
+        /* the library's warnings: the analysis's, then the prediction's */
+        sb_puts(&sb, "\n],\"warnings\":[");
+        const struct nnperf_analysis *a = nnperf_prediction_analysis(p);
+        struct nnperf_summary as;
+        nnperf_analysis_summary(a, &as);
+        for (int i = 0; i < as.warnings + p->n_warn; i++) {
+            sb_puts(&sb, i ? ",\n" : "\n");
+            sb_json_str(&sb, i < as.warnings ? nnperf_analysis_warning(a, i) : p->warn[i - as.warnings]);
+        }
         sb_puts(&sb, "\n]}\n");
     } else if (fmt == NNPERF_FORMAT_CSV) {
         sb_puts(&sb, "layer,op,predicted_us,measured_us\n");

@@ -28,6 +28,10 @@ void rep_an_inputs(const struct nnperf_analysis *a, struct strbuf *sb);
  * writes tensors, nodes and warnings. */
 void rep_an_json_head(const struct nnperf_analysis *a, struct rep_json *j);
 void rep_an_json_body(const struct nnperf_analysis *a, struct rep_json *j);
+/* "warnings": the analysis's warnings, then the prediction's (p may be NULL): the library's warnings in the JSON
+ * documents that carry no analysis (roofline, advice, validate). */
+void rep_json_warnings(struct rep_json *j, const struct nnperf_analysis *a,
+                       const struct nnperf_prediction *p);
 /* The text report: model line, node table (Constant nodes folded unless opts->all; opts->top heaviest by FLOPs;
  * none with opts->summary_only), totals, heaviest nodes, warnings. */
 void rep_an_table(const struct nnperf_analysis *a, const struct nnperf_render_options *o, struct strbuf *sb);

@@ -77,6 +77,7 @@ static void json(const struct nnperf_advice *adv, struct strbuf *sb)
         rj_end(&j);
     }
     rj_end(&j);
+    rep_json_warnings(&j, adv->a, adv->base);
     rj_end(&j);
 }
 

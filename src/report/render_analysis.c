@@ -178,6 +178,18 @@ void rep_an_json_body(const struct nnperf_analysis *a, struct rep_json *j)
     rj_end(j);
 }
 
+void rep_json_warnings(struct rep_json *j, const struct nnperf_analysis *a, const struct nnperf_prediction *p)
+{
+    struct nnperf_summary s = {0};
+    struct nnperf_prediction_summary ps = {0};
+    if (a) nnperf_analysis_summary(a, &s);
+    if (p) nnperf_prediction_summary(p, &ps);
+    rj_arr(j, "warnings", 1);
+    for (int i = 0; i < s.warnings; i++) rj_str(j, NULL, nnperf_analysis_warning(a, i));
+    for (int i = 0; i < ps.warnings; i++) rj_str(j, NULL, nnperf_prediction_warning(p, i));
+    rj_end(j);
+}
+
 /* ---- CSV ---- */
 
 static void fmt_u64(char *b, size_t n, uint64_t x)

@@ -62,6 +62,9 @@ static void render_json(const struct nnperf_compare_data *d, struct strbuf *sb)
             rj_end(&j);
         }
     rj_end(&j);
+    rj_arr(&j, "warnings", 1);
+    for (int i = 0; d->warnings && i < d->n_warnings; i++) rj_str(&j, NULL, d->warnings[i]);
+    rj_end(&j);
     rj_end(&j);
 }
 

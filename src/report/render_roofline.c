@@ -82,6 +82,7 @@ static void render(const struct rep_view *v, enum nnperf_format fmt, const struc
     }
     if (fmt == NNPERF_FORMAT_JSON) {
         rj_end(&j);
+        rep_json_warnings(&j, v->a, v->p);
         rj_end(&j);
     } else if (fmt == NNPERF_FORMAT_TABLE) {
         struct strbuf note;

@@ -26,6 +26,9 @@ struct nnperf_sweep {
     const char *model;
     struct row *rows;
     int n, cap;
+    const char *
+        *warn; /* the analysis's warnings (of the first prediction added; every row has the same model) */
+    int n_warn;
 };
 
 static enum nnperf_status fail(enum nnperf_status st, const char *msg, char *err, size_t errlen)
@@ -61,6 +64,17 @@ enum nnperf_status nnperf_sweep_add(struct nnperf_sweep *sw, const struct nnperf
     }
     struct nnperf_prediction_summary s;
     nnperf_prediction_summary(p, &s);
+    if (!sw->n) {
+        const struct nnperf_analysis *a = nnperf_prediction_analysis(p);
+        struct nnperf_summary as;
+        nnperf_analysis_summary(a, &as);
+        sw->n_warn = 0;
+        sw->warn = as.warnings ? ar_calloc(&sw->ar, (size_t)as.warnings, sizeof *sw->warn) : NULL;
+        if (as.warnings && !sw->warn) return fail(NNPERF_E_NOMEM, "out of memory", err, errlen);
+        for (int i = 0; i < as.warnings; i++)
+            if (!(sw->warn[sw->n_warn++] = ar_strdup(&sw->ar, nnperf_analysis_warning(a, i))))
+                return fail(NNPERF_E_NOMEM, "out of memory", err, errlen);
+    }
     struct row *r = &sw->rows[sw->n];
     r->platform = ar_strdup(&sw->ar, s.platform);
     r->dtype = ar_strdup(&sw->ar, s.dtype);
@@ -169,6 +183,9 @@ enum nnperf_status nnperf_sweep_render(const struct nnperf_sweep *d, enum nnperf
         }
     }
     if (fmt == NNPERF_FORMAT_JSON) {
+        rj_end(&j);
+        rj_arr(&j, "warnings", 1);
+        for (int i = 0; i < d->n_warn; i++) rj_str(&j, NULL, d->warn[i]);
         rj_end(&j);
         rj_end(&j);
     } else if (fmt == NNPERF_FORMAT_TABLE) {

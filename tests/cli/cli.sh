@@ -222,7 +222,15 @@ expect 2 "$M: the model has no input named 'inptu' (did you mean 'input'?); its 
 expect 2 "$M: no input has a dim named 'N'; the model's inputs have no symbolic dims: input [1, 3, 224, 224]" "$nn" analyze "$M" --dim N=8
 expect 2 "$B1: no input has a dim named 'bacth' (did you mean 'batch'?); the inputs' symbolic dims: batch (input 'x' dim 0)" "$nn" analyze "$B1" --dim bacth=8
 expect 2 "$B1: dim 'batch' = '0': 0 frames: a batch, and a run of 0 frames computes nothing (dim 0 of input 'x' [batch, 3, 32, 32])" "$nn" analyze "$B1" --dim batch=0
-expect 2 "README.md: not an ONNX model (a text file)" "$nn" analyze README.md
+# the library's warnings (an unknown operator) in every JSON document (issue 21)
+U=tests/data/analysis/unknown_op.onnx
+for c in "analyze" "analyze --hw rdk-s100" "compare --hw rdk-s100" "sweep --hw rdk-s100" "roofline --hw rdk-s100" "advise --hw rdk-s100"; do
+  # shellcheck disable=SC2086
+  expect 0 "" "$nn" $c "$U" --format json -o "$work/u.json"
+  check "$c --format json: the unknown-operator warning in 'warnings'" python3 -c "
+import json, sys
+sys.exit(not any('com.example.Frobnicate' in w for w in json.load(open(sys.argv[1]))['warnings']))" "$work/u.json"
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -156,6 +156,8 @@ int cli_run_init(const struct cli_args *a, struct cli_run *r);
 int cli_load(const struct cli_run *r, const char *model, struct nnperf_model **m, struct nnperf_analysis **a);
 /* Loads a model (no analysis); a file that is not an ONNX model is named as such. 0, or prints and returns 2. */
 int cli_load_model(const char *path, const struct nnperf_load_options *lo, struct nnperf_model **m);
+/* Appends the analysis's warnings as "NAME: message" (malloc'd) to *list of *n: 0, or 2 when out of memory. */
+int cli_collect_warnings(const struct nnperf_analysis *a, const char *name, char ***list, int *n);
 /* sweep and compare: 0 when every symbolic input dim of the analysis is bound, else prints an error naming them
  * and returns 2. */
 int cli_require_bound(const struct nnperf_analysis *an, const char *cmd, const char *model);

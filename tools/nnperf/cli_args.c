@@ -139,6 +139,22 @@ int cli_load_model(const char *path, const struct nnperf_load_options *lo, struc
     return 2;
 }
 
+int cli_collect_warnings(const struct nnperf_analysis *a, const char *name, char ***list, int *n)
+{
+    struct nnperf_summary s;
+    nnperf_analysis_summary(a, &s);
+    for (int i = 0; i < s.warnings; i++) {
+        char **l = realloc(*list, (size_t)(*n + 1) * sizeof *l);
+        if (!l) return 2;
+        *list = l;
+        const char *w = nnperf_analysis_warning(a, i);
+        size_t len = strlen(name) + strlen(w) + 3;
+        if (!(l[*n] = malloc(len))) return 2;
+        snprintf(l[(*n)++], len, "%s: %s", name, w);
+    }
+    return 0;
+}
+
 int cli_load(const struct cli_run *r, const char *model, struct nnperf_model **m, struct nnperf_analysis **a)
 {
     char err[1024];

@@ -41,6 +41,8 @@ int cmd_compare(const struct cli_args *a)
         peak[hi] = bw[hi] = NAN;
     }
     int steps = M * P * (1 + nb), step = 0;
+    char **warns = NULL; /* the analyses' warnings, "MODEL: message", for the JSON */
+    int n_warns = 0;
     cli_progress_start(r.quiet);
     for (int mi = 0; mi < M && !rc; mi++) {
         struct nnperf_model *m;
@@ -51,6 +53,12 @@ int cmd_compare(const struct cli_args *a)
             break;
         }
         if (cli_require_bound(an, "compare", r.models[mi])) {
+            nnperf_analysis_free(an);
+            nnperf_model_free(m);
+            rc = 2;
+            break;
+        }
+        if (cli_collect_warnings(an, cli_model_name(r.models[mi]), &warns, &n_warns)) {
             nnperf_analysis_free(an);
             nnperf_model_free(m);
             rc = 2;
@@ -116,7 +124,9 @@ int cmd_compare(const struct cli_args *a)
                                         .n_batches = nb,
                                         .batches = sweep_batches,
                                         .sweep_fps = sw_fps,
-                                        .sweep_latency_ms = sw_lat};
+                                        .sweep_latency_ms = sw_lat,
+                                        .warnings = (const char *const *)warns,
+                                        .n_warnings = n_warns};
         struct nnperf_render_options ro = {.width = cli_table_width(a)};
         char *text = NULL, err[1024];
         size_t tlen = 0;
@@ -132,5 +142,7 @@ int cmd_compare(const struct cli_args *a)
     free(plats), free(cells), free(errs), free(dtypes), free(peak), free(bw), free(acc), free(sw_fps),
         free(sw_lat);
     free(names);
+    for (int i = 0; i < n_warns; i++) free(warns[i]);
+    free(warns);
     return rc;
 }

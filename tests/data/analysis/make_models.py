@@ -49,3 +49,12 @@ m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_n
 m.ir_version = 8
 onnx.checker.check_model(m)
 onnx.save(m, os.path.join(here, "batch.onnx"))
+
+# unknown_op.onnx: x [1, 4] -> Frobnicate (domain com.example, an operator nnperf does not know) -> y [1, 4]; the
+# library's "unknown operator" warning in every report and in Python (tests/cli/cli.sh, python/tests)
+frob = helper.make_node("Frobnicate", ["x"], ["y"], name="frob", domain="com.example")
+ug = helper.make_graph([frob], "g", [helper.make_tensor_value_info("x", f, [1, 4])],
+                       [helper.make_tensor_value_info("y", f, [1, 4])])
+um = helper.make_model(ug, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.example", 1)])
+um.ir_version = 8
+onnx.save(um, os.path.join(here, "unknown_op.onnx"))
