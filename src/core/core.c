@@ -337,6 +337,50 @@ void core_exact(char *b, size_t n, double x)
     }
 }
 
+int core_text_char(const char *p)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    unsigned c = u[0];
+    if (c >= 0x20 && c < 0x7f) return 1;
+    if (c < 0xc2 || c > 0xf4) return 0;
+    int n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+    unsigned cp = c & (0x7fu >> n);
+    for (int i = 1; i < n; i++) { /* stops at the NUL: it is no continuation byte */
+        if ((u[i] & 0xc0) != 0x80) return 0;
+        cp = cp << 6 | (u[i] & 0x3fu);
+    }
+    if (cp < 0xa0 || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
+        return 0;
+    return n;
+}
+
+int core_text_plain(const char *p)
+{
+    for (int n; *p; p += n)
+        if (!(n = core_text_char(p))) return 0;
+    return 1;
+}
+
+void sb_put_text(struct strbuf *s, const char *p, const char *keep)
+{
+    const char *run = p; /* printable characters are appended in one go */
+    while (*p) {
+        int n = core_text_char(p);
+        if (n) {
+            p += n;
+            continue;
+        }
+        sb_putn(s, run, (size_t)(p - run));
+        if (keep && strchr(keep, *p))
+            sb_putc(s, *p);
+        else
+            sb_printf(s, "\\x%02x", (unsigned char)*p);
+        run = ++p;
+    }
+    sb_putn(s, run, (size_t)(p - run));
+}
+
 void sb_json_str(struct strbuf *s, const char *p)
 {
     sb_putc(s, '"');

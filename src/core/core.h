@@ -121,6 +121,16 @@ void sb_printf(struct strbuf *s, const char *fmt, ...)
  * "-0"), others with the fewest significant digits (15 to 17) that read back as the same double; "null" when not
  * finite. The library never sets a locale, so the decimal point is '.'. */
 void core_exact(char *b, size_t n, double x);
+/* Text for people (terminal tables, CSV, messages, YAML comments): the length of the printable UTF-8 character at p
+ * (1 to 4), or 0 when the byte at p starts none: a control character (C0 including tab and line breaks, DEL, C1
+ * U+0080-U+009F), a byte that is not UTF-8 (overlong, surrogate, past U+10FFFF, cut short) or U+FFFE/U+FFFF. */
+int core_text_char(const char *p);
+/* 1 when every character of p is printable (core_text_char), so that sb_put_text would copy it unchanged */
+int core_text_plain(const char *p);
+/* Appends p with every byte of what core_text_char refuses written as \xNN (ESC as \x1b, a line break as \x0a), so
+ * that a name from a model can neither move the cursor, change the terminal nor start a line of its own; bytes in
+ * keep (may be NULL) are written as they are. A backslash is left as it is. */
+void sb_put_text(struct strbuf *s, const char *p, const char *keep);
 /* Appends a JSON string literal (quotes and escapes included). */
 void sb_json_str(struct strbuf *s, const char *p);
 void sb_free(struct strbuf *s);

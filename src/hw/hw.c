@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../core/yamlw.h"
 #include "keys.h"
 #include "presets.h"
 
@@ -238,26 +239,10 @@ enum nnperf_status hw_validate(const struct hw_desc *hw, const char *file, struc
 
 /* ---- writer ---- */
 
-static int plain_ok(const char *s)
-{
-    static const char *const words[] = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"};
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return 0;
-    for (const char *p = s; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
-              *p == '-' || *p == '.'))
-            return 0;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        size_t k = 0;
-        while (s[k] && words[i][k] && (s[k] | 0x20) == words[i][k]) k++;
-        if (!s[k] && !words[i][k]) return 0;
-    }
-    return 1;
-}
-
 /* A string as a plain scalar when that reads back unchanged, else double-quoted with escapes. */
 static void put_str(struct strbuf *sb, const char *s)
 {
-    if (plain_ok(s)) {
+    if (yw_plain_ok(s)) {
         sb_puts(sb, s);
         return;
     }

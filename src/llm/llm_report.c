@@ -353,5 +353,5 @@ enum nnperf_status nnperf_llm_render(const struct nnperf_llm *l, enum nnperf_for
     case NNPERF_FORMAT_HTML: html(l, &sb); break;
     default: table(l, &sb); break;
     }
-    return rep_finish(&sb, out, len, err, errlen);
+    return rep_finish_as(&sb, fmt, out, len, err, errlen);
 }

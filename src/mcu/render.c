@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/yamlw.h"
 #include "mcu.h"
 
 const char *mcu_op_name(int op)
@@ -78,7 +79,9 @@ static void render_table(const struct mcu_plan *p, struct strbuf *sb)
 {
     const struct mcu_device *d = p->dev;
     char a[64], b[64], c[64];
-    sb_printf(sb, "model: %s\n", p->model ? p->model : "");
+    sb_puts(sb, "model: ");
+    sb_put_text(sb, p->model ? p->model : "", NULL);
+    sb_putc(sb, '\n');
     sb_printf(sb, "target: %s (%d processors, %d x %lld KiB data memory, %g MHz CNN clock), %d-bit weights\n",
               d->display, d->procs, d->instances, (long long)(d->instance_bytes / 1024), p->clock_hz / 1e6,
               p->weight_bits);
@@ -97,9 +100,11 @@ static void render_table(const struct mcu_plan *p, struct strbuf *sb)
         snprintf(in, sizeof in, "%dx%d", l->in_h, l->in_w);
         snprintf(out, sizeof out, "%dx%d", l->out_h, l->out_w);
         snprintf(op, sizeof op, "%s%s", op_of(l), l->flatten ? "+flat" : "");
-        sb_printf(sb, "  %3d %-15s %-6s %3d %-9s %-4s %-5s %-8s %6d %6d %-9s %-9s %6d  %s\n", i, op, k,
-                  l->pad, pl, act_name(l->act), l->elt ? mcu_elt_name(l->elt) : "-", seq, l->in_ch, l->out_ch,
-                  in, out, l->passes, l->passthrough ? l->name : l->nodes);
+        sb_printf(sb, "  %3d %-15s %-6s %3d %-9s %-4s %-5s %-8s %6d %6d %-9s %-9s %6d  ", i, op, k, l->pad,
+                  pl, act_name(l->act), l->elt ? mcu_elt_name(l->elt) : "-", seq, l->in_ch, l->out_ch, in,
+                  out, l->passes);
+        sb_put_text(sb, l->passthrough ? l->name : l->nodes, NULL);
+        sb_putc(sb, '\n');
     }
 
     sb_puts(sb, "\nplan (offsets are bytes inside each data-memory instance; kernel words are 72-bit):\n");
@@ -170,15 +175,27 @@ static void render_table(const struct mcu_plan *p, struct strbuf *sb)
               p->latency_s * 1e6, p->clock_hz / 1e6);
     if (p->problems->n) {
         sb_printf(sb, "\nproblems (%d):\n", p->problems->n);
-        for (int i = 0; i < p->problems->n; i++) sb_printf(sb, "  - %s\n", p->problems->m[i].text);
+        for (int i = 0; i < p->problems->n; i++) {
+            sb_puts(sb, "  - ");
+            sb_put_text(sb, p->problems->m[i].text, NULL);
+            sb_putc(sb, '\n');
+        }
     }
     if (p->notes->n) {
         sb_puts(sb, "\nnotes:\n");
-        for (int i = 0; i < p->notes->n; i++) sb_printf(sb, "  - %s\n", p->notes->m[i].text);
+        for (int i = 0; i < p->notes->n; i++) {
+            sb_puts(sb, "  - ");
+            sb_put_text(sb, p->notes->m[i].text, NULL);
+            sb_putc(sb, '\n');
+        }
     }
     if (p->warnings->n) {
         sb_puts(sb, "\nwarnings (the vendor's tool gives them too):\n");
-        for (int i = 0; i < p->warnings->n; i++) sb_printf(sb, "  - %s\n", p->warnings->m[i].text);
+        for (int i = 0; i < p->warnings->n; i++) {
+            sb_puts(sb, "  - ");
+            sb_put_text(sb, p->warnings->m[i].text, NULL);
+            sb_putc(sb, '\n');
+        }
     }
 }
 
@@ -256,6 +273,8 @@ static void render_json(const struct mcu_plan *p, struct strbuf *sb)
     sb_puts(sb, p->warnings->n ? "\n  ]\n}\n" : "]\n}\n");
 }
 
+/* The ai8x-synthesis description: every key and value through libyaml's emitter (core/yamlw.h), so that no model
+ * or node name changes the structure; the layers' node names go into comment lines, made printable. */
 static void render_yaml(const struct mcu_plan *p, struct strbuf *sb)
 {
     const char *model = p->model ? p->model : "model";
@@ -263,60 +282,138 @@ static void render_yaml(const struct mcu_plan *p, struct strbuf *sb)
     base = base ? base + 1 : model;
     size_t blen = strlen(base);
     if (blen > 5 && !strcmp(base + blen - 5, ".onnx")) blen -= 5;
-    sb_printf(sb, "# ai8x-synthesis network description written by nnperf map from %s\n", model);
-    sb_printf(sb, "# target %s, %d-bit weights%s: %s\n", p->dev->display, p->weight_bits,
-              p->bits ? " (per-layer bits from a weight-bits file)" : "",
-              p->fits ? "fits" : "DOES NOT FIT (see nnperf map's problems)");
-    if (p->streaming_layers)
-        sb_printf(sb, "# layers 0-%d stream: run the vendor's tool with --fifo\n", p->streaming_layers - 1);
-    sb_puts(sb, "---\narch: ");
-    sb_putn(sb, base, blen);
-    sb_printf(sb, "\ndataset: %s\n\nlayers:\n", p->dataset ? p->dataset : "unknown");
+    char line[512];
+    snprintf(line, sizeof line, "ai8x-synthesis network description written by nnperf map from %s", model);
+    yw_comment(sb, 0, line);
+    snprintf(line, sizeof line, "target %s, %d-bit weights%s: %s", p->dev->display, p->weight_bits,
+             p->bits ? " (per-layer bits from a weight-bits file)" : "",
+             p->fits ? "fits" : "DOES NOT FIT (see nnperf map's problems)");
+    yw_comment(sb, 0, line);
+    if (p->streaming_layers) {
+        snprintf(line, sizeof line, "layers 0-%d stream: run the vendor's tool with --fifo",
+                 p->streaming_layers - 1);
+        yw_comment(sb, 0, line);
+    }
+    sb_puts(sb, "---\n");
+    struct yamlw w;
+    struct arena ar;
+    ar_init(&ar, 0);
+    yw_begin(&w, sb);
+    yw_map(&w, 0);
+    yw_plain(&w, "arch");
+    yw_str(&w, ar_strndup(&ar, base, blen));
+    yw_plain(&w, "dataset");
+    yw_str(&w, p->dataset ? p->dataset : "unknown");
+    yw_end_map(&w);
+    yw_end(&w);
+    ar_free(&ar);
+    sb_puts(sb, "\nlayers:\n");
     for (int i = 0; i < p->n_layers; i++) {
         const struct mcu_layer *l = &p->layers[i];
-        char k[16], seq[64];
-        sb_printf(sb, "  # Layer %d: %s\n", i, l->passthrough ? l->name : l->nodes);
-        sb_printf(sb, "  - processors: 0x%016llx\n", (unsigned long long)l->in_mask);
-        sb_printf(sb, "    output_processors: 0x%016llx\n", (unsigned long long)l->out_mask);
-        sb_printf(sb, "    in_offset: 0x%04llx\n", (unsigned long long)l->in_offset);
-        sb_printf(sb, "    out_offset: 0x%04llx\n", (unsigned long long)l->out_offset);
-        sb_printf(sb, "    operation: %s\n", op_of(l));
+        char k[16];
+        snprintf(line, sizeof line, "Layer %d: %s", i, l->passthrough ? l->name : l->nodes);
+        yw_comment(sb, 2, line);
+        /* the item "- key: value ..." as a one-item sequence, each of its lines indented under layers: */
+        struct strbuf item;
+        sb_init(&item, (size_t)1 << 20);
+        yw_begin(&w, &item);
+        yw_seq(&w, 0);
+        yw_map(&w, 0);
+        yw_plain(&w, "processors");
+        yw_printf(&w, "0x%016llx", (unsigned long long)l->in_mask);
+        yw_plain(&w, "output_processors");
+        yw_printf(&w, "0x%016llx", (unsigned long long)l->out_mask);
+        yw_plain(&w, "in_offset");
+        yw_printf(&w, "0x%04llx", (unsigned long long)l->in_offset);
+        yw_plain(&w, "out_offset");
+        yw_printf(&w, "0x%04llx", (unsigned long long)l->out_offset);
+        yw_plain(&w, "operation");
+        yw_plain(&w, op_of(l));
         if (l->op != MCU_OP_NONE && l->op != MCU_OP_LINEAR) { /* mlp: 1x1 implied, the loader refuses it */
             kernel_str(k, sizeof k, l);
-            sb_printf(sb, "    kernel_size: %s\n    pad: %d\n", k, l->pad);
+            yw_plain(&w, "kernel_size");
+            yw_plain(&w, k);
+            yw_plain(&w, "pad");
+            yw_printf(&w, "%d", l->pad);
         }
-        sb_printf(sb, "    activate: %s\n", act_name(l->act));
+        yw_plain(&w, "activate");
+        yw_plain(&w, act_name(l->act));
         if (l->pool) {
-            if (l->pool_kh == l->pool_kw || l->op == MCU_OP_CONV1D)
-                sb_printf(sb, "    %s: %d\n", l->pool == MCU_POOL_MAX ? "max_pool" : "avg_pool", l->pool_kh);
-            else
-                sb_printf(sb, "    %s: [%d, %d]\n", l->pool == MCU_POOL_MAX ? "max_pool" : "avg_pool",
-                          l->pool_kh, l->pool_kw);
-            sb_printf(sb, "    pool_stride: %d\n", l->pool_stride);
-            if (l->elt && !l->pool_first) sb_puts(sb, "    pool_first: false\n");
+            yw_plain(&w, l->pool == MCU_POOL_MAX ? "max_pool" : "avg_pool");
+            if (l->pool_kh == l->pool_kw || l->op == MCU_OP_CONV1D) {
+                yw_printf(&w, "%d", l->pool_kh);
+            } else {
+                yw_seq(&w, 1);
+                yw_printf(&w, "%d", l->pool_kh);
+                yw_printf(&w, "%d", l->pool_kw);
+                yw_end_seq(&w);
+            }
+            yw_plain(&w, "pool_stride");
+            yw_printf(&w, "%d", l->pool_stride);
+            if (l->elt && !l->pool_first) {
+                yw_plain(&w, "pool_first");
+                yw_plain(&w, "false");
+            }
         }
-        if (l->elt) sb_printf(sb, "    eltwise: %s\n", mcu_elt_name(l->elt));
+        if (l->elt) {
+            yw_plain(&w, "eltwise");
+            yw_plain(&w, mcu_elt_name(l->elt));
+        }
         if (l->n_in > 1 || l->in_seq[0] != i - 1) {
-            seq_str(seq, sizeof seq, l);
-            sb_printf(sb, l->n_in > 1 ? "    in_sequences: [%s]\n" : "    in_sequences: %s\n", seq);
+            yw_plain(&w, "in_sequences");
+            if (l->n_in > 1) yw_seq(&w, 1);
+            for (int j = 0; j < l->n_in; j++) yw_printf(&w, "%d", l->in_seq[j]);
+            if (l->n_in > 1) yw_end_seq(&w);
         }
-        if (l->write_gap) sb_printf(sb, "    write_gap: %d\n", l->write_gap);
-        if (l->flatten) sb_puts(sb, "    flatten: true\n");
-        if (l->chw)
-            sb_puts(sb, "    data_format: CHW\n");
-        else if (i == 0)
-            sb_puts(sb, "    data_format: HWC\n");
-        if (l->streaming) sb_puts(sb, "    streaming: true\n");
-        if (l->output_width == 32) sb_puts(sb, "    output_width: 32\n");
-        if (l->weight_bits != 8 && l->kern_len) sb_printf(sb, "    quantization: %d\n", l->weight_bits);
+        if (l->write_gap) {
+            yw_plain(&w, "write_gap");
+            yw_printf(&w, "%d", l->write_gap);
+        }
+        if (l->flatten) {
+            yw_plain(&w, "flatten");
+            yw_plain(&w, "true");
+        }
+        if (l->chw || i == 0) {
+            yw_plain(&w, "data_format");
+            yw_plain(&w, l->chw ? "CHW" : "HWC");
+        }
+        if (l->streaming) {
+            yw_plain(&w, "streaming");
+            yw_plain(&w, "true");
+        }
+        if (l->output_width == 32) {
+            yw_plain(&w, "output_width");
+            yw_plain(&w, "32");
+        }
+        if (l->weight_bits != 8 && l->kern_len) {
+            yw_plain(&w, "quantization");
+            yw_printf(&w, "%d", l->weight_bits);
+        }
+        yw_end_map(&w);
+        yw_end_seq(&w);
+        yw_end(&w);
+        for (const char *q = item.p ? item.p : ""; *q;) {
+            const char *e = strchr(q, '\n');
+            size_t n = e ? (size_t)(e - q) + 1 : strlen(q);
+            sb_puts(sb, "  ");
+            sb_putn(sb, q, n);
+            q += n;
+        }
+        if (item.overflow) sb->overflow = 1;
+        sb_free(&item);
     }
 }
 
 enum nnperf_status mcu_render(const struct mcu_plan *p, const char *fmt, struct strbuf *sb)
 {
-    if (!strcmp(fmt, "table"))
-        render_table(p, sb);
-    else if (!strcmp(fmt, "json"))
+    if (!strcmp(fmt, "table")) { /* text for people: a name's control characters written as \xNN */
+        struct strbuf t;
+        sb_init(&t, sb->cap);
+        render_table(p, &t);
+        if (t.overflow) sb->overflow = 1;
+        sb_put_text(sb, t.p ? t.p : "", "\n");
+        sb_free(&t);
+    } else if (!strcmp(fmt, "json"))
         render_json(p, sb);
     else if (!strcmp(fmt, "yaml"))
         render_yaml(p, sb);

@@ -123,6 +123,18 @@ void rep_esc(struct strbuf *sb, const char *s)
 void rep_csv_str(struct strbuf *sb, const char *s)
 {
     if (!s) s = "";
+    if (!core_text_plain(
+            s)) { /* a control character or a byte that is not UTF-8: written as \xNN, then quoted as needed */
+        struct strbuf e;
+        sb_init(&e, (size_t)1 << 24);
+        sb_put_text(&e, s, NULL);
+        if (e.overflow || !e.p)
+            sb->overflow = 1;
+        else
+            rep_csv_str(sb, e.p);
+        sb_free(&e);
+        return;
+    }
     if (!strpbrk(s, ",\"\r\n")) {
         sb_puts(sb, s);
         return;

@@ -32,7 +32,9 @@ void rep_count(char *b, size_t n, long long x);
 
 /* Appends s escaped for HTML/XML text and attribute values (& < > " '); control bytes become spaces. */
 void rep_esc(struct strbuf *sb, const char *s);
-/* Appends s as one CSV field (RFC 4180): quoted, with quotes doubled, when it holds a comma, a quote, CR or LF. */
+/* Appends s as one CSV field (RFC 4180): control characters and bytes that are not UTF-8 written as \xNN
+ * (sb_put_text: a name's ESC or line break never reaches a terminal that shows the file), then quoted, with quotes
+ * doubled, when it holds a comma or a quote. */
 void rep_csv_str(struct strbuf *sb, const char *s);
 
 #endif

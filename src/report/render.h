@@ -15,6 +15,11 @@
 /* Hands a finished buffer to the caller (*out malloc'd, *len its length), or frees it and reports NNPERF_E_LIMIT
  * when it overflowed its cap or ran out of memory. */
 enum nnperf_status rep_finish(struct strbuf *sb, char **out, size_t *len, char *err, size_t errlen);
+/* rep_finish for a report in format fmt: text for people (table and CSV) first has every control character but
+ * the line break, and every byte that is not UTF-8, written as \xNN (sb_put_text): whatever a name from a model
+ * holds, it cannot drive the terminal the report is printed on. */
+enum nnperf_status rep_finish_as(struct strbuf *sb, enum nnperf_format fmt, char **out, size_t *len,
+                                 char *err, size_t errlen);
 /* NNPERF_E_USAGE with "what: format X is not available (...)" */
 enum nnperf_status rep_bad_format(const char *what, enum nnperf_format fmt, const char *avail, char *err,
                                   size_t errlen);

@@ -149,5 +149,5 @@ enum nnperf_status nnperf_advice_render(const struct nnperf_advice *adv, enum nn
     }
     default: sb_free(&sb); return rep_bad_format("advice", fmt, "table, json or html", err, errlen);
     }
-    return rep_finish(&sb, out, len, err, errlen);
+    return rep_finish_as(&sb, fmt, out, len, err, errlen);
 }

@@ -301,8 +301,11 @@ void rep_an_table(const struct nnperf_analysis *a, const struct nnperf_render_op
     const struct ir_graph *g = graph(a);
     const struct nnperf_summary *s = &an->sum;
     int n = g->n_nodes;
-    sb_printf(sb, "model: %s (IR %lld, %s)\n", an->m->path, (long long)an->m->ir_version,
-              an->m->producer && an->m->producer[0] ? an->m->producer : "unknown producer");
+    sb_puts(sb, "model: ");
+    sb_put_text(sb, an->m->path ? an->m->path : "", NULL);
+    sb_printf(sb, " (IR %lld, ", (long long)an->m->ir_version);
+    sb_put_text(sb, an->m->producer && an->m->producer[0] ? an->m->producer : "unknown producer", NULL);
+    sb_puts(sb, ")\n");
     int *idx = malloc((size_t)(n ? n : 1) * sizeof *idx), *tmp = malloc((size_t)(n ? n : 1) * sizeof *tmp);
     if (!idx || !tmp) {
         free(idx), free(tmp);
@@ -509,6 +512,19 @@ enum nnperf_status rep_finish(struct strbuf *sb, char **out, size_t *len, char *
     return NNPERF_OK;
 }
 
+enum nnperf_status rep_finish_as(struct strbuf *sb, enum nnperf_format fmt, char **out, size_t *len,
+                                 char *err, size_t errlen)
+{
+    if ((fmt == NNPERF_FORMAT_TABLE || fmt == NNPERF_FORMAT_CSV) && !sb->overflow && sb->p) {
+        struct strbuf t;
+        sb_init(&t, REP_CAP);
+        sb_put_text(&t, sb->p, "\n");
+        sb_free(sb);
+        *sb = t;
+    }
+    return rep_finish(sb, out, len, err, errlen);
+}
+
 enum nnperf_status rep_bad_format(const char *what, enum nnperf_format fmt, const char *avail, char *err,
                                   size_t errlen)
 {
@@ -550,7 +566,7 @@ enum nnperf_status nnperf_analysis_render_opts(const struct nnperf_analysis *a, 
     case NNPERF_FORMAT_HTML: render_html(a, &sb); break;
     default: sb_free(&sb); return rep_bad_format("analysis", fmt, "table, json, csv or html", err, errlen);
     }
-    return rep_finish(&sb, out, len, err, errlen);
+    return rep_finish_as(&sb, fmt, out, len, err, errlen);
 }
 
 enum nnperf_status nnperf_analysis_render(const struct nnperf_analysis *a, enum nnperf_format fmt, char **out,

@@ -383,5 +383,5 @@ enum nnperf_status nnperf_compare_render(const struct nnperf_compare_data *d, en
     case NNPERF_FORMAT_HTML: render_html(d, &sb); break;
     default: sb_free(&sb); return rep_bad_format("compare", fmt, "table, json, csv or html", err, errlen);
     }
-    return rep_finish(&sb, out, len, err, errlen);
+    return rep_finish_as(&sb, fmt, out, len, err, errlen);
 }

@@ -742,7 +742,7 @@ enum nnperf_status nnperf_prediction_render_opts(const struct nnperf_prediction 
     default: rep_pred_html(&v, NULL, 0, &sb); break;
     }
     rep_view_free(&v);
-    return rep_finish(&sb, out, len, err, errlen);
+    return rep_finish_as(&sb, fmt, out, len, err, errlen);
 }
 
 enum nnperf_status nnperf_prediction_render(const struct nnperf_prediction *p, enum nnperf_format fmt,

@@ -110,5 +110,5 @@ enum nnperf_status nnperf_roofline_render(const struct nnperf_prediction *p, enu
     sb_init(&sb, REP_CAP);
     render(&v, fmt, opts ? opts : &none, &sb);
     rep_view_free(&v);
-    return rep_finish(&sb, out, len, err, errlen);
+    return rep_finish_as(&sb, fmt, out, len, err, errlen);
 }

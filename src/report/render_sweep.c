@@ -193,5 +193,5 @@ enum nnperf_status nnperf_sweep_render(const struct nnperf_sweep *d, enum nnperf
         sb_init(&note, 1 << 12);
         rt_finish(&t, opts->width, 0, &sb, &note);
     }
-    return rep_finish(&sb, out, len, err, errlen);
+    return rep_finish_as(&sb, fmt, out, len, err, errlen);
 }

@@ -14,6 +14,18 @@ void rt_init(struct rep_table *t, const struct rep_col *cols, int nc)
     ar_init(&t->ar, 0);
 }
 
+/* s in the arena, control characters and bytes that are not UTF-8 written as \xNN (sb_put_text) */
+static const char *rt_text(struct arena *ar, const char *s)
+{
+    if (core_text_plain(s)) return ar_strdup(ar, s);
+    struct strbuf b;
+    sb_init(&b, (size_t)1 << 24);
+    sb_put_text(&b, s, NULL);
+    const char *r = b.overflow || !b.p ? NULL : ar_strdup(ar, b.p);
+    sb_free(&b);
+    return r;
+}
+
 void rt_row(struct rep_table *t, const char *const *cells)
 {
     if (t->failed) return;
@@ -27,7 +39,7 @@ void rt_row(struct rep_table *t, const char *const *cells)
         t->cells = c, t->cap = cap;
     }
     for (int i = 0; i < t->nc; i++) {
-        const char *s = ar_strdup(&t->ar, cells[i] ? cells[i] : "");
+        const char *s = rt_text(&t->ar, cells[i] ? cells[i] : "");
         if (!s) {
             t->failed = 1;
             return;
@@ -141,7 +153,14 @@ void rt_wrap(struct strbuf *sb, const char *text, int width)
 
 void rt_wrap_indent(struct strbuf *sb, const char *text, int width, int indent)
 {
-    const char *p = text;
+    struct arena ar;
+    ar_init(&ar, 0);
+    const char *p = rt_text(&ar, text); /* one line: a line break in a name is written \x0a */
+    if (!p) {
+        sb->overflow = 1;
+        ar_free(&ar);
+        return;
+    }
     int avail = width > 0 ? width - indent : 0;
     if (width > 0 && avail < 20) avail = 20;
     for (int first = 1; *p; first = 0) {
@@ -170,6 +189,7 @@ void rt_wrap_indent(struct strbuf *sb, const char *text, int width, int indent)
         p += cut;
     }
     sb_putc(sb, '\n');
+    ar_free(&ar);
 }
 
 void rt_finish(struct rep_table *t, int width, int indent, struct strbuf *sb, struct strbuf *note)

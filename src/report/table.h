@@ -25,7 +25,8 @@ struct rep_table {
 };
 
 void rt_init(struct rep_table *t, const struct rep_col *cols, int nc);
-/* Appends a row of nc cells (copied; NULL is written as empty). */
+/* Appends a row of nc cells (copied, control characters and bytes that are not UTF-8 written as \xNN by
+ * sb_put_text; NULL is written as empty). */
 void rt_row(struct rep_table *t, const char *const *cells);
 /* Writes the table (header line, then rows) in at most width columns (0 = no limit). indent spaces start every
  * line. *dropped (may be NULL) gets the number of columns left out. */
@@ -34,7 +35,8 @@ void rt_free(struct rep_table *t);
 /* Writes the table in width columns, each line after indent spaces, then the note (may be empty; the columns left
  * out, if any, are added to it) word-wrapped; frees the table and the note. */
 void rt_finish(struct rep_table *t, int width, int indent, struct strbuf *sb, struct strbuf *note);
-/* Writes text word-wrapped to width columns (0 = one line), without trailing blanks, ending in a newline;
+/* Writes text (one line: control characters, a line break too, written as \xNN) word-wrapped to width columns
+ * (0 = one line), without trailing blanks, ending in a newline;
  * rt_wrap_indent starts the lines after the first with indent spaces (the first line's start is the caller's). */
 void rt_wrap(struct strbuf *sb, const char *text, int width);
 void rt_wrap_indent(struct strbuf *sb, const char *text, int width, int indent);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """CSV outputs keep their columns whatever the names hold (RFC 4180): layer and node names with commas, quotes and a
-line break (tests/data/report/comma.onnx), a model file and a platform whose names have a comma. Every CSV writer
+line break (tests/data/report/comma.onnx; a line break, like every control character, is written as the text \\x0a:
+CSV is read by people too, issue 19), a model file and a platform whose names have a comma. Every CSV writer
 (analyze with and without --hw, roofline, compare, sweep, validate) is parsed with Python's csv module: each row must
 have the header's number of fields, and the odd names must come back whole.
 
@@ -15,7 +16,7 @@ import sys
 import tempfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-NAMES = {"conv,a", "relu,b", 'conv "q",c', "add,\nd"}
+NAMES = {"conv,a", "relu,b", 'conv "q",c', "add,\\x0ad"}
 
 
 def run(nn, args):
@@ -55,9 +56,9 @@ def main():
         cases = [
             (["analyze", "tests/data/report/comma.onnx", "--format", "csv"], 1, NAMES),
             (["analyze", "tests/data/report/comma.onnx", "--hw", plain, "--format", "csv"], 1,
-             {"conv,a+1", 'conv "q",c', "add,\nd"}),
+             {"conv,a+1", 'conv "q",c', "add,\\x0ad"}),
             (["roofline", "tests/data/report/comma.onnx", "--hw", plain, "--format", "csv"], 0,
-             {"conv,a+1", 'conv "q",c', "add,\nd"}),
+             {"conv,a+1", 'conv "q",c', "add,\\x0ad"}),
             (["compare", model, "models/squeezenet1_1.onnx", "--hw", "zcu102-dpu," + plat, "--format", "csv",
               "--quiet"], 0, {"odd,model.onnx"}),
             (["sweep", "tests/data/report/comma.onnx", "--hw", plat, "--batch", "1,2", "--format", "csv"], 0,

@@ -83,8 +83,11 @@ static void test_fmt(void)
     sb_putc(&sb, '|');
     rep_csv_str(&sb, "say \"hi\"");
     sb_putc(&sb, '|');
-    rep_csv_str(&sb, "two\nlines");
-    CHECK_STR(sb.p, "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\"");
+    rep_csv_str(&sb, "two\nlines, \033[2J");
+    sb_putc(&sb, '|');
+    rep_csv_str(&sb, "no\tquote");
+    /* control characters are written as text (\x0a, \x1b): CSV is printed to terminals too */
+    CHECK_STR(sb.p, "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\\x0alines, \\x1b[2J\"|no\\x09quote");
     sb_free(&sb);
     /* HTML escaping */
     sb_init(&sb, 1 << 16);

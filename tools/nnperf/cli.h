@@ -214,6 +214,9 @@ void cli_progress_end(void);
 /* The width tables are fitted to: --width when given (0 = no limit), else 0 when writing to a file (-o), else the
  * terminal's width, else $COLUMNS, else 80. */
 int cli_table_width(const struct cli_args *a);
+/* msg with control characters (a node or file name may carry escape sequences) written as \xNN; lines: line breaks
+ * are kept (a multi-line log) */
+void cli_put_text(FILE *f, const char *msg, int lines);
 /* Prints "nnperf: msg" to stderr; control characters in msg (from file or node names) are escaped. */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)

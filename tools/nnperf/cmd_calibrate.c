@@ -82,7 +82,7 @@ static int calibrate_table(const struct cli_args *a, const char *hw)
         cli_error("calibrate: %s", err);
         return 2;
     }
-    if (log) fputs(log, stderr);
+    if (log) cli_put_text(stderr, log, 1);
     free(log);
     int rc = cli_write_output(a, yaml, len);
     free(yaml);
@@ -128,7 +128,7 @@ int cmd_calibrate(const struct cli_args *a)
             cli_error("calibrate: %s", err);
             rc = 2;
         } else {
-            if (log) fputs(log, stderr);
+            if (log) cli_put_text(stderr, log, 1);
             rc = cli_write_output(a, yaml, len);
             free(yaml);
             free(log);

@@ -45,7 +45,11 @@ int cmd_map(const struct cli_args *a)
     if (!rc && !nnperf_mcu_plan_fits(plan)) {
         int n = nnperf_mcu_plan_problem_count(plan);
         cli_error("%s does not fit the %s (%d problem%s):", model, target, n, n == 1 ? "" : "s");
-        for (int i = 0; i < n; i++) fprintf(stderr, "  - %s\n", nnperf_mcu_plan_problem(plan, i));
+        for (int i = 0; i < n; i++) {
+            fputs("  - ", stderr);
+            cli_put_text(stderr, nnperf_mcu_plan_problem(plan, i), 0);
+            fputc('\n', stderr);
+        }
         rc = 1;
     }
     free(text);

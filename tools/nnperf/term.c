@@ -92,11 +92,10 @@ void cli_progress_end(void)
     prog.on = 0;
 }
 
-/* msg with control characters (a node or file name may carry escape sequences) written as \xNN */
-static void put_escaped(FILE *f, const char *msg)
+void cli_put_text(FILE *f, const char *msg, int lines)
 {
     for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
-        if (*c < 0x20 || *c == 0x7f)
+        if ((*c < 0x20 || *c == 0x7f) && !(lines && *c == '\n'))
             fprintf(f, "\\x%02x", *c);
         else
             fputc(*c, f);
@@ -107,7 +106,7 @@ static void report(const char *color, const char *label, const char *fmt, va_lis
     char msg[4096];
     vsnprintf(msg, sizeof msg, fmt, ap);
     fprintf(stderr, "%snnperf:%s%s ", cli_sgr(2, color), label, cli_sgr(2, "0"));
-    put_escaped(stderr, msg);
+    cli_put_text(stderr, msg, 0);
     fputc('\n', stderr);
 }
 
