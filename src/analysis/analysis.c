@@ -141,8 +141,9 @@ static uint64_t value_bytes(const struct ir_value *v, int *ok)
         return 0;
     }
     int bits = ir_dtype_bits(v->dtype);
-    if (v->dtype == DT_STRING) bits = 8 * 16; /* strings: a nominal 16 bytes each */
-    return ((uint64_t)n * (uint64_t)bits + 7) / 8;
+    if (v->dtype == DT_STRING) bits = 8 * 16;             /* strings: a nominal 16 bytes each */
+    uint64_t b = ck_sat_mul((uint64_t)n, (uint64_t)bits); /* 2^59 float32 elements are 2^64 bits */
+    return b == UINT64_MAX ? UINT64_MAX : (b + 7) / 8;
 }
 
 /* Whether every element of v is known after binding the dims (a propagated value with no symbol or unknown). */
@@ -225,6 +226,12 @@ static void count_node(struct op_ctx *c)
         cost->params_read = cost->params - (uint64_t)nt + (uint64_t)nr;
     }
     if (!ok) cost->known = 0;
+    if (cost->macs == UINT64_MAX || cost->flops == UINT64_MAX || cost->params == UINT64_MAX ||
+        cost->bytes_read == UINT64_MAX || cost->bytes_written == UINT64_MAX) {
+        cost->saturated = 1;
+        cost->known = 0;
+        op_warn(c, "its FLOPs or bytes pass 2^64 - 1: the counts saturated and its cost is not known");
+    }
 }
 
 static void reset_value(struct ir_value *v)
@@ -678,7 +685,7 @@ static void summarize(struct an_state *an)
             s->unknown_nodes++;
             if (nd->op < 0)
                 unsupported++;
-            else
+            else if (!nd->cost.saturated) /* a saturated node has its own warning */
                 shape_unknown++;
             continue;
         }
@@ -731,7 +738,8 @@ static void summarize(struct an_state *an)
     if (shape_unknown) {
         const struct ir_node *first = NULL;
         for (int k = 0; k < g->n_nodes && !first; k++)
-            if (!g->nodes[k]->cost.known && g->nodes[k]->op >= 0) first = g->nodes[k];
+            if (!g->nodes[k]->cost.known && g->nodes[k]->op >= 0 && !g->nodes[k]->cost.saturated)
+                first = g->nodes[k];
         an_warn(an,
                 "%d of %d nodes (%.1f%%) could not be counted because shapes are unknown (first: '%s' (%s))",
                 shape_unknown, g->n_nodes, 100.0 * shape_unknown / (g->n_nodes ? g->n_nodes : 1), first->name,

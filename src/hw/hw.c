@@ -161,6 +161,12 @@ const char *hw_check_rules(const struct hw_desc *hw, const char **key, char *buf
                  hw->memory_model);
         return buf;
     }
+    if (hw->cores_per_inference > hw->cores) {
+        *key = "compute.cores_per_inference";
+        snprintf(buf, cap, "%d cores per inference, but the platform has %d (compute.cores)",
+                 hw->cores_per_inference, hw->cores);
+        return buf;
+    }
     for (int d = 0; d < HW_NDT; d++)
         if (!(hw->array.reduce[d] > 0) && (hw->array.channels[d] > 0 || hw->array.pixels[d] > 0)) {
             *key = "compute.array.reduce";
@@ -487,6 +493,25 @@ void hw_write_yaml(const struct hw_desc *hw, struct strbuf *sb)
 {
     sb_puts(sb, "# nnperf platform description, format version 1 (docs/platform-format.md)\n");
     put_keys(sb, hw, "", 0);
+}
+
+enum nnperf_status hw_write_yaml_checked(const struct hw_desc *hw, const char *what, struct strbuf *sb,
+                                         struct diag *d)
+{
+    hw_write_yaml(hw, sb);
+    struct hw_desc *back = malloc(sizeof *back);
+    if (sb->overflow || !sb->p || !back) {
+        free(back);
+        return diag_set(d, NNPERF_E_NOMEM, "out of memory");
+    }
+    struct diag rd = {NNPERF_OK, {0}};
+    enum nnperf_status st = hw_load_text(sb->p, sb->len, what, NULL, HW_LOAD_NO_FILES, back, &rd);
+    free(back);
+    if (st != NNPERF_OK)
+        return diag_set(d, NNPERF_E_INVALID,
+                        "%s would not be a valid platform description, so it is not written: %s", what,
+                        rd.msg);
+    return NNPERF_OK;
 }
 
 /* ---- presets, files, names ---- */

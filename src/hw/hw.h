@@ -150,6 +150,11 @@ enum nnperf_status hw_resolve(const char *name_or_path, struct hw_desc *hw, stru
 enum nnperf_status hw_validate(const struct hw_desc *hw, const char *file, struct diag *d);
 /* Writes hw as YAML in the format above (round-trips through hw_load_yaml). */
 void hw_write_yaml(const struct hw_desc *hw, struct strbuf *sb);
+/* hw_write_yaml for a description a program made (calibrate's fit), then read back with the reader of `--hw FILE`:
+ * NNPERF_OK, or NNPERF_E_INVALID naming what (e.g. "the calibrated platform") and the reader's message, so that
+ * nothing is written that nnperf itself would refuse. */
+enum nnperf_status hw_write_yaml_checked(const struct hw_desc *hw, const char *what, struct strbuf *sb,
+                                         struct diag *d);
 /* Parses "19.2e9", "19.2G", "4MiB", "2us" into SI units; returns 0 when malformed. */
 int hw_parse_number(const char *s, double *out);
 

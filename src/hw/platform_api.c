@@ -43,17 +43,23 @@ enum nnperf_status nnperf_platform_set(struct nnperf_platform *p, const char *ke
         if (err && errlen) snprintf(err, errlen, "nnperf_platform_set: missing argument");
         return NNPERF_E_USAGE;
     }
+    /* remembered for the reports (a key set again replaces its entry): one more than they hold is refused, not
+     * applied without a trace */
+    size_t kl = strlen(key);
+    int i = 0;
+    while (i < p->hw.n_set && !(strncmp(p->hw.set[i], key, kl) == 0 && p->hw.set[i][kl] == '=')) i++;
+    if (i == HW_MAX_SET) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: more than %d platform keys set (the reports list each one)", key,
+                     HW_MAX_SET);
+        return NNPERF_E_LIMIT;
+    }
     struct diag d = {NNPERF_OK, {0}};
     enum nnperf_status st = hw_set(&p->hw, key, value, &d);
     if (st != NNPERF_OK && err && errlen) snprintf(err, errlen, "%s", d.msg);
-    if (st == NNPERF_OK) { /* remembered for the reports; a key set again replaces its entry */
-        size_t kl = strlen(key);
-        int i = 0;
-        while (i < p->hw.n_set && !(strncmp(p->hw.set[i], key, kl) == 0 && p->hw.set[i][kl] == '=')) i++;
-        if (i < HW_MAX_SET) {
-            snprintf(p->hw.set[i], sizeof p->hw.set[i], "%s=%s", key, value);
-            if (i == p->hw.n_set) p->hw.n_set++;
-        }
+    if (st == NNPERF_OK) {
+        snprintf(p->hw.set[i], sizeof p->hw.set[i], "%s=%s", key, value);
+        if (i == p->hw.n_set) p->hw.n_set++;
     }
     return st;
 }

@@ -561,6 +561,19 @@ static enum nnperf_status prescan(const char *text, size_t len, const char *file
         }
         unsigned long line = (unsigned long)e.start_mark.line + 1;
         yaml_event_type_t t = e.type;
+        const yaml_char_t *tag = t == YAML_SCALAR_EVENT           ? e.data.scalar.tag
+                                 : t == YAML_SEQUENCE_START_EVENT ? e.data.sequence_start.tag
+                                 : t == YAML_MAPPING_START_EVENT  ? e.data.mapping_start.tag
+                                                                  : NULL;
+        if (tag) { /* "!!str 16T": a tag would change what a value means; the reader reads values by key */
+            char shown[64];
+            snprintf(shown, sizeof shown, "%s", (const char *)tag);
+            yaml_event_delete(&e);
+            st = diag_set(d, NNPERF_E_INVALID,
+                          "%s:%lu: yaml tags (%s) are not supported: write the value without one", file, line,
+                          shown);
+            break;
+        }
         yaml_event_delete(&e);
         if (++events > HW_YAML_MAX_EVENTS) {
             st = diag_set(d, NNPERF_E_LIMIT, "%s:%lu: more than %d yaml nodes", file, line,

@@ -200,7 +200,8 @@ struct ir_cost {
     uint64_t macs, flops, params, bytes_read, bytes_written;
     uint64_t params_read; /* parameter elements read per run: params, but a Gather from a constant table (an
                            * embedding) reads only the rows it gathers */
-    int known;            /* 0: could not be counted (unknown op or unknown shapes) */
+    int known;            /* 0: could not be counted (unknown op or unknown shapes, or saturated) */
+    int saturated;        /* 1: a count passed 2^64 - 1 (the tensors' bytes or the FLOPs): known is 0 */
 };
 
 struct ir_node {

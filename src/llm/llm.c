@@ -84,10 +84,7 @@ static int lookup_name(const struct binding *b, const char *s, size_t n, int64_t
     for (int i = 0; i < b->n_extra; i++) {
         const char *eq = strchr(b->extra[i], '=');
         if (eq && (size_t)(eq - b->extra[i]) == n && !strncmp(b->extra[i], s, n)) {
-            char *end;
-            long long v = strtoll(eq + 1, &end, 10);
-            if (*end || v < 0) return 0;
-            *out = v;
+            *out = strtoll(eq + 1, NULL, 10); /* checked by check_dims: digits, at most LLM_MAX_DIM */
             return 1;
         }
     }
@@ -147,7 +144,9 @@ static int64_t ex_sum(struct ex *e, int depth)
     for (ex_ws(e); e->ok && (*e->p == '+' || *e->p == '-'); ex_ws(e)) {
         char op = *e->p++;
         int64_t w = ex_prod(e, depth);
+        /* terms are at most 2^50 (ex_prod) and a sum beyond 2^52 either way is refused: no overflow */
         v = op == '+' ? v + w : v - w;
+        if (v > ((int64_t)1 << 52) || v < -((int64_t)1 << 52)) e->ok = 0;
     }
     return v;
 }
@@ -570,6 +569,41 @@ static enum nnperf_status run_config(struct run_ctx *rc, int prompt, int batch, 
 
 static const int default_prompt = 512, default_batch = 1;
 
+/* The caller's dim bindings: "NAME=N", NAME a symbol the conventions do not name (those follow the batches and
+ * prompt lengths), each once, N whole and at most LLM_MAX_DIM */
+static enum nnperf_status check_dims(const struct nnperf_llm_options *o, struct diag *d)
+{
+    for (int i = 0; i < o->n_dims; i++) {
+        const char *s = o->dims[i], *eq = s ? strchr(s, '=') : NULL;
+        if (!eq || eq == s)
+            return diag_set(d, NNPERF_E_USAGE, "dim binding '%s': expected NAME=N", s ? s : "(null)");
+        int n = (int)(eq - s);
+        for (int k = 0; k < n; k++)
+            if (!(isalnum((unsigned char)s[k]) || s[k] == '_' || s[k] == '.') || isdigit((unsigned char)s[0]))
+                return diag_set(d, NNPERF_E_USAGE,
+                                "dim binding '%s': '%.*s' is not a dim name (letters, digits, '_' and '.')",
+                                s, n, s);
+        const char *v = eq + 1;
+        size_t digits = strspn(v, "0123456789");
+        if (!digits || v[digits] || digits > 13 || strtoll(v, NULL, 10) > LLM_MAX_DIM)
+            return diag_set(d, NNPERF_E_USAGE,
+                            "dim binding '%s': the value must be a whole number from 0 to %lld", s,
+                            (long long)LLM_MAX_DIM);
+        for (size_t r = 0; r < sizeof dim_names / sizeof dim_names[0]; r++)
+            if (strlen(dim_names[r].name) == (size_t)n && !strncmp(dim_names[r].name, s, (size_t)n))
+                return diag_set(
+                    d, NNPERF_E_USAGE,
+                    "dim binding '%s': %.*s is one of the LLM's own dims, set from the batch sizes and "
+                    "prompt lengths",
+                    s, n, s);
+        for (int j = 0; j < i; j++)
+            if (!strncmp(o->dims[j], s, (size_t)n + 1))
+                return diag_set(d, NNPERF_E_USAGE, "dim '%.*s' is bound twice ('%s' and '%s')", n, s,
+                                o->dims[j], s);
+    }
+    return NNPERF_OK;
+}
+
 static enum nnperf_status check_opts(const struct nnperf_llm_options *in, struct nnperf_llm_options *o,
                                      struct diag *d)
 {
@@ -602,7 +636,8 @@ static enum nnperf_status check_opts(const struct nnperf_llm_options *in, struct
     if (o->compute && !strcmp(o->compute, "fp8"))
         return diag_set(d, NNPERF_E_USAGE,
                         "--compute fp8: platforms have no fp8 peak; use int8, fp16 or bf16");
-    return NNPERF_OK;
+    if (o->n_dims < 0 || (o->n_dims && !o->dims)) return diag_set(d, NNPERF_E_USAGE, "no dim bindings given");
+    return check_dims(o, d);
 }
 
 /* --compute DTYPE without a peak on a platform with weight-only quantization (compute.weight_only): the weights

@@ -9,6 +9,7 @@
 
 #define LLM_MAX_POINTS 64
 #define LLM_MAX_ROWS   4096
+#define LLM_MAX_DIM    ((int64_t)1 << 40) /* the largest value of a dim binding */
 
 /* one layer of a kept phase (copied from the prediction) */
 struct llm_layer {

@@ -66,7 +66,7 @@ static enum nnperf_status add_rule(struct mcu_bits *b, const char *name, const c
 
 enum nnperf_status mcu_bits_parse(char *text, struct mcu_bits *b, struct diag *d)
 {
-    int line = 0, in_over = 0, over_indent = -1;
+    int line = 0, in_over = 0, over_indent = -1, default_line = 0;
     const char *cur = NULL; /* the override block being read */
     int cur_line = 0;
     for (char *s = text, *next; s && *s; s = next) {
@@ -92,6 +92,11 @@ enum nnperf_status mcu_bits_parse(char *text, struct mcu_bits *b, struct diag *d
             cur = NULL;
             if (in_over) continue;
             if (!strcmp(key, "weight_bits") || !strcmp(key, "default")) {
+                if (default_line)
+                    return diag_set(d, NNPERF_E_PARSE,
+                                    "%s:%d: key '%s': the default is already given on line %d", b->path, line,
+                                    key, default_line);
+                default_line = line;
                 if (!(b->default_bits = parse_bits(val)))
                     return diag_set(d, NNPERF_E_PARSE,
                                     "%s:%d: key '%s': weight bits '%s', expected 8, 4, 2 or 1", b->path, line,

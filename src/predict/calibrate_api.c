@@ -51,9 +51,9 @@ enum nnperf_status nnperf_calibrate(const char *platform, const char *const *mod
         char name[HW_MAX_NAME];
         snprintf(name, sizeof name, "%.50s-cal", hw.name);
         memcpy(hw.name, name, sizeof name);
-        hw_write_yaml(&hw, &y);
-        if (y.overflow || !y.p)
-            st = diag_set(&d, NNPERF_E_NOMEM, "out of memory");
+        st = hw_write_yaml_checked(&hw, "the calibrated platform", &y, &d);
+        if (st)
+            sb_free(&y);
         else {
             *yaml = y.p;
             *yaml_len = y.len;

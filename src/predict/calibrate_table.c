@@ -424,9 +424,9 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
         memcpy(hw.name, name, sizeof name);
         struct strbuf y;
         sb_init(&y, 1 << 20);
-        hw_write_yaml(&hw, &y);
-        if (y.overflow || !y.p)
-            st = diag_set(&d, NNPERF_E_NOMEM, "out of memory");
+        st = hw_write_yaml_checked(&hw, "the calibrated platform", &y, &d);
+        if (st)
+            sb_free(&y);
         else {
             *yaml = y.p;
             *yaml_len = y.len;

@@ -170,6 +170,7 @@ void rep_an_json_body(const struct nnperf_analysis *a, struct rep_json *j)
         else
             rj_null(j, "intensity");
         rj_bool(j, "cost_known", c->known);
+        if (c->saturated) rj_bool(j, "saturated", 1);
         rj_end(j);
     }
     rj_end(j);

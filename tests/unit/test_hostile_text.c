@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "common/onnx_build.h"
 #include "core/core.h"
 #include "nnperf.h"
 #include "tinytest.h"
@@ -206,8 +207,52 @@ static void test_escaper(void)
     CHECK(!core_text_plain("cut short \xe2\x82"));
 }
 
+/* a Relu over 2^30 x 2^29 float32 elements: 2^64 bits, once counted as 0 bytes with the cost known */
+static void test_saturated(void)
+{
+    struct pbw w;
+    pbw_init(&w, 1 << 20);
+    size_t g = ob_begin(&w);
+    int64_t dims[2] = {(int64_t)1 << 30, (int64_t)1 << 29};
+    const char *x = "x", *y = "y";
+    ob_value(&w, 0, x, dims, 2);
+    ob_node(&w, "Relu", "relu", &x, 1, &y, 1);
+    ob_value(&w, 1, y, dims, 2);
+    ob_end(&w, g);
+    char err[512], *out = NULL;
+    size_t len;
+    struct nnperf_model *m = NULL;
+    struct nnperf_analysis *a = NULL;
+    CHECK(nnperf_model_load_buffer(w.p, w.len, "big.onnx", NULL, NULL, &m, err, sizeof err) == NNPERF_OK);
+    CHECK(m && nnperf_analyze(m, NULL, &a, err, sizeof err) == NNPERF_OK);
+    if (a) {
+        struct nnperf_summary s;
+        nnperf_analysis_summary(a, &s);
+        CHECK_EQ_U(s.unknown_nodes, 1);
+        CHECK(nnperf_analysis_render(a, NNPERF_FORMAT_JSON, &out, &len, err, sizeof err) == NNPERF_OK);
+        CHECK(out && strstr(out, "\"cost_known\":false,\"saturated\":true") &&
+              strstr(out, "counts saturated"));
+        free(out);
+        struct nnperf_platform *pl = NULL;
+        struct nnperf_prediction *p = NULL;
+        CHECK(nnperf_platform_load("zcu102-dpu", &pl, err, sizeof err) == NNPERF_OK);
+        CHECK(nnperf_predict(a, pl, NULL, &p, err, sizeof err) == NNPERF_OK);
+        if (p) {
+            struct nnperf_layer_detail d;
+            nnperf_prediction_layer_detail(p, 0, &d);
+            CHECK_EQ_U(d.cost_known, 0); /* --hw says the same */
+        }
+        nnperf_prediction_free(p);
+        nnperf_platform_free(pl);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+    pbw_free(&w);
+}
+
 int main(void)
 {
+    test_saturated();
     test_escaper();
     test_map_yaml();
     test_tables();

@@ -166,6 +166,9 @@ int cli_load_platforms(const struct cli_run *r, struct nnperf_platform **plats);
 int cli_load_platform(const struct cli_args *a, const char *name, struct nnperf_platform **p);
 /* Applies the command line's --set KEY=VALUE options to p (a sweep skips the ones with several values: its axes).
  * 0, or prints the error (with a "did you mean" for a misspelt key) and returns 2. */
+/* The comma that ends the first value of a --set list (KEY=V1,V2 is a sweep axis), or NULL when v is one value: commas
+ * inside quotes ("a,b" or 'a,b') and inside a flow collection ([..] or {..}) do not split. */
+const char *cli_set_next(const char *v);
 int cli_apply_sets(const struct cli_args *a, struct nnperf_platform *p);
 /* One --set value split at its '=': 0, or prints why it is not KEY=VALUE and returns 2. */
 int cli_split_set(const char *cmd, const char *s, char *key, size_t keycap, const char **value);

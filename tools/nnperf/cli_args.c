@@ -202,14 +202,46 @@ int cli_split_set(const char *cmd, const char *s, char *key, size_t keycap, cons
     return 0;
 }
 
+const char *cli_set_next(const char *v)
+{
+    if (*v == '[' || *v == '{') return NULL; /* a flow collection is one value */
+    for (char q = 0; *v; v++) {
+        if (q) {
+            if (*v == q && q == '\'' && v[1] == '\'')
+                v++; /* '' inside single quotes */
+            else if (*v == '\\' && q == '"' && v[1])
+                v++;
+            else if (*v == q)
+                q = 0;
+        } else if (*v == '"' || *v == '\'') {
+            q = *v;
+        } else if (*v == ',') {
+            return v;
+        }
+    }
+    return NULL;
+}
+
 int cli_apply_sets(const struct cli_args *a, struct nnperf_platform *p)
 {
     const char *cmd = cli_cmds[a->cmd].name;
+    for (int i = 0; i < a->v[OPT_SET].n; i++) { /* a key given twice: which one counts would be a guess */
+        char key[256], other[256];
+        const char *value;
+        if (cli_split_set(cmd, a->v[OPT_SET].s[i], key, sizeof key, &value)) return 2;
+        for (int j = 0; j < i; j++)
+            if (!cli_split_set(cmd, a->v[OPT_SET].s[j], other, sizeof other, &value) && !strcmp(key, other)) {
+                cli_error("%s: --set %s is given twice ('%s' and '%s'); give each key once%s", cmd, key,
+                          a->v[OPT_SET].s[j], a->v[OPT_SET].s[i],
+                          a->cmd == CMD_SWEEP ? " with all its values (KEY=V1,V2,...)" : "");
+                return 2;
+            }
+    }
     for (int i = 0; i < a->v[OPT_SET].n; i++) {
         char key[256], err[1024];
         const char *value;
         if (cli_split_set(cmd, a->v[OPT_SET].s[i], key, sizeof key, &value)) return 2;
-        int list = strchr(value, ',') && value[0] != '[' && value[0] != '{';
+        int list = cli_set_next(value) != NULL;
         if (list && a->cmd == CMD_SWEEP) continue; /* an axis of the sweep */
         if (list) {
             cli_error("%s: --set %s=%s: several values make a sweep axis (nnperf sweep); %s takes one", cmd,

@@ -25,7 +25,7 @@ static int read_axes(const struct cli_args *a, struct axis *ax, int *nax)
         char key[256];
         const char *value;
         if (cli_split_set("sweep", a->v[OPT_SET].s[i], key, sizeof key, &value)) return 2;
-        if (!strchr(value, ',') || value[0] == '[' || value[0] == '{') continue;
+        if (!cli_set_next(value)) continue;
         if (*nax == SWEEP_MAX_AXES) {
             cli_error("sweep: more than %d --set axes", SWEEP_MAX_AXES);
             return 2;
@@ -38,8 +38,12 @@ static int read_axes(const struct cli_args *a, struct axis *ax, int *nax)
             cli_error("sweep: out of memory");
             return 2;
         }
-        for (char *v = x->vals, *next; v && x->n < CLI_MAX_LIST; v = next) {
-            next = strchr(v, ',');
+        for (char *v = x->vals, *next; v; v = next) {
+            if (x->n == CLI_MAX_LIST) {
+                cli_error("sweep: --set %s: more than %d values", key, CLI_MAX_LIST);
+                return 2;
+            }
+            next = (char *)cli_set_next(v); /* commas inside quotes stay in the value */
             if (next) *next++ = 0;
             if (!*v) {
                 cli_error("sweep: --set %s=%s: an empty value in the list", key, value);
