@@ -38,7 +38,7 @@ for v in batch_size=-7 n=abc n=99999999999999999999 n=-1 "n=1 " =3; do
 done
 expect 2 "batch_size is one of the LLM's own dims" "$nn" llm "$L" --hw a100-80gb --dim batch_size=4
 expect 2 "dim 'n' is bound twice" "$nn" llm "$L" --hw a100-80gb --dim n=4 --dim n=5
-expect 0 "" "$nn" llm "$L" --hw a100-80gb --dim n=4
+expect 0 "" "$nn" llm "$L" --hw a100-80gb --prompt 64 --generate 8 --dim n=4
 
 expect 2 "--set memory.ddr_bandwidth is given twice" "$nn" sweep "$M" --hw zcu102-dpu --set memory.ddr_bandwidth=1G,2G --set memory.ddr_bandwidth=3G,4G
 expect 2 "--set memory.ddr_bandwidth is given twice" "$nn" analyze "$M" --hw zcu102-dpu --set memory.ddr_bandwidth=1G --set memory.ddr_bandwidth=3G

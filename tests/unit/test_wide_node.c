@@ -91,8 +91,8 @@ int main(void)
     }
     wide_free(&wa);
 
-    /* 200,000 distinct inputs: every Relu is a layer, the Sum reads each of their outputs once */
-    int n = 200000;
+    /* 300,000 distinct inputs: every Relu is a layer, the Sum reads each of their outputs once */
+    int n = 300000;
     struct wide ww, w1;
     struct nnperf_prediction *wide = predict_sum(&ww, n, NULL, n), *one = predict_sum(&w1, 1, NULL, 1);
     int lw = ww.layers, l1 = w1.layers;
