@@ -75,6 +75,16 @@ static int kmax_words(const struct mcu_device *d)
     return d->kern_words_big > d->kern_words ? d->kern_words_big : d->kern_words;
 }
 
+/* "  - text" per message, made printable (a node name's line break cannot start a line) */
+static void put_msgs(struct strbuf *sb, const struct mcu_msgs *ms)
+{
+    for (int i = 0; i < ms->n; i++) {
+        sb_puts(sb, "  - ");
+        sb_put_text(sb, ms->m[i].text, NULL);
+        sb_putc(sb, '\n');
+    }
+}
+
 static void render_table(const struct mcu_plan *p, struct strbuf *sb)
 {
     const struct mcu_device *d = p->dev;
@@ -173,30 +183,12 @@ static void render_table(const struct mcu_plan *p, struct strbuf *sb)
     mcu_commas(a, sizeof a, (long long)p->cycles);
     sb_printf(sb, "  latency: %s cycles, %.2f us at %g MHz (cycle model: docs/map.md)\n", a,
               p->latency_s * 1e6, p->clock_hz / 1e6);
-    if (p->problems->n) {
-        sb_printf(sb, "\nproblems (%d):\n", p->problems->n);
-        for (int i = 0; i < p->problems->n; i++) {
-            sb_puts(sb, "  - ");
-            sb_put_text(sb, p->problems->m[i].text, NULL);
-            sb_putc(sb, '\n');
-        }
-    }
-    if (p->notes->n) {
-        sb_puts(sb, "\nnotes:\n");
-        for (int i = 0; i < p->notes->n; i++) {
-            sb_puts(sb, "  - ");
-            sb_put_text(sb, p->notes->m[i].text, NULL);
-            sb_putc(sb, '\n');
-        }
-    }
-    if (p->warnings->n) {
-        sb_puts(sb, "\nwarnings (the vendor's tool gives them too):\n");
-        for (int i = 0; i < p->warnings->n; i++) {
-            sb_puts(sb, "  - ");
-            sb_put_text(sb, p->warnings->m[i].text, NULL);
-            sb_putc(sb, '\n');
-        }
-    }
+    if (p->problems->n) sb_printf(sb, "\nproblems (%d):\n", p->problems->n);
+    put_msgs(sb, p->problems);
+    if (p->notes->n) sb_puts(sb, "\nnotes:\n");
+    put_msgs(sb, p->notes);
+    if (p->warnings->n) sb_puts(sb, "\nwarnings (the vendor's tool gives them too):\n");
+    put_msgs(sb, p->warnings);
 }
 
 static void render_json(const struct mcu_plan *p, struct strbuf *sb)
