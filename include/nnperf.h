@@ -671,6 +671,16 @@ const char *nnperf_llm_warning(const struct nnperf_llm *l, int i);
 enum nnperf_status nnperf_llm_render(const struct nnperf_llm *l, enum nnperf_format fmt, char **out,
                                      size_t *len, char *err, size_t errlen);
 void nnperf_llm_free(struct nnperf_llm *l);
+/* A decoder-only model built from a Hugging Face config.json (docs/llm.md, "From a config"): model_type llama,
+ * mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3 (its text_config), gemma3_text or
+ * phi3; the model's own hidden size, layers, head counts (grouped-query), head_dim, FFN or experts, vocabulary,
+ * max_position_embeddings (the rotary table) and tie_word_embeddings. The graph is written in ONNX Runtime GenAI's
+ * layout (GroupQueryAttention with the rotary inside, fused RMSNorms, com.microsoft MoE), weight-free, fp16, and
+ * loaded as a model: nnperf_llm (and nnperf_analyze) take it like an exported decoder. Free with
+ * nnperf_model_free. Errors: NNPERF_E_IO (unreadable), NNPERF_E_PARSE (not JSON: file:line:column), NNPERF_E_INVALID
+ * (a key missing or out of range, named), NNPERF_E_UNSUPPORTED (another model_type), NNPERF_E_LIMIT. */
+enum nnperf_status nnperf_llm_config_load(const char *path, struct nnperf_model **out, char *err,
+                                          size_t errlen);
 
 #ifdef __cplusplus
 }

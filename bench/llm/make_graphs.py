@@ -59,9 +59,21 @@ CONFIGS = {
                     max_pos=2048, eps=1e-5, tied=True),
     "gpt2": dict(family="gpt2", hidden=768, layers=12, heads=12, kv_heads=12, ffn=3072, vocab=50257, max_pos=1024,
                  eps=1e-5, tied=True),
+    # issue 20's acceptance models (the Hugging Face config.json values, as in tests/data/llm/configs/): the genai
+    # layout of each, to compare with `nnperf llm --config` (bench/llm/config_vs_onnx.sh)
+    "llama-3.1-8b": dict(family="llama", hidden=4096, layers=32, heads=32, kv_heads=8, ffn=14336, vocab=128256,
+                         max_pos=131072, eps=1e-5, tied=False),
+    "llama-3-70b": dict(family="llama", hidden=8192, layers=80, heads=64, kv_heads=8, ffn=28672, vocab=128256,
+                        max_pos=8192, eps=1e-5, tied=False),
+    "qwen2.5-7b": dict(family="llama", hidden=3584, layers=28, heads=28, kv_heads=4, ffn=18944, vocab=152064,
+                       max_pos=131072, eps=1e-6, tied=False, qkv_bias=True),
+    "mixtral-8x7b": dict(family="llama", hidden=4096, layers=32, heads=32, kv_heads=8, ffn=14336, vocab=32000,
+                         max_pos=32768, eps=1e-5, tied=False, experts=8, top_k=2),
     # tiny configurations for ctest (same structure, small dims)
     "tiny-llama": dict(family="llama", hidden=64, layers=2, heads=4, kv_heads=2, ffn=160, vocab=256, max_pos=512,
                        eps=1e-5, tied=False),
+    "tiny-mixtral": dict(family="llama", hidden=64, layers=2, heads=4, kv_heads=2, ffn=96, vocab=256, max_pos=512,
+                         eps=1e-5, tied=False, experts=4, top_k=2),
     "tiny-opt": dict(family="opt", hidden=64, layers=2, heads=4, kv_heads=4, ffn=256, vocab=256, max_pos=512,
                      eps=1e-5, tied=True),
     "tiny-gpt2": dict(family="gpt2", hidden=64, layers=2, heads=4, kv_heads=4, ffn=256, vocab=256, max_pos=512,
@@ -398,6 +410,9 @@ def build_genai(c, dt, weights_file, int4):
         q = proj_genai(g, n, f"{pre}/attn/q_proj", d, h * hd, dt, int4)
         k = proj_genai(g, n, f"{pre}/attn/k_proj", d, kvh * hd, dt, int4)
         v = proj_genai(g, n, f"{pre}/attn/v_proj", d, kvh * hd, dt, int4)
+        if c.get("qkv_bias"):  # Qwen2: biases on q, k and v (the builder adds them after the MatMul)
+            q, k, v = (g.node("Add", [t, g.weight(f"{pre}/attn/{p}.bias", [o], dt)]) for t, p, o in
+                       ((q, "q_proj", h * hd), (k, "k_proj", kvh * hd), (v, "v_proj", kvh * hd)))
         a = g.node("GroupQueryAttention",
                    [q, k, v, f"past_key_values.{i}.key", f"past_key_values.{i}.value", seqlens_k, total, cos, sin],
                    name=f"{pre}/attn/GroupQueryAttention", domain="com.microsoft",
@@ -410,12 +425,21 @@ def build_genai(c, dt, weights_file, int4):
                       name=f"{pre}/post_attention_layernorm/SkipLayerNorm", domain="com.microsoft", n_out=4,
                       epsilon=c["eps"])
         n, resid = outs[0], outs[3]
-        gate = proj_genai(g, n, f"{pre}/mlp/gate_proj", d, c["ffn"], dt, int4)
-        up = proj_genai(g, n, f"{pre}/mlp/up_proj", d, c["ffn"], dt, int4)
-        act = g.node("Mul", [gate, g.node("Sigmoid", [gate], name=f"{pre}/mlp/act_fn/Sigmoid")],
-                     name=f"{pre}/mlp/act_fn/Mul")
-        y = proj_genai(g, g.node("Mul", [act, up], name=f"{pre}/mlp/Mul"), f"{pre}/mlp/down_proj", c["ffn"], d,
-                       dt, int4)
+        if c.get("experts"):  # the builder's MoE: router logits, com.microsoft MoE over SwiGLU experts
+            e, f = c["experts"], c["ffn"]
+            router = proj_genai(g, n, f"{pre}/mlp/gate", d, e, dt, False)
+            y = g.node("MoE", [n, router, g.weight(f"{pre}/mlp/experts.fc1", [e, f, d], dt), "",
+                               g.weight(f"{pre}/mlp/experts.fc2", [e, d, f], dt), "",
+                               g.weight(f"{pre}/mlp/experts.fc3", [e, f, d], dt)],
+                       name=f"{pre}/mlp/MoE", domain="com.microsoft", k=c["top_k"], activation_type="silu",
+                       normalize_routing_weights=1)
+        else:
+            gate = proj_genai(g, n, f"{pre}/mlp/gate_proj", d, c["ffn"], dt, int4)
+            up = proj_genai(g, n, f"{pre}/mlp/up_proj", d, c["ffn"], dt, int4)
+            act = g.node("Mul", [gate, g.node("Sigmoid", [gate], name=f"{pre}/mlp/act_fn/Sigmoid")],
+                         name=f"{pre}/mlp/act_fn/Mul")
+            y = proj_genai(g, g.node("Mul", [act, up], name=f"{pre}/mlp/Mul"), f"{pre}/mlp/down_proj", c["ffn"], d,
+                           dt, int4)
         wname = (f"model.layers.{i + 1}.input_layernorm.weight" if i + 1 < L else "model.norm.weight")
         outs = g.node("SkipSimplifiedLayerNormalization", [y, resid, g.weight(wname, [d], dt)],
                       name=(f"/model/layers.{i + 1}/input_layernorm/SkipLayerNorm" if i + 1 < L

@@ -26,7 +26,7 @@ import warnings as _warnings
 from . import _capi
 
 __all__ = ["Error", "load", "platforms", "version", "Model", "Analysis", "Prediction", "NnperfWarning",
-           "UnknownOperatorWarning", "UnboundDimWarning", "AnalysisWarning", "PredictionWarning"]
+           "UnknownOperatorWarning", "UnboundDimWarning", "AnalysisWarning", "PredictionWarning", "llm", "LLM"]
 
 __version__ = _capi.version().decode()
 
@@ -495,3 +495,92 @@ def load(path, drop_value_info=False):
     drop_value_info: ignore the shapes the model declares and infer everything. Raises nnperf.Error when the file
     cannot be read or is not an ONNX model ("not an ONNX model (a text file)")."""
     return Model(path, drop_value_info)
+
+
+# ---- LLM inference (`nnperf llm`, docs/llm.md) ----
+
+
+def _int_list(name, values):
+    if values is None:
+        return None, 0
+    if isinstance(values, int) and not isinstance(values, bool):
+        values = [values]
+    vals = list(values)
+    for v in vals:
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= _INT_MAX:
+            raise Error(f"{name}: {v!r} is not a whole number from 1 to {_INT_MAX}")
+    return (ctypes.c_int * max(len(vals), 1))(*vals), len(vals)
+
+
+class LLM:
+    """The result of nnperf.llm: `summary` (the first configuration, with the largest batch and context that fit),
+    `rows` (every prompt x batch), `warnings`, and the whole JSON document (`document`, schema "nnperf.llm")."""
+
+    def __init__(self, document, table, html):
+        self.document = document
+        self.summary = document["summary"]
+        self.rows = document["rows"]
+        self.warnings = document["warnings"]
+        self._table, self._html = table, html
+
+    def table(self):
+        return self._table
+
+    def html(self):
+        return self._html
+
+    def _repr_html_(self):
+        return _iframe(self._html)
+
+    def __repr__(self):
+        s = self.summary
+        return (f"<nnperf.LLM {self.document['model']} on {self.document['platform']}: TTFT {s['ttft_ms']:.3f} ms, "
+                f"TPOT {s['tpot_ms']:.3f} ms, fits {s['fits']}>")
+
+
+def llm(model=None, platform=None, config=None, prompts=None, generate=None, batches=None, weights=None, kv=None,
+        compute=None, allow_offload=False, decode_points=None, dims=None):
+    """LLM inference of a decoder-only model on a platform (`nnperf llm`): time to first token, time per output
+    token, tokens/s, KV cache and memory for each prompt length x batch. model: an ONNX decoder (a path or an
+    nnperf.Model); or config: a Hugging Face config.json (Llama 2/3, Mistral, Mixtral, Qwen2/2.5/3 and their MoE,
+    Gemma 1/2/3, Phi-3) from which the library builds the decoder. platform: a preset name or a YAML file.
+    prompts, batches: an int or a list (default 512 and 1); generate: output tokens (128); weights, kv, compute:
+    dtypes ("int4", "int8", "fp8", "fp16", "bf16", "fp32"); allow_offload: predict a model over the device memory
+    with its weights streamed from host memory instead of raising nnperf.Error; dims: {symbol: int}."""
+    if (model is None) == (config is None):
+        raise Error("give a model or a config, not both" if model is not None else "give a model or a config")
+    if platform is None:
+        raise Error("a platform is required (a preset name or a platform YAML file)")
+    err = ctypes.create_string_buffer(_capi.ERRLEN)
+    if config is not None:
+        ptr = ctypes.c_void_p()
+        _check(_capi.llm_config_load(_path(config), ctypes.byref(ptr), err, _capi.ERRLEN), err)
+        m = _Handle(ptr.value, "model", _capi.model_free)
+    elif isinstance(model, Model):
+        m = model._ptr()
+    else:
+        m = load(model)._ptr()
+    pr, npr = _int_list("prompts", prompts)
+    ba, nba = _int_list("batches", batches)
+    if generate is not None and (isinstance(generate, bool) or not isinstance(generate, int) or generate < 1):
+        raise Error(f"generate: {generate!r} is not a number of tokens (1 or more)")
+    dim_list = [_nul_free(f"{k}={int(v)}".encode(), "dim") for k, v in (dims or {}).items()]
+    dims_c = (ctypes.c_char_p * max(len(dim_list), 1))(*dim_list)
+    opts = _capi.LlmOptions(pr, npr, generate or 0, ba, nba, _cstr(weights, "weights"), _cstr(kv, "kv"),
+                            _cstr(compute, "compute"), decode_points or 0, dims_c, len(dim_list),
+                            1 if allow_offload else 0)
+    plat = ctypes.c_void_p()
+    _check(_capi.platform_load(_path(platform), ctypes.byref(plat), err, _capi.ERRLEN), err)
+    res = ctypes.c_void_p()
+    try:
+        st = _capi.llm(m, plat, ctypes.byref(opts), ctypes.byref(res), err, _capi.ERRLEN)
+    finally:
+        _capi.platform_free(plat)
+    _check(st, err)
+    try:
+        doc = json.loads(_text(_capi.llm_render, res, _capi.FORMAT_JSON))
+        table = _text(_capi.llm_render, res, _capi.FORMAT_TABLE)
+        page = _text(_capi.llm_render, res, _capi.FORMAT_HTML)
+    finally:
+        _capi.llm_free(res)
+    return LLM(doc, table, page)

@@ -92,3 +92,17 @@ prediction_free = _proto("nnperf_prediction_free", None, c_void_p)
 prediction_warning = _proto("nnperf_prediction_warning", c_char_p, c_void_p, c_int)
 prediction_render = _proto("nnperf_prediction_render", c_int, c_void_p, c_int, *OUT_TEXT, *ERR)
 plot_svg = _proto("nnperf_plot_svg", c_int, c_void_p, c_char_p, *OUT_TEXT, *ERR)
+
+
+# ---- LLM inference (nnperf_llm, docs/llm.md) ----
+class LlmOptions(Structure):
+    _fields_ = [("prompts", POINTER(c_int)), ("n_prompts", c_int), ("generate", c_int),
+                ("batches", POINTER(c_int)), ("n_batches", c_int), ("weights", c_char_p), ("kv", c_char_p),
+                ("compute", c_char_p), ("decode_points", c_int), ("dims", POINTER(c_char_p)), ("n_dims", c_int),
+                ("allow_offload", c_int)]
+
+
+llm = _proto("nnperf_llm", c_int, c_void_p, c_void_p, POINTER(LlmOptions), POINTER(c_void_p), *ERR)
+llm_free = _proto("nnperf_llm_free", None, c_void_p)
+llm_render = _proto("nnperf_llm_render", c_int, c_void_p, c_int, *OUT_TEXT, *ERR)
+llm_config_load = _proto("nnperf_llm_config_load", c_int, c_char_p, POINTER(c_void_p), *ERR)

@@ -299,3 +299,30 @@ def test_load_bytes_never_quotes_them(root):
     with pytest.raises(nnperf.Error) as e:
         nnperf.load(junk)
     assert len(str(e.value)) < 300 and "AAAA" not in str(e.value)
+def test_llm_config_and_memory(tmp_path, root, cli):
+    """nnperf.llm from a config.json equals the CLI; a model over the device memory is an Error naming both sizes
+    unless allow_offload (issue 20)."""
+    cfg = os.path.join(root, "tests", "data", "llm", "configs")
+    r = nnperf.llm(config=os.path.join(cfg, "llama-3.1-8b.json"), platform="a100-80gb", prompts=[128, 256],
+                   batches=2, generate=16)
+    c = cli_json(cli, "llm", "--config", os.path.join(cfg, "llama-3.1-8b.json"), "--hw", "a100-80gb", "--prompt",
+                 "128,256", "--batch", "2", "--generate", "16")
+    assert r.summary == c["summary"] and len(r.rows) == 2
+    assert r.document["position_limit"] == 131072
+    with pytest.raises(nnperf.Error, match=r"needs 16.2 GB .* but 'jetson-orin-nano' has 8.59 GB"):
+        nnperf.llm(config=os.path.join(cfg, "llama-3.1-8b.json"), platform="jetson-orin-nano")
+    with pytest.raises(nnperf.Error, match=r"needs 138 GB .* but 'a100-80gb' has 85.9 GB"):
+        nnperf.llm(config=os.path.join(cfg, "llama-2-70b.json"), platform="a100-80gb")
+    off = nnperf.llm(config=os.path.join(cfg, "llama-2-70b.json"), platform="a100-80gb", allow_offload=True,
+                     generate=4)
+    assert off.summary["offload_bytes"] > 50e9 and off.summary["fits"] is False
+    m = nnperf.load(os.path.join(root, "tests", "data", "llm", "tiny-llama-genai.onnx"))
+    t = nnperf.llm(m, "a100-80gb", prompts=64, generate=8)
+    assert t.summary["prompt"] == 64 and t.document["kv_cache"]["kv_heads"] == 2
+    with pytest.raises(nnperf.Error, match="over the model's position limit of 512"):
+        nnperf.llm(m, "a100-80gb", prompts=600)
+    with pytest.raises(nnperf.Error, match="model_type 'gpt9' is not one nnperf builds"):
+        bad = tmp_path / "config.json"
+        with open(bad, "w") as f:
+            f.write('{"model_type": "gpt9"}')
+        nnperf.llm(config=bad, platform="a100-80gb")

@@ -215,7 +215,9 @@ static void count_node(struct op_ctx *c)
         uint64_t b = value_bytes(v, &ok);
         if (od->klass != OC_VIEW) cost->bytes_written = ck_sat_add(cost->bytes_written, b);
     }
-    cost->params_read = cost->params;
+    /* count() may say which parameters are read (a mixture of experts reads only the routed experts) */
+    cost->params_read =
+        cost->params_read && cost->params_read < cost->params ? cost->params_read : cost->params;
     /* a Gather from a constant table (an embedding) reads only the rows it gathers */
     const struct ir_value *tab = nd->n_in > 0 ? nd->in[0] : NULL, *rows = nd->n_out > 0 ? nd->out[0] : NULL;
     int64_t nt, nr;

@@ -263,7 +263,7 @@ struct ir_model {
     const char *dir;    /* directory for external data */
     const uint8_t *buf; /* the mapped file while it loads (then NULL: from_file), or the caller's buffer */
     size_t len;
-    int mapped;
+    int mapped; /* 1: buf is mapped (munmap), 2: buf is malloc'd and owned (free) */
     /* loaded from a file: its bytes are mapped only while it loads (what the model needs afterwards is copied), and
      * read again for nnperf_annotate only when the file is still the one loaded (ox_model_bytes) */
     int from_file;

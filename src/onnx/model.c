@@ -238,7 +238,9 @@ void nnperf_model_free(struct nnperf_model *model)
 {
     struct ir_model *m = (struct ir_model *)model;
     if (!m) return;
-    if (m->mapped) munmap((void *)m->buf, m->len);
+    if (m->mapped == 1) munmap((void *)m->buf, m->len);
+    if (m->mapped == 2)
+        free((void *)m->buf); /* a buffer the model was given to own (nnperf_llm_config_load) */
     ar_free(&m->ar);
     free(m);
 }

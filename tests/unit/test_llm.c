@@ -537,6 +537,199 @@ static void test_peak_activations(void)
     nnperf_model_free(m);
 }
 
+static struct nnperf_llm *run_config(const char *name, struct nnperf_platform *p,
+                                     const struct nnperf_llm_options *o, char *err, size_t errlen,
+                                     enum nnperf_status *st)
+{
+    char path[256];
+    snprintf(path, sizeof path, DIR "configs/%s.json", name);
+    struct nnperf_model *m = NULL;
+    struct nnperf_llm *l = NULL;
+    *st = nnperf_llm_config_load(path, &m, err, errlen);
+    if (!*st) *st = nnperf_llm(m, p, o, &l, err, errlen);
+    nnperf_model_free(m);
+    return l;
+}
+
+/* a decoder built from a config.json predicts what the ONNX graph of the same model in the GenAI layout does
+ * (tiny-llama and tiny-mixtral, written independently by bench/llm/make_graphs.py): the same times, cache and
+ * activations, exactly */
+static void test_config_equals_onnx(void)
+{
+    struct nnperf_platform big;
+    CHECK(gpu_with(&big, "  ddr_bytes: 1GB\n"));
+    big.hw.fused_attention = 1, big.hw.fuse_pointwise = 1;
+    const char *names[2] = {"tiny-llama", "tiny-mixtral"};
+    int prompts[2] = {16, 300}, batches[2] = {1, 3};
+    struct nnperf_llm_options o = {
+        .prompts = prompts, .n_prompts = 2, .batches = batches, .n_batches = 2, .generate = 8};
+    for (int k = 0; k < 2; k++) {
+        char err[1024], onnx[64];
+        enum nnperf_status st;
+        struct nnperf_llm *a = run_config(names[k], &big, &o, err, sizeof err, &st);
+        if (!a) fprintf(stderr, "%s\n", err);
+        snprintf(onnx, sizeof onnx, "%s-genai", names[k]);
+        struct nnperf_model *m = load(onnx);
+        struct nnperf_llm *b = NULL;
+        CHECK(a && m && nnperf_llm(m, &big, &o, &b, err, sizeof err) == NNPERF_OK);
+        for (int i = 0; a && b && i < 4; i++) {
+            struct nnperf_llm_row ra, rb;
+            nnperf_llm_row(a, i, &ra), nnperf_llm_row(b, i, &rb);
+            CHECK(ra.ttft_s == rb.ttft_s && ra.tpot_mean_s == rb.tpot_mean_s &&
+                  ra.tpot_last_s == rb.tpot_last_s);
+            CHECK(ra.kv_cache_bytes == rb.kv_cache_bytes && ra.activation_bytes == rb.activation_bytes);
+            CHECK(ra.weight_bytes == rb.weight_bytes);
+        }
+        if (a) {
+            struct nnperf_llm_summary s;
+            nnperf_llm_summary(a, &s);
+            CHECK_EQ_U(s.layers, 2);
+            CHECK_EQ_U(s.kv_heads, 2);
+            CHECK_EQ_U(s.head_dim, 16);
+            CHECK_EQ_U(s.position_limit, 512);
+        }
+        nnperf_llm_free(a);
+        nnperf_llm_free(b);
+        nnperf_model_free(m);
+    }
+}
+
+/* the published configurations: weights = the model's parameters (counted here from its config) x 2 bytes + the
+ * rotary tables, KV cache from its own KV heads and head_dim; a mixture of experts reads only the routed experts
+ * at one token */
+static void test_configs(void)
+{
+    struct nnperf_platform big;
+    CHECK(gpu_with(&big, "  ddr_bytes: 1TB\n"));
+    struct {
+        const char *name;
+        double h, layers, heads, kv, hd, ffn, vocab, pos, experts, tied, bias, qk_norm, post_norms;
+    } t[] = {
+        {"llama-3.1-8b", 4096, 32, 32, 8, 128, 14336, 128256, 131072, 0, 0, 0, 0, 0},
+        {"llama-3-70b", 8192, 80, 64, 8, 128, 28672, 128256, 8192, 0, 0, 0, 0, 0},
+        {"qwen2.5-7b", 3584, 28, 28, 4, 128, 18944, 152064, 131072, 0, 0, 1, 0, 0},
+        {"mixtral-8x7b", 4096, 32, 32, 8, 128, 14336, 32000, 32768, 8, 0, 0, 0, 0},
+        {"qwen3-8b", 4096, 36, 32, 8, 128, 12288, 151936, 40960, 0, 0, 0, 1, 0},
+        {"gemma-2-9b", 3584, 42, 16, 8, 256, 14336, 256000, 8192, 0, 1, 0, 0, 1},
+        {"phi-3-mini-4k", 3072, 32, 32, 32, 96, 8192, 32064, 4096, 0, 0, 0, 0, 0},
+    };
+    int prompt = 64, one = 1;
+    struct nnperf_llm_options o = {
+        .prompts = &prompt, .n_prompts = 1, .batches = &one, .n_batches = 1, .generate = 4};
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+        char err[1024];
+        enum nnperf_status st;
+        struct nnperf_llm *l = run_config(t[k].name, &big, &o, err, sizeof err, &st);
+        CHECK(l != NULL);
+        if (!l) {
+            fprintf(stderr, "%s: %s\n", t[k].name, err);
+            continue;
+        }
+        double h = t[k].h, q = t[k].heads * t[k].hd, kv = t[k].kv * t[k].hd;
+        double mlp = 3 * h * t[k].ffn * (t[k].experts > 0 ? t[k].experts : 1) +
+                     (t[k].experts > 0 ? h * t[k].experts : 0);
+        double layer = h * q * 2 + h * kv * 2 + mlp + 2 * h + (t[k].bias > 0 ? q + 2 * kv : 0) +
+                       (t[k].qk_norm > 0 ? 2 * t[k].hd : 0) + (t[k].post_norms > 0 ? 2 * h : 0);
+        double params = t[k].layers * layer + t[k].vocab * h * (t[k].tied > 0 ? 1 : 2) + h;
+        double rotary = 2 * t[k].pos * t[k].hd / 2;
+        struct nnperf_llm_row r;
+        nnperf_llm_row(l, 0, &r);
+        struct nnperf_llm_summary s;
+        nnperf_llm_summary(l, &s);
+        /* and a few int64 constants: the mask's, the per-head norms' shapes */
+        double consts = r.weight_bytes - 2 * (params + rotary);
+        CHECK(consts >= 0 && consts < 64 + 128 * t[k].layers);
+        CHECK(r.kv_cache_bytes == 2 * t[k].layers * kv * (prompt + 4) * 2);
+        CHECK_EQ_U(s.position_limit, (unsigned)t[k].pos);
+        CHECK_EQ_U(s.kv_heads, (unsigned)t[k].kv);
+        nnperf_llm_free(l);
+    }
+    /* Llama-3.1-8B: 8,030,261,248 parameters (its published size, 8.03B) */
+    double l31 = 32 * (4096.0 * 4096 * 2 + 4096.0 * 1024 * 2 + 3 * 4096.0 * 14336 + 2 * 4096) +
+                 2 * 128256.0 * 4096 + 4096;
+    CHECK(l31 == 8030261248.0);
+}
+
+/* a mixture of experts at one token reads k of E experts' weights; a long prompt reads them all */
+static void test_moe_traffic(void)
+{
+    struct nnperf_model *m = NULL;
+    char err[512];
+    CHECK(nnperf_llm_config_load(DIR "configs/tiny-mixtral.json", &m, err, sizeof err) == NNPERF_OK);
+    const char *dec[] = {"input_ids=1x1",
+                         "attention_mask=1x9",
+                         "past_key_values.0.key=1x2x8x16",
+                         "past_key_values.0.value=1x2x8x16",
+                         "past_key_values.1.key=1x2x8x16",
+                         "past_key_values.1.value=1x2x8x16"};
+    const char *pre[] = {"input_ids=1x256",
+                         "attention_mask=1x256",
+                         "past_key_values.0.key=1x2x0x16",
+                         "past_key_values.0.value=1x2x0x16",
+                         "past_key_values.1.key=1x2x0x16",
+                         "past_key_values.1.value=1x2x0x16"};
+    double wb[2] = {0};
+    for (int ph = 0; m && ph < 2; ph++) {
+        struct nnperf_analyze_options ao = {ph ? pre : dec, 6, NULL, 0};
+        struct nnperf_analysis *a = NULL;
+        struct nnperf_prediction *p = NULL;
+        CHECK(nnperf_analyze(m, &ao, &a, err, sizeof err) == NNPERF_OK);
+        if (a) CHECK(nnperf_predict(a, &gpu, NULL, &p, err, sizeof err) == NNPERF_OK);
+        for (int i = 0; p && i < nnperf_prediction_layer_count(p); i++) {
+            struct nnperf_layer_info li;
+            nnperf_prediction_layer(p, i, &li);
+            if (!strcmp(li.name, "/model/layers.0/mlp/MoE")) wb[ph] = li.weight_bytes;
+        }
+        nnperf_prediction_free(p);
+        nnperf_analysis_free(a);
+    }
+    double expert = 3.0 * 64 * 96 * 2;   /* one expert's fc1, fc2, fc3 in fp16 */
+    CHECK(fabs(wb[0] - 2 * expert) < 1); /* one token: its 2 experts */
+    CHECK(fabs(wb[1] - 4 * expert) < 1); /* 256 tokens: all 4 */
+    nnperf_model_free(m);
+}
+
+/* bad configurations: the file, line and column, or the key */
+static void test_config_errors(void)
+{
+    static const struct {
+        const char *text, *want;
+        enum nnperf_status st;
+    } t[] = {
+        {"{\"model_type\": \"llama\",\n \"hidden_size\": 64 \"x\": 1}", ":2:20: expected ',' or '}'",
+         NNPERF_E_PARSE},
+        {"[1, 2]", ":1:1: expected a JSON object", NNPERF_E_PARSE},
+        {"{\"model_type\": \"gpt2\"}", "model_type 'gpt2' is not one nnperf builds", NNPERF_E_UNSUPPORTED},
+        {"{\"hidden_size\": 64}", "no 'model_type'", NNPERF_E_INVALID},
+        {"{\"model_type\": \"llama\", \"hidden_size\": 64, \"num_hidden_layers\": 2}",
+         "'num_attention_heads' is missing", NNPERF_E_INVALID},
+        {"{\"model_type\": \"llama\", \"hidden_size\": 64.5}",
+         "'hidden_size' is 64.5, expected a whole number", NNPERF_E_INVALID},
+        {"{\"model_type\": \"llama\", \"hidden_size\": 64, \"num_hidden_layers\": 2, "
+         "\"num_attention_heads\": 4, "
+         "\"num_key_value_heads\": 3, \"vocab_size\": 8, \"max_position_embeddings\": 8, "
+         "\"intermediate_size\": 8}",
+         "num_attention_heads 4 is not a multiple of num_key_value_heads 3", NNPERF_E_INVALID},
+        {"{\"model_type\": \"llama\", \"a\": \"unterminated}", "unterminated string", NNPERF_E_PARSE},
+    };
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+        char path[] = "/tmp/nnperf-config-XXXXXX";
+        int fd = mkstemp(path);
+        CHECK(fd >= 0);
+        if (fd < 0) continue;
+        FILE *f = fdopen(fd, "w");
+        fputs(t[k].text, f);
+        fclose(f);
+        struct nnperf_model *m = NULL;
+        char err[1024];
+        enum nnperf_status st = nnperf_llm_config_load(path, &m, err, sizeof err);
+        CHECK(st == t[k].st && m == NULL);
+        CHECK(strstr(err, t[k].want) != NULL && strstr(err, path) != NULL);
+        if (!strstr(err, t[k].want)) fprintf(stderr, "got: %s\n", err);
+        remove(path);
+    }
+}
+
 int main(void)
 {
     struct diag d = {0};
@@ -554,5 +747,9 @@ int main(void)
     test_memory_refusal();
     test_position_limit();
     test_peak_activations();
+    test_config_equals_onnx();
+    test_configs();
+    test_moe_traffic();
+    test_config_errors();
     return tt_done();
 }

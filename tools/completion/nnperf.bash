@@ -176,7 +176,7 @@ _nnperf() {
             fi ;;
         esac ;;
     llm)
-        opts="--prompt --batch --generate --weights --kv --compute --decode-points --allow-offload --dim --hw --set --format -o --output -h --help"
+        opts="--prompt --batch --generate --weights --kv --compute --decode-points --config --allow-offload --dim --hw --set --format -o --output -h --help"
         case "$prev" in
         --prompt) COMPREPLY=() ;;
         --batch) COMPREPLY=() ;;
@@ -185,6 +185,7 @@ _nnperf() {
         --kv) COMPREPLY=($(compgen -W "int4 int8 fp8 fp16 bf16 fp32" -- "$cur")) ;;
         --compute) COMPREPLY=($(compgen -W "int4 int8 fp8 fp16 bf16 fp32" -- "$cur")) ;;
         --decode-points) COMPREPLY=() ;;
+        --config) COMPREPLY=($(compgen -f -- "$cur")) ;;
         --dim) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;

@@ -102,14 +102,21 @@ const struct cli_cmd cli_cmds[CMD_COUNT] = {
          "table,json,csv", CLI_OPERAND_MODEL, "model", 1, 1},
     [CMD_LLM] =
         {"llm", "LLM inference: time to first token, tokens/s, KV cache, memory fit",
-         "nnperf llm MODEL.onnx --hw P [--prompt N[,N...]] [--generate M] [--batch B[,B...]] [options]",
+         "nnperf llm MODEL.onnx|--config CONFIG.json --hw P [--prompt N[,N...]] [--generate M] [--batch "
+         "B[,B...]] "
+         "[options]",
          "Predicts LLM inference of a decoder-only model (input_ids, attention_mask, "
          "past_key_values.N.key/value -> present.N.key/value; HF Optimum and ONNX Runtime GenAI "
          "layouts): the prefill of N prompt tokens (time to first token) and M decode steps (one token "
          "each, past N to N+M-1; predicted at K past lengths and summed by linear interpolation), "
          "tokens/s, end-to-end time, the KV cache, and weights + KV cache + activations against the "
-         "device memory (docs/llm.md). csv has one row per prompt and batch; html has tabs and plots.",
-         EXIT_NOTE, "table,json,csv,html", CLI_OPERAND_MODEL, "model", 1, 1},
+         "device memory (docs/llm.md); --config CONFIG.json instead of a model builds the decoder from a "
+         "Hugging "
+         "Face configuration (Llama, Mistral, Mixtral, Qwen2/2.5/3 and their MoE, Gemma 1/2/3, Phi-3). A "
+         "configuration over the device memory exits 2 unless --allow-offload. csv has one row per prompt "
+         "and "
+         "batch; html has tabs and plots.",
+         EXIT_NOTE, "table,json,csv,html", CLI_OPERAND_MODEL, "model", 0, 1},
     [CMD_MAP] =
         {"map", "plan a model on a MAX78000/MAX78002 CNN accelerator",
          "nnperf map MODEL.onnx [--target max78000|max78002] [--weight-bits 8|4|2|1] [options]",

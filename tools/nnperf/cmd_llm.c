@@ -9,7 +9,14 @@
 
 int cmd_llm(const struct cli_args *a)
 {
-    const char *model = a->operands[0], *hw = cli_str(a, OPT_HW);
+    const char *model = a->n_operands ? a->operands[0] : NULL, *hw = cli_str(a, OPT_HW),
+               *config = cli_str(a, OPT_CONFIG);
+    if (!model == !config) {
+        cli_error(model ? "llm: give a model or --config, not both"
+                        : "llm: no model given (MODEL.onnx or --config "
+                          "CONFIG.json; see 'nnperf help llm')");
+        return 2;
+    }
     if (!hw) {
         cli_error("llm: --hw is required (see 'nnperf help llm')");
         return 2;
@@ -34,7 +41,9 @@ int cmd_llm(const struct cli_args *a)
     struct nnperf_platform *p;
     if (cli_load_platform(a, hw, &p)) return 2;
     struct nnperf_model *m;
-    if (cli_load_model(model, NULL, &m)) {
+    if (config ? nnperf_llm_config_load(config, &m, err, sizeof err) != NNPERF_OK
+               : cli_load_model(model, NULL, &m)) {
+        if (config) cli_error("%s", err);
         nnperf_platform_free(p);
         return 2;
     }

@@ -56,6 +56,18 @@ grep -q "230 kB of weights stream from host memory every forward pass" "$work/ou
     { echo "FAIL: no offload"; fail=$((fail + 1)); }
 expect 2 "520 tokens is over the model's position limit of 512 tokens (rotary table 'model.rotary_emb.cos_cached'" \
     "$nnperf" llm "$m" --hw a100-80gb --prompt 512 --generate 8
+# from a Hugging Face config.json (issue 20's acceptance): models over the memory exit 2 with the sizes
+c=$dir/configs
+expect 2 "llama-3.1-8b.json: prompt 512 + 128 generated at batch 1 needs 16.2 GB (weights 16.1 GB + KV cache 83.9 MB + activations 33.6 MB) but 'jetson-orin-nano' has 8.59 GB (6.98 GB after the runtime's reserve of 1.61 GB): it does not fit" \
+    "$nnperf" llm --config "$c/llama-3.1-8b.json" --hw jetson-orin-nano
+expect 2 "llama-2-70b.json: prompt 512 + 128 generated at batch 1 needs 138 GB (weights 138 GB + KV cache 210 MB + activations 67.1 MB) but 'a100-80gb' has 85.9 GB" \
+    "$nnperf" llm --config "$c/llama-2-70b.json" --hw a100-80gb
+expect 2 "32896 tokens is over the model's position limit of 8192 tokens (rotary table 'cos_cache' [8192, 64])" \
+    "$nnperf" llm --config "$c/llama-3-70b.json" --hw a100-80gb --prompt 32768 --weights int4
+expect 0 "" "$nnperf" llm --config "$c/llama-3.1-8b.json" --hw jetson-orin-nano --weights int4 --generate 16
+expect 2 "llm: give a model or --config, not both" "$nnperf" llm "$m" --config "$c/tiny-llama.json" --hw a100-80gb
+expect 2 "llm: no model given" "$nnperf" llm --hw a100-80gb
+expect 2 "nope.json: cannot" "$nnperf" llm --config "$c/nope.json" --hw a100-80gb
 for f in table json csv html; do
     expect 0 "" "$nnperf" llm "$m" --hw a100-40gb --prompt 8,16 --batch 1,2 --generate 4 --format $f -o "$work/r.$f"
     [ -s "$work/r.$f" ] || { echo "FAIL: empty $f report"; fail=$((fail + 1)); }
