@@ -694,7 +694,14 @@ enum nnperf_status nnperf_map_ex(const struct nnperf_analysis *a, const struct n
     int weight_bits = o->weight_bits ? o->weight_bits : 8;
     const struct mcu_device *dev = mcu_device_find(target);
     if (!dev) {
-        if (err && errlen) snprintf(err, errlen, "unknown target '%s' (max78000 or max78002)", target);
+        if (err && errlen) {
+            size_t k = (size_t)snprintf(err, errlen, "unknown target '%s' (", target);
+            for (int i = 0; i < mcu_device_count() && k < errlen; i++)
+                k += (size_t)snprintf(err + k, errlen - k, "%s%s",
+                                      i ? i + 1 == mcu_device_count() ? " or " : ", " : "",
+                                      mcu_device_at(i)->name);
+            if (k < errlen) snprintf(err + k, errlen - k, ")");
+        }
         return NNPERF_E_USAGE;
     }
     if (!(o->clock_hz >= 0 && o->clock_hz <= 1e10)) {

@@ -428,18 +428,24 @@ static int build_compute(struct builder *b, const struct ir_node *n, int x)
                 (int)stride, dev->display);
             unsupported(b, n, "%s", what);
         }
+        const struct mcu_device *big = mcu_device_find(dev->larger);
         if (!dil_same || dil < 1 || dil > dev->max_dilation) {
-            snprintf(what, sizeof what, "dilation %d (%s)", (int)dil,
-                     dev->max_dilation > 1 ? "supported: 1-16"
-                                           : "the MAX78000 has no dilation; the MAX78002 does");
+            if (dev->max_dilation > 1)
+                snprintf(what, sizeof what, "dilation %d (supported: 1-%d)", (int)dil, dev->max_dilation);
+            else
+                snprintf(what, sizeof what, "dilation %d (the %s has no dilation%s%s%s)", (int)dil,
+                         dev->display, big && big->max_dilation > 1 ? "; the " : "",
+                         big && big->max_dilation > 1 ? big->display : "",
+                         big && big->max_dilation > 1 ? " does" : "");
             unsupported(b, n, "%s", what);
         }
         if (l->groups != 1) {
             int dw = l->groups == l->in_ch && l->groups == l->out_ch;
             if (dw && !dev->depthwise) {
-                snprintf(what, sizeof what,
-                         "depthwise convolution (groups = %d): not on the %s (the MAX78002 supports it)",
-                         l->groups, dev->display);
+                snprintf(what, sizeof what, "depthwise convolution (groups = %d): not on the %s%s%s%s",
+                         l->groups, dev->display, big && big->depthwise ? " (the " : "",
+                         big && big->depthwise ? big->display : "",
+                         big && big->depthwise ? " supports it)" : "");
                 unsupported(b, n, "%s", what);
             } else if (!dw) {
                 snprintf(what, sizeof what, "grouped convolution (groups = %d; only 1 or depthwise)",
