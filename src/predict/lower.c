@@ -14,13 +14,16 @@
  *
  * Rules:
  *  qoperator  QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger, QGemm, QLinearAdd become Conv, MatMul, Gemm,
- *             Add computing at their input's quantized type; scales and zero points are no weights.
+ *             Add computing at their input's quantized type; scales and zero points are no weights. The int32
+ *             result of ConvInteger / MatMulInteger brought back by Cast and a Mul by the scales (ONNX Runtime's
+ *             dynamic quantization) is the layer's output stage: those two nodes are views.
  *  qdq        QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear of activations become views. A MAC layer
  *             (conv, gemm, matmul, attention) whose every activation input crosses a DequantizeLinear computes at
  *             that quantized type; any other layer whose activation inputs all come from quantized layers does too
  *             (a Relu, Add, pool or Concat between quantized layers runs as the int8 model's); the rest stays float.
  *             A Q/DQ next to a layer that stays float is a real conversion: its work joins that layer (the unit
  *             that runs the layer converts). Weights behind a DequantizeLinear of 4-bit codes count 4 bits each.
+ *             Arithmetic on the scales a DynamicQuantizeLinear computes (their product) is part of that output stage.
  *
  * Float layers of a quantized graph compute at --dtype when given, else at the platform's default when it is a float
  * type, else at its best float type; a platform with no float peak runs them on its fallback unit (the float path).
@@ -109,13 +112,14 @@ static int is_act(const struct ir_value *v)
 static const struct {
     int from, to;
     signed char slot[3]; /* the inputs the float twin reads: data, weight, bias */
+    int rescaled;        /* an int32 output that a Cast and a Mul by the scales bring back to float */
 } qop_rows[] = {
-    {OPID_Q_LINEAR_CONV, OPID_CONV, {0, 3, 8}},
-    {OPID_CONV_INTEGER, OPID_CONV, {0, 1, -1}},
-    {OPID_Q_LINEAR_MAT_MUL, OPID_MAT_MUL, {0, 3, -1}},
-    {OPID_MAT_MUL_INTEGER, OPID_MAT_MUL, {0, 1, -1}},
-    {OPID_MS_Q_GEMM, OPID_GEMM, {0, 3, 6}},
-    {OPID_MS_Q_LINEAR_ADD, OPID_ADD, {0, 3, -1}},
+    {OPID_Q_LINEAR_CONV, OPID_CONV, {0, 3, 8}, 0},
+    {OPID_CONV_INTEGER, OPID_CONV, {0, 1, -1}, 1},
+    {OPID_Q_LINEAR_MAT_MUL, OPID_MAT_MUL, {0, 3, -1}, 0},
+    {OPID_MAT_MUL_INTEGER, OPID_MAT_MUL, {0, 1, -1}, 1},
+    {OPID_MS_Q_GEMM, OPID_GEMM, {0, 3, 6}, 0},
+    {OPID_MS_Q_LINEAR_ADD, OPID_ADD, {0, 3, -1}, 0},
 };
 
 static int qop_row(const struct ir_node *nd)
@@ -130,16 +134,63 @@ static int wants_qoperator(const struct ir_node *nd)
     return qop_row(nd) >= 0;
 }
 
+static int is_scalar(const struct ir_value *v)
+{
+    int64_t n;
+    return v && ir_numel(v, &n) && n == 1;
+}
+
+/* The node that alone reads v (the first output of node p), else -1: one[p] from a pass over the inputs */
+static int only_reader(const int *one, const struct ir_value *v)
+{
+    return v && v->producer && !(v->flags & IR_V_OUTPUT) && v == v->producer->out[0] ? one[v->producer->index]
+                                                                                     : -1;
+}
+
+/* The rescaling epilogue of ConvInteger / MatMulInteger (ONNX Runtime's dynamic quantization): Cast of the int32
+ * result to float, then Mul by the product of the scales (a scalar), each the only reader of the one before, are
+ * the layer's output stage: views. The Mul's product reads first. */
+static void fold_rescale(struct lower *x, const int *one, int k)
+{
+    const struct ir_value *v = x->g->nodes[k]->n_out ? x->g->nodes[k]->out[0] : NULL;
+    for (int step = 0; step < 2; step++) {
+        int c = only_reader(one, v);
+        if (c < 0) return;
+        struct ir_node *nd = x->g->nodes[c];
+        int want = step == 0 ? OPID_CAST : OPID_MUL;
+        if (nd->op != want || nd->n_in < 1 || nd->n_out < 1) return;
+        if (want == OPID_MUL) {
+            if (nd->n_in != 2 || !is_scalar(nd->in[nd->in[0] == v ? 1 : 0])) return;
+            if (nd->in[1] == v) nd->in[1] = nd->in[0], nd->in[0] = (struct ir_value *)v;
+        }
+        lower_view(x, c);
+        v = nd->out[0];
+    }
+}
+
 static enum nnperf_status run_qoperator(struct lower *x)
 {
-    for (int k = 0; k < x->g->n_nodes; k++) {
-        struct ir_node *nd = x->g->nodes[k];
+    struct ir_graph *g = x->g;
+    /* one[p]: the node reading node p's first output, -1 none, -2 several */
+    int *one = ar_calloc(&x->p->ar, (size_t)(g->n_nodes ? g->n_nodes : 1), sizeof *one);
+    if (!one) return diag_set(&x->p->d, NNPERF_E_NOMEM, "out of memory");
+    for (int k = 0; k < g->n_nodes; k++) one[k] = -1;
+    for (int k = 0; k < g->n_nodes; k++)
+        for (int i = 0; i < g->nodes[k]->n_in; i++) {
+            const struct ir_value *v = g->nodes[k]->in[i];
+            if (!v || !v->producer || v != v->producer->out[0]) continue;
+            int *o = &one[v->producer->index];
+            *o = *o == -1 || *o == k ? k : -2;
+        }
+    for (int k = 0; k < g->n_nodes; k++) {
+        struct ir_node *nd = g->nodes[k];
         int r = qop_row(nd);
         if (r < 0) continue;
         int q = nd->n_in > 0 && nd->in[0] ? hw_of_onnx(nd->in[0]->dtype) : -1;
         enum nnperf_status st = lower_rename(x, k, qop_rows[r].to, qop_rows[r].slot, 3);
         if (st) return st;
         x->qdt[k] = (signed char)(q >= 0 ? q : HW_INT8);
+        if (qop_rows[r].rescaled) fold_rescale(x, one, k);
     }
     return NNPERF_OK;
 }
@@ -186,6 +237,19 @@ static enum nnperf_status run_qdq(struct lower *x)
     struct nnperf_prediction *p = x->p;
     for (int k = 0; k < g->n_nodes; k++)
         if (wants_qdq(g->nodes[k])) lower_view(x, k);
+    /* scale arithmetic: a node whose activation inputs are all the scales or zero points a DynamicQuantizeLinear
+     * computed (the product of the scales its consumers rescale with) is part of their output stage */
+    for (int k = 0; k < g->n_nodes; k++) {
+        struct ir_node *nd = g->nodes[k];
+        int n_act = 0, n_scale = 0;
+        if (p->node_in[k].gone || nd->n_out < 1 || !is_scalar(nd->out[0])) continue;
+        for (int i = 0; i < nd->n_in; i++) {
+            if (!is_act(nd->in[i])) continue;
+            n_act++;
+            n_scale += resolve(x, nd->in[i], NULL, NULL) == NULL;
+        }
+        if (n_act && n_scale == n_act) lower_view(x, k);
+    }
     /* which layers compute quantized, in execution order (producers first): an input is quantized (it crossed a
      * Q/DQ, or a quantized layer made it), neutral (a graph input, or made from graph inputs only) or float */
     for (int k = 0; k < g->n_nodes; k++) {

@@ -1,7 +1,8 @@
 /* test_quant.c - quantized graphs predicted as their compilers run them (src/predict/lower.c): the QDQ and the
  * QOperator forms of resnet18, mobilenet_v2, efficientnet_b0 and a transformer encoder (tests/data/quant/, made by
  * make_models.py there) against their float twins at the quantized dtype, on every preset with an int8 or fp16 peak
- * (GPUs, NPUs, DPUs, Edge TPUs, the VPU, the CPUs); and a QDQ model with one Conv left float. */
+ * (GPUs, NPUs, DPUs, Edge TPUs, the VPU, the CPUs); a QDQ model with one Conv left float; and the encoder's
+ * dynamic quantization (ONNX Runtime's quantize_dynamic) against its QDQ twin. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,29 @@ static void compare(const char *name, const char *form, const struct nnperf_anal
     nnperf_prediction_free(pq);
 }
 
+/* two quantized forms of one model on hw, each at its own types: same layers and weight bytes, latency within 3% */
+static void compare_forms(const char *what, const struct nnperf_analysis *a, const struct nnperf_analysis *b,
+                          const struct nnperf_platform *hw)
+{
+    struct nnperf_prediction *pa = predict(a, hw, NULL), *pb = predict(b, hw, NULL);
+    CHECK(pa && pb);
+    if (pa && pb) {
+        struct nnperf_prediction_summary sa, sb;
+        nnperf_prediction_summary(pa, &sa);
+        nnperf_prediction_summary(pb, &sb);
+        double rel = sb.latency_s > 0 ? fabs(sa.latency_s / sb.latency_s - 1) : 1;
+        if (rel > 0.03 || sa.layers != sb.layers || sa.weight_bytes_per_frame != sb.weight_bytes_per_frame)
+            fprintf(stderr, "%s on %s: %.6f vs %.6f ms, %d vs %d layers, %.0f vs %.0f B\n", what, sa.platform,
+                    sa.latency_s * 1e3, sb.latency_s * 1e3, sa.layers, sb.layers, sa.weight_bytes_per_frame,
+                    sb.weight_bytes_per_frame);
+        CHECK(rel <= 0.03);
+        CHECK_EQ_U(sa.layers, sb.layers);
+        CHECK(sa.weight_bytes_per_frame == sb.weight_bytes_per_frame);
+    }
+    nnperf_prediction_free(pa);
+    nnperf_prediction_free(pb);
+}
+
 static int has_node(const struct nnperf_prediction *p, int i, const char *name)
 {
     const char *nd;
@@ -155,7 +179,9 @@ int main(void)
         if (!fl[m] || !qdq[m] || !qop[m]) return tt_done();
     }
     struct nnperf_analysis *float1 = load(DIR "resnet18_qdq_float1.onnx");
-    CHECK(float1 != NULL);
+    /* ONNX Runtime's dynamic quantization (DynamicQuantizeLinear, MatMulInteger, Cast, Mul) and its QDQ twin */
+    struct nnperf_analysis *dyn = load(DIR "encoder_dyn.onnx"), *dyn_qdq = load(DIR "encoder_qdq_w.onnx");
+    CHECK(float1 && dyn && dyn_qdq);
     int n_hw = 0;
     for (int i = 0; i < nnperf_platform_preset_count(); i++) {
         char err[256];
@@ -171,6 +197,7 @@ int main(void)
                 compare(models[m], "QOperator", fl[m], qop[m], hw);
             }
             if (float1) float_layer(qdq[0], float1, hw);
+            if (dyn && dyn_qdq) compare_forms("encoder_dyn vs encoder_qdq_w", dyn, dyn_qdq, hw);
         }
         nnperf_platform_free(hw);
     }
@@ -201,6 +228,8 @@ int main(void)
         nnperf_analysis_free(qop[m]);
     }
     nnperf_analysis_free(float1);
+    nnperf_analysis_free(dyn);
+    nnperf_analysis_free(dyn_qdq);
     for (int i = 0; i < n_loaded; i++) nnperf_model_free(loaded[i]);
     return tt_done();
 }

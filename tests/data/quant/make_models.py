@@ -15,6 +15,11 @@ For each float model F (resnet18, mobilenet_v2, efficientnet_b0 from models/, an
   F_qop.onnx   the QOperator format: Conv -> QLinearConv, MatMul -> QLinearMatMul, Gemm -> com.microsoft QGemm,
                Add of two activations -> com.microsoft QLinearAdd; QuantizeLinear / DequantizeLinear where a float
                operator reads a quantized tensor or the other way round.
+  encoder_dyn.onnx
+               ONNX Runtime's dynamic quantization of the encoder: DynamicQuantizeLinear -> MatMulInteger -> Cast ->
+               Mul by the scales, for the MatMuls with a constant weight (the attention MatMuls stay float).
+  encoder_qdq_w.onnx
+               its QDQ twin: Q/DQ on the MatMuls with a constant weight only.
   resnet18_qdq_float1.onnx
                resnet18_qdq with one Conv in the middle (FLOAT_CONV) left float: no Q/DQ on its input, float weights
                (as ONNX Runtime's nodes_to_exclude leaves a layer).
@@ -111,11 +116,12 @@ class Builder:
         return self.m
 
 
-def act_inputs(node, inits):
-    """indices of a quantizable node's activation inputs"""
+def act_inputs(node, inits, weighted_only=False):
+    """indices of a quantizable node's activation inputs (weighted_only: none for a MatMul of two activations)"""
     if node.op_type == "Conv" or node.op_type == "Gemm":
         return [0] if node.input[0] not in inits else []
-    return [i for i in (0, 1) if node.input[i] not in inits]
+    acts = [i for i in (0, 1) if node.input[i] not in inits]
+    return [] if weighted_only and len(acts) == 2 else acts
 
 
 def weight_inputs(node, inits):
@@ -124,7 +130,7 @@ def weight_inputs(node, inits):
     return [i for i in (0, 1) if node.input[i] in inits]
 
 
-def to_qdq(model, float_conv=None):
+def to_qdq(model, float_conv=None, weighted_only=False):
     b = Builder(model)
     nodes, qdq_of = [], {}
     conv_i = -1
@@ -138,6 +144,9 @@ def to_qdq(model, float_conv=None):
                 nodes.append(node)
                 continue
         ins = list(node.input)
+        if weighted_only and not act_inputs(node, b.inits, True):
+            nodes.append(node)
+            continue
         for i in act_inputs(node, b.inits):
             x = ins[i]
             if x not in qdq_of:
@@ -246,6 +255,27 @@ def to_qop(model):
     return m
 
 
+def to_dynamic(model):
+    """ONNX Runtime's dynamic quantization (quantize_dynamic) of the MatMuls with a constant weight:
+    DynamicQuantizeLinear(x) -> MatMulInteger(x_q, W_q, x_zp, W_zp) -> Cast(float) -> Mul(by x_scale * W_scale)"""
+    b = Builder(model)
+    nodes = []
+    for node in list(b.g.node):
+        if node.op_type != "MatMul" or node.input[1] not in b.inits or node.input[0] in b.inits:
+            nodes.append(node)
+            continue
+        x, y = node.input[0], node.output[0]
+        xq, xs, xz, yi, sc, yf = (b.uniq(n) for n in ("xq", "xs", "xz", "yi", "sc", "yf"))
+        wq, _ = b.quant_weight(node.input[1])
+        ws, wz = b.scalar("wscale", 0.01, TensorProto.FLOAT), b.scalar("wzp", 0, TensorProto.INT8)
+        nodes.append(helper.make_node("DynamicQuantizeLinear", [x], [xq, xs, xz], name=b.uniq("dql")))
+        nodes.append(helper.make_node("MatMulInteger", [xq, wq, xz, wz], [yi], name=node.name))
+        nodes.append(helper.make_node("Mul", [xs, ws], [sc], name=b.uniq("scale")))
+        nodes.append(helper.make_node("Cast", [yi], [yf], name=b.uniq("cast"), to=TensorProto.FLOAT))
+        nodes.append(helper.make_node("Mul", [yf, sc], [y], name=b.uniq("rescale")))
+    return b.finish(nodes, None)
+
+
 def encoder():
     """a 2-layer transformer encoder (post-attention residuals, pre-norm), d=256, 4 heads, MLP 1024, 128 tokens"""
     d, h, ff, s, layers = 256, 4, 1024, 128, 2
@@ -326,6 +356,9 @@ def main():
         save(to_qdq(src()), name + "_qdq")
         save(to_qop(src()), name + "_qop")
     save(to_qdq(load("resnet18"), float_conv=FLOAT_CONV), "resnet18_qdq_float1")
+    enc = lambda: onnx.load(os.path.join(HERE, "encoder.onnx"), load_external_data=False)  # noqa: E731
+    save(to_dynamic(enc()), "encoder_dyn")
+    save(to_qdq(enc(), weighted_only=True), "encoder_qdq_w")
 
 
 if __name__ == "__main__":
