@@ -9,9 +9,10 @@ set -euo pipefail
 # python3-venv, python3-pip, python3-setuptools, python3-wheel, python3-pytest, python3-pandas: the Python package
 # installed offline into a venv and its tests (tests/python/; skipped where they are missing)
 # locales: the comma-decimal de_DE.UTF-8 locale of the locale-independence test (tests/unit/test_locale.c)
+# strace: a signal injected while -o is written, to see the temporary removed (tests/cli/files.sh; skipped without it)
 pkgs=(build-essential cmake clang clang-format libonnx-testdata libyaml-dev pkg-config libjansson-dev chromium python3
       protobuf-c-compiler libprotobuf-c-dev libonnx-dev python3-onnx python3-venv python3-pip python3-setuptools
-      python3-wheel python3-pytest python3-pandas locales)
+      python3-wheel python3-pytest python3-pandas locales strace)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 SUDO=""
