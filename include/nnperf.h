@@ -497,12 +497,15 @@ enum nnperf_status nnperf_calibrate(const char *platform, const char *const *mod
                                     const char *const *profiles, int n, const char *dtype, char **yaml,
                                     size_t *yaml_len, char **log, char *err, size_t errlen);
 /* Fits a platform's free parameters to a table of measured whole-model latencies or FPS (CSV with a header: model,
- * input, dtype, batch, latency_ms or fps; paths relative to the table's folder) by least squares on the log error,
- * and predicts every row with a fit that left it out. fit: comma-separated numeric platform keys
- * ("memory.ddr_efficiency", "compute.array.channels.int8", ...) or "efficiency" (every class's efficiency scaled);
- * NULL = "efficiency,memory.ddr_efficiency,overhead.per_layer_s". *yaml (the calibrated platform) and *log (the
- * fit, per row: measured, before, fitted, left out) are malloc'd. Errors: NNPERF_E_IO, NNPERF_E_PARSE (the table),
- * NNPERF_E_USAGE (unknown key, more parameters than rows allow), those of loading and predicting the models. */
+ * input, dtype, batch, latency_ms or fps, or the fidelity dataset's columns; paths relative to the table's folder,
+ * else the current directory) by least squares on the log error, and predicts every row with a fit that left it
+ * out. Rows with split "test" are never fitted, rows of another preset are skipped; a row more than 10x off the
+ * others is left out and named in the log. fit: comma-separated numeric platform keys ("memory.ddr_efficiency",
+ * "calibration.time_scale", ...) or "efficiency" (every class's efficiency scaled); NULL: chosen from the number of
+ * measurements (docs/prediction.md, Calibration). *yaml (the platform's own text with the fitted values edited in,
+ * its comments kept, and a calibration: record) and *log (the keys, bounds reached, per row: measured, before,
+ * fitted, left out) are malloc'd. Errors: NNPERF_E_IO, NNPERF_E_PARSE (the table), NNPERF_E_USAGE (unknown key,
+ * more parameters than measurements, no fit rows), those of loading and predicting the models. */
 enum nnperf_status nnperf_calibrate_table(const char *platform, const char *table, const char *fit,
                                           char **yaml, size_t *yaml_len, char **log, char *err,
                                           size_t errlen);

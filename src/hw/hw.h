@@ -108,6 +108,11 @@ struct hw_desc {
      * number (0: not validated); reports show them as the prediction's expected error */
     int val_rows;
     double val_median, val_p90;
+    /* calibration (nnperf calibrate --table): a factor on every predicted time (0: none) and the record of the fit:
+     * rows fitted, median |error| before and after, leave-one-out median |error| (0: not available) */
+    double cal_time_scale;
+    int cal_rows;
+    double cal_error_before, cal_error_after, cal_loo_error;
     struct hw_fallback fb;
     /* keys whose values are assumptions rather than published facts (key paths, validated against the table) */
     int n_assume;

@@ -225,6 +225,22 @@ const struct hw_key hw_keys[] = {
      .doc = "median of |predicted / measured - 1| over those rows (0.25: 25%)"},
     {"validation.p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_p90),
      .doc = "90th percentile (nearest rank) of the same |errors|"},
+
+    {"calibration", HW_T_SECTION,
+     .doc = "what `nnperf calibrate --table` fitted to a user's measurements (docs/prediction.md, Calibration): a "
+            "time scale, and the record of the fit"},
+    {"calibration.time_scale", HW_T_NUM, .unit = HW_U_NONE, 1e-3, 1e3, HW_F_ZERO_OFF, D(cal_time_scale),
+     .doc = "factor on every predicted time (each layer's and the per-run cost): the one scale a single "
+            "measurement determines; absent: 1"},
+    {"calibration.rows", HW_T_INT, .min = 0, .max = 1e6, .off = D(cal_rows),
+     .doc = "measurements the calibration was fitted on"},
+    {"calibration.error_before", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(cal_error_before),
+     .doc = "median |predicted / measured - 1| over those measurements before the fit"},
+    {"calibration.error_after", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(cal_error_after),
+     .doc = "the same after the fit"},
+    {"calibration.loo_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(cal_loo_error),
+     .doc = "median |error| of each measurement predicted by a fit that left it out (the honest estimate for a new "
+            "model); absent: too few measurements"},
 };
 /* clang-format on */
 const int hw_n_keys = (int)(sizeof hw_keys / sizeof hw_keys[0]);

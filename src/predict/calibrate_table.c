@@ -30,6 +30,8 @@ struct ct_row {
     double measured_tp_fps; /* with every core busy, 0 when not given */
     struct nnperf_model *m;
     struct nnperf_analysis *a;
+    int line;     /* in the table */
+    int excluded; /* an outlier: left out of the fit */
 };
 
 struct ct_param {
@@ -130,7 +132,7 @@ static double objective(struct ct_fit *f, const double *x)
     double s = 0;
     f->evals++;
     for (int i = 0; i < f->n_rows; i++) {
-        if (i == f->skip) continue;
+        if (i == f->skip || f->rows[i].excluded) continue;
         double tp = 0, t = predict_row(&f->rows[i], &hw, NULL, &tp);
         if (t <= 0) return 1e300;
         if (f->rows[i].measured_s > 0) {
@@ -200,7 +202,33 @@ static void minimise(struct ct_fit *f, double *x, int n)
     memcpy(x, simplex[lo], (size_t)n * sizeof *x);
 }
 
-static enum nnperf_status read_table(const char *path, struct ct_row **out, int *n_out, struct diag *d)
+/* what a table gave besides its rows: rows left out because they are test rows or another platform's */
+struct ct_read {
+    int test_rows, other_rows;
+};
+
+enum {
+    C_MODEL,
+    C_INPUT,
+    C_DTYPE,
+    C_BATCH,
+    C_LAT,
+    C_FPS,
+    C_TP,
+    C_PRESET,
+    C_QTY,
+    C_VALUE,
+    C_UNIT,
+    C_SPLIT,
+    C_N
+};
+
+/* Reads a measured table. Columns: model, input, dtype, batch and latency_ms / fps / throughput_fps, or the
+ * fidelity dataset's (bench/fidelity/data/README.md): preset (rows of other platforms are skipped), quantity +
+ * value + unit, split (test rows are never fitted: skipped and counted), and threads, includes, board, software,
+ * source (ignored). A model path is relative to the table's folder, else to the current directory. */
+static enum nnperf_status read_table(const char *path, const char *platform, struct ct_row **out, int *n_out,
+                                     struct ct_read *info, struct diag *d)
 {
     size_t len;
     char *text = NULL;
@@ -218,9 +246,12 @@ static enum nnperf_status read_table(const char *path, struct ct_row **out, int 
         slash[1] = 0;
     else
         dir[0] = 0;
-    int col[7] = {-1, -1, -1, -1, -1, -1, -1}; /* model input dtype batch latency_ms fps throughput_fps */
-    static const char *const names[7] = {"model",      "input", "dtype",         "batch",
-                                         "latency_ms", "fps",   "throughput_fps"};
+    int col[C_N];
+    for (int i = 0; i < C_N; i++) col[i] = -1;
+    static const char *const names[C_N] = {"model",      "input", "dtype",          "batch",
+                                           "latency_ms", "fps",   "throughput_fps", "preset",
+                                           "quantity",   "value", "unit",           "split"};
+    static const char *const ignored[] = {"threads", "includes", "board", "software", "source"};
     int n = 0, header = 0, lineno = 0;
     for (char *line = text, *next; line && !st; line = next) {
         next = strchr(line, '\n');
@@ -236,22 +267,48 @@ static enum nnperf_status read_table(const char *path, struct ct_row **out, int 
         }
         if (!header) {
             header = 1;
-            for (int i = 0; i < nf; i++) {
-                int k = -1;
-                for (int j = 0; j < 7; j++)
+            for (int i = 0; i < nf && !st; i++) {
+                int k = -1, skip = 0;
+                for (int j = 0; j < C_N; j++)
                     if (!strcmp(f[i], names[j])) k = j;
-                if (k < 0) {
-                    st = diag_set(d, NNPERF_E_PARSE,
-                                  "%s:%d: unknown column '%s' (model, input, dtype, batch, latency_ms, fps)",
-                                  path, lineno, f[i]);
-                    break;
-                }
-                col[k] = i;
+                for (size_t j = 0; j < sizeof ignored / sizeof *ignored; j++)
+                    skip |= !strcmp(f[i], ignored[j]);
+                if (k < 0 && !skip)
+                    st = diag_set(
+                        d, NNPERF_E_PARSE,
+                        "%s:%d: unknown column '%s' (model, input, dtype, batch, latency_ms, fps, "
+                        "throughput_fps; or the fidelity dataset's: preset, quantity, value, unit, split, "
+                        "threads, includes, board, software, source)",
+                        path, lineno, f[i]);
+                else if (k >= 0)
+                    col[k] = i;
             }
-            if (!st && (col[0] < 0 || (col[4] < 0) == (col[5] < 0)))
+            if (!st && col[C_QTY] >= 0 && (col[C_VALUE] < 0 || col[C_LAT] >= 0 || col[C_FPS] >= 0))
                 st = diag_set(d, NNPERF_E_PARSE,
-                              "%s:%d: the header needs 'model' and exactly one of 'latency_ms' or 'fps'",
+                              "%s:%d: a 'quantity' column goes with 'value' and without latency_ms or fps",
                               path, lineno);
+            else if (!st && col[C_QTY] < 0 && (col[C_MODEL] < 0 || (col[C_LAT] < 0) == (col[C_FPS] < 0)))
+                st = diag_set(d, NNPERF_E_PARSE,
+                              "%s:%d: the header needs 'model' and exactly one of 'latency_ms' or 'fps' (or "
+                              "'quantity' and 'value')",
+                              path, lineno);
+            else if (!st && col[C_MODEL] < 0)
+                st = diag_set(d, NNPERF_E_PARSE, "%s:%d: the header needs 'model'", path, lineno);
+            continue;
+        }
+        const char *fv[C_N];
+        for (int i = 0; i < C_N; i++) fv[i] = col[i] >= 0 && col[i] < nf ? f[col[i]] : "";
+        if (*fv[C_SPLIT] && strcmp(fv[C_SPLIT], "fit") && strcmp(fv[C_SPLIT], "test")) {
+            st = diag_set(d, NNPERF_E_PARSE, "%s:%d: split '%s' is not fit or test", path, lineno,
+                          fv[C_SPLIT]);
+            break;
+        }
+        if (*fv[C_PRESET] && strcmp(fv[C_PRESET], platform)) {
+            info->other_rows++;
+            continue;
+        }
+        if (!strcmp(fv[C_SPLIT], "test")) { /* measured to test predictions: never fitted */
+            info->test_rows++;
             continue;
         }
         if (n == CT_MAX_ROWS) {
@@ -259,41 +316,74 @@ static enum nnperf_status read_table(const char *path, struct ct_row **out, int 
             break;
         }
         struct ct_row *r = &rows[n];
-        const char *model = col[0] < nf ? f[col[0]] : "";
-        int lc = col[4] >= 0 ? col[4] : col[5];
-        const char *mv = lc >= 0 && lc < nf ? f[lc] : "", *tv = col[6] >= 0 && col[6] < nf ? f[col[6]] : "";
-        double v = 0, tpv = 0;
-        int has_v = *mv != 0, has_tp = *tv != 0;
-        if (!*model || (!has_v && !has_tp) || (has_v && (!hw_parse_number(mv, &v) || !(v > 0))) ||
-            (has_tp && (!hw_parse_number(tv, &tpv) || !(tpv > 0)))) {
-            st = diag_set(d, NNPERF_E_PARSE, "%s:%d: a row needs a model and a positive %s", path, lineno,
-                          lc < 0        ? "throughput_fps"
-                          : col[4] >= 0 ? "latency_ms"
-                                        : "fps");
-            break;
-        }
+        r->line = lineno;
         r->batch = 1;
-        if (col[3] >= 0 && col[3] < nf && *f[col[3]]) {
+        if (*fv[C_BATCH]) {
             double b;
-            if (!hw_parse_number(f[col[3]], &b) || b < 1 || b > 1000000 || b != floor(b)) {
+            if (!hw_parse_number(fv[C_BATCH], &b) || b < 1 || b > 1000000 || b != floor(b)) {
                 st = diag_set(d, NNPERF_E_PARSE, "%s:%d: batch '%s' is not a whole number from 1 to 1000000",
-                              path, lineno, f[col[3]]);
+                              path, lineno, fv[C_BATCH]);
                 break;
             }
             r->batch = (int)b;
         }
-        r->measured_s = !has_v ? 0 : col[4] >= 0 ? v * 1e-3 / r->batch : 1.0 / v;
+        double v = 0, tpv = 0;
+        int q = -1; /* C_LAT, C_FPS or C_TP */
+        if (col[C_QTY] >= 0) {
+            static const char *const qn[3] = {"latency", "fps", "throughput"}, *const un[3] = {"ms", "fps",
+                                                                                               "fps"};
+            for (int i = 0; i < 3; i++)
+                if (!strcmp(fv[C_QTY], qn[i])) q = C_LAT + i;
+            if (q < 0 || (*fv[C_UNIT] && strcmp(fv[C_UNIT], un[q - C_LAT]))) {
+                st = diag_set(d, NNPERF_E_PARSE,
+                              "%s:%d: quantity '%s' with unit '%s' (latency in ms, fps or throughput in fps)",
+                              path, lineno, fv[C_QTY], fv[C_UNIT]);
+                break;
+            }
+            if (!*fv[C_MODEL] || !hw_parse_number(fv[C_VALUE], &v) || !(v > 0)) {
+                st = diag_set(d, NNPERF_E_PARSE, "%s:%d: a row needs a model and a positive value", path,
+                              lineno);
+                break;
+            }
+            if (q == C_TP) tpv = v, v = 0;
+        } else {
+            int lc = col[C_LAT] >= 0 ? C_LAT : C_FPS;
+            const char *mv = fv[lc], *tv = fv[C_TP];
+            int has_v = *mv != 0, has_tp = *tv != 0;
+            if (!*fv[C_MODEL] || (!has_v && !has_tp) || (has_v && (!hw_parse_number(mv, &v) || !(v > 0))) ||
+                (has_tp && (!hw_parse_number(tv, &tpv) || !(tpv > 0)))) {
+                st = diag_set(d, NNPERF_E_PARSE, "%s:%d: a row needs a model and a positive %s", path, lineno,
+                              names[lc]);
+                break;
+            }
+            q = has_v ? lc : C_TP;
+        }
+        r->measured_s = !(v > 0) ? 0 : q == C_LAT ? v * 1e-3 / r->batch : 1.0 / v;
         r->measured_tp_fps = tpv;
+        const char *model = fv[C_MODEL];
         char buf[4096];
         snprintf(buf, sizeof buf, "%s%s", model[0] == '/' ? "" : dir, model);
+        FILE *probe = model[0] == '/' || !dir[0] ? NULL : fopen(buf, "rb");
+        if (probe)
+            fclose(probe);
+        else if (model[0] != '/' && dir[0]) /* not beside the table: relative to the current directory */
+            snprintf(buf, sizeof buf, "%s", model);
         r->model = strdup(buf);
-        r->input = col[1] >= 0 && col[1] < nf && *f[col[1]] ? strdup(f[col[1]]) : NULL;
-        r->dtype = col[2] >= 0 && col[2] < nf && *f[col[2]] ? strdup(f[col[2]]) : NULL;
+        r->input = *fv[C_INPUT] ? strdup(fv[C_INPUT]) : NULL;
+        r->dtype = *fv[C_DTYPE] ? strdup(fv[C_DTYPE]) : NULL;
         if (!r->model) st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
         n++;
     }
     free(text);
-    if (!st && n == 0) st = diag_set(d, NNPERF_E_PARSE, "%s: no rows", path);
+    if (!st && n == 0 && info->test_rows)
+        st = diag_set(
+            d, NNPERF_E_USAGE,
+            "%s: no fit rows for %s: its %d rows are test rows (split test), which fitting never reads "
+            "(bench/fidelity/data/README.md); measure the board yourself and give rows without a split",
+            path, platform, info->test_rows);
+    else if (!st && n == 0)
+        st = diag_set(d, NNPERF_E_PARSE, "%s: no rows%s%s", path, info->other_rows ? " for " : "",
+                      info->other_rows ? platform : "");
     *out = rows;
     *n_out = n;
     return st;
@@ -351,6 +441,9 @@ static enum nnperf_status add_param(struct ct_fit *f, const char *path)
         p->lo = p->key->min > 0 ? p->key->min : 1e-12;
         p->hi = p->key->max;
         p->init = get_param(&f->base, p);
+        /* a key the platform leaves unset starts where it does something: a time scale at 1, a time at 100 us */
+        if (!(p->init > 0) && !strcmp(path, "calibration.time_scale")) p->init = 1;
+        if (!(p->init > 0) && p->key->unit == HW_U_SECONDS) p->init = 1e-4;
         if (!(p->init > 0)) p->init = p->lo > 1e-12 ? p->lo : 1e-6;
     }
     f->n_par++;
@@ -370,6 +463,358 @@ static double median_abs(double *e, int n)
     return n ? (n % 2 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2) : 0;
 }
 
+/* measurements (a latency and/or a throughput per row) of the rows taking part in the fit */
+static int count_measurements(const struct ct_fit *f)
+{
+    int n = 0;
+    for (int i = 0; i < f->n_rows; i++)
+        if (!f->rows[i].excluded) n += (f->rows[i].measured_s > 0) + (f->rows[i].measured_tp_fps > 0);
+    return n;
+}
+
+/* errors of the fitted rows' measurements predicted as t / tp (latency per frame, throughput) into e; their count */
+static int errors_of(const struct ct_fit *f, const double *t, const double *tp, double *e)
+{
+    int n = 0;
+    for (int i = 0; i < f->n_rows; i++) {
+        const struct ct_row *r = &f->rows[i];
+        if (r->excluded) continue;
+        if (r->measured_s > 0) e[n++] = t[i] / r->measured_s - 1;
+        if (r->measured_tp_fps > 0) e[n++] = tp[i] / r->measured_tp_fps - 1;
+    }
+    return n;
+}
+
+/* fits the parameters from their initial values into x */
+static void fit_all(struct ct_fit *f, double *x)
+{
+    for (int i = 0; i < f->n_par; i++) x[i] = log(f->par[i].init);
+    f->skip = -1;
+    minimise(f, x, f->n_par);
+}
+
+/* every fitted row predicted by a fit that left it out (t, tp), from the full fit x; the median |error|, or NAN when
+ * a fit without one row would have fewer measurements than parameters */
+static double leave_one_out(struct ct_fit *f, const double *x, double *t, double *tp)
+{
+    int n_res = count_measurements(f);
+    for (int i = 0; i < f->n_rows; i++) {
+        const struct ct_row *r = &f->rows[i];
+        if (r->excluded) continue;
+        if (n_res - (r->measured_s > 0) - (r->measured_tp_fps > 0) < f->n_par) return NAN;
+    }
+    for (int i = 0; i < f->n_rows; i++) {
+        if (f->rows[i].excluded) continue;
+        double xl[CT_MAX_PARAMS];
+        memcpy(xl, x, sizeof xl);
+        f->skip = i;
+        minimise(f, xl, f->n_par);
+        struct hw_desc hl;
+        apply(f, xl, &hl);
+        t[i] = predict_row(&f->rows[i], &hl, NULL, &tp[i]);
+    }
+    f->skip = -1;
+    double e[2 * CT_MAX_ROWS];
+    return median_abs(e, errors_of(f, t, tp, e));
+}
+
+/* The keys a calibration without --fit frees, from the number of measurements: one scale on every time for one or
+ * two (all they can tell); from three on, forward selection by the leave-one-out error among the residuals that
+ * matter on this platform (the efficiency of its compute, its DDR efficiency, the fixed cost per run, its host link
+ * when it has one), a key joining only when it lowers that error by a tenth, with fewer keys than measurements
+ * and three at most. */
+static enum nnperf_status choose_keys(struct ct_fit *f, struct strbuf *lg)
+{
+    enum nnperf_status st = add_param(f, "calibration.time_scale");
+    int n_res = count_measurements(f);
+    if (st || n_res < 3) {
+        if (!st && lg)
+            sb_printf(lg, "keys: calibration.time_scale (%d measurement%s: one scale on every time)\n", n_res,
+                      n_res == 1 ? "" : "s");
+        return st;
+    }
+    static const char *const cand[] = {"efficiency", "memory.ddr_efficiency", "overhead.per_run_s",
+                                       "memory.link_bandwidth"};
+    int used[4] = {0, 0, 0, f->base.link_bw > 0 ? 0 : 1};
+    double x[CT_MAX_PARAMS], t[CT_MAX_ROWS], tp[CT_MAX_ROWS];
+    fit_all(f, x);
+    double best = leave_one_out(f, x, t, tp);
+    if (lg) sb_printf(lg, "keys: calibration.time_scale (leave-one-out median |error| %.1f%%)", 100 * best);
+    while (!st && f->n_par < 3 && f->n_par < n_res - 1) {
+        int pick = -1;
+        double pb = best;
+        for (int c = 0; c < 4 && !st; c++) {
+            if (used[c]) continue;
+            if ((st = add_param(f, cand[c]))) break;
+            fit_all(f, x);
+            double l = leave_one_out(f, x, t, tp);
+            f->n_par--;
+            if (l < 0.9 * pb) pb = l, pick = c;
+        }
+        if (st || pick < 0) break;
+        st = add_param(f, cand[pick]);
+        used[pick] = 1;
+        if (lg) sb_printf(lg, ", %s (%.1f%%)", cand[pick], 100 * pb);
+        best = pb;
+    }
+    if (lg) sb_printf(lg, "\n");
+    return st;
+}
+
+/* Leaves out a row whose measurement is more than 10x off what the other rows say (measured / predicted against
+ * their median), with three measurements or more; names it in the log. With two, warns when they disagree that
+ * much. Returns how many rows were left out. */
+static int guard_outliers(struct ct_fit *f, const double *t, const double *tp, struct strbuf *lg)
+{
+    double lr[2 * CT_MAX_ROWS], sorted[2 * CT_MAX_ROWS];
+    int owner[2 * CT_MAX_ROWS], n = 0, out = 0;
+    for (int i = 0; i < f->n_rows; i++) {
+        const struct ct_row *r = &f->rows[i];
+        if (r->measured_s > 0) lr[n] = log(r->measured_s / t[i]), owner[n++] = i;
+        if (r->measured_tp_fps > 0) lr[n] = log(tp[i] / r->measured_tp_fps), owner[n++] = i;
+    }
+    memcpy(sorted, lr, (size_t)n * sizeof *lr);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && sorted[j] < sorted[j - 1]; j--) {
+            double s = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = s;
+        }
+    double med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    if (n == 2 && fabs(lr[0] - lr[1]) > log(10) && lg)
+        sb_printf(lg,
+                  "warning: the two measurements disagree by %.0fx against the platform (lines %d and %d of "
+                  "the table): one of them may be a measurement artifact\n",
+                  exp(fabs(lr[0] - lr[1])), f->rows[owner[0]].line, f->rows[owner[1]].line);
+    if (n < 3) return 0;
+    for (int k = 0; k < n; k++) {
+        struct ct_row *r = &f->rows[owner[k]];
+        if (r->excluded || fabs(lr[k] - med) <= log(10)) continue;
+        r->excluded = 1;
+        out++;
+        const char *base = strrchr(r->model, '/');
+        if (lg)
+            sb_printf(
+                lg,
+                "outlier: line %d (%s %s) is %.0fx %s than the other rows say (measured / predicted %.3g "
+                "against their median %.3g): left out of the fit (a measurement artifact?)\n",
+                r->line, base ? base + 1 : r->model, r->input ? r->input : "", exp(fabs(lr[k] - med)),
+                lr[k] > med ? "slower" : "faster", exp(lr[k]), exp(med));
+    }
+    return out;
+}
+
+/* text with every control character but newline made '?' (a path in a YAML comment) */
+static void put_clean(struct strbuf *sb, const char *s)
+{
+    for (; *s; s++) sb_printf(sb, "%c", (unsigned char)*s < 32 || *s == 127 ? '?' : *s);
+}
+
+/* the parameter's section and leaf ("memory", "ddr_efficiency"; "efficiency" is compute.efficiency); 0 when the
+ * key is not two levels deep (the text editor below leaves it to the writer) */
+static int param_place(const struct ct_param *p, char *sec, size_t cs, char *leaf, size_t ls)
+{
+    const char *path = p->key ? p->path : "compute.efficiency";
+    const char *dot = strchr(path, '.');
+    if (!dot || strchr(dot + 1, '.') || (p->key && p->key->map)) return 0;
+    snprintf(sec, cs, "%.*s", (int)(dot - path), path);
+    snprintf(leaf, ls, "%s", dot + 1);
+    return 1;
+}
+
+/* whether line (not NUL-terminated, n bytes) is "<indent spaces>key:" followed by a space, end or comment */
+static int line_is_key(const char *line, size_t n, size_t indent, const char *key)
+{
+    size_t k = strlen(key);
+    for (size_t i = 0; i < indent; i++)
+        if (i >= n || line[i] != ' ') return 0;
+    if (indent + k + 1 > n || line[indent + k] != ':' || strncmp(line + indent, key, k)) return 0;
+    return indent + k + 1 == n || line[indent + k + 1] == ' ' || line[indent + k + 1] == '#';
+}
+
+/* The calibrated platform as the original text with the fitted values edited in place (each marked CALIBRATED,
+ * its old value and comment kept), the name given a -cal suffix, the fitted keys taken off `assumptions:`, the
+ * `validation:` section dropped (it described the platform before calibration) and a `calibration:` section
+ * recording the fit appended (record: its comment lines). Returns 0 when the text cannot be edited that way. */
+static int edit_yaml(const char *text, size_t len, const struct ct_fit *f, const struct hw_desc *hw,
+                     const char *record, struct strbuf *out)
+{
+    int n = f->n_par, found[CT_MAX_PARAMS] = {0};
+    char sec[CT_MAX_PARAMS][HW_MAX_KEY], leaf[CT_MAX_PARAMS][HW_MAX_KEY];
+    for (int i = 0; i < n; i++) {
+        if (f->par[i].key && !strcmp(f->par[i].path, "calibration.time_scale")) {
+            found[i] = 1; /* written with the record */
+            continue;
+        }
+        if (!param_place(&f->par[i], sec[i], sizeof sec[i], leaf[i], sizeof leaf[i])) return 0;
+    }
+    char cur[HW_MAX_KEY] = "";
+    int skipping = 0;
+    for (const char *line = text; line < text + len;) {
+        const char *nl = memchr(line, '\n', (size_t)(text + len - line));
+        size_t ln = nl ? (size_t)(nl - line) : (size_t)(text + len - line);
+        const char *next = nl ? nl + 1 : text + len;
+        if (ln && line[0] != ' ' && line[0] != '#') { /* a top-level key */
+            const char *colon = memchr(line, ':', ln);
+            snprintf(cur, sizeof cur, "%.*s", colon ? (int)(colon - line) : 0, line);
+            skipping = !strcmp(cur, "validation") || !strcmp(cur, "calibration");
+        } else if (skipping && ln && line[0] == '#') {
+            skipping = 0;
+        }
+        if (skipping) {
+            line = next;
+            continue;
+        }
+        if (line_is_key(line, ln, 0, "name")) {
+            sb_printf(out, "name: %s\n", hw->name);
+        } else if (line_is_key(line, ln, 0, "assumptions") && memchr(line, '[', ln) &&
+                   memchr(line, ']', ln)) {
+            const char *o = memchr(line, '[', ln), *c = memchr(line, ']', ln);
+            sb_puts(out, "assumptions: [");
+            int first = 1;
+            for (const char *p = o + 1; p < c;) {
+                const char *e = memchr(p, ',', (size_t)(c - p));
+                if (!e) e = c;
+                const char *a = p, *b = e;
+                while (a < b && *a == ' ') a++;
+                while (b > a && b[-1] == ' ') b--;
+                int drop = 0;
+                for (int i = 0; i < n; i++)
+                    drop |= f->par[i].key && strlen(f->par[i].path) == (size_t)(b - a) &&
+                            !strncmp(f->par[i].path, a, (size_t)(b - a));
+                if (b > a && !drop) {
+                    sb_printf(out, "%s%.*s", first ? "" : ", ", (int)(b - a), a);
+                    first = 0;
+                }
+                p = e + 1;
+            }
+            sb_printf(out, "]%.*s\n", (int)(line + ln - c - 1), c + 1);
+        } else {
+            int done = 0;
+            for (int i = 0; i < n && !done; i++) {
+                if (found[i] || strcmp(cur, sec[i]) || !line_is_key(line, ln, 2, leaf[i])) continue;
+                const char *hash = memchr(line, '#', ln);
+                if (!f->par[i].key && (!memchr(line, '{', ln) || !memchr(line, '}', ln))) return 0;
+                struct strbuf v;
+                sb_init(&v, 4096);
+                hw_key_get(hw, f->par[i].key ? f->par[i].path : "compute.efficiency", &v);
+                char old[80];
+                size_t vlen = (size_t)((hash ? hash : line + ln) - (line + 3 + strlen(leaf[i])));
+                snprintf(old, sizeof old, "%.*s", (int)vlen, line + 3 + strlen(leaf[i]));
+                char *o = trim(old);
+                size_t at = out->len;
+                sb_printf(out, "  %s: %s", leaf[i], v.p ? v.p : "");
+                sb_free(&v);
+                for (size_t w = out->len - at; w < 35; w++) sb_puts(out, " ");
+                sb_printf(out, " # CALIBRATED (was %s; calibration: below)%s%.*s\n", o, hash ? " " : "",
+                          hash ? (int)(line + ln - hash - 1) : 0, hash ? hash + 1 : "");
+                found[i] = done = 1;
+            }
+            if (!done) sb_printf(out, "%.*s\n", (int)ln, line);
+            /* a fitted key its section does not state: right after the section's header */
+            if (!done && ln && line[0] != ' ' && line[0] != '#')
+                for (int i = 0; i < n; i++) {
+                    if (found[i] || strcmp(cur, sec[i]) || !f->par[i].key) continue;
+                    int later = 0; /* stated further down in this section? */
+                    for (const char *q = next; q < text + len && !later;) {
+                        const char *qn = memchr(q, '\n', (size_t)(text + len - q));
+                        size_t qlen = qn ? (size_t)(qn - q) : (size_t)(text + len - q);
+                        if (qlen && q[0] != ' ' && q[0] != '#') break;
+                        later = line_is_key(q, qlen, 2, leaf[i]);
+                        q = qn ? qn + 1 : text + len;
+                    }
+                    if (later) continue;
+                    char v[40];
+                    hw_fmt_num(get_param(hw, &f->par[i]), v, sizeof v);
+                    sb_printf(out, "  %s: %s # CALIBRATED (unset before; calibration: below)\n", leaf[i], v);
+                    found[i] = 1;
+                }
+        }
+        line = next;
+    }
+    for (int i = 0; i < n; i++) /* a section the text does not have */
+        if (!found[i] && f->par[i].key) {
+            char v[40];
+            hw_fmt_num(get_param(hw, &f->par[i]), v, sizeof v);
+            sb_printf(out, "%s:\n  %s: %s # CALIBRATED (unset before; calibration: below)\n", sec[i], leaf[i],
+                      v);
+            found[i] = 1;
+        }
+    for (int i = 0; i < n; i++)
+        if (!found[i]) return 0;
+    sb_puts(out, record);
+    return !out->overflow;
+}
+
+/* the calibration record: `calibration:` with the fit's keys and one comment line per fitted key and row */
+static void write_record(const struct ct_fit *f, const struct hw_desc *hw, const double *x, const char *table,
+                         double t[3][CT_MAX_ROWS], double tp[3][CT_MAX_ROWS], int loo, struct strbuf *r)
+{
+    sb_puts(r, "calibration:                       # nnperf calibrate --table ");
+    put_clean(r, table);
+    sb_printf(r, " (%d row%s fitted)\n", hw->cal_rows, hw->cal_rows == 1 ? "" : "s");
+    for (int i = 0; i < f->n_par; i++) {
+        char v0[40], v1[40];
+        hw_fmt_num(f->par[i].key ? f->par[i].init : 1.0, v0, sizeof v0);
+        hw_fmt_num(f->par[i].key ? get_param(hw, &f->par[i]) : exp(x[i]), v1, sizeof v1);
+        sb_printf(r, "  # fitted %s: %s -> %s%s\n", f->par[i].path, v0, v1, f->par[i].key ? "" : " (scale)");
+    }
+    for (int i = 0; i < f->n_rows; i++) {
+        const struct ct_row *w = &f->rows[i];
+        const char *base = strrchr(w->model, '/');
+        for (int q = 0; q < 2; q++) {
+            double meas = q ? w->measured_tp_fps : w->measured_s;
+            if (!(meas > 0)) continue;
+            double(*a)[CT_MAX_ROWS] = q ? tp : t;
+            sb_printf(r, "  # line %d ", w->line);
+            put_clean(r, base ? base + 1 : w->model);
+            sb_printf(r, " %s %s: ", w->input ? w->input : "", q ? "throughput" : "latency");
+            if (w->excluded) {
+                sb_printf(r, "outlier, left out (before %+.1f%%)\n", 100 * (a[0][i] / meas - 1));
+                continue;
+            }
+            sb_printf(r, "before %+.1f%%, after %+.1f%%", 100 * (a[0][i] / meas - 1),
+                      100 * (a[1][i] / meas - 1));
+            if (loo) sb_printf(r, ", left out %+.1f%%", 100 * (a[2][i] / meas - 1));
+            sb_puts(r, "\n");
+        }
+    }
+    char b[40];
+    if (hw->cal_time_scale > 0) {
+        hw_fmt_num(hw->cal_time_scale, b, sizeof b);
+        sb_printf(r, "  time_scale: %s\n", b);
+    }
+    sb_printf(r, "  rows: %d\n", hw->cal_rows);
+    hw_fmt_num(hw->cal_error_before, b, sizeof b);
+    sb_printf(r, "  error_before: %s\n", b);
+    hw_fmt_num(hw->cal_error_after, b, sizeof b);
+    sb_printf(r, "  error_after: %s\n", b);
+    if (hw->cal_loo_error > 0) {
+        hw_fmt_num(hw->cal_loo_error, b, sizeof b);
+        sb_printf(r, "  loo_error: %s\n", b);
+    }
+}
+
+/* the platform's own text: a preset's, or the file's (NULL when unreadable) */
+static char *platform_text(const char *platform, size_t *len)
+{
+    const char *pre = hw_preset_yaml(platform, len);
+    if (pre) {
+        char *c = malloc(*len + 1);
+        if (c) memcpy(c, pre, *len + 1);
+        return c;
+    }
+    struct diag d = {0};
+    char *buf = NULL;
+    if (hw_read_file(platform, &buf, len, &d)) return NULL;
+    return buf;
+}
+
+static double round4(double v)
+{
+    return round(v * 1e4) / 1e4;
+}
+
 enum nnperf_status nnperf_calibrate_table(const char *platform, const char *table, const char *fit,
                                           char **yaml, size_t *yaml_len, char **logp, char *err,
                                           size_t errlen)
@@ -383,66 +828,120 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
     f.d = &d;
     f.skip = -1;
     hw_init(&f.base);
+    struct ct_read info = {0};
+    struct strbuf lg;
+    sb_init(&lg, 1 << 20);
     enum nnperf_status st = hw_resolve(platform, &f.base, &d);
-    if (!st) st = read_table(table, &f.rows, &f.n_rows, &d);
+    if (!st) st = read_table(table, f.base.name, &f.rows, &f.n_rows, &info, &d);
     for (int i = 0; !st && i < f.n_rows; i++) st = load_row(&f.rows[i], &d);
-    char *keys = strdup(fit && *fit ? fit : "efficiency,memory.ddr_efficiency,overhead.per_layer_s");
-    if (!keys && !st) st = diag_set(&d, NNPERF_E_NOMEM, "out of memory");
-    for (char *tok = keys ? strtok(keys, ",") : NULL; tok && !st; tok = strtok(NULL, ","))
-        st = add_param(&f, trim(tok));
-    free(keys);
-    int n_res = 0; /* measurements: a latency and/or a throughput per row */
-    for (int i = 0; i < f.n_rows; i++) n_res += (f.rows[i].measured_s > 0) + (f.rows[i].measured_tp_fps > 0);
-    if (!st && f.n_par >= n_res)
-        st = diag_set(&d, NNPERF_E_USAGE,
-                      "%d free parameters need more than %d measurements (the table has %d)", f.n_par,
-                      f.n_par, n_res);
-    double x[CT_MAX_PARAMS];
-    for (int i = 0; i < f.n_par; i++) x[i] = log(f.par[i].init);
+    sb_printf(&lg, "calibrating %s on %d rows of %s", f.base.name, f.n_rows, table);
+    if (info.test_rows || info.other_rows)
+        sb_printf(&lg, " (%d test rows never fitted, %d rows of other platforms skipped)", info.test_rows,
+                  info.other_rows);
+    sb_puts(&lg, "\n");
     /* per row: latency and throughput before, fitted, and with the row left out */
     double t[3][CT_MAX_ROWS] = {{0}}, tp[3][CT_MAX_ROWS] = {{0}};
-    struct hw_desc hw;
     for (int i = 0; i < f.n_rows && !st; i++)
         if ((t[0][i] = predict_row(&f.rows[i], &f.base, &d, &tp[0][i])) <= 0)
             st = d.status ? d.status : NNPERF_E_INVALID;
+    if (!st) guard_outliers(&f, t[0], tp[0], &lg);
+    int n_res = count_measurements(&f);
+    if (!st && fit && *fit) {
+        char *keys = strdup(fit);
+        if (!keys) st = diag_set(&d, NNPERF_E_NOMEM, "out of memory");
+        for (char *tok = keys ? strtok(keys, ",") : NULL; tok && !st; tok = strtok(NULL, ","))
+            st = add_param(&f, trim(tok));
+        free(keys);
+        if (!st && f.n_par > n_res)
+            st = diag_set(
+                &d, NNPERF_E_USAGE,
+                "%d free parameters need at least %d measurements (the table has %d): free fewer keys, "
+                "or leave --fit out to let the number of rows choose (1 row: one scale on every time)",
+                f.n_par, f.n_par, n_res);
+    } else if (!st) {
+        st = choose_keys(&f, &lg);
+    }
+    double x[CT_MAX_PARAMS] = {0}, loo = NAN;
+    struct hw_desc hw;
     if (!st) {
-        minimise(&f, x, f.n_par);
+        fit_all(&f, x);
         apply(&f, x, &hw);
         for (int i = 0; i < f.n_rows; i++) t[1][i] = predict_row(&f.rows[i], &hw, NULL, &tp[1][i]);
-        for (int i = 0; i < f.n_rows; i++) {
-            double xl[CT_MAX_PARAMS];
-            memcpy(xl, x, sizeof xl);
-            f.skip = i;
-            minimise(&f, xl, f.n_par);
-            struct hw_desc hl;
-            apply(&f, xl, &hl);
-            t[2][i] = predict_row(&f.rows[i], &hl, NULL, &tp[2][i]);
-        }
-        f.skip = -1;
+        loo = leave_one_out(&f, x, t[2], tp[2]);
         char name[HW_MAX_NAME];
-        snprintf(name, sizeof name, "%.50s-cal", hw.name);
+        snprintf(name, sizeof name, "%.50s-cal", f.base.name);
         memcpy(hw.name, name, sizeof name);
-        struct strbuf y;
+        double e[2 * CT_MAX_ROWS];
+        int ne = errors_of(&f, t[0], tp[0], e);
+        hw.cal_rows = 0;
+        for (int i = 0; i < f.n_rows; i++) hw.cal_rows += !f.rows[i].excluded;
+        hw.cal_error_before = round4(median_abs(e, ne));
+        hw.cal_error_after = round4(median_abs(e, errors_of(&f, t[1], tp[1], e)));
+        hw.cal_loo_error = isnan(loo) ? 0 : fmax(1e-4, round4(loo));
+        hw.val_rows = 0, hw.val_median = hw.val_p90 = 0; /* the validation was of the platform before */
+        /* the keys, their bounds, the record */
+        for (int i = 0; i < f.n_par; i++) {
+            char v0[40], v1[40], raw[40];
+            double want = exp(x[i]);
+            hw_fmt_num(f.par[i].key ? f.par[i].init : 1.0, v0, sizeof v0);
+            hw_fmt_num(f.par[i].key ? get_param(&hw, &f.par[i]) : want, v1, sizeof v1);
+            hw_fmt_num(want, raw, sizeof raw);
+            sb_printf(&lg, "  %-34s %s -> %s%s", f.par[i].path, v0, v1, f.par[i].key ? "" : " (scale)");
+            if (want < f.par[i].lo || want > f.par[i].hi)
+                sb_printf(&lg, "  (at its bound: the fit wanted %s; %s is written)", raw, v1);
+            if (!f.par[i].key) {
+                int capped = 0;
+                for (int c = 0; c < OC_COUNT; c++) capped += f.base.eff[c] > 0 && f.base.eff[c] * want > 1;
+                if (f.base.eff_default * want > 1 || capped)
+                    sb_printf(&lg, "  (efficiencies above 1 are written as 1)");
+            }
+            sb_puts(&lg, "\n");
+        }
+        struct strbuf rec, y;
+        sb_init(&rec, 1 << 20);
+        write_record(&f, &hw, x, table, t, tp, !isnan(loo), &rec);
         sb_init(&y, 1 << 20);
-        st = hw_write_yaml_checked(&hw, "the calibrated platform", &y, &d);
+        size_t tlen = 0;
+        char *text = rec.overflow ? NULL : platform_text(platform, &tlen);
+        int edited = text && edit_yaml(text, tlen, &f, &hw, rec.p ? rec.p : "", &y);
+        if (edited) { /* the edited text must load as the fitted platform */
+            struct hw_desc back;
+            struct diag d2 = {0};
+            const char *file = hw_preset_yaml(platform, NULL) ? "calibrated.yaml" : platform;
+            edited = !hw_load_yaml(y.p, y.len, file, &back, &d2);
+            for (int i = 0; edited && i < f.n_rows; i++) {
+                double tb = 0, b = predict_row(&f.rows[i], &back, NULL, &tb);
+                edited = fabs(b - t[1][i]) <= 1e-9 * t[1][i] && fabs(tb - tp[1][i]) <= 1e-9 * (tp[1][i] + 1);
+            }
+        }
+        free(text);
+        if (!edited) { /* the writer: every key, the preset's comments lost */
+            sb_free(&y);
+            sb_init(&y, 1 << 20);
+            st = hw_write_yaml_checked(&hw, "the calibrated platform", &y, &d);
+            sb_puts(&y, "# (written by the YAML writer: the platform's text could not be edited in place)\n");
+            for (const char *c = rec.p ? strchr(rec.p, '\n') : NULL; c && c[1];) { /* the record's comments */
+                const char *e2 = strchr(c + 1, '\n');
+                const char *h = memchr(c + 1, '#', e2 ? (size_t)(e2 - c - 1) : strlen(c + 1));
+                if (h) sb_printf(&y, "%.*s\n", e2 ? (int)(e2 - h) : (int)strlen(h), h);
+                c = e2;
+            }
+        }
+        sb_printf(&lg, "written: %s\n",
+                  edited ? "the platform's text with the fitted values edited in (comments kept) and a "
+                           "calibration: record"
+                         : "every key by the YAML writer (the platform's text could not be edited in place)");
+        sb_free(&rec);
         if (st)
             sb_free(&y);
+        else if (y.overflow || !y.p)
+            st = diag_set(&d, NNPERF_E_NOMEM, "out of memory");
         else {
             *yaml = y.p;
             *yaml_len = y.len;
         }
     }
     if (!st && logp) {
-        struct strbuf lg;
-        sb_init(&lg, 1 << 20);
-        sb_printf(&lg, "calibrated %s on %d rows of %s (%d predictions):\n", f.base.name, f.n_rows, table,
-                  f.evals);
-        for (int i = 0; i < f.n_par; i++) {
-            char v0[40], v1[40];
-            hw_fmt_num(f.par[i].key ? f.par[i].init : 1.0, v0, sizeof v0);
-            hw_fmt_num(f.par[i].key ? get_param(&hw, &f.par[i]) : exp(x[i]), v1, sizeof v1);
-            sb_printf(&lg, "  %-34s %s -> %s%s\n", f.par[i].path, v0, v1, f.par[i].key ? "" : " (scale)");
-        }
         sb_printf(&lg, "%-32s %-22s %-10s %11s %11s %8s %11s %8s %11s %8s\n", "model", "input", "quantity",
                   "measured", "before", "error", "fitted", "error", "left out", "error");
         double e[2][3][CT_MAX_ROWS];
@@ -453,28 +952,38 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
             for (int q = 0; q < 2; q++) {
                 double meas = q ? r->measured_tp_fps : r->measured_s;
                 if (!(meas > 0)) continue;
-                for (int k = 0; k < 3; k++) e[q][k][ne[q]] = (q ? tp[k][i] : t[k][i]) / meas - 1;
+                double v[3], er[3];
+                for (int k = 0; k < 3; k++) v[k] = q ? tp[k][i] : t[k][i], er[k] = v[k] / meas - 1;
                 double sc = q ? 1 : 1e3;
-                sb_printf(&lg,
-                          "%-32.32s %-22.22s %-10s %9.3f%-2s %9.3f%-2s %+7.1f%% %9.3f%-2s %+7.1f%% %9.3f%-2s "
-                          "%+7.1f%%\n",
+                const char *u = q ? "/s" : "ms";
+                sb_printf(&lg, "%-32.32s %-22.22s %-10s %9.3f%-2s %9.3f%-2s %+7.1f%% %9.3f%-2s %+7.1f%% ",
                           base ? base + 1 : r->model, r->input ? r->input : "", q ? "throughput" : "latency",
-                          meas * sc, q ? "/s" : "ms", (q ? tp[0][i] : t[0][i]) * sc, q ? "/s" : "ms",
-                          100 * e[q][0][ne[q]], (q ? tp[1][i] : t[1][i]) * sc, q ? "/s" : "ms",
-                          100 * e[q][1][ne[q]], (q ? tp[2][i] : t[2][i]) * sc, q ? "/s" : "ms",
-                          100 * e[q][2][ne[q]]);
+                          meas * sc, u, v[0] * sc, u, 100 * er[0], v[1] * sc, u, 100 * er[1]);
+                if (r->excluded)
+                    sb_printf(&lg, "%11s\n", "outlier");
+                else if (isnan(loo))
+                    sb_printf(&lg, "%11s\n", "-");
+                else
+                    sb_printf(&lg, "%9.3f%-2s %+7.1f%%\n", v[2] * sc, u, 100 * er[2]);
+                if (r->excluded) continue;
+                for (int k = 0; k < 3; k++) e[q][k][ne[q]] = er[k];
                 ne[q]++;
             }
         }
         for (int q = 0; q < 2; q++)
-            if (ne[q])
-                sb_printf(
-                    &lg,
-                    "median |error| of the %s (%d rows): before %.1f%%, fitted %.1f%%, left out %.1f%%\n",
-                    q ? "throughput (frames/s, every core busy)" : "latency per frame", ne[q],
-                    100 * median_abs(e[q][0], ne[q]), 100 * median_abs(e[q][1], ne[q]),
-                    100 * median_abs(e[q][2], ne[q]));
+            if (ne[q]) {
+                sb_printf(&lg, "median |error| of the %s (%d rows): before %.1f%%, fitted %.1f%%",
+                          q ? "throughput (frames/s, every core busy)" : "latency per frame", ne[q],
+                          100 * median_abs(e[q][0], ne[q]), 100 * median_abs(e[q][1], ne[q]));
+                if (isnan(loo))
+                    sb_printf(&lg, ", left out: not available (a fit without one row would have fewer "
+                                   "measurements than keys)\n");
+                else
+                    sb_printf(&lg, ", left out %.1f%%\n", 100 * median_abs(e[q][2], ne[q]));
+            }
         *logp = lg.p;
+    } else {
+        sb_free(&lg);
     }
     for (int i = 0; f.rows && i < f.n_rows; i++) {
         nnperf_analysis_free(f.rows[i].a);

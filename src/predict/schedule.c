@@ -5,7 +5,8 @@
  * overlapped: the whole model is one roofline point (QuTiBench, docs/sources.md [QUTIBENCH]): latency = max(sum of
  * compute, sum of memory time); layer times are scaled to add up to it, then laid out one after another.
  * grouped: as sequential, but the layers of a depth-first group (tiled memory model) interleave tile by tile, so each
- * is active over the whole group's span (HBDK's overlapping "active period of time"). */
+ * is active over the whole group's span (HBDK's overlapping "active period of time").
+ * calibration.time_scale (a user's calibration) multiplies every time of the run before the layout. */
 #include "predict.h"
 
 enum nnperf_status pr_schedule(struct nnperf_prediction *p)
@@ -23,7 +24,14 @@ enum nnperf_status pr_schedule(struct nnperf_prediction *p)
             L->t_total = sum > 0 ? L->t_total * lat / sum : 0;
         }
     }
-    double t = p->hw.run_overhead_s; /* the fixed cost per run comes first */
+    /* a calibrated time scale (calibration.time_scale) applies to every time of the run */
+    double k = p->hw.cal_time_scale > 0 ? p->hw.cal_time_scale : 1;
+    if (k != 1)
+        for (int l = 0; l < p->n_layers; l++) {
+            struct pr_layer *L = &p->layers[l];
+            L->t_compute *= k, L->t_memory *= k, L->t_transfer *= k, L->t_overhead *= k, L->t_total *= k;
+        }
+    double t = p->hw.run_overhead_s * k; /* the fixed cost per run comes first */
     p->mac_ops = p->vec_ops = p->w_bytes = p->load_bytes = p->store_bytes = p->spill_bytes = 0;
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];

@@ -87,8 +87,11 @@ const struct cli_cmd cli_cmds[CMD_COUNT] = {
          "output of 'nnperf probe'. Each profile must belong to its model: at least half of its "
          "kernels must match nodes of the model (--force to use it anyway). With --table: fits the "
          "platform's free parameters to measured whole-model latencies or FPS and prints each "
-         "row's error before, after, and when the row is left out of the fit. The fit is printed "
-         "on standard error.",
+         "row's error before, after, and when the row is left out of the fit; one row frees one "
+         "scale on every time, a row more than 10x off the others is named and left out, test "
+         "rows of the fidelity dataset (split test) are never fitted. The YAML is the platform's "
+         "own text with the fitted values edited in and a calibration: record of the fit. The fit "
+         "is printed on standard error.",
          EXIT_NOTE, NULL, CLI_OPERAND_PAIR, "MODEL.onnx=PROFILE.json pair", 0, CLI_MAX_LIST},
     [CMD_VALIDATE] =
         {"validate", "predicted vs measured time per layer and in total",
