@@ -337,20 +337,34 @@ void core_exact(char *b, size_t n, double x)
     }
 }
 
-int core_text_char(const char *p)
+int core_utf8_len(const char *p, unsigned *cp)
 {
     const unsigned char *u = (const unsigned char *)p;
     unsigned c = u[0];
-    if (c >= 0x20 && c < 0x7f) return 1;
+    if (c < 0x80) {
+        if (cp) *cp = c;
+        return c ? 1 : 0;
+    }
     if (c < 0xc2 || c > 0xf4) return 0;
     int n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-    unsigned cp = c & (0x7fu >> n);
+    unsigned v = c & (0x7fu >> n);
     for (int i = 1; i < n; i++) { /* stops at the NUL: it is no continuation byte */
         if ((u[i] & 0xc0) != 0x80) return 0;
-        cp = cp << 6 | (u[i] & 0x3fu);
+        v = v << 6 | (u[i] & 0x3fu);
     }
-    if (cp < 0xa0 || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-        (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
+    if ((n == 3 && v < 0x800) || (n == 4 && (v < 0x10000 || v > 0x10ffff)) || (v >= 0xd800 && v <= 0xdfff))
+        return 0;
+    if (cp) *cp = v;
+    return n;
+}
+
+int core_text_char(const char *p)
+{
+    unsigned cp;
+    int n = core_utf8_len(p, &cp);
+    /* U+2028 and U+2029 end a line for YAML (a comment would end there) and some terminals */
+    if (!n || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == 0x2028 || cp == 0x2029 || cp == 0xfffe ||
+        cp == 0xffff)
         return 0;
     return n;
 }

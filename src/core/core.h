@@ -121,9 +121,13 @@ void sb_printf(struct strbuf *s, const char *fmt, ...)
  * "-0"), others with the fewest significant digits (15 to 17) that read back as the same double; "null" when not
  * finite. The library never sets a locale, so the decimal point is '.'. */
 void core_exact(char *b, size_t n, double x);
+/* The length of the UTF-8 character at p (1 to 4; *cp, may be NULL, its code point), or 0 at the NUL and at a byte
+ * that starts none (overlong, surrogate, past U+10FFFF, cut short). */
+int core_utf8_len(const char *p, unsigned *cp);
 /* Text for people (terminal tables, CSV, messages, YAML comments): the length of the printable UTF-8 character at p
  * (1 to 4), or 0 when the byte at p starts none: a control character (C0 including tab and line breaks, DEL, C1
- * U+0080-U+009F), a byte that is not UTF-8 (overlong, surrogate, past U+10FFFF, cut short) or U+FFFE/U+FFFF. */
+ * U+0080-U+009F), the line and paragraph separators U+2028/U+2029, a byte that is not UTF-8 (overlong, surrogate,
+ * past U+10FFFF, cut short) or U+FFFE/U+FFFF. */
 int core_text_char(const char *p);
 /* 1 when every character of p is printable (core_text_char), so that sb_put_text would copy it unchanged */
 int core_text_plain(const char *p);

@@ -72,7 +72,9 @@ void yw_str(struct yamlw *w, const char *s)
         scalar(w, s, YAML_PLAIN_SCALAR_STYLE);
         return;
     }
-    if (core_text_plain(s)) {
+    const char *p = s;
+    for (int n; *p && (n = core_utf8_len(p, NULL)) > 0;) p += n;
+    if (!*p) { /* UTF-8: the emitter escapes control characters ("\n", "\e") and the text reads back unchanged */
         scalar(w, s, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
         return;
     }
@@ -140,6 +142,13 @@ int yw_end(struct yamlw *w)
     if (w->sb->p && w->sb->len >= 4 && !strcmp(w->sb->p + w->sb->len - 4, "...\n")) w->sb->len -= 4;
     if (w->sb->p) w->sb->p[w->sb->len] = 0;
     return w->err;
+}
+
+int yw_end_line(struct yamlw *w)
+{
+    int err = yw_end(w);
+    if (w->sb->p && w->sb->len && w->sb->p[w->sb->len - 1] == '\n') w->sb->p[--w->sb->len] = 0;
+    return err;
 }
 
 void yw_comment(struct strbuf *sb, int indent, const char *text)

@@ -245,39 +245,18 @@ enum nnperf_status hw_validate(const struct hw_desc *hw, const char *file, struc
 
 /* ---- writer ---- */
 
-/* A string as a plain scalar when that reads back unchanged, else double-quoted with escapes. */
-static void put_str(struct strbuf *sb, const char *s)
-{
-    if (yw_plain_ok(s)) {
-        sb_puts(sb, s);
-        return;
-    }
-    sb_putc(sb, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') {
-            sb_putc(sb, '\\');
-            sb_putc(sb, (char)*p);
-        } else if (*p == '\n')
-            sb_puts(sb, "\\n");
-        else if (*p == '\t')
-            sb_puts(sb, "\\t");
-        else if (*p < 0x20 || *p == 0x7f)
-            sb_printf(sb, "\\x%02x", *p);
-        else
-            sb_putc(sb, (char)*p);
-    }
-    sb_putc(sb, '"');
-}
-
-static void put_num(struct strbuf *sb, double v)
+/* Values are written through libyaml's emitter (core/yamlw.h), each as a one-line fragment (flow style, no line
+ * width): a string is plain when it reads back unchanged, else double-quoted with the emitter's escapes, so no name
+ * or description can change the structure. The keys come from the key table. */
+static void put_num(struct yamlw *w, double v)
 {
     char b[40];
     hw_fmt_num(v, b, sizeof b);
-    sb_puts(sb, b);
+    yw_plain(w, b);
 }
 
 /* One value of a scalar or list row stored at base (not a map, section or LIST). */
-static void put_value(struct strbuf *sb, const struct hw_key *k, const void *base)
+static void put_value(struct yamlw *w, const struct hw_key *k, const void *base)
 {
     const char *p = (const char *)base + k->off;
     int iv;
@@ -285,54 +264,48 @@ static void put_value(struct strbuf *sb, const struct hw_key *k, const void *bas
     case HW_T_NUM: {
         double v;
         memcpy(&v, p, sizeof v);
-        put_num(sb, v);
+        put_num(w, v);
         break;
     }
     case HW_T_INT:
         memcpy(&iv, p, sizeof iv);
-        sb_printf(sb, "%d", iv);
+        yw_printf(w, "%d", iv);
         break;
     case HW_T_I64: {
         int64_t v;
         memcpy(&v, p, sizeof v);
-        sb_printf(sb, "%lld", (long long)v);
+        yw_printf(w, "%lld", (long long)v);
         break;
     }
     case HW_T_BOOL:
         memcpy(&iv, p, sizeof iv);
-        sb_puts(sb, iv ? "true" : "false");
+        yw_plain(w, iv ? "true" : "false");
         break;
     case HW_T_DTYPE:
         memcpy(&iv, p, sizeof iv);
-        sb_puts(sb, hw_dtype_name(iv));
+        yw_plain(w, hw_dtype_name(iv));
         break;
     case HW_T_TEXT:
-    case HW_T_NAME: put_str(sb, p); break;
+    case HW_T_NAME: yw_str(w, p); break;
     case HW_T_CLASSES: {
         unsigned m;
         memcpy(&m, p, sizeof m);
-        sb_putc(sb, '[');
-        for (int c = 0, first = 1; c < OC_COUNT; c++)
-            if (m & (1u << c)) {
-                sb_printf(sb, "%s%s", first ? "" : ", ", op_class_name(c));
-                first = 0;
-            }
-        sb_putc(sb, ']');
+        yw_seq(w, 1);
+        for (int c = 0; c < OC_COUNT; c++)
+            if (m & (1u << c)) yw_plain(w, op_class_name(c));
+        yw_end_seq(w);
         break;
     }
     case HW_T_OPS:
     case HW_T_KEYS: {
         int n;
         memcpy(&n, (const char *)base + k->count_off, sizeof n);
-        sb_putc(sb, '[');
-        for (int i = 0; i < n; i++) {
-            if (i) sb_puts(sb, ", ");
-            put_str(sb, p + (size_t)i * k->size);
-        }
-        sb_putc(sb, ']');
+        yw_seq(w, 1);
+        for (int i = 0; i < n; i++) yw_str(w, p + (size_t)i * k->size);
+        yw_end_seq(w);
         break;
     }
-    default: break;
+    default: yw_plain(w, "~"); break;
     }
 }
 
@@ -358,50 +331,46 @@ static int at_default(const struct hw_key *k, const void *base)
     return 0;
 }
 
-static void put_element(struct strbuf *sb, const struct hw_key *list, const void *elem)
+static void put_element(struct yamlw *w, const struct hw_key *list, const void *elem)
 {
     char self[HW_MAX_KEY + 4];
     snprintf(self, sizeof self, "%s[]", list->path);
     const struct hw_key *r = hw_key_find(self);
     if (r) {
-        put_value(sb, r, elem);
+        put_value(w, r, elem);
         return;
     }
     size_t plen = strlen(self);
-    int first = 1;
-    sb_putc(sb, '{');
+    yw_map(w, 1);
     for (int i = 0; i < hw_n_keys; i++) {
         r = &hw_keys[i];
         if (strncmp(r->path, self, plen) || r->path[plen] != '.' || strchr(r->path + plen + 1, '.')) continue;
         if (!(r->flags & HW_F_REQUIRED) && at_default(r, elem)) continue;
-        sb_printf(sb, "%s%s: ", first ? "" : ", ", r->path + plen + 1);
-        put_value(sb, r, elem);
-        first = 0;
+        yw_plain(w, r->path + plen + 1);
+        put_value(w, r, elem);
     }
-    sb_putc(sb, '}');
+    yw_end_map(w);
 }
 
 /* A map row as a flow mapping: its explicit entries first ("default"), then the entries given (not at 'def'). */
-static void put_map(struct strbuf *sb, const struct hw_key *k, const struct hw_desc *hw)
+static void put_map(struct yamlw *w, const struct hw_key *k, const struct hw_desc *hw)
 {
-    const char *sep = "{";
     size_t plen = strlen(k->path);
+    yw_map(w, 1);
     for (int j = 0; j < hw_n_keys; j++) {
         const struct hw_key *c = &hw_keys[j];
         if (strncmp(c->path, k->path, plen) || c->path[plen] != '.') continue;
-        sb_printf(sb, "%s%s: ", sep, hw_key_leaf(c));
-        put_value(sb, c, hw);
-        sep = ", ";
+        yw_plain(w, hw_key_leaf(c));
+        put_value(w, c, hw);
     }
     for (int e = 0; e < hw_key_map_size(k); e++) {
         double v;
         memcpy(&v, (const char *)hw + k->off + (size_t)e * sizeof v, sizeof v);
         if (v == k->def) continue;
-        sb_printf(sb, "%s%s: ", sep, hw_key_map_name(k, e));
-        put_num(sb, v);
-        sep = ", ";
+        yw_plain(w, hw_key_map_name(k, e));
+        put_num(w, v);
     }
-    sb_puts(sb, *sep == '{' ? "{}" : "}");
+    yw_end_map(w);
 }
 
 enum nnperf_status hw_key_get(const struct hw_desc *hw, const char *path, struct strbuf *sb)
@@ -409,25 +378,25 @@ enum nnperf_status hw_key_get(const struct hw_desc *hw, const char *path, struct
     int entry;
     const struct hw_key *k = hw_key_resolve(path, &entry);
     if (!k || k->type == HW_T_SECTION) return NNPERF_E_USAGE;
+    struct yamlw w;
+    yw_begin(&w, sb);
     if (entry >= 0) {
         double v;
         memcpy(&v, (const char *)hw + k->off + (size_t)entry * sizeof v, sizeof v);
         if (k->off == offsetof(struct hw_desc, eff)) v = hw_eff(hw, entry); /* not given: what applies */
-        put_num(sb, v);
+        put_num(&w, v);
     } else if (k->map) {
-        put_map(sb, k, hw);
+        put_map(&w, k, hw);
     } else if (k->type == HW_T_LIST) {
         int n;
         memcpy(&n, (const char *)hw + k->count_off, sizeof n);
-        sb_putc(sb, '[');
-        for (int e = 0; e < n; e++) {
-            if (e) sb_puts(sb, ", ");
-            put_element(sb, k, (const char *)hw + k->off + (size_t)e * k->size);
-        }
-        sb_putc(sb, ']');
+        yw_seq(&w, 1);
+        for (int e = 0; e < n; e++) put_element(&w, k, (const char *)hw + k->off + (size_t)e * k->size);
+        yw_end_seq(&w);
     } else {
-        put_value(sb, k, hw);
+        put_value(&w, k, hw);
     }
+    yw_end_line(&w);
     return NNPERF_OK;
 }
 
@@ -455,7 +424,8 @@ static void put_marks(struct strbuf *sb, const struct hw_desc *hw, const struct 
     }
 }
 
-/* The keys of the mapping at table path 'parent' ("" = the top), in table order, sections recursively. */
+/* The keys of the mapping at table path 'parent' ("" = the top), in table order, sections recursively: each key
+ * from the table, each value a one-line fragment of the emitter. */
 static void put_keys(struct strbuf *sb, const struct hw_desc *hw, const char *parent, int depth)
 {
     size_t plen = strlen(parent);
@@ -469,20 +439,25 @@ static void put_keys(struct strbuf *sb, const struct hw_desc *hw, const char *pa
             if (!n) continue; /* an empty list is written as no key */
         }
         sb_printf(sb, "%*s%s:", 2 * depth, "", hw_key_leaf(k));
+        struct yamlw w;
         if (k->type == HW_T_FORMAT) {
             sb_puts(sb, " 1");
-        } else if (k->type == HW_T_NUM && k->map) {
-            sb_putc(sb, ' ');
-            put_map(sb, k, hw);
         } else if (k->type != HW_T_SECTION && k->type != HW_T_LIST) {
             sb_putc(sb, ' ');
-            put_value(sb, k, hw);
+            yw_begin(&w, sb);
+            if (k->type == HW_T_NUM && k->map)
+                put_map(&w, k, hw);
+            else
+                put_value(&w, k, hw);
+            yw_end_line(&w);
         }
         put_marks(sb, hw, k);
         sb_putc(sb, '\n');
         for (int e = 0; k->type == HW_T_LIST && e < n; e++) {
             sb_printf(sb, "%*s- ", 2 * depth + 2, "");
-            put_element(sb, k, (const char *)hw + k->off + (size_t)e * k->size);
+            yw_begin(&w, sb);
+            put_element(&w, k, (const char *)hw + k->off + (size_t)e * k->size);
+            yw_end_line(&w);
             sb_putc(sb, '\n');
         }
         if (k->type == HW_T_SECTION) put_keys(sb, hw, k->path, depth + 1);

@@ -131,9 +131,12 @@ static int64_t ex_prod(struct ex *e, int depth)
     int64_t v = ex_atom(e, depth);
     for (ex_ws(e); e->ok && *e->p == '*'; ex_ws(e)) {
         e->p++;
-        int64_t w = ex_atom(e, depth);
-        if (w && v > ((int64_t)1 << 50) / w) e->ok = 0;
-        v *= w;
+        int64_t w = ex_atom(e, depth), r;
+        if (!ck_mul_i64(v, w, &r) || r > ((int64_t)1 << 50) || r < -((int64_t)1 << 50)) {
+            e->ok = 0; /* refused before it can overflow (a*b*c of 2^40 each) */
+            return 0;
+        }
+        v = r;
     }
     return v;
 }
@@ -144,9 +147,12 @@ static int64_t ex_sum(struct ex *e, int depth)
     for (ex_ws(e); e->ok && (*e->p == '+' || *e->p == '-'); ex_ws(e)) {
         char op = *e->p++;
         int64_t w = ex_prod(e, depth);
-        /* terms are at most 2^50 (ex_prod) and a sum beyond 2^52 either way is refused: no overflow */
+        /* terms are at most 2^50 either way (ex_prod) and a sum beyond 2^52 is refused: no overflow */
         v = op == '+' ? v + w : v - w;
-        if (v > ((int64_t)1 << 52) || v < -((int64_t)1 << 52)) e->ok = 0;
+        if (v > ((int64_t)1 << 52) || v < -((int64_t)1 << 52)) {
+            e->ok = 0;
+            return 0;
+        }
     }
     return v;
 }

@@ -14,33 +14,61 @@ size_t ob_begin(struct pbw *w)
     return g;
 }
 
-void ob_node(struct pbw *w, const char *op, const char *name, const char *const *in, int n_in,
-             const char *const *out, int n_out)
+static void node(struct pbw *w, const char *op, const char *name, const char *const *in, int n_in,
+                 const char *const *out, int n_out, const char *attr, int64_t value)
 {
     size_t n = pbw_begin(w, 1);
     for (int i = 0; i < n_in; i++) pbw_str(w, 1, in[i]);
     for (int i = 0; i < n_out; i++) pbw_str(w, 2, out[i]);
     if (name) pbw_str(w, 3, name);
     pbw_str(w, 4, op);
+    if (attr) { /* AttributeProto: name 1, i 3, type 20 (INT = 2) */
+        size_t a = pbw_begin(w, 5);
+        pbw_str(w, 1, attr);
+        pbw_uint(w, 3, (uint64_t)value);
+        pbw_uint(w, 20, 2);
+        pbw_end(w, a);
+    }
     pbw_end(w, n);
 }
 
-void ob_value(struct pbw *w, int output, const char *name, const int64_t *dims, int rank)
+void ob_node(struct pbw *w, const char *op, const char *name, const char *const *in, int n_in,
+             const char *const *out, int n_out)
+{
+    node(w, op, name, in, n_in, out, n_out, NULL, 0);
+}
+
+void ob_node_attr_int(struct pbw *w, const char *op, const char *name, const char *const *in, int n_in,
+                      const char *const *out, int n_out, const char *attr, int64_t value)
+{
+    node(w, op, name, in, n_in, out, n_out, attr, value);
+}
+
+void ob_value_ex(struct pbw *w, int output, const char *name, int elem, const char *const *syms,
+                 const int64_t *dims, int rank)
 {
     size_t v = pbw_begin(w, output ? 12 : 11);
     pbw_str(w, 1, name);
     size_t t = pbw_begin(w, 2), tt = pbw_begin(w, 1);
-    pbw_uint(w, 1, 1); /* FLOAT */
+    pbw_uint(w, 1, (uint64_t)elem);
     size_t s = pbw_begin(w, 2);
     for (int d = 0; d < rank; d++) {
         size_t dm = pbw_begin(w, 1);
-        pbw_uint(w, 1, (uint64_t)dims[d]);
+        if (syms && syms[d])
+            pbw_str(w, 2, syms[d]);
+        else
+            pbw_uint(w, 1, (uint64_t)dims[d]);
         pbw_end(w, dm);
     }
     pbw_end(w, s);
     pbw_end(w, tt);
     pbw_end(w, t);
     pbw_end(w, v);
+}
+
+void ob_value(struct pbw *w, int output, const char *name, const int64_t *dims, int rank)
+{
+    ob_value_ex(w, output, name, 1, NULL, dims, rank);
 }
 
 void ob_end(struct pbw *w, size_t graph)

@@ -15,6 +15,13 @@ void ob_node(struct pbw *w, const char *op, const char *name, const char *const 
              const char *const *out, int n_out);
 /* A graph input (output = 0) or output (output = 1): float32 of the given dims. */
 void ob_value(struct pbw *w, int output, const char *name, const int64_t *dims, int rank);
+/* The same with an element type (onnx TensorProto.DataType: 1 FLOAT, 7 INT64) and per dim a symbol (syms[d] not
+ * NULL: dim_param) or a value; syms may be NULL. */
+void ob_value_ex(struct pbw *w, int output, const char *name, int elem, const char *const *syms,
+                 const int64_t *dims, int rank);
+/* A node with one int attribute (e.g. Cast's "to"). */
+void ob_node_attr_int(struct pbw *w, const char *op, const char *name, const char *const *in, int n_in,
+                      const char *const *out, int n_out, const char *attr, int64_t value);
 /* Ends the graph: w->p, w->len hold the model (w->err set when it failed). */
 void ob_end(struct pbw *w, size_t graph);
 

@@ -9,7 +9,8 @@
 # usage: tests/fuzz/run_fuzz.sh [-t SECONDS] [-b BUILD_DIR] [HARNESS...]
 #   HARNESS    fuzz_onnx or onnx; default: every tests/fuzz/fuzz_*.c
 #   -t SECONDS run each harness this long (a bare number as the first argument means the same). Default: 60 s for
-#              fuzz_onnx and 45 s for each other harness, scaled down so that the sum stays within FUZZ_BUDGET
+#              fuzz_onnx, 45 s for fuzz_predict and fuzz_platform and 25 s for each other harness, scaled down so that
+#              the sum stays within FUZZ_BUDGET
 #   -b DIR     build directory, default <repository>/build-fuzz: inside this checkout, so two checkouts (or two CI
 #              runs) on one machine never share a CMake cache (a cache made from another source directory makes
 #              cmake stop)
@@ -51,7 +52,7 @@ fi
 
 # seconds per harness: -t for each, else the default share, scaled to the budget
 default_secs() {
-    case $1 in fuzz_onnx) echo 60 ;; *) echo 45 ;; esac
+    case $1 in fuzz_onnx) echo 60 ;; fuzz_predict | fuzz_platform) echo 45 ;; *) echo 25 ;; esac
 }
 total=0
 for h in $harnesses; do total=$((total + $(default_secs "$h"))); done

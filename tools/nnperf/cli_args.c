@@ -202,26 +202,6 @@ int cli_split_set(const char *cmd, const char *s, char *key, size_t keycap, cons
     return 0;
 }
 
-const char *cli_set_next(const char *v)
-{
-    if (*v == '[' || *v == '{') return NULL; /* a flow collection is one value */
-    for (char q = 0; *v; v++) {
-        if (q) {
-            if (*v == q && q == '\'' && v[1] == '\'')
-                v++; /* '' inside single quotes */
-            else if (*v == '\\' && q == '"' && v[1])
-                v++;
-            else if (*v == q)
-                q = 0;
-        } else if (*v == '"' || *v == '\'') {
-            q = *v;
-        } else if (*v == ',') {
-            return v;
-        }
-    }
-    return NULL;
-}
-
 int cli_apply_sets(const struct cli_args *a, struct nnperf_platform *p)
 {
     const char *cmd = cli_cmds[a->cmd].name;

@@ -304,3 +304,23 @@ int cli_flag(const struct cli_args *a, enum cli_opt_id id)
 {
     return a->v[id].n > 0;
 }
+
+const char *cli_set_next(const char *v)
+{
+    if (*v == '[' || *v == '{') return NULL; /* a flow collection is one value */
+    for (char q = 0; *v; v++) {
+        if (q) {
+            if (*v == q && q == '\'' && v[1] == '\'')
+                v++; /* '' inside single quotes */
+            else if (*v == '\\' && q == '"' && v[1])
+                v++;
+            else if (*v == q)
+                q = 0;
+        } else if (*v == '"' || *v == '\'') {
+            q = *v;
+        } else if (*v == ',') {
+            return v;
+        }
+    }
+    return NULL;
+}
