@@ -338,7 +338,7 @@ void adv_check_fusion(struct adv_run *r)
     const struct ir_graph *g = r->g;
     for (int k = 0; k < g->n_nodes && !r->st; k++) {
         const struct ir_node *conv = g->nodes[k];
-        if (strcmp(conv->op_type, "Conv") || !conv->n_out) continue;
+        if (conv->op != OPID_CONV || !conv->n_out) continue;
         const struct pr_layer *L = layer_of_node(P, k);
         if (!L || !on_accel(L)) continue;
         /* Conv [-> BatchNormalization] -> activation -> Add, every inner output read once */
@@ -349,12 +349,12 @@ void adv_check_fusion(struct adv_run *r)
             const struct ir_value *v = g->nodes[cur]->out[0];
             if (!v || (v->flags & IR_V_OUTPUT) || consumers(r, v, cs, 4) != 1) break;
             const struct ir_node *nx = g->nodes[cs[0]];
-            if (!act && !strcmp(nx->op_type, "BatchNormalization") && n == 1) {
+            if (!act && nx->op == OPID_BATCH_NORMALIZATION && n == 1) {
                 chain[n++] = cur = cs[0];
             } else if (!act && nx->op >= 0 && op_table[nx->op].klass == OC_ACT) {
                 act = nx;
                 chain[n++] = cur = cs[0];
-            } else if (act && !strcmp(nx->op_type, "Add")) {
+            } else if (act && nx->op == OPID_ADD) {
                 add = nx;
                 chain[n++] = cur = cs[0];
                 break;
@@ -507,8 +507,7 @@ void adv_check_grouped(struct adv_run *r)
     for (int l = 0; l < P->n_layers && !r->st; l++) {
         const struct pr_layer *L = &P->layers[l];
         const struct ir_node *nd = L->main;
-        if (!on_accel(L) || L->klass != OC_CONV || L->bound != PB_MEMORY || strcmp(nd->op_type, "Conv"))
-            continue;
+        if (!on_accel(L) || L->klass != OC_CONV || L->bound != PB_MEMORY || nd->op != OPID_CONV) continue;
         const struct ir_value *w = nd->n_in > 1 ? nd->in[1] : NULL;
         int64_t cout = dim(w, 0), cin = dim(w, 1), kh = dim(w, 2), kw = dim(w, 3);
         if (cin < GROUP_MIN_CHANNELS || cout <= 0 || kh * kw <= 1) continue;
@@ -617,24 +616,27 @@ void adv_check_weights(struct adv_run *r)
 }
 
 /* ---- data-transform: Transpose and friends on the accelerator ---- */
+/* the operators it looks at, by registry row (a Reshape only where it copies: never, its class is a view) */
+static const int transform_ops[] = {OPID_TRANSPOSE, OPID_DEPTH_TO_SPACE, OPID_SPACE_TO_DEPTH, OPID_RESHAPE};
+
 static int is_transform(const struct ir_node *nd)
 {
-    return !strcmp(nd->op_type, "Transpose") || !strcmp(nd->op_type, "DepthToSpace") ||
-           !strcmp(nd->op_type, "SpaceToDepth") ||
-           (!strcmp(nd->op_type, "Reshape") && nd->op >= 0 && op_table[nd->op].klass != OC_VIEW);
+    for (size_t i = 0; i < sizeof transform_ops / sizeof transform_ops[0]; i++)
+        if (nd->op == transform_ops[i]) return op_table[nd->op].klass != OC_VIEW;
+    return 0;
 }
 
 void adv_check_transform(struct adv_run *r)
 {
-    static const char *const ops[] = {"Transpose", "DepthToSpace", "SpaceToDepth", "Reshape"};
     const struct nnperf_prediction *P = r->base;
-    for (size_t o = 0; o < sizeof ops / sizeof ops[0] && !r->st; o++) {
+    for (size_t o = 0; o < sizeof transform_ops / sizeof transform_ops[0] && !r->st; o++) {
+        const char *op = op_table[transform_ops[o]].name;
         struct adv_finding *f = NULL;
         int n = 0;
         double t = 0, bytes = 0;
         for (int l = 0; l < P->n_layers; l++) {
             const struct pr_layer *L = &P->layers[l];
-            if (!on_accel(L) || L->n_nodes != 1 || !is_transform(L->main) || strcmp(L->main->op_type, ops[o]))
+            if (!on_accel(L) || L->n_nodes != 1 || !is_transform(L->main) || L->main->op != transform_ops[o])
                 continue;
             if (L->t_total <= 0) continue;
             if (!f && !(f = start(r, "data-transform"))) return;
@@ -650,13 +652,13 @@ void adv_check_transform(struct adv_run *r)
         char ev[512], ch[512], ts[32], bs[32];
         fmt_time(ts, sizeof ts, t);
         fmt_bytes(bs, sizeof bs, bytes / P->batch);
-        snprintf(ev, sizeof ev, "%d %s layer%s on the accelerator take%s %s and move %s per frame", n, ops[o],
+        snprintf(ev, sizeof ev, "%d %s layer%s on the accelerator take%s %s and move %s per frame", n, op,
                  n > 1 ? "s" : "", n > 1 ? "" : "s", ts, bs);
         snprintf(ch, sizeof ch,
                  "avoid the %s: keep one layout between blocks, fold it into the neighbouring layers, or "
                  "change as "
                  "few dimensions as possible (predicted: folded away)",
-                 ops[o]);
+                 op);
         propose(r, f, ev, ch);
     }
 }
@@ -780,7 +782,7 @@ enum nnperf_status nnperf_advise(const struct nnperf_analysis *a, const struct n
         for (int i = 0; i < nd->n_impl && !r.from_input[k]; i++)
             r.from_input[k] = 1; /* subgraph reads: assume */
         /* Shape and Size read only the (static) shape, not the values */
-        if (!strcmp(nd->op_type, "Shape") || !strcmp(nd->op_type, "Size")) r.from_input[k] = 0;
+        if (nd->op == OPID_SHAPE || nd->op == OPID_SIZE) r.from_input[k] = 0;
     }
     ar_init(&adv->ar, 0);
     r.adv = adv;

@@ -66,7 +66,7 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
         if (L->align_factor < 1.0) L->align_factor = 1.0;
         L->mac_ops_aligned = L->mac_ops * L->align_factor;
         /* a reduction (global pool, Reduce*) works per input element: padding its small output adds no work */
-        int reduction = L->klass == OC_REDUCE || !strncmp(L->main->op_type, "Global", 6);
+        int reduction = L->klass == OC_REDUCE || pr_global_pool(L->main);
         L->vec_ops_aligned = L->vec_ops * (reduction ? 1.0 : L->align_factor);
     }
     return NNPERF_OK;

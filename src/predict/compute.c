@@ -190,7 +190,7 @@ static int mac_geometry(const struct ir_node *nd, int span_groups, double *red, 
     const struct ir_value *x = nd->n_in > 0 ? nd->in[0] : NULL, *w = nd->n_in > 1 ? nd->in[1] : NULL;
     const struct ir_value *y = nd->n_out > 0 ? nd->out[0] : NULL;
     if (!dims_known(x) || !dims_known(w) || !dims_known(y)) return 0;
-    if (!strcmp(nd->op_type, "Conv") && x->rank >= 3 && w->rank == x->rank && y->rank == x->rank) {
+    if (nd->op == OPID_CONV && x->rank >= 3 && w->rank == x->rank && y->rank == x->rank) {
         const struct ir_attr *ga = attr(nd, "group");
         double g = ga && ga->i > 1 ? (double)ga->i : 1;
         double taps = 1;
@@ -211,8 +211,7 @@ static int mac_geometry(const struct ir_node *nd, int span_groups, double *red, 
         }
         return 1;
     }
-    if ((!strcmp(nd->op_type, "MatMul") || !strcmp(nd->op_type, "Gemm")) && x->rank >= 1 && w->rank >= 1 &&
-        y->rank >= 1) {
+    if ((nd->op == OPID_MAT_MUL || nd->op == OPID_GEMM) && x->rank >= 1 && w->rank >= 1 && y->rank >= 1) {
         const struct ir_attr *ta = attr(nd, "transA"), *tb = attr(nd, "transB");
         int tra = ta && ta->i, trb = tb && tb->i;
         *red = (double)(x->rank >= 2 && tra ? x->dims[x->rank - 2].val : x->dims[x->rank - 1].val);
@@ -245,9 +244,9 @@ static double vector_work(const struct nnperf_prediction *p, const struct pr_lay
     for (int i = 0; i < L->n_nodes; i++) {
         const struct ir_node *nd = L->nodes[i];
         int k = nd->op >= 0 ? op_table[nd->op].klass : OC_OTHER;
-        int silu_mul = !strcmp(nd->op_type, "Mul") && i >= 2 && !strcmp(L->nodes[i - 1]->op_type, "Sigmoid");
+        int silu_mul = nd->op == OPID_MUL && i >= 2 && L->nodes[i - 1]->op == OPID_SIGMOID;
         if (L->mac_ops > 0 &&
-            (nd == L->main || k == OC_ACT || silu_mul || !strcmp(nd->op_type, "BatchNormalization")))
+            (nd == L->main || k == OC_ACT || silu_mul || nd->op == OPID_BATCH_NORMALIZATION))
             continue;
         v += node_vector_ops(p, nd) * p->runs;
     }
@@ -336,15 +335,14 @@ void pr_kernel_terms(const struct nnperf_prediction *p, const struct pr_layer *L
         const struct ir_value *w = m->n_in > 1 ? m->in[1] : NULL;
         if (L->klass == OC_CONV_DEPTHWISE)
             t->dw_mac_s = s;
-        else if (!strcmp(m->op_type, "Conv") && w && w->rank >= 2 && w->dims[1].val > 0 &&
-                 w->dims[1].val <= 4)
+        else if (m->op == OPID_CONV && w && w->rank >= 2 && w->dims[1].val > 0 && w->dims[1].val <= 4)
             t->narrow_mac_s = s;
         else
             t->mac_s = s;
         t->outputs = out;
         for (int i = 0; i < L->n_nodes; i++) {
             const struct ir_node *nd = L->nodes[i];
-            if (nd != m && nd->op >= 0 && op_table[nd->op].klass == OC_ACT && strcmp(nd->op_type, "Relu"))
+            if (nd != m && nd->op >= 0 && op_table[nd->op].klass == OC_ACT && nd->op != OPID_RELU)
                 t->pass_elems += out;
         }
         t->weight_s = safe_div(L->w_bytes, pr_ddr_bw(p));

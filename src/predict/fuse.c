@@ -94,10 +94,10 @@ static int silu_pair(const struct nnperf_prediction *p, const struct cons *c, in
     int i = find_first(c, n, v), s = -1, m = -1;
     if (i < 0) return 0;
     for (; i < n && c[i].v == v; i++) {
-        const char *op = g->nodes[c[i].node]->op_type;
-        if (!strcmp(op, "Sigmoid") && s < 0)
+        int op = g->nodes[c[i].node]->op;
+        if (op == OPID_SIGMOID && s < 0)
             s = c[i].node;
-        else if (!strcmp(op, "Mul") && (m < 0 || m == c[i].node))
+        else if (op == OPID_MUL && (m < 0 || m == c[i].node))
             m = c[i].node;
         else
             return 0;
@@ -393,7 +393,7 @@ static const struct ir_node *matmul_above(const struct nnperf_prediction *p, con
 {
     if (!v || !v->producer || depth < 0) return NULL;
     const struct ir_node *nd = v->producer;
-    if (!strcmp(nd->op_type, "MatMul")) return nd;
+    if (nd->op == OPID_MAT_MUL) return nd;
     if (!pointwise_class(p->node_in[nd->index].klass)) return NULL;
     for (int k = 0; k < nd->n_in; k++) {
         const struct ir_node *m = matmul_above(p, nd->in[k], depth - 1);
@@ -410,7 +410,7 @@ static const struct ir_node *matmul_below(const struct nnperf_prediction *p, con
     int first = find_first(cx->c, cx->n, v);
     if (first < 0 || (first + 1 < cx->n && cx->c[first + 1].v == v)) return NULL; /* one consumer */
     const struct ir_node *nd = p->g->nodes[cx->c[first].node];
-    if (!strcmp(nd->op_type, "MatMul")) return nd;
+    if (nd->op == OPID_MAT_MUL) return nd;
     if (!pointwise_class(p->node_in[nd->index].klass) || nd->n_out < 1) return NULL;
     return matmul_below(p, cx, nd->out[0], depth - 1);
 }
@@ -455,7 +455,7 @@ static enum nnperf_status fuse_attention(struct nnperf_prediction *p)
     int fused = 0;
     for (int k = 0; k < g->n_nodes; k++) {
         const struct ir_node *sm = g->nodes[k];
-        if (strcmp(sm->op_type, "Softmax") || p->layer_of[k] < 0 || sm->n_in < 1 || sm->n_out < 1) continue;
+        if (sm->op != OPID_SOFTMAX || p->layer_of[k] < 0 || sm->n_in < 1 || sm->n_out < 1) continue;
         const struct ir_node *a = matmul_above(p, sm->in[0], 6), *b = matmul_below(p, &cx, sm->out[0], 6);
         /* an attention block is a few nodes: a span of thousands is something else (and bounds the work here) */
         if (!a || !b || p->layer_of[a->index] < 0 || p->layer_of[b->index] < 0 || b->index <= a->index ||

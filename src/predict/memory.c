@@ -259,15 +259,15 @@ static int streamable(const struct nnperf_prediction *p, const struct pr_layer *
     if (L->fallback || !L->out || L->out->rank != 4) return 0;
     switch (L->klass) {
     case OC_POOL: /* a global pool needs the whole map before anything can read its result */
-        return strncmp(L->main->op_type, "Global", 6) != 0;
+        return !pr_global_pool(L->main);
     case OC_CONV:
     case OC_CONV_GROUPED:
     case OC_CONV_DEPTHWISE:
     case OC_ELTWISE:
     case OC_ACT:
     case OC_RESIZE: return 1;
-    case OC_NORM: return !strcmp(L->main->op_type, "BatchNormalization");
-    case OC_DATA: return !strcmp(L->main->op_type, "Concat") || !strcmp(L->main->op_type, "Pad");
+    case OC_NORM: return L->main->op == OPID_BATCH_NORMALIZATION;
+    case OC_DATA: return L->main->op == OPID_CONCAT || L->main->op == OPID_PAD;
     default: (void)p; return 0;
     }
 }
@@ -282,7 +282,7 @@ static double window_rows(const struct pr_layer *L)
         if (!strcmp(at->name, "kernel_shape") && at->n >= 1) kh = (double)at->ints[0];
         if (!strcmp(at->name, "strides") && at->n >= 1) sh = (double)at->ints[0];
     }
-    if (!strcmp(nd->op_type, "Conv") && nd->n_in > 1 && nd->in[1] && nd->in[1]->rank == 4 &&
+    if (nd->op == OPID_CONV && nd->n_in > 1 && nd->in[1] && nd->in[1]->rank == 4 &&
         nd->in[1]->dims[2].val > 0)
         kh = (double)nd->in[1]->dims[2].val;
     return kh + sh > 2 ? kh + sh : 2;

@@ -229,6 +229,8 @@ double pr_peak(const struct nnperf_prediction *p);
 double pr_peak_at(const struct nnperf_prediction *p, int dt);
 /* The operator class a node's work is predicted with: its registry class, a grouped or depthwise Conv its own. */
 int pr_node_class(const struct ir_node *nd);
+/* GlobalAveragePool, GlobalMaxPool or GlobalLpPool: a reduction over the whole map */
+int pr_global_pool(const struct ir_node *nd);
 /* Effective DDR bandwidth (bandwidth x efficiency), bytes/s. */
 double pr_ddr_bw(const struct nnperf_prediction *p);
 

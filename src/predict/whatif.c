@@ -18,6 +18,12 @@ int pr_node_class(const struct ir_node *nd)
     return klass;
 }
 
+int pr_global_pool(const struct ir_node *nd)
+{
+    return nd->op == OPID_GLOBAL_AVERAGE_POOL || nd->op == OPID_GLOBAL_MAX_POOL ||
+           nd->op == OPID_GLOBAL_LP_POOL;
+}
+
 struct pr_change *pr_whatif_add(struct arena *ar, struct nnperf_whatif *w, int kind)
 {
     if (w->n == w->cap) {
