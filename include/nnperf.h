@@ -130,7 +130,15 @@ const char *nnperf_suggest(const char *word, const char *const *cands, int n);
 
 /* NNPERF_FORMAT_HTML: one self-contained page (inline CSS, SVG plots and a little script; nothing loaded from the
  * network), see nnperf_prediction_render and nnperf_compare_render. */
-enum nnperf_format { NNPERF_FORMAT_TABLE, NNPERF_FORMAT_JSON, NNPERF_FORMAT_CSV, NNPERF_FORMAT_HTML };
+/* NNPERF_FORMAT_TRACE: a prediction's timeline as Chrome trace-event JSON (chrome://tracing, ui.perfetto.dev): a
+ * thread per unit and lane (compute, DDR loads, DDR stores, other), an event per busy period of each layer. */
+enum nnperf_format {
+    NNPERF_FORMAT_TABLE,
+    NNPERF_FORMAT_JSON,
+    NNPERF_FORMAT_CSV,
+    NNPERF_FORMAT_HTML,
+    NNPERF_FORMAT_TRACE
+};
 
 /* Renders the analysis; *out is malloc'd (caller frees), NUL-terminated, *len its length. */
 enum nnperf_status nnperf_analysis_render(const struct nnperf_analysis *a, enum nnperf_format fmt, char **out,
@@ -514,6 +522,18 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
 enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char *profile,
                                    enum nnperf_format fmt, char **out, size_t *len, double *predicted_s,
                                    double *measured_s, char *err, size_t errlen);
+/* The measured time per run of each layer of p (matched by name as nnperf_validate does): layer_us[i] for
+ * i < min(cap, layer count), microseconds; *unmatched_us the kernels no layer matched, *run_us the median whole run
+ * (either may be NULL). Errors: those of reading the profile, naming the file. */
+enum nnperf_status nnperf_profile_layer_times(const struct nnperf_prediction *p, const char *profile,
+                                              double *layer_us, int cap, double *unmatched_us, double *run_us,
+                                              char *err, size_t errlen);
+/* `nnperf validate --format trace`: one Chrome trace-event document with two processes, the prediction's timeline
+ * (as NNPERF_FORMAT_TRACE) and the measured profile's layers laid end to end in execution order (each as long as
+ * its measured time per run, then the kernels no layer matched), so both open side by side in ui.perfetto.dev.
+ * *out is malloc'd. Errors: those of nnperf_profile_layer_times, NNPERF_E_NOMEM, NNPERF_E_LIMIT. */
+enum nnperf_status nnperf_validate_trace(const struct nnperf_prediction *p, const char *profile, char **out,
+                                         size_t *len, char *err, size_t errlen);
 /* Whether a measured profile belongs to p's model: *kernels gets the number of distinct nodes the profile timed,
  * *matched how many of them name a node or value of the model (ONNX Runtime's fused and re-laid-out names
  * included, as nnperf_validate matches them). A profile of another model matches few (the CLI refuses below half).

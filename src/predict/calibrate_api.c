@@ -79,6 +79,12 @@ enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char
 {
     *out = NULL;
     *len = 0;
+    if (fmt == NNPERF_FORMAT_HTML || fmt == NNPERF_FORMAT_TRACE) {
+        put_err(err, errlen,
+                fmt == NNPERF_FORMAT_HTML ? "validate: format html is not available (table, json or csv)"
+                                          : "validate: a trace is written by nnperf_validate_trace");
+        return NNPERF_E_USAGE;
+    }
     struct diag d = {0};
     struct perf_profile prof;
     enum nnperf_status st = perf_profile_load(profile, &prof, &d);
@@ -174,6 +180,31 @@ enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char
     *out = sb.p;
     *len = sb.len;
     return NNPERF_OK;
+}
+
+enum nnperf_status nnperf_profile_layer_times(const struct nnperf_prediction *p, const char *profile,
+                                              double *layer_us, int cap, double *unmatched_us, double *run_us,
+                                              char *err, size_t errlen)
+{
+    if (!p || !profile || (!layer_us && cap > 0)) {
+        put_err(err, errlen, "no prediction or profile given");
+        return NNPERF_E_USAGE;
+    }
+    struct diag d = {0};
+    struct perf_profile prof;
+    enum nnperf_status st = perf_profile_load(profile, &prof, &d);
+    double *lus = st ? NULL : calloc((size_t)(p->n_layers + 1), sizeof *lus), unmatched = 0;
+    if (!st && !lus) st = diag_set(&d, NNPERF_E_NOMEM, "out of memory");
+    if (!st) {
+        perf_match(p, &prof, lus, &unmatched);
+        for (int i = 0; i < cap && i < p->n_layers; i++) layer_us[i] = lus[i];
+        if (unmatched_us) *unmatched_us = unmatched;
+        if (run_us) *run_us = prof.run_median_us;
+    }
+    free(lus);
+    perf_profile_free(&prof);
+    if (st) put_err(err, errlen, d.msg);
+    return st;
 }
 
 enum nnperf_status nnperf_profile_match(const struct nnperf_prediction *p, const char *profile, int *matched,

@@ -529,9 +529,9 @@ enum nnperf_status rep_finish_as(struct strbuf *sb, enum nnperf_format fmt, char
 enum nnperf_status rep_bad_format(const char *what, enum nnperf_format fmt, const char *avail, char *err,
                                   size_t errlen)
 {
-    static const char *const names[] = {"table", "json", "csv", "html"};
+    static const char *const names[] = {"table", "json", "csv", "html", "trace"};
     if (err && errlen) {
-        if ((int)fmt >= 0 && (int)fmt < 4)
+        if ((int)fmt >= 0 && (int)fmt < (int)(sizeof names / sizeof *names))
             snprintf(err, errlen, "%s: format %s is not available (%s)", what, names[fmt], avail);
         else
             snprintf(err, errlen, "%s: unknown output format %d (%s)", what, (int)fmt, avail);
@@ -565,7 +565,11 @@ enum nnperf_status nnperf_analysis_render_opts(const struct nnperf_analysis *a, 
     case NNPERF_FORMAT_CSV: render_csv(a, &sb); break;
     case NNPERF_FORMAT_TABLE: rep_an_table(a, opts, &sb); break;
     case NNPERF_FORMAT_HTML: render_html(a, &sb); break;
-    default: sb_free(&sb); return rep_bad_format("analysis", fmt, "table, json, csv or html", err, errlen);
+    default:
+        sb_free(&sb);
+        return rep_bad_format("analysis", fmt,
+                              "table, json, csv or html; a trace is a prediction's timeline: name a platform",
+                              err, errlen);
     }
     return rep_finish_as(&sb, fmt, out, len, err, errlen);
 }

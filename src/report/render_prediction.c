@@ -728,8 +728,8 @@ enum nnperf_status nnperf_prediction_render_opts(const struct nnperf_prediction 
     *out = NULL;
     if (len) *len = 0;
     if (fmt != NNPERF_FORMAT_TABLE && fmt != NNPERF_FORMAT_JSON && fmt != NNPERF_FORMAT_CSV &&
-        fmt != NNPERF_FORMAT_HTML)
-        return rep_bad_format("prediction", fmt, "table, json, csv or html", err, errlen);
+        fmt != NNPERF_FORMAT_HTML && fmt != NNPERF_FORMAT_TRACE)
+        return rep_bad_format("prediction", fmt, "table, json, csv, html or trace", err, errlen);
     struct rep_view v;
     enum nnperf_status st = rep_view_open(&v, p, err, errlen);
     if (st) return st;
@@ -738,6 +738,7 @@ enum nnperf_status nnperf_prediction_render_opts(const struct nnperf_prediction 
     switch (fmt) {
     case NNPERF_FORMAT_JSON: render_json(&v, &sb); break;
     case NNPERF_FORMAT_CSV: render_csv(&v, &sb); break;
+    case NNPERF_FORMAT_TRACE: rep_pred_trace(&v, &sb); break;
     case NNPERF_FORMAT_TABLE: text_report(&v, opts ? opts : &none, &sb); break;
     default: rep_pred_html(&v, NULL, 0, &sb); break;
     }

@@ -46,7 +46,7 @@ check "timeline JSON under 1 MB" test "$(wc -c <"$work/tl.json")" -lt 1000000
 expect 2 "unknown command 'analyse' (did you mean 'analyze'?)" "$nn" analyse "$M"
 expect 2 "help: no command 'analyse' (did you mean 'analyze'?)" "$nn" help analyse
 expect 2 "analyze: unknown option '--fromat' (did you mean '--format'?)" "$nn" analyze "$M" --fromat json
-expect 2 "analyze: unknown format 'jsn' (table, json, csv or html; did you mean 'json'?)" "$nn" analyze "$M" --format jsn
+expect 2 "analyze: unknown format 'jsn' (table, json, csv, html or trace; did you mean 'json'?)" "$nn" analyze "$M" --format jsn
 expect 2 "unknown platform 'hoizon-j5': not a built-in preset and no such file (did you mean 'horizon-j5'?)" "$nn" analyze "$M" --hw hoizon-j5
 expect 2 "hw: expected 'list' or 'show NAME|FILE', did you mean 'list'? (see 'nnperf help hw')" "$nn" hw lsit
 # help advise printed "%%"; every command's help comes from the table

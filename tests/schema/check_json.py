@@ -38,6 +38,10 @@ CASES = [
     ((0,), "roofline tests/data/predict/fallback.onnx --hw horizon-j5 --format json"),
     ((0,), "validate models/squeezenet1_1.onnx --hw bench/validate/host-cal.yaml "
            "--measured tests/data/ort_profile_small.json --format json"),
+    ((0,), "analyze models/squeezenet1_1.onnx --hw horizon-j5 --format trace"),
+    ((0,), "analyze tests/data/predict/fallback.onnx --hw horizon-j5 --format trace"),
+    ((0,), "validate models/squeezenet1_1.onnx --hw bench/validate/host-cal.yaml "
+           "--measured tests/data/ort_profile_small.json --format trace"),
     ((0,), "advise tests/data/advise/fallback_yes.onnx --hw tests/data/advise/adv-npu.yaml --format json"),
     ((0,), "advise tests/data/advise/fallback_no.onnx --hw tests/data/advise/adv-npu.yaml --format json"),
     ((0,), "map models/mcu/cifar10_residual.onnx --target max78000 --format json"),

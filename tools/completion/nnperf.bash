@@ -25,7 +25,7 @@ _nnperf() {
         --batch) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         --interval) COMPREPLY=() ;;
-        --format) COMPREPLY=($(compgen -W "table json csv html" -- "$cur")) ;;
+        --format) COMPREPLY=($(compgen -W "table json csv html trace" -- "$cur")) ;;
         --plot) COMPREPLY=($(compgen -W "roofline timeline memory" -- "$cur")) ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;
         --top) COMPREPLY=() ;;
@@ -166,7 +166,7 @@ _nnperf() {
         --batch) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         --interval) COMPREPLY=() ;;
-        --format) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
+        --format) COMPREPLY=($(compgen -W "table json csv trace" -- "$cur")) ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;
         *)
             if [[ $cur == -* ]]; then

@@ -115,6 +115,7 @@ int cli_run_init(const struct cli_args *a, struct cli_run *r)
     r->fmt = !f || !strcmp(f, "table") ? NNPERF_FORMAT_TABLE
              : !strcmp(f, "json")      ? NNPERF_FORMAT_JSON
              : !strcmp(f, "csv")       ? NNPERF_FORMAT_CSV
+             : !strcmp(f, "trace")     ? NNPERF_FORMAT_TRACE
                                        : NNPERF_FORMAT_HTML;
     if (r->plot && f) {
         cli_error("%s: --plot writes an SVG; leave out --format", cmd);

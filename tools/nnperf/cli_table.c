@@ -24,8 +24,9 @@ const struct cli_cmd cli_cmds[CMD_COUNT] = {
          "Infers every tensor's shape and type and counts per-node MACs, FLOPs, parameters and bytes. "
          "With --hw, predicts latency and throughput on a platform (docs/prediction.md). The html "
          "format is a self-contained page with plots (it needs no network); with --hw it has an "
-         "Advice tab.",
-         "exit codes: 0 ok, 1 warnings under --strict, 2 bad input or usage", "table,json,csv,html",
+         "Advice tab. With --hw, the trace format is the predicted timeline as Chrome trace-event JSON "
+         "(open it in ui.perfetto.dev or chrome://tracing beside a measured profile).",
+         "exit codes: 0 ok, 1 warnings under --strict, 2 bad input or usage", "table,json,csv,html,trace",
          CLI_OPERAND_MODEL, "model", 1, 1},
     [CMD_ANNOTATE] =
         {"annotate", "write the model with every inferred shape as value_info (for Netron)",
@@ -99,10 +100,11 @@ const struct cli_cmd cli_cmds[CMD_COUNT] = {
          "Predicted vs measured time per layer (ONNX Runtime's fused nodes matched to nnperf's "
          "layers by name) and in total. The profile must belong to the model: at least half of its "
          "kernels must match nodes of the model (--force to use it anyway); the share matched is "
-         "printed on standard error.",
+         "printed on standard error. The trace format writes the predicted timeline and the measured layers "
+         "as two processes of one Chrome trace (ui.perfetto.dev, chrome://tracing).",
          "exit codes: 0 whatever the error of the prediction (it is printed, and in JSON "
          "error_pct), 2 bad input or usage",
-         "table,json,csv", CLI_OPERAND_MODEL, "model", 1, 1},
+         "table,json,csv,trace", CLI_OPERAND_MODEL, "model", 1, 1},
     [CMD_LLM] =
         {"llm", "LLM inference: time to first token, tokens/s, KV cache, memory fit",
          "nnperf llm MODEL.onnx|--config CONFIG.json --hw P [--prompt N[,N...]] [--generate M] [--batch "

@@ -91,7 +91,7 @@ int cmd_analyze(const struct cli_args *a)
     }
     cli_progress_end();
     /* a report on the terminal shows its warnings; one written elsewhere gets them on standard error */
-    if (!rc && (r.out || r.fmt == NNPERF_FORMAT_CSV || r.plot)) {
+    if (!rc && (r.out || r.fmt == NNPERF_FORMAT_CSV || r.fmt == NNPERF_FORMAT_TRACE || r.plot)) {
         for (int i = 0; i < s.warnings; i++) cli_warn(r.quiet, "%s", nnperf_analysis_warning(an, i));
         for (int i = 0; pred && i < nwarn - s.warnings; i++)
             cli_warn(r.quiet, "%s", nnperf_prediction_warning(pred, i));

@@ -169,7 +169,10 @@ int cmd_validate(const struct cli_args *a)
         double pr, me;
         if (check_profile(a, p, r.models[0], measured))
             rc = 2;
-        else if (nnperf_validate(p, measured, r.fmt, &text, &len, &pr, &me, err, sizeof err) != NNPERF_OK) {
+        else if ((r.fmt == NNPERF_FORMAT_TRACE
+                      ? nnperf_validate_trace(p, measured, &text, &len, err, sizeof err)
+                      : nnperf_validate(p, measured, r.fmt, &text, &len, &pr, &me, err, sizeof err)) !=
+                 NNPERF_OK) {
             cli_error("validate: %s", err);
             rc = 2;
         } else {
