@@ -116,7 +116,7 @@ static void check_parser(void)
     CHECK_EQ_U(parse(CMD_ANALYZE, "m.onnx --hw x --interval nan", &a, err, sizeof err), 2);
     cli_args_free(&a);
     CHECK_EQ_U(parse(CMD_ANALYZE, "m.onnx --format jsno", &a, err, sizeof err), 2);
-    CHECK_STR(err, "analyze: unknown format 'jsno' (table, json, csv or html; did you mean 'json'?)");
+    CHECK_STR(err, "analyze: unknown format 'jsno' (table, json, csv, html or trace; did you mean 'json'?)");
     cli_args_free(&a);
     CHECK_EQ_U(parse(CMD_SWEEP, "m.onnx --format html", &a, err, sizeof err), 2);
     CHECK_STR(err, "sweep: unknown format 'html' (table, json or csv)");
