@@ -633,15 +633,15 @@ static enum nnperf_status check_opts(const struct nnperf_llm_options *in, struct
     if (o->decode_points < 2 || o->decode_points > LLM_MAX_POINTS)
         return diag_set(d, NNPERF_E_USAGE, "decode points %d out of range (2 to %d)", o->decode_points,
                         LLM_MAX_POINTS);
-    const char *names[3] = {o->weights, o->kv, o->compute}, *what[3] = {"weights", "kv", "compute"};
+    const char *names[3] = {o->weights, o->kv, o->compute}, *what[3] = {"weight", "KV cache", "compute"};
     for (int i = 0; i < 3; i++)
         if (names[i] && dtype_bytes(names[i]) <= 0)
             return diag_set(d, NNPERF_E_USAGE,
-                            "--%s '%s': unknown dtype (int4, int8, fp8, fp16, bf16 or fp32)", what[i],
+                            "%s dtype '%s': unknown dtype (int4, int8, fp8, fp16, bf16 or fp32)", what[i],
                             names[i]);
     if (o->compute && !strcmp(o->compute, "fp8"))
         return diag_set(d, NNPERF_E_USAGE,
-                        "--compute fp8: platforms have no fp8 peak; use int8, fp16 or bf16");
+                        "compute dtype fp8: platforms have no fp8 peak; use int8, fp16 or bf16");
     if (o->n_dims < 0 || (o->n_dims && !o->dims)) return diag_set(d, NNPERF_E_USAGE, "no dim bindings given");
     return check_dims(o, d);
 }

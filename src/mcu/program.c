@@ -952,7 +952,7 @@ enum nnperf_status mcu_build_program(struct mcu_plan *p, const struct ir_graph *
         if (!ir_numel(v, &numel)) {
             free(b.vt);
             return diag_set(d, NNPERF_E_UNSUPPORTED,
-                            "input '%s' has unknown dimensions: give them with --input %s=1xCxHxW", v->name,
+                            "input '%s' has unknown dimensions: give its shape (%s=1xCxHxW)", v->name,
                             v->name);
         }
         if ((v->rank != 3 && v->rank != 4) || v->dims[0].val != 1) {

@@ -291,7 +291,7 @@ static void test_errors(void)
     m = load("tiny-gpt2-hf-fp32");
     struct nnperf_llm_options o = {.kv = "fp7"};
     CHECK(nnperf_llm(m, &gpu, &o, &l, err, sizeof err) == NNPERF_E_USAGE);
-    CHECK(strstr(err, "--kv 'fp7': unknown dtype") != NULL);
+    CHECK(strstr(err, "KV cache dtype 'fp7': unknown dtype") != NULL);
     o = (struct nnperf_llm_options){.generate = -3};
     CHECK(nnperf_llm(m, &gpu, &o, &l, err, sizeof err) == NNPERF_E_USAGE);
     /* a kv dtype changes the cache bytes: fp32 model, fp8 cache: a quarter */
