@@ -29,15 +29,7 @@ void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_
                                                                                  : cores;
     s->cores = cores;
     s->cores_per_inference = per;
-    /* throughput: cores / per inferences in flight, each taking a whole run (its per-run fixed cost included: the
-     * published multi-thread numbers run one thread per core), as long as DDR and the link carry their traffic */
-    s->throughput_fps = s->fps * (cores / per);
-    double run_ddr = p->w_bytes + p->load_bytes + p->store_bytes + p->spill_bytes, link = 0;
-    for (int l = 0; l < p->n_layers; l++) link += p->layers[l].link_bytes;
-    if (run_ddr > 0 && pr_ddr_bw(p) * b / run_ddr < s->throughput_fps)
-        s->throughput_fps = pr_ddr_bw(p) * b / run_ddr;
-    if (link > 0 && p->hw.link_bw * b / link < s->throughput_fps)
-        s->throughput_fps = p->hw.link_bw * b / link;
+    s->throughput_fps = p->throughput_fps; /* the throughput stage (runrate.c) */
     s->ops_per_run = p->mac_ops + p->vec_ops;
     s->ops_per_frame = s->ops_per_run / b;
     double aligned = 0;
@@ -68,12 +60,9 @@ void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_
     s->expected_error_median = s->expected_error_rows ? p->hw.val_median : NAN;
     s->expected_error_p90 = s->expected_error_rows ? p->hw.val_p90 : NAN;
     s->energy_j_per_frame = s->power_w = s->fps_per_w = NAN;
-    if (pr_has_power(&p->hw) && p->latency > 0) {
-        /* static power over the whole run, dynamic energy of every layer */
-        double e = p->hw.static_w * p->latency;
-        for (int l = 0; l < p->n_layers; l++) e += pr_layer_energy(p, &p->layers[l]);
-        s->energy_j_per_frame = e / b;
-        s->power_w = e / p->latency;
+    if (isfinite(p->energy_per_run)) { /* the power stage (runrate.c) */
+        s->energy_j_per_frame = p->energy_per_run / b;
+        s->power_w = p->energy_per_run / p->latency;
         s->fps_per_w = s->power_w > 0 ? s->fps / s->power_w : NAN;
     }
 }

@@ -21,8 +21,9 @@ static const struct {
     const char *name;
     enum nnperf_status (*run)(struct nnperf_prediction *p);
 } stages[] = {
-    {"lower", pr_lower},     {"fuse", pr_fuse},         {"align", pr_align},       {"memory", pr_memory},
-    {"compute", pr_compute}, {"schedule", pr_schedule}, {"timeline", pr_timeline},
+    {"lower", pr_lower},           {"fuse", pr_fuse},       {"align", pr_align},
+    {"memory", pr_memory},         {"compute", pr_compute}, {"schedule", pr_schedule},
+    {"throughput", pr_throughput}, {"power", pr_power},     {"timeline", pr_timeline},
 };
 
 static void fail(char *err, size_t errlen, const char *msg)

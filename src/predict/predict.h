@@ -133,6 +133,9 @@ struct nnperf_prediction {
     /* totals per run */
     double latency, mac_ops, vec_ops, w_bytes, load_bytes, store_bytes, spill_bytes;
     double avg_util;
+    double throughput_fps; /* frames/s with every core busy (runrate.c) */
+    int throughput_limit;  /* enum pr_tp_limit: what capped it */
+    double energy_per_run; /* J; NaN when the platform describes no power */
     int fallback_layers, spilled_tensors, unknown_layers;
     const char **warn;
     int n_warn, cap_warn;
@@ -153,10 +156,13 @@ enum nnperf_status
 pr_lower(struct nnperf_prediction *p); /* lower.c: the graph as a deployment compiler runs it */
 enum nnperf_status pr_fuse(struct nnperf_prediction *p);
 enum nnperf_status pr_align(struct nnperf_prediction *p);
-enum nnperf_status pr_memory(struct nnperf_prediction *p);   /* dispatches on p->memory_model */
-enum nnperf_status pr_compute(struct nnperf_prediction *p);  /* dispatches on p->compute_model */
-enum nnperf_status pr_schedule(struct nnperf_prediction *p); /* the memory model's schedule */
+enum nnperf_status pr_memory(struct nnperf_prediction *p);     /* dispatches on p->memory_model */
+enum nnperf_status pr_compute(struct nnperf_prediction *p);    /* dispatches on p->compute_model */
+enum nnperf_status pr_schedule(struct nnperf_prediction *p);   /* the memory model's schedule */
+enum nnperf_status pr_throughput(struct nnperf_prediction *p); /* runrate.c: every core busy */
+enum nnperf_status pr_power(struct nnperf_prediction *p);      /* runrate.c: energy of a run */
 enum nnperf_status pr_timeline(struct nnperf_prediction *p);
+enum pr_tp_limit { PR_TP_CORES, PR_TP_DDR, PR_TP_LINK };
 
 /* ---- memory models (memory.c) ---- */
 enum pr_schedule_kind {
