@@ -78,6 +78,12 @@ CONFIGS = {
                      eps=1e-5, tied=True),
     "tiny-gpt2": dict(family="gpt2", hidden=64, layers=2, heads=4, kv_heads=4, ffn=256, vocab=256, max_pos=512,
                       eps=1e-5, tied=True),
+    # small configurations for the layout-equality tests (tests/unit/test_decoder.c): big enough that the KV cache
+    # traffic of a long context dominates a decode step, grouped-query (4 query heads per KV head) and multi-head
+    "small-gqa": dict(family="llama", hidden=512, layers=2, heads=8, kv_heads=2, ffn=1024, vocab=1024,
+                      max_pos=4096, eps=1e-5, tied=False),
+    "small-mha": dict(family="llama", hidden=512, layers=2, heads=8, kv_heads=8, ffn=1024, vocab=1024,
+                      max_pos=4096, eps=1e-5, tied=False),
 }
 
 B, S, P = "batch_size", "sequence_length", "past_sequence_length"
@@ -454,8 +460,10 @@ def build_genai(c, dt, weights_file, int4):
     return g.model(opset=17, ms=True)
 
 
-def build(model, layout, path, weights="fp16"):
-    c = CONFIGS[model]
+def build(model, layout, path, weights="fp16", max_pos=None):
+    c = dict(CONFIGS[model])
+    if max_pos:  # a longer rotary / position table than the published one (a long-context variant)
+        c["max_pos"] = max_pos
     dt = TensorProto.FLOAT16 if weights in ("fp16", "int4") else TensorProto.FLOAT
     wf = os.path.splitext(os.path.basename(path))[0] + ".weights"
     if layout == "hf":
@@ -472,7 +480,8 @@ ALL = [("llama-7b", "hf", "fp16"), ("llama-7b", "genai", "fp16"), ("llama-7b", "
        ("tinyllama-1.1b", "genai", "fp16"), ("tinyllama-1.1b", "genai", "int4"), ("opt-13b", "hf", "fp16"),
        ("gpt2", "hf", "fp16"), ("gpt2", "hf", "fp32")]
 TINY = [("tiny-llama", "hf", "fp16"), ("tiny-llama", "genai", "fp16"), ("tiny-llama", "genai", "int4"),
-        ("tiny-opt", "hf", "fp16"), ("tiny-gpt2", "hf", "fp32")]
+        ("tiny-opt", "hf", "fp16"), ("tiny-gpt2", "hf", "fp32"), ("small-gqa", "hf", "fp16"),
+        ("small-gqa", "genai", "fp16"), ("small-mha", "hf", "fp16"), ("small-mha", "genai", "fp16")]
 
 
 def main():
@@ -483,6 +492,7 @@ def main():
     ap.add_argument("-o", "--output")
     ap.add_argument("--all", metavar="DIR", help="every model and layout into DIR")
     ap.add_argument("--tiny", metavar="DIR", help="the tiny ctest graphs into DIR")
+    ap.add_argument("--max-pos", type=int, help="positions of the rotary / position table (default: the config's)")
     a = ap.parse_args()
     jobs = []
     if a.all:
@@ -496,7 +506,7 @@ def main():
     if not jobs:
         ap.error("nothing to do: --model M -o FILE, --all DIR or --tiny DIR")
     for m, l, w, path in jobs:
-        n = build(m, l, path, w)
+        n = build(m, l, path, w, a.max_pos)
         print(f"{path}: {m} {l} {w}, {n} nodes")
 
 

@@ -433,7 +433,9 @@ static enum nnperf_status run_phase(struct run_ctx *rc, int batch, int seq, int 
         for (int i = 0; i < g->n_outputs; i++)
             if (is_kv_out(g->outputs[i])) po->kv_bytes += value_bytes(g->outputs[i], rc->kvb);
         po->weight_bytes = weight_bytes(g, rc->wb);
-        po->act_bytes = peak_activations(g, p);
+        /* over the graph as the prediction lowered it: a view (repeat-KV) or a mask computed inside the attention
+         * kernel is no node there */
+        po->act_bytes = peak_activations(p->g, p);
         if (keep) {
             keep->batch = batch, keep->seq = seq, keep->past = past;
             keep->latency_s = s.latency_s, keep->ddr_bytes = s.ddr_bytes_per_run, keep->ops = s.ops_per_run;

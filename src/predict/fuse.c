@@ -8,20 +8,14 @@
 
 #include "predict.h"
 
-/* consumers of each value among the top graph's nodes: pairs sorted by value address */
-struct cons {
-    const struct ir_value *v;
-    int node;
-};
-
 static int cmp_cons(const void *a, const void *b)
 {
-    const struct cons *x = a, *y = b;
+    const struct pr_cons *x = a, *y = b;
     if (x->v != y->v) return (uintptr_t)x->v < (uintptr_t)y->v ? -1 : 1;
     return x->node - y->node;
 }
 
-static int find_first(const struct cons *c, int n, const struct ir_value *v)
+int pr_cons_find(const struct pr_cons *c, int n, const struct ir_value *v)
 {
     int lo = 0, hi = n;
     while (lo < hi) {
@@ -35,10 +29,10 @@ static int find_first(const struct cons *c, int n, const struct ir_value *v)
 }
 
 /* the single consumer node of v, or -1 (none, several, or a graph output) */
-static int single_consumer(const struct cons *c, int n, const struct ir_value *v)
+static int single_consumer(const struct pr_cons *c, int n, const struct ir_value *v)
 {
     if (!v || (v->flags & IR_V_OUTPUT)) return -1;
-    int i = find_first(c, n, v);
+    int i = pr_cons_find(c, n, v);
     if (i < 0) return -1;
     int node = c[i].node;
     for (int k = i + 1; k < n && c[k].v == v; k++)
@@ -46,13 +40,7 @@ static int single_consumer(const struct cons *c, int n, const struct ir_value *v
     return node;
 }
 
-/* the consumers of every value of the top graph (one entry per input slot), sorted by value */
-struct cons_ix {
-    struct cons *c;
-    int n;
-};
-
-static int cons_build(const struct ir_graph *g, struct cons_ix *x)
+int pr_cons_build(const struct ir_graph *g, struct pr_cons_ix *x)
 {
     int n = 0;
     for (int k = 0; k < g->n_nodes; k++) n += g->nodes[k]->n_in;
@@ -61,14 +49,10 @@ static int cons_build(const struct ir_graph *g, struct cons_ix *x)
     if (!x->c) return 0;
     for (int k = 0; k < g->n_nodes; k++)
         for (int i = 0; i < g->nodes[k]->n_in; i++)
-            if (g->nodes[k]->in[i]) x->c[x->n++] = (struct cons){g->nodes[k]->in[i], k};
+            if (g->nodes[k]->in[i]) x->c[x->n++] = (struct pr_cons){g->nodes[k]->in[i], k};
     qsort(x->c, (size_t)x->n, sizeof *x->c, cmp_cons);
     return 1;
 }
-
-/* first entry of v's consumers in x (then while x->c[i].v == v), or -1 */
-#define CONS_EACH(x, v, i)                                                                                   \
-    for (int i = find_first((x)->c, (x)->n, (v)); i >= 0 && i < (x)->n && (x)->c[i].v == (v); i++)
 
 static int folded(const struct ir_node *nd)
 {
@@ -86,12 +70,12 @@ static int folded(const struct ir_node *nd)
 
 /* SiLU written out as Mul(x, Sigmoid(x)): v feeds exactly a Sigmoid (read only by the Mul) and that Mul; both
  * unassigned and supported. *sg, *mu: their node indices. */
-static int silu_pair(const struct nnperf_prediction *p, const struct cons *c, int n, const struct ir_value *v,
-                     int *sg, int *mu)
+static int silu_pair(const struct nnperf_prediction *p, const struct pr_cons *c, int n,
+                     const struct ir_value *v, int *sg, int *mu)
 {
     const struct ir_graph *g = p->g;
     if (!v || (v->flags & IR_V_OUTPUT)) return 0;
-    int i = find_first(c, n, v), s = -1, m = -1;
+    int i = pr_cons_find(c, n, v), s = -1, m = -1;
     if (i < 0) return 0;
     for (; i < n && c[i].v == v; i++) {
         int op = g->nodes[c[i].node]->op;
@@ -172,7 +156,7 @@ static void layer_sums(struct nnperf_prediction *p, int l)
     L->vec_ops *= L->work_scale > 0 ? L->work_scale : 1;
     L->name =
         L->n_nodes > 1 ? ar_printf(&p->ar, "%s+%d", L->nodes[0]->name, L->n_nodes - 1) : L->nodes[0]->name;
-    L->klass = p->node_in[L->main->index].klass;
+    L->klass = L->attention ? OC_ATTENTION : p->node_in[L->main->index].klass;
     L->fallback = 0;
     for (int i = 0; i < L->n_nodes; i++)
         if (!hw_supports(hw, L->nodes[i]->op_type)) L->fallback = 1;
@@ -215,7 +199,7 @@ static int find_root(int *root, int l)
 
 /* Rebuilds p->layers from the union of layers given by root[] (every layer's region): a region's nodes in their
  * layers' order, regions in a topological order of their dependencies (earliest first layer first). */
-static enum nnperf_status merge_regions(struct nnperf_prediction *p, int *root, const struct cons_ix *cx)
+static enum nnperf_status merge_regions(struct nnperf_prediction *p, int *root, const struct pr_cons_ix *cx)
 {
     int n = p->n_layers;
     const struct ir_graph *g = p->g;
@@ -278,7 +262,7 @@ static enum nnperf_status merge_regions(struct nnperf_prediction *p, int *root, 
                 for (int o = 0; o < nd->n_out; o++) {
                     const struct ir_value *v = nd->out[o];
                     if (!v) continue;
-                    CONS_EACH(cx, v, c)
+                    PR_CONS_EACH(cx, v, c)
                     {
                         int cl = p->layer_of[cx->c[c].node];
                         if (cl < 0) continue;
@@ -308,6 +292,7 @@ static enum nnperf_status merge_regions(struct nnperf_prediction *p, int *root, 
         struct pr_layer *dst = &nl[newix[r]];
         for (int i = 0; i < p->layers[l].n_nodes; i++) dst->nodes[dst->n_nodes++] = p->layers[l].nodes[i];
         if (p->layers[l].work_scale > 0) dst->work_scale = p->layers[l].work_scale;
+        if (p->layers[l].attention) dst->attention = 1;
     }
     (void)g;
     p->layers = nl;
@@ -378,9 +363,9 @@ static enum nnperf_status fuse_pointwise(struct nnperf_prediction *p)
         root[l] = best;
         rmax[best] = l;
     }
-    struct cons_ix cx;
-    enum nnperf_status st = cons_build(p->g, &cx) ? merge_regions(p, root, &cx)
-                                                  : diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    struct pr_cons_ix cx;
+    enum nnperf_status st = pr_cons_build(p->g, &cx) ? merge_regions(p, root, &cx)
+                                                     : diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     free(cx.c);
     free(root), free(rmax);
     return st;
@@ -403,11 +388,11 @@ static const struct ir_node *matmul_above(const struct nnperf_prediction *p, con
 }
 
 /* the MatMul consuming v through single-consumer pointwise nodes (at most depth), else NULL */
-static const struct ir_node *matmul_below(const struct nnperf_prediction *p, const struct cons_ix *cx,
+static const struct ir_node *matmul_below(const struct nnperf_prediction *p, const struct pr_cons_ix *cx,
                                           const struct ir_value *v, int depth)
 {
     if (!v || (v->flags & IR_V_OUTPUT) || depth < 0) return NULL;
-    int first = find_first(cx->c, cx->n, v);
+    int first = pr_cons_find(cx->c, cx->n, v);
     if (first < 0 || (first + 1 < cx->n && cx->c[first + 1].v == v)) return NULL; /* one consumer */
     const struct ir_node *nd = p->g->nodes[cx->c[first].node];
     if (nd->op == OPID_MAT_MUL) return nd;
@@ -417,7 +402,7 @@ static const struct ir_node *matmul_below(const struct nnperf_prediction *p, con
 
 /* marks on[] = 1 every node on a path of at most depth steps from a down to b (a's descendants that reach b),
  * 2 the nodes visited that do not; returns whether a reaches b */
-static int mark_path(const struct nnperf_prediction *p, const struct cons_ix *cx, const struct ir_node *a,
+static int mark_path(const struct nnperf_prediction *p, const struct pr_cons_ix *cx, const struct ir_node *a,
                      const struct ir_node *b, unsigned char *on, int depth)
 {
     if (on[a->index]) return on[a->index] == 1;
@@ -426,7 +411,7 @@ static int mark_path(const struct nnperf_prediction *p, const struct cons_ix *cx
     for (int o = 0; depth > 0 && o < a->n_out; o++) {
         const struct ir_value *v = a->out[o];
         if (!v) continue;
-        CONS_EACH(cx, v, c)
+        PR_CONS_EACH(cx, v, c)
         {
             const struct ir_node *nx = p->g->nodes[cx->c[c].node];
             if (nx->index <= b->index && mark_path(p, cx, nx, b, on, depth - 1)) any = 1;
@@ -446,8 +431,8 @@ static enum nnperf_status fuse_attention(struct nnperf_prediction *p)
     int n = p->n_layers;
     int *root = malloc((size_t)(n ? n : 1) * sizeof *root);
     unsigned char *on = calloc((size_t)(g->n_nodes ? g->n_nodes : 1), 1);
-    struct cons_ix cx = {NULL, 0};
-    if (!root || !on || !cons_build(g, &cx)) {
+    struct pr_cons_ix cx = {NULL, 0};
+    if (!root || !on || !pr_cons_build(g, &cx)) {
         free(root), free(on), free(cx.c);
         return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     }
@@ -472,7 +457,7 @@ static enum nnperf_status fuse_attention(struct nnperf_prediction *p)
                 const struct ir_value *v = nd->out[o];
                 if (!v) continue;
                 if (v->flags & IR_V_OUTPUT) escapes = 1;
-                CONS_EACH(&cx, v, c)
+                PR_CONS_EACH(&cx, v, c)
                 if (on[cx.c[c].node] != 1) escapes = 1;
             }
         }
@@ -483,6 +468,7 @@ static enum nnperf_status fuse_attention(struct nnperf_prediction *p)
                 int q = find_root(root, p->layer_of[j]);
                 if (q != r) root[q < r ? r : q] = q < r ? q : r, r = q < r ? q : r;
             }
+        p->layers[p->layer_of[a->index]].attention = 1;
         /* causal: the scores' last two dims are queries x keys */
         const struct ir_value *sc = a->n_out ? a->out[0] : NULL;
         if (p->causal && sc && sc->rank >= 2 && sc->dims[sc->rank - 2].val > 0 &&
@@ -520,7 +506,7 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
     p->layer_of = ar_calloc(&p->ar, (size_t)(n ? n : 1), sizeof *p->layer_of);
     int ncons = 0;
     for (int k = 0; k < n; k++) ncons += g->nodes[k]->n_in;
-    struct cons *c = malloc((size_t)(ncons ? ncons : 1) * sizeof *c);
+    struct pr_cons *c = malloc((size_t)(ncons ? ncons : 1) * sizeof *c);
     struct lspan *spans = malloc((size_t)(n ? n : 1) * sizeof *spans);
     if (!p->layer_of || !c || !spans) {
         free(c), free(spans);
@@ -529,7 +515,7 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
     ncons = 0;
     for (int k = 0; k < n; k++)
         for (int i = 0; i < g->nodes[k]->n_in; i++)
-            if (g->nodes[k]->in[i]) c[ncons++] = (struct cons){g->nodes[k]->in[i], k};
+            if (g->nodes[k]->in[i]) c[ncons++] = (struct pr_cons){g->nodes[k]->in[i], k};
     qsort(c, (size_t)ncons, sizeof *c, cmp_cons);
     for (int k = 0; k < n; k++) p->layer_of[k] = -2; /* unassigned */
     /* patterns longest first */

@@ -5,7 +5,7 @@
  * the analysis, so what-ifs and node_in keep their meaning) and on p->node_in; the model and the analysis are never
  * written. What a rule may do (docs/design.md section 7, "Adding a lowering rule"):
  *
- *  - make a node a view (lower_view): it forms no layer and its consumers read its first input instead (the
+ *  - make a node a view (pr_lower_view): it forms no layer and its consumers read its first input instead (the
  *    rewiring is done once, after all rules, by rewire());
  *  - rename a node to the operator its compiler runs (lower_rename): another registry row and a map of the inputs
  *    kept, so fusion patterns, classes and efficiencies see the operator as its float twin;
@@ -25,19 +25,15 @@
  *             that runs the layer converts). Weights behind a DequantizeLinear of 4-bit codes count 4 bits each.
  *             Arithmetic on the scales a DynamicQuantizeLinear computes (their product) is part of that output stage.
  *
+ *  kv_append, repeat_kv, attention_mask: the decoder rules, in lower_decoder.c (its opening comment).
+ *
  * Float layers of a quantized graph compute at --dtype when given, else at the platform's default when it is a float
  * type, else at its best float type; a platform with no float peak runs them on its fallback unit (the float path).
  * Cost: one scan when no rule applies; otherwise a copy of the top graph and a few passes over its nodes. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "predict.h"
-
-struct lower {
-    struct nnperf_prediction *p;
-    struct ir_graph *g; /* the prediction's own copy, rewritten */
-    signed char *qdt;   /* per node: the enum hw_dtype of the graph's quantization it computes at, or QDT_* */
-};
+#include "lower.h"
 
 enum {
     QDT_FLOAT = -1, /* the graph leaves it float */
@@ -47,9 +43,7 @@ enum {
 
 /* ---- helpers for rules ---- */
 
-/* node k becomes a view of its first input: no layer, no work; its consumers read in[0] (outputs past the first,
- * a DynamicQuantizeLinear's scale and zero point, read as omitted) */
-static void lower_view(struct lower *x, int k)
+void pr_lower_view(struct lower *x, int k)
 {
     struct pr_node_in *in = &x->p->node_in[k];
     in->gone = 1;
@@ -163,7 +157,7 @@ static void fold_rescale(struct lower *x, const int *one, int k)
             if (nd->n_in != 2 || !is_scalar(nd->in[nd->in[0] == v ? 1 : 0])) return;
             if (nd->in[1] == v) nd->in[1] = nd->in[0], nd->in[0] = (struct ir_value *)v;
         }
-        lower_view(x, c);
+        pr_lower_view(x, c);
         v = nd->out[0];
     }
 }
@@ -236,7 +230,7 @@ static enum nnperf_status run_qdq(struct lower *x)
     struct ir_graph *g = x->g;
     struct nnperf_prediction *p = x->p;
     for (int k = 0; k < g->n_nodes; k++)
-        if (wants_qdq(g->nodes[k])) lower_view(x, k);
+        if (wants_qdq(g->nodes[k])) pr_lower_view(x, k);
     /* scale arithmetic: a node whose activation inputs are all the scales or zero points a DynamicQuantizeLinear
      * computed (the product of the scales its consumers rescale with) is part of their output stage */
     for (int k = 0; k < g->n_nodes; k++) {
@@ -248,7 +242,7 @@ static enum nnperf_status run_qdq(struct lower *x)
             n_act++;
             n_scale += resolve(x, nd->in[i], NULL, NULL) == NULL;
         }
-        if (n_act && n_scale == n_act) lower_view(x, k);
+        if (n_act && n_scale == n_act) pr_lower_view(x, k);
     }
     /* which layers compute quantized, in execution order (producers first): an input is quantized (it crossed a
      * Q/DQ, or a quantized layer made it), neutral (a graph input, or made from graph inputs only) or float */
@@ -320,6 +314,9 @@ struct lower_rule {
 static const struct lower_rule lower_rules[] = {
     {"qoperator", wants_qoperator, run_qoperator},
     {"qdq", wants_qdq, run_qdq},
+    {"kv_append", pr_wants_kv_append, pr_run_kv_append},
+    {"repeat_kv", pr_wants_repeat_kv, pr_run_repeat_kv},
+    {"attention_mask", pr_wants_attention_mask, pr_run_attention_mask},
 };
 
 /* ---- after the rules ---- */

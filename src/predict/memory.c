@@ -116,35 +116,47 @@ static int is_view_layer(const struct nnperf_prediction *p, const struct pr_laye
     return 1;
 }
 
+int pr_extends(const struct ir_value *past, const struct ir_value *present)
+{
+    if (!past || !present || past->rank < 1 || past->rank != present->rank || past->dtype != present->dtype)
+        return 0;
+    int grow = 0, same = 0;
+    for (int d = 0; d < present->rank; d++) {
+        int64_t a = past->dims[d].val, b = present->dims[d].val;
+        if (a < 0 || b < 0) return 0;
+        same += a == b;
+        grow += b > a;
+    }
+    return same == present->rank - 1 && grow == 1;
+}
+
 /* A KV cache append: graph output o extends graph input v (a past) along one axis, same dtype and other dims
  * (present = Concat(past, new), or an attention operator's present). Runtimes append in place: the step writes
  * only the new part. Returns v, or NULL. */
 static const struct ir_value *appended_input(const struct pr_layer *L, const struct ir_value *o)
 {
-    if (!(o->flags & IR_V_OUTPUT) || o->rank < 1) return NULL;
+    if (!(o->flags & IR_V_OUTPUT)) return NULL;
     for (int i = 0; i < L->n_nodes; i++)
         for (int k = 0; k < L->nodes[i]->n_in; k++) {
             const struct ir_value *v = L->nodes[i]->in[k];
-            if (!v || !(v->flags & IR_V_INPUT) || (v->flags & IR_V_INIT) || v->rank != o->rank ||
-                v->dtype != o->dtype)
-                continue;
-            int grow = 0, same = 0;
-            for (int d = 0; d < o->rank; d++) {
-                int64_t a = v->dims[d].val, b = o->dims[d].val;
-                if (a < 0 || b < 0) break;
-                same += a == b;
-                grow += b > a;
-            }
-            if (same == o->rank - 1 && grow == 1) return v;
+            if (v && (v->flags & IR_V_INPUT) && !(v->flags & IR_V_INIT) && pr_extends(v, o)) return v;
         }
     return NULL;
 }
 
-/* a Concat that appends to a cache never reads the past: its consumers read the whole present */
-static int skips_read(const struct pr_layer *L, const struct ir_value *v)
+/* a layer whose only readers of the graph input v are KV cache appends (lowering: kv_append) never reads the past:
+ * the consumers of the present read it whole */
+static int skips_read(const struct nnperf_prediction *p, const struct pr_layer *L, const struct ir_value *v)
 {
-    if (L->n_nodes != 1 || L->main->op != OPID_CONCAT || !L->main->n_out || !L->main->out[0]) return 0;
-    return appended_input(L, L->main->out[0]) == v;
+    if (!(v->flags & IR_V_INPUT)) return 0;
+    int readers = 0;
+    for (int i = 0; i < L->n_nodes; i++)
+        for (int k = 0; k < L->nodes[i]->n_in; k++)
+            if (L->nodes[i]->in[k] == v) {
+                if (!p->node_in[L->nodes[i]->index].kv_append) return 0;
+                readers++;
+            }
+    return readers > 0;
 }
 
 /* The tensors a layer reads (layer_reads): out[] the list, seen[] per tensor the call that last listed it, so a
@@ -352,7 +364,7 @@ static int inside_group(const struct nnperf_prediction *p, const struct pr_tenso
 }
 
 /* whether v is a KV cache tensor: a graph input that a graph output extends along one axis (a past), or such an
- * output (a present): same rank and dtype, the other dims equal */
+ * output (a present) */
 static int is_kv(const struct ir_graph *g, const struct ir_value *v)
 {
     int in = (v->flags & IR_V_INPUT) != 0, out = (v->flags & IR_V_OUTPUT) != 0;
@@ -361,15 +373,7 @@ static int is_kv(const struct ir_graph *g, const struct ir_value *v)
     int n = in ? g->n_outputs : g->n_inputs;
     for (int i = 0; i < n; i++) {
         const struct ir_value *o = other[i];
-        if (!o || o->rank != v->rank || o->dtype != v->dtype || (o->flags & IR_V_INIT)) continue;
-        int same = 0, grow = 0;
-        for (int d = 0; d < v->rank; d++) {
-            int64_t a = in ? v->dims[d].val : o->dims[d].val, b = in ? o->dims[d].val : v->dims[d].val;
-            if (a < 0 || b < 0) break;
-            same += a == b;
-            grow += b > a;
-        }
-        if (same == v->rank - 1 && grow == 1) return 1;
+        if (o && !(o->flags & IR_V_INIT) && (in ? pr_extends(v, o) : pr_extends(o, v))) return 1;
     }
     return 0;
 }
@@ -486,7 +490,7 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
         for (int j = 0; j < nr && !view; j++) {
             int r = root(p, reads[j]);
             struct pr_tensor *T = &p->tensors[r];
-            if (skips_read(L, T->v)) continue;
+            if (skips_read(p, L, T->v)) continue;
             if (L->fallback) {
                 /* the CPU reads it from DDR; if it was on chip, the accelerator writes it out first */
                 if (!s.in_ddr[r]) {
@@ -527,6 +531,7 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
                 else
                     L->store_bytes += out;
                 s.in_ddr[t] = 1;
+                if (past) continue; /* a KV cache lives in DDR: the attention that reads it loads it whole */
             }
             if (!T->v->n_consumers) continue; /* a graph output nothing else reads */
             if (T->last_use < 0) continue;    /* read only inside its fused layer: never leaves the array */

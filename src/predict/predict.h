@@ -31,6 +31,8 @@ struct pr_node_in {
     int gone;            /* lowered away (lower.c): no layer; its consumers read its first input instead */
     int dtype;      /* enum hw_dtype it computes at (lower.c: the graph's quantized type); -1 = p->dtype */
     int float_path; /* the graph leaves it float and the platform has no float peak: the fallback unit */
+    int kv_append;  /* lowering (lower_decoder.c): a Concat appending new tokens to a KV cache input in place
+                     * (present = past + new): it neither reads the past nor stores it again */
 };
 
 /* A value whose size or placement a what-if changes. */
@@ -86,6 +88,7 @@ struct pr_layer {
     double util;       /* MAC array utilization from the layer's shape (array model; 1 = full) */
     double
         work_scale; /* > 0: its arithmetic scales by this (a causal fused attention skips the masked part) */
+    int attention;  /* a fused attention kernel (MatMul -> Softmax -> MatMul): its class is OC_ATTENTION */
     int group;      /* tiled memory model: the depth-first group (layers on chip together) */
     /* times, seconds per run */
     double t_compute, t_memory, t_transfer, t_overhead, t_total;
@@ -165,6 +168,9 @@ enum nnperf_status pr_timeline(struct nnperf_prediction *p);
 enum pr_tp_limit { PR_TP_CORES, PR_TP_DDR, PR_TP_LINK };
 
 /* ---- memory models (memory.c) ---- */
+/* Whether graph output present extends graph input past along one axis (a KV cache): same rank and dtype, every
+ * dim known, one larger, the others equal. */
+int pr_extends(const struct ir_value *past, const struct ir_value *present);
 enum pr_schedule_kind {
     PR_SCHED_SEQUENTIAL, /* layers one after another */
     PR_SCHED_OVERLAPPED, /* the whole model is one roofline point: latency = max(sum compute, sum traffic) */
@@ -213,6 +219,21 @@ enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_wh
 const struct pr_value_in *pr_value(const struct nnperf_prediction *p, const struct ir_value *v);
 
 /* ---- helpers ---- */
+/* The consumers of every value of the top graph: one (value, node index) pair per input slot, sorted by value
+ * (fuse.c). pr_cons_build returns 0 when out of memory; the caller frees x->c. pr_cons_find: the first entry of v,
+ * or -1; PR_CONS_EACH walks v's entries. */
+struct pr_cons {
+    const struct ir_value *v;
+    int node;
+};
+struct pr_cons_ix {
+    struct pr_cons *c;
+    int n;
+};
+int pr_cons_build(const struct ir_graph *g, struct pr_cons_ix *x);
+int pr_cons_find(const struct pr_cons *c, int n, const struct ir_value *v);
+#define PR_CONS_EACH(x, v, i)                                                                                \
+    for (int i = pr_cons_find((x)->c, (x)->n, (v)); i >= 0 && i < (x)->n && (x)->c[i].v == (v); i++)
 /* The roofline of one workload: attainable ops/s = min(peak, bandwidth x intensity) (docs/sources.md [ROOFLINE]).
  * Returns 0 when peak or bandwidth is 0. */
 double pr_attainable(double ops, double bytes, double peak, double bandwidth);

@@ -549,6 +549,20 @@ void count_ms_group_query_attention(struct op_ctx *c, struct ir_cost *cost)
         int rot = op_find("com.microsoft", "RotaryEmbedding");
         int64_t rq[4] = {g.b.val, g.s.val, g.n, g.h.val}, rk[4] = {g.b.val, g.l.val, g.nkv, g.h.val};
         fl = ck_sat_add(fl, dmul(ck_sat_add(prod(rq, 4), prod(rk, 4)), rot >= 0 ? op_table[rot].fpe : 3.0));
+        /* the cos/sin caches [max positions, rotary dim / 2]: only the rows of this call's positions are read
+         * (params_read: the constant inputs' elements less the rows not read) */
+        uint64_t all = 0, skip = 0;
+        for (int i = 0; i < op_n_in(c); i++) {
+            const struct ir_value *cs = op_in(c, i);
+            int64_t n;
+            if (!cs || !((cs->flags & IR_V_INIT) || cs->is_const == 1) || !ir_numel(cs, &n)) continue;
+            all = ck_sat_add(all, (uint64_t)n);
+            if ((i == 7 || i == 8) && cs->rank == 2 && cs->dims[0].val > 0) {
+                int64_t rows = g.b.val * g.s.val < cs->dims[0].val ? g.b.val * g.s.val : cs->dims[0].val;
+                skip += (uint64_t)(n - rows * (n / cs->dims[0].val));
+            }
+        }
+        if (skip && skip < all) cost->params_read = all - skip;
     }
     cost->flops = fl;
 }

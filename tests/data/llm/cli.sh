@@ -44,7 +44,7 @@ expect 2 "" "$nnperf" llm "$m" --hw a100-80gb --kv fp7 -o "$work/x.json"
 if [ -e "$work/x.json" ]; then echo "FAIL: -o file left behind"; fail=$((fail + 1)); fi
 # memory: a model over the device memory (less the runtime's reserve) exits 2 naming both sizes; --allow-offload
 # streams the weights that do not fit over the host link; a context over the rotary table's 512 positions exits 2
-expect 2 "at batch 16 needs 6.83 MB (weights 271 kB + KV cache 1.05 MB + activations 5.51 MB) but 'a100-80gb' has 1 MB: it" \
+expect 2 "at batch 16 needs 4.73 MB (weights 271 kB + KV cache 1.05 MB + activations 3.41 MB) but 'a100-80gb' has 1 MB: it" \
     "$nnperf" llm "$m" --hw a100-80gb --prompt 256 --batch 16 --generate 1 --set memory.ddr_bytes=1MB \
     --set memory.reserved_bytes=0
 expect 2 "has 2 MB (1 MB after the runtime's reserve of 1 MB): it does not fit" \
