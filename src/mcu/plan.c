@@ -532,14 +532,15 @@ static int bits_match(const char *node, const char *name)
 }
 
 /* Weight bits per layer: a rule of the weight-bits file naming the layer, else the bits of a quantized weight in
- * the graph, else the file's default, else --weight-bits. */
+ * the graph, else the file's default, else --weight-bits; 8 for a layer without weights. */
 static void assign_bits(struct mcu_plan *p)
 {
     const struct mcu_bits *b = p->bits;
     int def = b && b->default_bits ? b->default_bits : p->weight_bits, from_graph = 0;
     for (int i = 0; i < p->n_layers; i++) {
         struct mcu_layer *l = &p->layers[i];
-        l->weight_bits = l->graph_bits ? l->graph_bits : def;
+        /* a layer without weights (a pass-through) has no bits of its own: 8, whatever the default */
+        l->weight_bits = l->graph_bits ? l->graph_bits : l->weights > 0 ? def : 8;
         from_graph += l->graph_bits != 0;
         for (int k = 0; b && l->weights > 0 && k < b->n; k++)
             if (bits_match(l->name, b->r[k].name)) {

@@ -684,6 +684,22 @@ static void test_vendor_exports(void)
             if (a) done(&A);
             if (b) done(&B);
         }
+    /* a layer without weights (ressimplenet's pass-through copies) has 8 bits whatever the file's default, as in a
+     * mixed export planned without the file */
+    struct loaded L;
+    struct mcu_plan *p = plan_file("ai8x/ai85ressimplenet_cifar100", "max78000", 8,
+                                   "models/mcu/ai8x/qat_policy_cifar100.yaml", &L);
+    CHECK(p != NULL);
+    if (p) {
+        int copies = 0;
+        for (int k = 0; k < p->n_layers; k++)
+            if (!p->layers[k].weights) {
+                copies++;
+                CHECK_EQ_U(p->layers[k].weight_bits, 8);
+            }
+        CHECK_EQ_U(copies, 3);
+        done(&L);
+    }
 }
 
 /* The CNN clock as the vendor's examples run it (MAX78000: 50 MHz, MAX78002: 200 MHz): MNIST and KWS20 v3 within 5%
