@@ -269,6 +269,11 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
             if (rn && !(name = ox_rename_name(L, rn, name))) return ox_nomem(L);
             struct ir_value *v = ir_find(g, name);
             if (v && (v->flags & IR_V_INIT)) {
+                if (dt && v->dtype && dt != v->dtype) /* the declared type must be the data's */
+                    return diag_set(L->d, NNPERF_E_INVALID,
+                                    "graph input '%s' is declared %s, but its initializer holds %s", name,
+                                    ir_dtype_name(dt) ? ir_dtype_name(dt) : "an unknown type",
+                                    ir_dtype_name(v->dtype) ? ir_dtype_name(v->dtype) : "an unknown type");
                 v->flags |= IR_V_INPUT; /* an input with a default value: treated as the constant */
             } else {
                 if (v) return diag_set(L->d, NNPERF_E_INVALID, "graph input '%s' is listed twice", name);

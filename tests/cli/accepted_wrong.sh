@@ -2,8 +2,8 @@
 # accepted_wrong.sh - inputs nnperf once took and answered wrongly (issue 19), each now refused with a message that
 # names the problem (exit 2): llm dim bindings that are negative, not numbers or past 2^40; a --set key given
 # twice; more --set keys than the reports list; more cores per inference than the platform has; a YAML tag; a
-# weight-bits file with two defaults; calibrate fitting values its own reader refuses. And --set 'name="a,b"' is one
-# value, not two.
+# weight-bits file with two defaults; calibrate fitting values its own reader refuses; Range(0, inf, nan); a graph
+# input declared with another type than its initializer's data. And --set 'name="a,b"' is one value, not two.
 # usage: accepted_wrong.sh NNPERF WORKDIR      (run from the repository root)
 set -u
 nn=$1
@@ -70,6 +70,10 @@ expect 2 "overhead.per_layer_s: must be between 0 and 1 seconds" "$nn" calibrate
 [ ! -e "$work/cal.yaml" ] && pass=$((pass + 1)) || { echo "FAIL: calibrate wrote a file its reader refuses"; fail=$((fail + 1)); }
 expect 0 "" "$nn" calibrate --hw "$HOST" -o "$work/cal.yaml" "$M=tests/data/ort_profile_small.json"
 expect 0 "" "$nn" hw show "$work/cal.yaml"
+
+# a Range of non-finite bounds, and a graph input declared float32 whose initializer holds int64 (tests/data/text)
+expect 2 "node 'range' (Range): start 0, limit inf and delta nan must be finite" "$nn" analyze tests/data/text/range_nan.onnx
+expect 2 "graph input 'w' is declared float32, but its initializer holds int64" "$nn" analyze tests/data/text/dtype_mismatch.onnx
 
 echo "accepted_wrong: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

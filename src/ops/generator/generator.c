@@ -206,6 +206,8 @@ enum nnperf_status infer_range(struct op_ctx *c)
         const double *a, *b, *e;
         if (op_fvals(c, 0, &a) == 1 && op_fvals(c, 1, &b) == 1 && op_fvals(c, 2, &e) == 1) {
             if (e[0] == 0.0) return op_err(c, NULL, "input 'delta' is zero");
+            if (!isfinite(a[0]) || !isfinite(b[0]) || !isfinite(e[0])) /* Range(0, inf, nan): no length */
+                return op_err(c, NULL, "start %g, limit %g and delta %g must be finite", a[0], b[0], e[0]);
             double n = ceil((b[0] - a[0]) / e[0]);
             if (!(n >= 0)) n = 0;
             if (n > 9.0e15) return op_err(c, NULL, "range is too large");

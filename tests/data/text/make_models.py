@@ -6,6 +6,7 @@ terminal escape sequences, line breaks that would add a YAML layer, and YAML syn
               clears the screen, a DEL, a C1 CSI (U+009B) and a byte that is not UTF-8; producer and graph input
               names with ESC too
   dims.onnx   Relu on an input whose first dim is a symbol with ESC and a line break in its name
+  range_nan.onnx, dtype_mismatch.onnx  inputs once accepted and answered wrongly (tests/cli/accepted_wrong.sh)
 Dev tool (python3-onnx). usage: /usr/bin/python3 tests/data/text/make_models.py"""
 import os
 import onnx
@@ -36,4 +37,24 @@ g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu\x1b[1A\
 d = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="nnperf-tests")
 d.ir_version = 8
 with open(os.path.join(here, "dims.onnx"), "wb") as f:
+    f.write(d.SerializeToString())
+
+# Range(0, inf, nan): once a tensor of 0 elements, now refused (start, limit and delta must be finite)
+consts = [helper.make_node("Constant", [], [n], value=helper.make_tensor(n, TensorProto.FLOAT, [], [v]), name=n)
+          for n, v in (("start", 0.0), ("limit", float("inf")), ("delta", float("nan")))]
+g = helper.make_graph(consts + [helper.make_node("Range", ["start", "limit", "delta"], ["r"], name="range")], "range",
+                      [], [helper.make_tensor_value_info("r", TensorProto.FLOAT, None)])
+d = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="nnperf-tests")
+d.ir_version = 8
+with open(os.path.join(here, "range_nan.onnx"), "wb") as f:
+    f.write(d.SerializeToString())
+
+# a graph input declared float32 whose initializer (its default value) holds int64: refused
+w = helper.make_tensor("w", TensorProto.INT64, [2], [1, 2])
+g = helper.make_graph([helper.make_node("Identity", ["w"], ["y"], name="id")], "dtype",
+                      [helper.make_tensor_value_info("w", TensorProto.FLOAT, [2])],
+                      [helper.make_tensor_value_info("y", TensorProto.INT64, [2])], [w])
+d = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="nnperf-tests")
+d.ir_version = 8
+with open(os.path.join(here, "dtype_mismatch.onnx"), "wb") as f:
     f.write(d.SerializeToString())
