@@ -3,9 +3,12 @@
 # what a user of the installed package gets: the binary, man page and bash completion are in place, and a small C
 # program (hello.c) builds and runs against the library with pkg-config and with a CMake find_package project
 # (shared and static). Its output must equal the installed CLI's MAC count of the same model.
+# usage: check_install.sh BUILD_DIR SOURCE_DIR [CC [CFLAGS]]   (CFLAGS: the sanitizers of a sanitized build)
 set -eu
 build=$1
 src=$2
+CC=${3:-cc}
+CFLAGS=${4:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/p" >/dev/null
@@ -19,12 +22,12 @@ want=$("$tmp/p/bin/nnperf" analyze "$model" --format json | python3 -c 'import j
 # pkg-config
 export PKG_CONFIG_PATH="$tmp/p/lib/pkgconfig"
 # shellcheck disable=SC2046
-cc -o "$tmp/hello_pc" "$src/tests/install/hello.c" $(pkg-config --cflags --libs nnperf)
+$CC $CFLAGS -o "$tmp/hello_pc" "$src/tests/install/hello.c" $(pkg-config --cflags --libs nnperf)
 got=$(LD_LIBRARY_PATH="$tmp/p/lib" "$tmp/hello_pc" "$model")
 echo "pkg-config: $got"
 # static through pkg-config --static
 # shellcheck disable=SC2046
-cc -o "$tmp/hello_pcs" "$src/tests/install/hello.c" -I"$tmp/p/include" "$tmp/p/lib/libnnperf.a" \
+$CC $CFLAGS -o "$tmp/hello_pcs" "$src/tests/install/hello.c" -I"$tmp/p/include" "$tmp/p/lib/libnnperf.a" \
     $(pkg-config --static --libs-only-l --libs-only-other nnperf | sed 's/-lnnperf//')
 got_s=$("$tmp/hello_pcs" "$model")
 
@@ -32,7 +35,8 @@ got_s=$("$tmp/hello_pcs" "$model")
 mkdir "$tmp/proj"
 cp "$src/tests/install/hello.c" "$tmp/proj/"
 cp "$src/tests/install/CMakeLists.txt.in" "$tmp/proj/CMakeLists.txt"
-cmake -S "$tmp/proj" -B "$tmp/proj/b" -DCMAKE_PREFIX_PATH="$tmp/p" >/dev/null
+cmake -S "$tmp/proj" -B "$tmp/proj/b" -DCMAKE_PREFIX_PATH="$tmp/p" -DCMAKE_C_COMPILER="$CC" -DCMAKE_C_FLAGS="$CFLAGS" \
+    >/dev/null
 cmake --build "$tmp/proj/b" >/dev/null
 got_cs=$(LD_LIBRARY_PATH="$tmp/p/lib" "$tmp/proj/b/hello_shared" "$model")
 got_cst=$("$tmp/proj/b/hello_static" "$model")
