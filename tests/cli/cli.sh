@@ -210,7 +210,7 @@ import json, sys
 s = [json.load(open(f))['summary'] for f in sys.argv[1:]]
 sys.exit(not (all(x['frames_per_run'] == 8 and x['fps'] == s[0]['fps'] for x in s)))" "$work/in8.json" "$work/b8.json" "$work/c8.json"
 expect 2 "rdk-s100: batch 12 is not a multiple of the 8 frames the graph computes (input 'input' has batch 8): leave the batch out for 8 frames per run, or give a multiple of 8" "$nn" analyze "$M" --hw rdk-s100 --input input=8x3x224x224 --batch 12
-expect 2 "analyze: $B1: unbound symbolic input dim 'batch' (input 'x' dim 0): 7 of 10 nodes cannot be counted, and a prediction would count them as 0 s; bind each symbol to a number (batch=1) or give the inputs' shapes (--dim batch=N or --input NAME=SHAPE; --allow-unbound predicts them as 0 s)" "$nn" analyze "$B1" --hw rdk-s100
+expect 2 "analyze: $B1: unbound symbolic input dim 'batch' (input 'x' dim 0): 7 of 10 nodes cannot be counted, and a prediction would count them as 0 s; bind each symbol to a number (batch=1) or give the inputs' shapes (--dim batch=1 or --input NAME=SHAPE; --allow-unbound predicts them as 0 s)" "$nn" analyze "$B1" --hw rdk-s100
 expect 0 "" "$nn" analyze "$B1" --hw rdk-s100 --allow-unbound --summary
 check "--allow-unbound predicts and warns" grep -q "unbound symbolic input dims 'batch'" "$work/out"
 expect 0 "" "$nn" analyze "$B1"

@@ -185,7 +185,7 @@ int cli_require_bound(const struct nnperf_analysis *an, const char *cmd, const c
     char err[1024];
     if (nnperf_analysis_check_bound(an, err, sizeof err) == NNPERF_OK) return 0;
     const char *sym = nnperf_analysis_unbound_dim(an, 0);
-    cli_error("%s: %s (--dim %s=N or --input NAME=SHAPE%s)", cmd, err, sym ? sym : "NAME",
+    cli_error("%s: %s (--dim %s=1 or --input NAME=SHAPE%s)", cmd, err, sym ? sym : "NAME",
               strcmp(cmd, "compare") && strcmp(cmd, "sweep") ? "; --allow-unbound predicts them as 0 s" : "");
     return 2;
 }
