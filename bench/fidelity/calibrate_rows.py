@@ -6,7 +6,7 @@ of rows), and predicts the preset's OTHER test rows with the calibrated platform
 the median |error| on those other rows uncalibrated and calibrated (median over the draws), and checks the
 acceptance of the issue: calibrated <= 10%, and never worse than uncalibrated by more than 2 points.
 
-usage: bench/fidelity/calibrate_rows.py NNPERF [--draws N] [--seed S] [--preset NAME]
+usage: bench/fidelity/calibrate_rows.py NNPERF [--draws N] [--seed S] [--preset NAME] [--report-only]
 Needs the Python package and the library: PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so. Exit 1 when a
 preset misses the acceptance (the numbers are in bench/RESULTS.md, "Calibration on a few rows")."""
 import argparse
@@ -38,11 +38,14 @@ def main():
     ap.add_argument("--draws", type=int, default=5)
     ap.add_argument("--seed", type=int, default=24)
     ap.add_argument("--preset", default="")
+    ap.add_argument("--report-only", action="store_true", help="exit 0 whatever the acceptance gives")
     a = ap.parse_args()
     opts = {"--preset": a.preset}
     nnperf = os.path.abspath(a.nnperf)
     draws, rng = a.draws, random.Random(a.seed)
     rows = [r for r in fidelity.read_rows() if r["split"] == "test"]
+    # the CLI is a program of its own: a sanitizer runtime preloaded into this python is not for it
+    cli_env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
     presets = sorted({r["preset"] for r in rows})
     status = 0
     print(f"{'preset':14s} {'test':>4s} {'drawn':>5s} {'uncalibrated':>12s} {'calibrated':>10s} {'change':>7s}  "
@@ -67,7 +70,7 @@ def main():
                                     f"{r['batch']},{r['quantity']},{r['value']},{r['unit']}\n")
                     out = os.path.join(tmp, f"{p}-{k}-{d}.yaml")
                     run = subprocess.run([nnperf, "calibrate", "--hw", p, "--table", table, "-o", out],
-                                         capture_output=True, text=True)
+                                         capture_output=True, text=True, env=cli_env)
                     if run.returncode:
                         sys.exit(f"{p}: calibrate failed: {run.stderr.strip()}")
                     keys.append(",".join(l.split()[0].replace("calibration.", "") for l in run.stderr.splitlines()
@@ -80,7 +83,7 @@ def main():
                 status |= not ok
                 print(f"{p:14s} {len(mine):4d} {k:5d} {100 * u:11.1f}% {100 * c:9.1f}% {100 * (c - u):+6.1f}  "
                       f"{'ok  ' if ok else 'MISS'} {' | '.join(sorted(set(keys)))}")
-    return status
+    return 0 if a.report_only else status
 
 
 if __name__ == "__main__":

@@ -2,13 +2,18 @@
 # The fidelity guard (bench/fidelity/README.md): every row of bench/fidelity/data predicted with this build's
 # library (deterministic, no timing), failing when a preset's test median |error| rises above the value recorded in
 # bench/fidelity/thresholds.csv, or when a preset's `validation:` section differs from what the dataset gives.
-# usage: run.sh PYTHON LIBNNPERF.so REPO_ROOT [PRELOAD]    (skipped, exit 77, where python3 is missing)
+# With NNPERF_CLI, also a calibration on drawn rows (bench/fidelity/calibrate_rows.py, one draw of 1 and of 3 rows of
+# rdk-s100): it must run through; its numbers are bench/RESULTS.md's, not checked here.
+# usage: run.sh PYTHON LIBNNPERF.so REPO_ROOT [PRELOAD [NNPERF_CLI]]   (skipped, exit 77, where python3 is missing)
 set -u
-PY=$1 LIB=$2 ROOT=$3 PRELOAD=${4:-}
+PY=$1 LIB=$2 ROOT=$3 PRELOAD=${4:-} CLI=${5:-}
 [ -x "$PY" ] || { echo "python3 not found: skipped"; exit 77; }
 if [ -n "$PRELOAD" ]; then
   # sanitized builds: python is not instrumented; leaks are checked by the python_package test
   export LD_PRELOAD="$PRELOAD" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fi
 cd "$ROOT" || exit 1
-NNPERF_LIBRARY=$LIB "$PY" bench/fidelity/fidelity.py --check bench/fidelity/thresholds.csv --check-presets presets
+NNPERF_LIBRARY=$LIB "$PY" bench/fidelity/fidelity.py --check bench/fidelity/thresholds.csv --check-presets presets ||
+  exit 1
+[ -z "$CLI" ] || NNPERF_LIBRARY=$LIB "$PY" bench/fidelity/calibrate_rows.py "$CLI" --preset rdk-s100 --draws 1 \
+  --report-only
