@@ -117,6 +117,18 @@ def test_weight_dtype_apart_from_compute(models):
         a.predict("a100-80gb", weight_dtype="int3")
 
 
+def test_quantized_layer_dtype(root, models):
+    """A QDQ model predicts as its float twin at int8, every layer's dtype in p.layers; its one float Conv is fp16."""
+    quant = os.path.join(root, "tests", "data", "quant")
+    q = nnperf.load(os.path.join(quant, "resnet18_qdq.onnx")).analyze().predict("jetson-orin-nano")
+    f = nnperf.load(os.path.join(models, "resnet18.onnx")).analyze().predict("jetson-orin-nano", dtype="int8")
+    assert q.summary["latency_ms"] == pytest.approx(f.summary["latency_ms"], rel=1e-12)
+    assert q.summary["dtype"] == "int8" and {L["dtype"] for L in q.layers} == {"int8"}
+    q1 = nnperf.load(os.path.join(quant, "resnet18_qdq_float1.onnx")).analyze().predict("jetson-orin-nano")
+    assert [L["name"] for L in q1.layers if L["dtype"] != "int8"] == ["/layer2/layer2.1/conv1/Conv+1"]
+    assert q1.layers[9]["dtype"] == "fp16"
+
+
 def test_kv_dtype(root):
     """An fp8 KV cache: a decode step reads the past at 1 byte per element instead of 2 and appends one token."""
     a = nnperf.load(os.path.join(root, "tests", "data", "llm", "tiny-llama-genai.onnx")).analyze(
