@@ -69,6 +69,9 @@ CONFIGS = {
                        max_pos=131072, eps=1e-6, tied=False, qkv_bias=True),
     "mixtral-8x7b": dict(family="llama", hidden=4096, layers=32, heads=32, kv_heads=8, ffn=14336, vocab=32000,
                          max_pos=32768, eps=1e-5, tied=False, experts=8, top_k=2),
+    # the 2-active-experts reference of Mixtral-8x7B: 2 experts, both run on every token (with --moe dense)
+    "mixtral-8x7b-2e": dict(family="llama", hidden=4096, layers=32, heads=32, kv_heads=8, ffn=14336, vocab=32000,
+                            max_pos=32768, eps=1e-5, tied=False, experts=2, top_k=2),
     # tiny configurations for ctest (same structure, small dims)
     "tiny-llama": dict(family="llama", hidden=64, layers=2, heads=4, kv_heads=2, ffn=160, vocab=256, max_pos=512,
                        eps=1e-5, tied=False),
@@ -431,7 +434,9 @@ def build_genai(c, dt, weights_file, int4):
                       name=f"{pre}/post_attention_layernorm/SkipLayerNorm", domain="com.microsoft", n_out=4,
                       epsilon=c["eps"])
         n, resid = outs[0], outs[3]
-        if c.get("experts"):  # the builder's MoE: router logits, com.microsoft MoE over SwiGLU experts
+        if c.get("experts") and c.get("moe", "contrib") != "contrib":
+            y = MOE_FORMS[c["moe"]](g, c, n, pre, dt)
+        elif c.get("experts"):  # the builder's MoE: router logits, com.microsoft MoE over SwiGLU experts
             e, f = c["experts"], c["ffn"]
             router = proj_genai(g, n, f"{pre}/mlp/gate", d, e, dt, False)
             y = g.node("MoE", [n, router, g.weight(f"{pre}/mlp/experts.fc1", [e, f, d], dt), "",
@@ -460,8 +465,68 @@ def build_genai(c, dt, weights_file, int4):
     return g.model(opset=17, ms=True)
 
 
-def build(model, layout, path, weights="fp16", max_pos=None):
+def expert_genai(g, c, x, pre, e, dt):
+    """one SwiGLU expert of Mixtral (w1 gate, w3 up, w2 down) on the rows x"""
+    d, f = c["hidden"], c["ffn"]
+    gate = g.node("MatMul", [x, g.weight(f"{pre}/mlp/experts.{e}.w1", [d, f], dt)], name=f"{pre}/mlp/experts.{e}/w1")
+    up = g.node("MatMul", [x, g.weight(f"{pre}/mlp/experts.{e}.w3", [d, f], dt)], name=f"{pre}/mlp/experts.{e}/w3")
+    act = g.node("Mul", [gate, g.node("Sigmoid", [gate])])
+    return g.node("MatMul", [g.node("Mul", [act, up]), g.weight(f"{pre}/mlp/experts.{e}.w2", [f, d], dt)],
+                  name=f"{pre}/mlp/experts.{e}/w2")
+
+
+def router_topk(g, c, x, pre, dt):
+    """router logits -> softmax -> top-k probabilities (renormalised) and expert indices"""
+    e, k = c["experts"], c["top_k"]
+    logits = g.node("MatMul", [x, g.weight(f"{pre}/mlp/gate.weight", [c["hidden"], e], dt)], name=f"{pre}/mlp/gate")
+    probs = g.node("Softmax", [logits], axis=-1)
+    topv, topi = g.node("TopK", [probs, g.const([k])], n_out=2, axis=-1, name=f"{pre}/mlp/TopK")
+    topv = g.node("Div", [topv, g.node("ReduceSum", [topv, g.const([-1])], keepdims=1)])
+    return probs, topv, topi
+
+
+def moe_dense(g, c, n, pre, dt):
+    """a dense export: every expert on every token, weighted by the routing weights scattered into [.., E] (zero
+    for the experts a token is not routed to) and summed over the experts"""
+    e = c["experts"]
+    probs, topv, topi = router_topk(g, c, n, pre, dt)
+    zeros = g.node("Mul", [probs, g.const(0.0, dt)])
+    dense_w = g.node("ScatterElements", [zeros, topi, topv], axis=-1)
+    outs = [g.node("Unsqueeze", [expert_genai(g, c, n, pre, i, dt), g.const([2])]) for i in range(e)]
+    stack = g.node("Concat", outs, axis=2)
+    y = g.node("Mul", [stack, g.node("Unsqueeze", [dense_w, g.const([-1])])])
+    return g.node("ReduceSum", [y, g.const([2])], keepdims=0, name=f"{pre}/mlp/ReduceSum")
+
+
+def moe_eager(g, c, n, pre, dt):
+    """torch.onnx.export of Hugging Face's MixtralSparseMoeBlock: one_hot(selected) -> per expert NonZero -> Gather
+    of its tokens -> expert -> times its routing weights -> ScatterND (index_add_) into the output"""
+    e, d = c["experts"], c["hidden"]
+    x2 = g.node("Reshape", [n, g.const([-1, d])])
+    probs, topv, topi = router_topk(g, c, x2, pre, dt)
+    mask = g.node("OneHot", [topi, g.const([e]), g.const([0, 1])], axis=-1)       # [T, k, E]
+    mask = g.node("Transpose", [mask], perm=[2, 1, 0])                             # [E, k, T]
+    out = g.node("Mul", [x2, g.const(0.0, dt)])                                      # zeros [T, d]
+    for i in range(e):
+        nz = g.node("NonZero", [g.node("Gather", [mask, g.const(i)], axis=0)])      # [2, n_i]: slot, token
+        idx = g.node("Gather", [nz, g.const(0)], axis=0)
+        top_x = g.node("Gather", [nz, g.const(1)], axis=0)
+        cur = g.node("Gather", [x2, top_x], axis=0)
+        y = expert_genai(g, c, cur, pre, i, dt)
+        pair = g.node("Concat", [g.node("Unsqueeze", [top_x, g.const([1])]), g.node("Unsqueeze", [idx, g.const([1])])],
+                      axis=1)
+        w = g.node("GatherND", [topv, pair])
+        y = g.node("Mul", [y, g.node("Unsqueeze", [w, g.const([1])])])
+        out = g.node("ScatterND", [out, g.node("Unsqueeze", [top_x, g.const([1])]), y], reduction="add")
+    return g.node("Reshape", [out, g.node("Shape", [n])], name=f"{pre}/mlp/Reshape_out")
+
+
+MOE_FORMS = {"dense": moe_dense, "eager": moe_eager}
+
+
+def build(model, layout, path, weights="fp16", max_pos=None, moe="contrib"):
     c = dict(CONFIGS[model])
+    c["moe"] = moe
     if max_pos:  # a longer rotary / position table than the published one (a long-context variant)
         c["max_pos"] = max_pos
     dt = TensorProto.FLOAT16 if weights in ("fp16", "int4") else TensorProto.FLOAT
@@ -482,6 +547,7 @@ ALL = [("llama-7b", "hf", "fp16"), ("llama-7b", "genai", "fp16"), ("llama-7b", "
 TINY = [("tiny-llama", "hf", "fp16"), ("tiny-llama", "genai", "fp16"), ("tiny-llama", "genai", "int4"),
         ("tiny-opt", "hf", "fp16"), ("tiny-gpt2", "hf", "fp32"), ("small-gqa", "hf", "fp16"),
         ("small-gqa", "genai", "fp16"), ("small-mha", "hf", "fp16"), ("small-mha", "genai", "fp16")]
+TINY_MOE = [("tiny-mixtral", "dense"), ("tiny-mixtral", "eager")]  # the contrib form is tiny-mixtral-genai.onnx
 
 
 def main():
@@ -493,20 +559,25 @@ def main():
     ap.add_argument("--all", metavar="DIR", help="every model and layout into DIR")
     ap.add_argument("--tiny", metavar="DIR", help="the tiny ctest graphs into DIR")
     ap.add_argument("--max-pos", type=int, help="positions of the rotary / position table (default: the config's)")
+    ap.add_argument("--moe", choices=["contrib", "dense", "eager"], default="contrib",
+                    help="a mixture of experts as com.microsoft MoE (default), a dense export (every expert on "
+                         "every token, weighted by the scattered routing weights) or the eager export (TopK -> "
+                         "NonZero -> Gather -> expert -> ScatterND)")
     a = ap.parse_args()
     jobs = []
     if a.all:
         jobs += [(m, l, w, os.path.join(a.all, f"{m}-{l}{'-' + w if w != 'fp16' else ''}.onnx")) for m, l, w in ALL]
     if a.tiny:
         jobs += [(m, l, w, os.path.join(a.tiny, f"{m}-{l}{'-' + w if w != 'fp16' else ''}.onnx")) for m, l, w in TINY]
+        jobs += [(m, "genai", "fp16", os.path.join(a.tiny, f"{m}-genai-{f}.onnx"), f) for m, f in TINY_MOE]
     if a.model:
         if not a.output:
             ap.error("--model needs -o")
         jobs.append((a.model, a.layout, a.weights, a.output))
     if not jobs:
         ap.error("nothing to do: --model M -o FILE, --all DIR or --tiny DIR")
-    for m, l, w, path in jobs:
-        n = build(m, l, path, w, a.max_pos)
+    for m, l, w, path, *moe in jobs:
+        n = build(m, l, path, w, a.max_pos, moe[0] if moe else a.moe)
         print(f"{path}: {m} {l} {w}, {n} nodes")
 
 

@@ -91,6 +91,10 @@ struct op_ctx {
     const struct op_host *host; /* NULL: warnings are dropped and subgraphs are not inferred */
 };
 
+/* Experts a batch of rows routed to k of E experts each touches, in expectation with uniform routing:
+ * E x (1 - (1 - k/E)^rows) (one row: k; many: all E). com.microsoft MoE and the lowering of exported MoE blocks. */
+double op_moe_experts_touched(double experts, double k, double rows);
+
 /* ---- inputs, outputs, attributes ---- */
 struct ir_value *op_in(struct op_ctx *c, int i);  /* NULL when absent or omitted */
 struct ir_value *op_out(struct op_ctx *c, int i); /* NULL when absent or omitted */

@@ -139,7 +139,7 @@ static void layer_sums(struct nnperf_prediction *p, int l)
         struct ir_node *nd = L->nodes[i];
         const struct pr_node_in *in = &p->node_in[nd->index];
         p->layer_of[nd->index] = l;
-        if (!nd->cost.known) L->cost_known = 0;
+        if (!nd->cost.known && !in->recounted) L->cost_known = 0;
         /* the costliest node leads the layer: most MACs, then most other work */
         if (!L->main || nd->cost.macs > best ||
             (nd->cost.macs == best && best == 0 && in->vec_ops > best_vec)) {

@@ -26,6 +26,8 @@
  *             Arithmetic on the scales a DynamicQuantizeLinear computes (their product) is part of that output stage.
  *
  *  kv_append, repeat_kv, attention_mask: the decoder rules, in lower_decoder.c (its opening comment).
+ *  moe_block  an exported mixture-of-experts block (dense, or eager TopK -> NonZero -> Gather -> expert ->
+ *             ScatterND) runs as one com.microsoft MoE: lower_moe.c.
  *
  * Float layers of a quantized graph compute at --dtype when given, else at the platform's default when it is a float
  * type, else at its best float type; a platform with no float peak runs them on its fallback unit (the float path).
@@ -317,6 +319,7 @@ static const struct lower_rule lower_rules[] = {
     {"kv_append", pr_wants_kv_append, pr_run_kv_append},
     {"repeat_kv", pr_wants_repeat_kv, pr_run_repeat_kv},
     {"attention_mask", pr_wants_attention_mask, pr_run_attention_mask},
+    {"moe_block", pr_wants_moe_block, pr_run_moe_block},
 };
 
 /* ---- after the rules ---- */

@@ -23,4 +23,8 @@ enum nnperf_status pr_run_repeat_kv(struct lower *x);
 int pr_wants_attention_mask(const struct ir_node *nd);
 enum nnperf_status pr_run_attention_mask(struct lower *x);
 
+/* mixture of experts (lower_moe.c) */
+int pr_wants_moe_block(const struct ir_node *nd);
+enum nnperf_status pr_run_moe_block(struct lower *x);
+
 #endif

@@ -31,7 +31,9 @@ struct pr_node_in {
     int gone;            /* lowered away (lower.c): no layer; its consumers read its first input instead */
     int dtype;      /* enum hw_dtype it computes at (lower.c: the graph's quantized type); -1 = p->dtype */
     int float_path; /* the graph leaves it float and the platform has no float peak: the fallback unit */
-    int kv_append;  /* lowering (lower_decoder.c): a Concat appending new tokens to a KV cache input in place
+    int recounted; /* lowering: its work was counted by a rule (an exported MoE block: lower_moe.c), known even
+                    * where the analysis could not count it */
+    int kv_append; /* lowering (lower_decoder.c): a Concat appending new tokens to a KV cache input in place
                      * (present = past + new): it neither reads the past nor stores it again */
 };
 
@@ -232,8 +234,8 @@ struct pr_cons_ix {
 };
 int pr_cons_build(const struct ir_graph *g, struct pr_cons_ix *x);
 int pr_cons_find(const struct pr_cons *c, int n, const struct ir_value *v);
-#define PR_CONS_EACH(x, v, i)                                                                                \
-    for (int i = pr_cons_find((x)->c, (x)->n, (v)); i >= 0 && i < (x)->n && (x)->c[i].v == (v); i++)
+#define PR_CONS_EACH(x, val, i)                                                                              \
+    for (int i = pr_cons_find((x)->c, (x)->n, (val)); i >= 0 && i < (x)->n && (x)->c[i].v == (val); i++)
 /* The roofline of one workload: attainable ops/s = min(peak, bandwidth x intensity) (docs/sources.md [ROOFLINE]).
  * Returns 0 when peak or bandwidth is 0. */
 double pr_attainable(double ops, double bytes, double peak, double bandwidth);

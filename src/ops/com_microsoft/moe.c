@@ -45,6 +45,13 @@ static int expert_params(struct op_ctx *c, int64_t *per_expert, int64_t *experts
     return *experts > 0;
 }
 
+double op_moe_experts_touched(double experts, double k, double rows)
+{
+    if (experts <= 0 || k <= 0 || rows <= 0) return 0;
+    double t = experts * (1.0 - pow(1.0 - k / experts, rows));
+    return t > experts ? experts : t;
+}
+
 /* MACs = rows x k x (one expert's weight elements): each token runs its k experts.
  * FLOPs beyond: the activation and the weighted sum, 4 per row x k x hidden.
  * Weights read: only the experts some token is routed to, E x (1 - (1 - k/E)^rows) of them in expectation with
@@ -61,7 +68,6 @@ void count_ms_moe(struct op_ctx *c, struct ir_cost *cost)
     int64_t hidden = x->dims[x->rank - 1].val, rows = n / hidden;
     cost->macs = ck_sat_mul(ck_sat_mul((uint64_t)rows, (uint64_t)k), (uint64_t)per);
     cost->flops = ck_sat_mul(4, ck_sat_mul(ck_sat_mul((uint64_t)rows, (uint64_t)k), (uint64_t)hidden));
-    double touched = (double)e * (1.0 - pow(1.0 - (double)k / (double)e, (double)rows));
-    if (touched > (double)e) touched = (double)e;
+    double touched = op_moe_experts_touched((double)e, (double)k, (double)rows);
     cost->params_read = (uint64_t)llround(touched * (double)per);
 }
