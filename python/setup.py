@@ -10,8 +10,19 @@ ctypes loads the library at import.
 import os
 import shutil
 import subprocess
+import sys
 
-from setuptools import setup
+try:
+    from setuptools import setup
+    import wheel  # noqa: F401  (pip builds the package as a wheel: bdist_wheel comes from it on setuptools < 70.1)
+except ImportError as e:
+    raise SystemExit(
+        f"nnperf: {sys.executable} (Python {sys.version.split()[0]}) lacks the '{e.name}' package that building "
+        "the nnperf package needs. Use Debian's interpreter, which has both: "
+        "'/usr/bin/python3 -m venv --system-site-packages V && V/bin/pip install --no-index "
+        "--no-build-isolation ./python' (apt-get install python3-venv python3-setuptools python3-wheel), "
+        "or install setuptools and wheel into this Python first") from None
+
 from setuptools.command.build_py import build_py
 from setuptools.dist import Distribution
 
