@@ -9,7 +9,13 @@
 
 #include "../onnx/onnx.h"
 
-void an_warn(struct an_state *an, const char *fmt, ...)
+static void an_warn(struct an_state *an, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void an_warn(struct an_state *an, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -18,7 +24,8 @@ void an_warn(struct an_state *an, const char *fmt, ...)
     va_end(ap);
 }
 
-enum nnperf_status an_topo_sort(struct ir_graph *g, struct arena *ar, struct diag *d)
+/* Sorts g->nodes topologically; a cycle is an error naming a node on it. */
+static enum nnperf_status an_topo_sort(struct ir_graph *g, struct arena *ar, struct diag *d)
 {
     int n = g->n_nodes;
     if (n == 0) return NNPERF_OK;

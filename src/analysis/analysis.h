@@ -39,15 +39,8 @@ static inline const struct ir_graph *an_graph(const struct an_state *an)
     return an->g;
 }
 
-void an_warn(struct an_state *an, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
 /* Infers and counts every node of g in execution order (topologically sorted first). g's records are written: it
  * must be the analysis's own (an->g or one of its subgraphs), or a graph a test built for the purpose. */
 enum nnperf_status an_run_graph(struct an_state *an, struct ir_graph *g, int64_t repeat);
-/* Sorts g->nodes topologically; a cycle is an error naming a node on it. */
-enum nnperf_status an_topo_sort(struct ir_graph *g, struct arena *ar, struct diag *d);
 
 #endif

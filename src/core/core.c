@@ -166,7 +166,7 @@ void ar_free(struct arena *a)
     a->used_total = 0;
 }
 
-enum nnperf_status diag_vset(struct diag *d, enum nnperf_status st, const char *fmt, va_list ap)
+static enum nnperf_status diag_vset(struct diag *d, enum nnperf_status st, const char *fmt, va_list ap)
 {
     if (!d) return st;
     if (d->status != NNPERF_OK) return d->status;
@@ -218,7 +218,7 @@ int ck_add_i64(int64_t a, int64_t b, int64_t *r)
     return 1;
 }
 
-int ck_mul_u64(uint64_t a, uint64_t b, uint64_t *r)
+static int ck_mul_u64(uint64_t a, uint64_t b, uint64_t *r)
 {
     uint64_t t;
     if (__builtin_mul_overflow(a, b, &t)) return 0;
@@ -226,7 +226,7 @@ int ck_mul_u64(uint64_t a, uint64_t b, uint64_t *r)
     return 1;
 }
 
-int ck_add_u64(uint64_t a, uint64_t b, uint64_t *r)
+static int ck_add_u64(uint64_t a, uint64_t b, uint64_t *r)
 {
     uint64_t t;
     if (__builtin_add_overflow(a, b, &t)) return 0;

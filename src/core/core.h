@@ -69,7 +69,6 @@ enum nnperf_status diag_set(struct diag *d, enum nnperf_status st, const char *f
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-enum nnperf_status diag_vset(struct diag *d, enum nnperf_status st, const char *fmt, va_list ap);
 /* Prefixes the recorded message with context ("file.onnx: "), used while unwinding. */
 void diag_prefix(struct diag *d, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -80,8 +79,6 @@ void diag_prefix(struct diag *d, const char *fmt, ...)
 /* ---- checked arithmetic: return 0 and leave *r untouched on overflow ---- */
 int ck_mul_i64(int64_t a, int64_t b, int64_t *r);
 int ck_add_i64(int64_t a, int64_t b, int64_t *r);
-int ck_mul_u64(uint64_t a, uint64_t b, uint64_t *r);
-int ck_add_u64(uint64_t a, uint64_t b, uint64_t *r);
 /* Saturating forms for cost totals: a count that overflows uint64 is reported as UINT64_MAX. */
 uint64_t ck_sat_add(uint64_t a, uint64_t b);
 uint64_t ck_sat_mul(uint64_t a, uint64_t b);
@@ -104,9 +101,6 @@ int core_open_regular(const char *path, struct stat *st, struct diag *d);
 /* What a file that is not a regular one is, for messages: "a directory", "a FIFO", "a character device", ... (the
  * st_mode of stat). */
 const char *core_file_kind(unsigned mode);
-/* nnperf_write_file with its error in d (write.c). */
-enum nnperf_status core_write_file(const char *path, const void *data, size_t len,
-                                   const struct nnperf_write_options *o, struct diag *d);
 
 void sb_init(struct strbuf *s, size_t cap);
 void sb_putn(struct strbuf *s, const char *p, size_t n);

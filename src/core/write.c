@@ -100,8 +100,9 @@ static void tell(const struct nnperf_write_options *o, const char *tmp)
     if (o && o->temporary) o->temporary(o->ctx, tmp);
 }
 
-enum nnperf_status core_write_file(const char *path, const void *data, size_t len,
-                                   const struct nnperf_write_options *o, struct diag *d)
+/* nnperf_write_file with its error in d. */
+static enum nnperf_status core_write_file(const char *path, const void *data, size_t len,
+                                          const struct nnperf_write_options *o, struct diag *d)
 {
     if (!path || (!data && len)) return diag_set(d, NNPERF_E_USAGE, "no file name or no data to write");
     if (!path[0]) return diag_set(d, NNPERF_E_USAGE, "cannot write '': an empty file name");

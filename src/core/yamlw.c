@@ -41,7 +41,8 @@ void yw_begin(struct yamlw *w, struct strbuf *sb)
     emit(w, &ev, yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1));
 }
 
-int yw_plain_ok(const char *s)
+/* 1 when s may be written plain (yw_str's rule) */
+static int yw_plain_ok(const char *s)
 {
     static const char *const words[] = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"};
     if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return 0;

@@ -42,7 +42,5 @@ int yw_end_line(struct yamlw *w);
 /* "# text" on a line of its own after indent spaces, text made printable (control characters and line breaks as
  * \xNN) */
 void yw_comment(struct strbuf *sb, int indent, const char *text);
-/* 1 when s may be written plain (yw_str's rule) */
-int yw_plain_ok(const char *s);
 
 #endif

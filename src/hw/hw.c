@@ -61,11 +61,6 @@ void hw_init(struct hw_desc *hw)
 
 static const char *const memory_models[] = {"default", "planned", "weights-only", "tiled"};
 
-const char *hw_memory_model_name(int m)
-{
-    return m >= 0 && m < (int)(sizeof memory_models / sizeof memory_models[0]) ? memory_models[m] : "?";
-}
-
 int hw_memory_model_from_name(const char *s)
 {
     if (!s[0]) return 0;
@@ -134,7 +129,8 @@ int hw_key_empty(const struct hw_key *k, const void *base)
     return 0;
 }
 
-int hw_section_present(const struct hw_desc *hw, const struct hw_key *k)
+/* Whether a section row is present (always, unless it has HW_F_PRESENCE and its flag is 0). */
+static int hw_section_present(const struct hw_desc *hw, const struct hw_key *k)
 {
     if (!(k->flags & HW_F_PRESENCE)) return 1;
     int v;

@@ -168,12 +168,9 @@ int hw_preset_count(void);
 const char *hw_preset_name(int i);
 const char *hw_preset_yaml(const char *name, size_t *len); /* NULL when unknown */
 
-/* Memory model names as in enum nnperf_memory_model ("planned", "weights-only", "tiled"; 0 = "default") and back
- * (-1 when unknown; "" is the default, 0). */
-const char *hw_memory_model_name(int m);
+/* The memory model (enum nnperf_memory_model) of a name ("planned", "weights-only", "tiled"): -1 when unknown; "" is
+ * the default, 0. */
 int hw_memory_model_from_name(const char *s);
-/* Whether name may stand in a fusion pattern: an operator nnperf knows, or HW_SILU. */
-int hw_pattern_op_known(const char *name);
 /* Efficiency of an operator class on the accelerator. */
 double hw_eff(const struct hw_desc *hw, int klass);
 /* Whether the accelerator runs operator op_type (domain-less name). */

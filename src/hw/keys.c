@@ -510,7 +510,8 @@ static int op_known(const char *name)
     return 0;
 }
 
-int hw_pattern_op_known(const char *name)
+/* Whether name may stand in a fusion pattern: an operator nnperf knows, or HW_SILU. */
+static int hw_pattern_op_known(const char *name)
 {
     return op_known(name) || !strcmp(name, HW_SILU);
 }

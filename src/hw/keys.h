@@ -117,8 +117,6 @@ const char *hw_key_check(const struct hw_key *k, const void *base, int *bad, cha
 int hw_key_is_element(const struct hw_key *k);
 /* Whether the value of a required row is missing (a zero number, an empty string or class set). */
 int hw_key_empty(const struct hw_key *k, const void *base);
-/* Whether a section row is present (always, unless it has HW_F_PRESENCE and its flag is 0). */
-int hw_section_present(const struct hw_desc *hw, const struct hw_key *k);
 /* The rules across keys (a positive peak, a default dtype with a peak): NULL when they hold, else why not, with
  * *key = the key to blame. */
 const char *hw_check_rules(const struct hw_desc *hw, const char **key, char *buf, size_t cap);

@@ -371,9 +371,17 @@ static void *alloc64(size_t bytes)
 
 /* ---- the probe ---- */
 
-enum nnperf_status hw_probe_ex(struct hw_desc *out, double budget_s,
-                               void (*progress)(void *arg, double fraction, const char *what), void *arg,
-                               struct hw_probe_info *info, struct diag *d)
+/* Measures this machine on one thread within about budget_s seconds (<= 0: 10 s; clamped to [1, 30]) and fills
+ * out: name "host", the CPU model, peak_ops fp32 (FMA loop) and int8 (a compiled int8 multiply-accumulate loop:
+ * what plain C code reaches, not the VNNI/AMX peak), vector_ops, ddr_bandwidth (triad over arrays >= 4x the
+ * last-level cache), sram_bytes = L2 per core and sram_bandwidth (triad in L2); efficiency 1 everywhere, overlap on,
+ * no fallback, per-layer overhead 0 (calibration fits it). default_dtype fp32.
+ * progress (may be NULL) is called from this thread with the overall fraction done (0..1) and the phase's name.
+ * info (may be NULL) receives the raw figures. Errors: NNPERF_E_NOMEM when the triad arrays cannot be allocated,
+ * NNPERF_E_USAGE for a NULL out. */
+static enum nnperf_status hw_probe_ex(struct hw_desc *out, double budget_s,
+                                      void (*progress)(void *arg, double fraction, const char *what),
+                                      void *arg, struct hw_probe_info *info, struct diag *d)
 {
     if (!out) return diag_set(d, NNPERF_E_USAGE, "hw_probe: no output description");
     if (!(budget_s > 0)) budget_s = 10;
@@ -518,9 +526,10 @@ done:
     return st;
 }
 
-enum nnperf_status hw_probe(struct hw_desc *out, double budget_s,
-                            void (*progress)(void *arg, double fraction, const char *what), void *arg,
-                            struct diag *d)
+/* Same, without the raw figures. */
+static enum nnperf_status hw_probe(struct hw_desc *out, double budget_s,
+                                   void (*progress)(void *arg, double fraction, const char *what), void *arg,
+                                   struct diag *d)
 {
     return hw_probe_ex(out, budget_s, progress, arg, NULL, d);
 }

@@ -26,7 +26,14 @@ static void add_msg(struct nnperf_llm *l, const char *fmt, ...)
     va_end(ap);
 }
 
-void llm_warn(struct nnperf_llm *l, const char *fmt, ...)
+/* The LLM result's warnings (deduplicated by the caller). */
+static void llm_warn(struct nnperf_llm *l, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void llm_warn(struct nnperf_llm *l, const char *fmt, ...)
 {
     char msg[600];
     va_list ap;

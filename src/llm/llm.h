@@ -44,11 +44,4 @@ struct nnperf_llm {
     int n_warn, cap_warn;
 };
 
-/* The LLM result's warnings (deduplicated by the caller). */
-void llm_warn(struct nnperf_llm *l, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
 #endif

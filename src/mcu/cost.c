@@ -138,43 +138,6 @@ void mcu_place_kernels(struct mcu_plan *p)
     free(s);
 }
 
-/* Kernel occupancy while processors are being chosen (plan.c): the same first fit over hypothetical masks. */
-struct mcu_kmap {
-    struct kslot s[MCU_MAX_LAYERS];
-    int n;
-};
-
-struct mcu_kmap *mcu_kmap_new(void)
-{
-    return calloc(1, sizeof(struct mcu_kmap));
-}
-
-void mcu_kmap_free(struct mcu_kmap *k)
-{
-    free(k);
-}
-
-int mcu_kmap_fit(const struct mcu_kmap *k, uint64_t mask, int len)
-{
-    return fit_offset(k->s, k->n, mask, len);
-}
-
-int64_t mcu_kmap_load(const struct mcu_kmap *k, uint64_t mask)
-{
-    int64_t w = 0;
-    for (int j = 0; j < k->n; j++) w += (int64_t)k->s[j].len * mcu_popcount(k->s[j].mask & mask);
-    return w;
-}
-
-void mcu_kmap_add(struct mcu_kmap *k, uint64_t mask, int len)
-{
-    if (k->n == MCU_MAX_LAYERS || !len) return;
-    k->s[k->n].off = fit_offset(k->s, k->n, mask, len);
-    k->s[k->n].mask = mask;
-    k->s[k->n].len = len;
-    k->n++;
-}
-
 /* ---- data memory ---- */
 
 int64_t mcu_data_bytes(const struct mcu_layer *l, int channels, int h, int w, int wide)
@@ -230,7 +193,9 @@ int64_t mcu_tensor_bytes(const struct mcu_plan *p, int q)
     return l->streaming ? b + 4 : b;
 }
 
-int mcu_last_reader(const struct mcu_plan *p, int q)
+/* The last layer that reads layer q's output (q = -1: the network's input): n_layers when it is a network output or
+ * nothing reads it (it must stay until the end). */
+static int mcu_last_reader(const struct mcu_plan *p, int q)
 {
     int last = -1;
     for (int i = 0; i < p->n_layers; i++)

@@ -208,14 +208,6 @@ uint64_t mcu_layer_cycles(const struct mcu_plan *p, const struct mcu_layer *l);
 /* Bias bytes layer l takes in its group: one per output channel, one more for a streaming first layer on a device
  * without streaming bias support (the vendor's loader works around the hardware so, izer/kbias.py). */
 int mcu_bias_len(const struct mcu_plan *p, const struct mcu_layer *l);
-/* Kernel occupancy while processors are chosen: first fit of hypothetical masks (mcu_kmap_fit: the offset a
- * layer of len words on mask would get; mcu_kmap_load: words already taken on mask's processors). */
-struct mcu_kmap;
-struct mcu_kmap *mcu_kmap_new(void);
-void mcu_kmap_free(struct mcu_kmap *k);
-int mcu_kmap_fit(const struct mcu_kmap *k, uint64_t mask, int len);
-int64_t mcu_kmap_load(const struct mcu_kmap *k, uint64_t mask);
-void mcu_kmap_add(struct mcu_kmap *k, uint64_t mask, int len);
 /* Live range [start, end] (layers) of the tensor layer q writes (q = -1: the input); streaming buffers are all
  * live while the streaming layers run. */
 void mcu_lifetime(const struct mcu_plan *p, int q, int *start, int *end);
@@ -226,9 +218,6 @@ int mcu_popcount(uint64_t m);
 /* The data-memory instances a processor mask touches: bit i set when any of processors 4i..4i+3 is (4 processors
  * share one memory instance). */
 unsigned mcu_instances(uint64_t mask);
-/* The last layer that reads layer q's output (q = -1: the network's input): n_layers when it is a network output or
- * nothing reads it (it must stay until the end). The planner and the validator both derive lifetimes from it. */
-int mcu_last_reader(const struct mcu_plan *p, int q);
 /* the plan behind a public handle (tests and the validator's users) */
 struct nnperf_mcu_plan;
 struct mcu_plan *mcu_plan_of(struct nnperf_mcu_plan *h);

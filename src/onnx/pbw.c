@@ -65,7 +65,7 @@ static size_t put_varint(uint8_t *b, uint64_t v)
     return k;
 }
 
-void pbw_varint(struct pbw *w, uint64_t v)
+static void pbw_varint(struct pbw *w, uint64_t v)
 {
     uint8_t b[10];
     pbw_bytes(w, b, put_varint(b, v));

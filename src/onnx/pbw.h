@@ -21,7 +21,6 @@ void pbw_init(struct pbw *w, size_t cap);
 void pbw_free(struct pbw *w);
 /* Raw bytes, a bare varint, a field key. */
 void pbw_bytes(struct pbw *w, const void *p, size_t n);
-void pbw_varint(struct pbw *w, uint64_t v);
 void pbw_tag(struct pbw *w, uint32_t num, int wire);
 /* A varint field (int32/int64/uint64/enum/bool; a negative int64 is written as its two's complement, 10 bytes). */
 void pbw_uint(struct pbw *w, uint32_t num, uint64_t v);

@@ -306,11 +306,6 @@ enum nnperf_status op_infer_bcast(struct op_ctx *c)
     return bcast(c, x ? x->dtype : DT_UNDEFINED);
 }
 
-enum nnperf_status op_infer_bcast_bool(struct op_ctx *c)
-{
-    return bcast(c, DT_BOOL);
-}
-
 enum nnperf_status op_infer_unknown(struct op_ctx *c)
 {
     for (int i = 0; i < c->n->n_out; i++) {

@@ -153,10 +153,9 @@ enum nnperf_status op_set_ivals(struct op_ctx *c, int i, const struct ir_ival *v
 enum nnperf_status op_set_fvals(struct op_ctx *c, int i, const double *v, int64_t n);
 
 /* ---- shared inference rules (ops/common.c) ---- */
-enum nnperf_status op_infer_same(struct op_ctx *c);       /* out0 = in0 (dtype, dims) */
-enum nnperf_status op_infer_bcast(struct op_ctx *c);      /* broadcast all inputs, dtype of in0 */
-enum nnperf_status op_infer_bcast_bool(struct op_ctx *c); /* broadcast, bool output (comparisons) */
-enum nnperf_status op_infer_unknown(struct op_ctx *c);    /* every output unknown */
+enum nnperf_status op_infer_same(struct op_ctx *c);    /* out0 = in0 (dtype, dims) */
+enum nnperf_status op_infer_bcast(struct op_ctx *c);   /* broadcast all inputs, dtype of in0 */
+enum nnperf_status op_infer_unknown(struct op_ctx *c); /* every output unknown */
 
 /* ---- shared counting rules ---- */
 void op_count_eltwise(struct op_ctx *c, struct ir_cost *cost); /* fpe x numel(out0) */

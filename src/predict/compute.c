@@ -45,18 +45,19 @@ double pr_ddr_bw(const struct nnperf_prediction *p)
     return p->hw.ddr_bw * (p->hw.ddr_eff > 0 ? p->hw.ddr_eff : 1.0);
 }
 
-double pr_peak(const struct nnperf_prediction *p)
-{
-    return pr_peak_at(p, p->dtype);
-}
-
-double pr_peak_at(const struct nnperf_prediction *p, int dt)
+/* The peak at dtype dt (a layer's own: pr_layer.dtype). */
+static double pr_peak_at(const struct nnperf_prediction *p, int dt)
 {
     const struct hw_desc *hw = &p->hw;
     int cores = hw->cores > 0 ? hw->cores : 1;
     int per =
         hw->cores_per_inference > 0 && hw->cores_per_inference < cores ? hw->cores_per_inference : cores;
     return dt >= 0 && dt < HW_NDT ? hw->peak_ops[dt] * per / cores : 0;
+}
+
+double pr_peak(const struct nnperf_prediction *p)
+{
+    return pr_peak_at(p, p->dtype);
 }
 
 /* time on the fallback unit */

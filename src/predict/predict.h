@@ -254,8 +254,6 @@ int pr_has_power(const struct hw_desc *hw);
 double pr_layer_energy(const struct nnperf_prediction *p, const struct pr_layer *L);
 /* Peak ops/s of one inference at the prediction dtype (peak_ops x cores_per_inference / cores). */
 double pr_peak(const struct nnperf_prediction *p);
-/* The same at dtype dt (a layer's own: pr_layer.dtype). */
-double pr_peak_at(const struct nnperf_prediction *p, int dt);
 /* The operator class a node's work is predicted with: its registry class, a grouped or depthwise Conv its own. */
 int pr_node_class(const struct ir_node *nd);
 /* GlobalAveragePool, GlobalMaxPool or GlobalLpPool: a reduction over the whole map */

@@ -246,15 +246,6 @@ void rh_kv_open(struct strbuf *sb)
     sb_puts(sb, "<table class=\"kv\">\n");
 }
 
-void rh_kv_html(struct strbuf *sb, const char *k, const char *html)
-{
-    sb_puts(sb, "<tr><td>");
-    rep_esc(sb, k);
-    sb_puts(sb, "</td><td>");
-    sb_puts(sb, html);
-    sb_puts(sb, "</td></tr>\n");
-}
-
 void rh_kv(struct strbuf *sb, const char *k, const char *v)
 {
     sb_puts(sb, "<tr><td>");

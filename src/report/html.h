@@ -20,10 +20,9 @@ void rh_page_close(struct strbuf *sb);
 void rh_cards_open(struct strbuf *sb);
 void rh_card(struct strbuf *sb, const char *k, const char *v);
 void rh_cards_close(struct strbuf *sb);
-/* key/value table rows: rh_kv escapes v; rh_kv_html inserts it as is (the caller escaped every name in it) */
+/* key/value table rows: rh_kv escapes v */
 void rh_kv_open(struct strbuf *sb);
 void rh_kv(struct strbuf *sb, const char *k, const char *v);
-void rh_kv_html(struct strbuf *sb, const char *k, const char *html);
 void rh_kv_close(struct strbuf *sb);
 /* a paragraph of muted text (escaped); cls adds classes, attrs attributes (both may be NULL) */
 void rh_note(struct strbuf *sb, const char *cls, const char *attrs, const char *text);

@@ -55,9 +55,6 @@ void rep_pred_html(const struct rep_view *v, const struct rep_extra_tab *extra, 
                    struct strbuf *sb);
 
 /* ---- the predicted timeline as Chrome trace events (render_trace.c) ---- */
-/* The events of one prediction into an open JSON array: process pid named process, a thread per unit and lane, a
- * complete event per busy period of each shown layer. */
-void rep_trace_events(const struct rep_view *v, struct rep_json *j, int pid, const char *process);
 /* The whole trace document ({"traceEvents": [...], ...}) of one prediction. */
 void rep_pred_trace(const struct rep_view *v, struct strbuf *sb);
 

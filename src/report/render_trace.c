@@ -40,7 +40,9 @@ static void meta(struct rep_json *j, const char *what, int pid, int tid, const c
     rj_end(j);
 }
 
-void rep_trace_events(const struct rep_view *v, struct rep_json *j, int pid, const char *process)
+/* The events of one prediction into an open JSON array: process pid named process, a thread per unit and lane, a
+ * complete event per busy period of each shown layer. */
+static void rep_trace_events(const struct rep_view *v, struct rep_json *j, int pid, const char *process)
 {
     meta(j, "process_name", pid, 0, process, 0);
     int units = v->su.fallback ? 2 : 1;

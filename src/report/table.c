@@ -146,7 +146,7 @@ void rt_free(struct rep_table *t)
     memset(t, 0, sizeof *t);
 }
 
-void rt_wrap(struct strbuf *sb, const char *text, int width)
+static void rt_wrap(struct strbuf *sb, const char *text, int width)
 {
     rt_wrap_indent(sb, text, width, 0);
 }

@@ -38,7 +38,6 @@ void rt_finish(struct rep_table *t, int width, int indent, struct strbuf *sb, st
 /* Writes text (one line: control characters, a line break too, written as \xNN) word-wrapped to width columns
  * (0 = one line), without trailing blanks, ending in a newline;
  * rt_wrap_indent starts the lines after the first with indent spaces (the first line's start is the caller's). */
-void rt_wrap(struct strbuf *sb, const char *text, int width);
 void rt_wrap_indent(struct strbuf *sb, const char *text, int width, int indent);
 
 #endif

@@ -164,12 +164,9 @@ int cli_require_bound(const struct nnperf_analysis *an, const char *cmd, const c
 int cli_load_platforms(const struct cli_run *r, struct nnperf_platform **plats);
 /* Loads one platform (a preset or a file); on error prints it, with "did you mean" for a misspelt preset. */
 int cli_load_platform(const struct cli_args *a, const char *name, struct nnperf_platform **p);
-/* Applies the command line's --set KEY=VALUE options to p (a sweep skips the ones with several values: its axes).
- * 0, or prints the error (with a "did you mean" for a misspelt key) and returns 2. */
 /* The comma that ends the first value of a --set list (KEY=V1,V2 is a sweep axis), or NULL when v is one value: commas
  * inside quotes ("a,b" or 'a,b') and inside a flow collection ([..] or {..}) do not split. */
 const char *cli_set_next(const char *v);
-int cli_apply_sets(const struct cli_args *a, struct nnperf_platform *p);
 /* One --set value split at its '=': 0, or prints why it is not KEY=VALUE and returns 2. */
 int cli_split_set(const char *cmd, const char *s, char *key, size_t keycap, const char **value);
 /* The one platform (--hw) and the one model of a command: returns 0, or prints the error and returns 2 with nothing
@@ -179,8 +176,6 @@ int cli_load_one(const struct cli_run *r, struct nnperf_platform **plat, struct 
 /* Prediction options from the command line: its first --dtype and --batch (NULL / 0: the platform's own). */
 struct nnperf_predict_options cli_predict_options(const struct cli_run *r);
 const char *cli_model_name(const char *path);
-/* Writes s as a JSON string literal. */
-void cli_json_str(FILE *f, const char *s);
 /* Parses --accuracy values for model display names (file name without .onnx); acc[i] = NAN when not given.
  * Returns 0 or prints an error and returns 2. */
 int cli_parse_accuracy(const struct cli_run *r, double *acc);
@@ -202,12 +197,6 @@ void cli_note_model_files(const struct nnperf_model *m);
 void cli_catch_signals(void);
 
 /* ---- terminal (term.c) ---- */
-/* The width of the terminal on fd (TIOCGWINSZ, else $COLUMNS, else 0 = not a terminal or unknown); whether to
- * colour output on fd (a tty and no NO_COLOR); a colour escape or "" (code "1" bold, "31" red, "33" yellow,
- * "0" reset). */
-int cli_term_width(int fd);
-int cli_use_color(int fd);
-const char *cli_sgr(int fd, const char *code);
 /* Progress bar on stderr: cli_progress_start(quiet) once, then cli_progress(done, total, what) as work proceeds;
  * nothing is drawn until a second has passed, nor when stderr is not a terminal or quiet is set.
  * cli_progress_end() clears the line. */

@@ -203,7 +203,9 @@ int cli_split_set(const char *cmd, const char *s, char *key, size_t keycap, cons
     return 0;
 }
 
-int cli_apply_sets(const struct cli_args *a, struct nnperf_platform *p)
+/* Applies the command line's --set KEY=VALUE options to p (a sweep skips the ones with several values: its axes).
+ * 0, or prints the error (with a "did you mean" for a misspelt key) and returns 2. */
+static int cli_apply_sets(const struct cli_args *a, struct nnperf_platform *p)
 {
     const char *cmd = cli_cmds[a->cmd].name;
     for (int i = 0; i < a->v[OPT_SET].n; i++) { /* a key given twice: which one counts would be a guess */
@@ -298,20 +300,6 @@ const char *cli_model_name(const char *path)
 {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
-}
-
-void cli_json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(f, "\\%c", *c);
-        else if (*c < 0x20)
-            fprintf(f, "\\u%04x", *c);
-        else
-            fputc(*c, f);
-    }
-    fputc('"', f);
 }
 
 /* model display name for matching --accuracy: file name without directory and ".onnx" */

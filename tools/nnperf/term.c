@@ -12,7 +12,8 @@
 
 #include "cli.h"
 
-int cli_term_width(int fd)
+/* The width of the terminal on fd (TIOCGWINSZ, else $COLUMNS, else 0 = not a terminal or unknown). */
+static int cli_term_width(int fd)
 {
     if (!isatty(fd)) return 0;
     struct winsize ws;
@@ -22,7 +23,8 @@ int cli_term_width(int fd)
     return n > 0 && n < 10000 ? (int)n : 80;
 }
 
-int cli_use_color(int fd)
+/* Whether to colour output on fd (a tty, no NO_COLOR, TERM not dumb). */
+static int cli_use_color(int fd)
 {
     const char *nc = getenv("NO_COLOR");
     if (nc && nc[0]) return 0;
@@ -31,7 +33,8 @@ int cli_use_color(int fd)
     return isatty(fd);
 }
 
-const char *cli_sgr(int fd, const char *code)
+/* A colour escape or "" (code "1" bold, "31" red, "33" yellow, "0" reset). */
+static const char *cli_sgr(int fd, const char *code)
 {
     if (!cli_use_color(fd)) return "";
     if (!strcmp(code, "0")) return "\033[0m";
