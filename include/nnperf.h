@@ -192,6 +192,29 @@ const char *nnperf_model_file(const struct nnperf_model *m, int i);
 enum nnperf_status nnperf_annotate_write(const struct nnperf_analysis *a, const char *path,
                                          const struct nnperf_write_options *opts, char *err, size_t errlen);
 
+/* ---- the annotated model with a prediction's costs (`nnperf annotate --costs --hw P`) ----
+ * nnperf_annotate / nnperf_annotate_write with, when o->costs is set (a prediction of this analysis), each node of
+ * the main graph's doc_string ending in a paragraph "nnperf: T ms per run on P (dtype, batch B), S% of the L ms
+ * latency, BOUND-bound; layer i of n 'NAME' (OP, k nodes fused)" (Netron shows it on click; a folded node or one
+ * the lowering merged says so instead; an earlier "nnperf: " paragraph is replaced) and metadata_props
+ * nnperf.platform, .dtype, .batch, .latency_ms, .fps, .layers, .time_by_bound, .heaviest_layers, .version (earlier
+ * nnperf.* keys dropped). o->dest (nnperf_annotate_opts; NULL or "-": unknown) or path is where the model will
+ * be: when its folder is not the model's, external data locations are rewritten relative to it, and refused
+ * (NNPERF_E_USAGE, with the reason) when a data file lies outside it, as ONNX reads external data only inside a
+ * model's folder; missing data files (weight-stripped models) keep their location. nnperf_annotate_write does the
+ * same for its path. o may be NULL. */
+struct nnperf_annotate_options {
+    const struct nnperf_prediction *costs; /* NULL: shapes only */
+    const char *dest;                      /* nnperf_annotate_opts: the file the result is written to */
+};
+enum nnperf_status nnperf_annotate_opts(const struct nnperf_analysis *a,
+                                        const struct nnperf_annotate_options *o, void **out, size_t *len,
+                                        char *err, size_t errlen);
+enum nnperf_status nnperf_annotate_write_opts(const struct nnperf_analysis *a,
+                                              const struct nnperf_annotate_options *o, const char *path,
+                                              const struct nnperf_write_options *opts, char *err,
+                                              size_t errlen);
+
 /* ---- predictions on a platform ----
  * A prediction maps an analysis onto a platform (nnperf_platform_load): fusion, alignment, memory plan, roofline,
  * schedule, timeline. It borrows the analysis and copies the platform; free it before the analysis. */

@@ -335,17 +335,30 @@ class Analysis(_Object):
         """The nodes as a pandas DataFrame."""
         return _pandas().DataFrame(self.nodes)
 
-    def annotate(self, path=None):
+    def annotate(self, path=None, costs=None):
         """The model as ONNX with every inferred shape as value_info (what `nnperf annotate` writes). Returns the
         bytes, or with path writes them there and returns path, with the rules of `nnperf annotate -o` (the library's
         nnperf_annotate_write): completely or not at all (a hidden temporary renamed over path), a new file with the
-        mode the umask gives, never onto a FIFO, device or directory, and never onto the model or its external data."""
+        mode the umask gives, never onto a FIFO, device or directory, and never onto the model or its external data.
+        Written into another folder than the model's, external data locations are rewritten relative to it (an
+        nnperf.Error when a data file lies outside it). costs: a Prediction of this analysis, or a platform name
+        or file to predict on (`annotate --costs --hw P`): each node's doc_string gets its predicted time, share,
+        bound and layer, and the model's metadata_props the summary (nnperf.latency_ms, ...)."""
         err = ctypes.create_string_buffer(_capi.ERRLEN)
+        pred = None
+        if costs is not None:
+            pred = costs if isinstance(costs, Prediction) else self.predict(costs)
+            if pred.analysis is not self:
+                raise Error("annotate: costs is a prediction of another analysis")
+        ph = pred._ptr() if pred is not None else None  # held through the call
+        opts = _capi.AnnotateOptions(ph.ptr if ph is not None else None, None)
         if path is not None:
-            _check(_capi.annotate_write(self._ptr(), _path(path), None, err, _capi.ERRLEN), err)
+            _check(_capi.annotate_write_opts(self._ptr(), ctypes.byref(opts), _path(path), None, err, _capi.ERRLEN),
+                   err)
             return path
         out, n = ctypes.c_void_p(), ctypes.c_size_t()
-        st = _capi.annotate(self._ptr(), ctypes.byref(out), ctypes.byref(n), err, _capi.ERRLEN)
+        st = _capi.annotate_opts(self._ptr(), ctypes.byref(opts), ctypes.byref(out), ctypes.byref(n), err,
+                                 _capi.ERRLEN)
         try:
             _check(st, err)
             return ctypes.string_at(out, n.value)

@@ -82,6 +82,16 @@ annotate = _proto("nnperf_annotate", c_int, c_void_p, POINTER(c_void_p), POINTER
 # the library's file writer (the rules of `nnperf -o`); options NULL: the model's own files are still refused
 annotate_write = _proto("nnperf_annotate_write", c_int, c_void_p, c_char_p, c_void_p, *ERR)
 
+
+class AnnotateOptions(Structure):
+    _fields_ = [("costs", c_void_p), ("dest", c_char_p)]
+
+
+annotate_opts = _proto("nnperf_annotate_opts", c_int, c_void_p, POINTER(AnnotateOptions), POINTER(c_void_p),
+                       POINTER(c_size_t), *ERR)
+annotate_write_opts = _proto("nnperf_annotate_write_opts", c_int, c_void_p, POINTER(AnnotateOptions), c_char_p,
+                             c_void_p, *ERR)
+
 platform_load = _proto("nnperf_platform_load", c_int, c_char_p, POINTER(c_void_p), *ERR)
 platform_free = _proto("nnperf_platform_free", None, c_void_p)
 preset_count = _proto("nnperf_platform_preset_count", c_int)

@@ -240,6 +240,21 @@ def test_annotate(tmp_path, models):
     assert [f for f in os.listdir(tmp_path)] == ["r18.onnx"]  # no temporary file left
 
 
+def test_annotate_costs(tmp_path, models, cli):
+    """annotate(costs=...) writes what `nnperf annotate --costs --hw P` writes: each node's time in its
+    doc_string, the summary in the model's metadata."""
+    path = os.path.join(models, "resnet18.onnx")
+    a = nnperf.load(path).analyze()
+    p = a.predict("rdk-s100")
+    data = a.annotate(costs=p)
+    assert data == a.annotate(costs="rdk-s100")
+    assert data == run(cli, "annotate", path, "--costs", "--hw", "rdk-s100", "-o", "-", "-q")
+    assert data.count(b"nnperf: ") == len(a.nodes)
+    assert b"nnperf.latency_ms" in data and a.annotate() != data
+    with pytest.raises(nnperf.Error, match="another analysis"):
+        nnperf.load(path).analyze().annotate(costs=p)
+
+
 # ---- issue 18: frames per run from the input's batch, dims checked by the library, unbound dims refused ----
 
 def test_frames_per_run_from_the_input_batch(models, cli):

@@ -43,4 +43,13 @@ static inline const struct ir_graph *an_graph(const struct an_state *an)
  * must be the analysis's own (an->g or one of its subgraphs), or a graph a test built for the purpose. */
 enum nnperf_status an_run_graph(struct an_state *an, struct ir_graph *g, int64_t repeat);
 
+/* nnperf_annotate and nnperf_annotate_write with what the writer adds (xo, src/onnx/annotate.h; its out_dir is
+ * set here: dest's folder, none for NULL or "-"); the prediction's costs come this way (src/predict/annotate.c). */
+struct ox_annotate_opts;
+enum nnperf_status an_annotate(const struct nnperf_analysis *a, const struct ox_annotate_opts *xo,
+                               const char *dest, void **out, size_t *len, char *err, size_t errlen);
+enum nnperf_status an_annotate_write(const struct nnperf_analysis *a, const struct ox_annotate_opts *xo,
+                                     const char *path, const struct nnperf_write_options *opts, char *err,
+                                     size_t errlen);
+
 #endif

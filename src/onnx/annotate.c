@@ -5,8 +5,11 @@
  * nodes with graph attributes (If/Loop/Scan bodies, annotated the same way). An original value_info entry stays when
  * inference has nothing to say about its value. Field numbers: onnx/onnx.proto (load.h), docs/sources.md
  * [ONNX-PROTO]. */
+#define _XOPEN_SOURCE 700 /* realpath, strdup */
 #include "annotate.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,11 +17,15 @@
 
 struct ann {
     const struct ir_model *m;
+    const struct ox_annotate_opts *o;
     struct pbw *w;
     struct diag *d;
     struct ox_annotate_stats st;
     char *name; /* scratch: a field's bytes as a C string */
     size_t name_cap;
+    int depth;      /* 0: the main graph */
+    char *from_dir; /* the model's folder and the output's, resolved: set when external data moves */
+    char *to_dir;
 };
 
 static enum nnperf_status malformed(struct ann *A, const char *what)
@@ -163,6 +170,98 @@ static enum nnperf_status rewrite_io(struct ann *A, uint32_t num, const uint8_t 
 static enum nnperf_status rewrite_graph(struct ann *A, uint32_t num, const uint8_t *p, size_t n,
                                         const struct ir_graph *g);
 
+/* An external data location (relative to the model's folder) relative to the output's folder: *out points into
+ * the resolved path (valid until the next call through A->name) or is loc itself when its file does not exist. */
+static enum nnperf_status relocate(struct ann *A, const char *loc, const char **out)
+{
+    *out = loc;
+    size_t n = strlen(A->from_dir) + strlen(loc) + 2;
+    char *joined = malloc(n);
+    if (!joined) return diag_set(A->d, NNPERF_E_NOMEM, "out of memory while annotating");
+    snprintf(joined, n, "%s/%s", A->from_dir, loc);
+    char *rp = realpath(joined, NULL);
+    free(joined);
+    if (!rp) return NNPERF_OK; /* weights stripped: nothing to reach either way */
+    size_t k = strcmp(A->to_dir, "/") ? strlen(A->to_dir) : 0;
+    if (strncmp(rp, A->to_dir, k) || rp[k] != '/') {
+        enum nnperf_status st = diag_set(A->d, NNPERF_E_USAGE,
+                                         "its external data '%s' (%s) is outside the output's folder %s, and "
+                                         "ONNX reads external data only "
+                                         "inside a model's folder: write the annotated model into %s or a "
+                                         "folder above it, or copy the data "
+                                         "file beside it and annotate that copy",
+                                         loc, rp, A->to_dir, A->from_dir);
+        free(rp);
+        return st;
+    }
+    struct pb_field f = {.data = (const uint8_t *)rp + k + 1, .len = strlen(rp + k + 1)};
+    const char *c = cstr(A, &f);
+    free(rp);
+    if (!c) return diag_set(A->d, NNPERF_E_NOMEM, "out of memory while annotating");
+    *out = c;
+    return NNPERF_OK;
+}
+
+/* A TensorProto as field num with its external data location relocated (relocate). */
+static enum nnperf_status write_tensor(struct ann *A, uint32_t num, const uint8_t *p, size_t n)
+{
+    struct pb r = pb_make(p, n);
+    struct pb_field f;
+    const char *why;
+    int rc;
+    size_t mark = pbw_begin(A->w, num);
+    while ((rc = pb_next(&r, &f, &why)) > 0) {
+        struct pb_field key, val;
+        if (f.num != TP_EXTERNAL || f.wire != PB_LEN || last_field(f.data, f.len, 1, &key, NULL) <= 0 ||
+            key.len != 8 || memcmp(key.data, "location", 8) ||
+            last_field(f.data, f.len, 2, &val, NULL) <= 0) {
+            pbw_copy(A->w, &r);
+            continue;
+        }
+        const char *loc = cstr(A, &val), *to;
+        if (!loc) return diag_set(A->d, NNPERF_E_NOMEM, "out of memory while annotating");
+        char *old = strdup(loc);
+        if (!old) return diag_set(A->d, NNPERF_E_NOMEM, "out of memory while annotating");
+        enum nnperf_status st = relocate(A, old, &to);
+        if (st) {
+            free(old);
+            return st;
+        }
+        if (to != old) A->st.relocated++;
+        size_t e = pbw_begin(A->w, TP_EXTERNAL);
+        pbw_str(A->w, 1, "location");
+        pbw_str(A->w, 2, to);
+        pbw_end(A->w, e);
+        free(old);
+    }
+    if (rc < 0) return malformed(A, "TensorProto");
+    pbw_end(A->w, mark);
+    return NNPERF_OK;
+}
+
+/* A message as field num whose fields t1 and t2 are TensorProtos, relocated: an AttributeProto (t, tensors), a
+ * SparseTensorProto (values, indices). */
+static enum nnperf_status write_tensors(struct ann *A, uint32_t num, const uint8_t *p, size_t n, uint32_t t1,
+                                        uint32_t t2, const char *what)
+{
+    struct pb r = pb_make(p, n);
+    struct pb_field f;
+    const char *why;
+    int rc;
+    enum nnperf_status st;
+    size_t mark = pbw_begin(A->w, num);
+    while ((rc = pb_next(&r, &f, &why)) > 0) {
+        if (f.wire == PB_LEN && (f.num == t1 || f.num == t2)) {
+            if ((st = write_tensor(A, f.num, f.data, f.len))) return st;
+        } else {
+            pbw_copy(A->w, &r);
+        }
+    }
+    if (rc < 0) return malformed(A, what);
+    pbw_end(A->w, mark);
+    return NNPERF_OK;
+}
+
 /* The ir node a NodeProto became: the producer of its first named output, when it has the same operator (a call of
  * a model-local function was replaced by its body: no node of its own). */
 static const struct ir_node *node_of(struct ann *A, const struct ir_graph *g, const uint8_t *p, size_t n,
@@ -224,14 +323,49 @@ static enum nnperf_status rewrite_attr(struct ann *A, const struct pb_field *af,
             pbw_copy(A->w, &r);
             continue;
         }
-        if ((st = rewrite_graph(A, f.num, f.data, f.len, sub))) return st;
+        A->depth++;
+        st = rewrite_graph(A, f.num, f.data, f.len, sub);
+        A->depth--;
+        if (st) return st;
     }
     if (rc < 0) return malformed(A, "AttributeProto");
     pbw_end(A->w, mark);
     return NNPERF_OK;
 }
 
-/* A NodeProto: copied as it was unless it has graph attributes, whose graphs are annotated. */
+/* The first named output and the name of a NodeProto, as C strings (*out NULL when none; free both). */
+static int node_names(const uint8_t *p, size_t n, char **out, char **name)
+{
+    struct pb r = pb_make(p, n);
+    struct pb_field f;
+    const char *why;
+    int rc;
+    *out = *name = NULL;
+    while ((rc = pb_next(&r, &f, &why)) > 0) {
+        if (f.wire != PB_LEN) continue;
+        char **to = f.num == NP_OUTPUT && f.len && !*out ? out : f.num == NP_NAME ? name : NULL;
+        if (!to) continue;
+        free(*to);
+        if (!(*to = malloc(f.len + 1))) return -1;
+        memcpy(*to, f.data, f.len);
+        (*to)[f.len] = 0;
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+/* Whether an attribute holds a tensor (relocated when external data moves). */
+static int tensor_attr(const struct pb_field *af)
+{
+    struct pb r = pb_make(af->data, af->len);
+    struct pb_field f;
+    const char *why;
+    while (pb_next(&r, &f, &why) > 0)
+        if (f.wire == PB_LEN && (f.num == AP_T || f.num == AP_TENSORS)) return 1;
+    return 0;
+}
+
+/* A NodeProto: copied as it was unless it has graph attributes (whose graphs are annotated), tensor attributes
+ * while external data moves, or a doc_string to add (o->node_doc, main graph only). */
 static enum nnperf_status write_node(struct ann *A, const struct pb *gr, const struct pb_field *nf,
                                      const struct ir_graph *g, int has_sub)
 {
@@ -241,21 +375,58 @@ static enum nnperf_status write_node(struct ann *A, const struct pb *gr, const s
     int rc, bad = 0;
     const struct ir_node *nd = has_sub ? node_of(A, g, nf->data, nf->len, &bad) : NULL;
     if (bad) return malformed(A, "NodeProto");
-    if (!nd || !nd->n_sub) {
+    const char *doc = NULL;
+    if (A->o && A->o->node_doc && !A->depth) {
+        char *out, *name;
+        if (node_names(nf->data, nf->len, &out, &name)) {
+            free(out);
+            free(name);
+            return malformed(A, "NodeProto");
+        }
+        if (out) doc = A->o->node_doc(A->o->ctx, out, name ? name : "");
+        free(out);
+        free(name);
+    }
+    if ((!nd || !nd->n_sub) && !doc && !A->from_dir) {
         pbw_copy(A->w, gr);
         return NNPERF_OK;
     }
     size_t mark = pbw_begin(A->w, GP_NODE);
     enum nnperf_status st;
+    const uint8_t *own = NULL; /* the node's doc_string, kept before the new one */
+    size_t own_len = 0;
     while ((rc = pb_next(&r, &f, &why)) > 0) {
-        const struct ir_attr *at = f.num == NP_ATTR && f.wire == PB_LEN ? attr_of(nd, &f) : NULL;
+        const struct ir_attr *at = nd && f.num == NP_ATTR && f.wire == PB_LEN ? attr_of(nd, &f) : NULL;
         if (at && (at->type == AT_GRAPH || at->type == AT_GRAPHS)) {
             if ((st = rewrite_attr(A, &f, at))) return st;
+        } else if (A->from_dir && f.num == NP_ATTR && f.wire == PB_LEN && tensor_attr(&f)) {
+            if ((st = write_tensors(A, NP_ATTR, f.data, f.len, AP_T, AP_TENSORS, "AttributeProto")))
+                return st;
+        } else if (doc && f.num == NP_DOC && f.wire == PB_LEN) {
+            own = f.data, own_len = f.len;
         } else {
             pbw_copy(A->w, &r);
         }
     }
     if (rc < 0) return malformed(A, "NodeProto");
+    if (doc) {
+        /* an earlier annotation's paragraph goes: annotating an annotated model does not stack them */
+        static const char mark_s[] = "nnperf: ";
+        size_t keep = own_len;
+        for (size_t i = 0; own && i + sizeof mark_s - 1 <= own_len; i++)
+            if ((i == 0 || (i >= 2 && own[i - 1] == '\n' && own[i - 2] == '\n')) &&
+                !memcmp(own + i, mark_s, sizeof mark_s - 1)) {
+                keep = i >= 2 ? i - 2 : 0;
+                break;
+            }
+        size_t dl = strlen(doc), total = keep + (keep ? 2 : 0) + dl;
+        char *text = malloc(total + 1);
+        if (!text) return diag_set(A->d, NNPERF_E_NOMEM, "out of memory while annotating");
+        if (keep) memcpy(text, own, keep), memcpy(text + keep, "\n\n", 2);
+        memcpy(text + total - dl, doc, dl);
+        pbw_len(A->w, NP_DOC, text, total);
+        free(text);
+    }
     pbw_end(A->w, mark);
     return NNPERF_OK;
 }
@@ -312,6 +483,10 @@ static enum nnperf_status rewrite_graph(struct ann *A, uint32_t num, const uint8
             } else {
                 pbw_copy(A->w, &r);
             }
+        } else if (f.num == GP_INIT && A->from_dir) {
+            if ((st = write_tensor(A, GP_INIT, f.data, f.len))) return st;
+        } else if (f.num == GP_SPARSE_INIT && A->from_dir) {
+            if ((st = write_tensors(A, GP_SPARSE_INIT, f.data, f.len, 1, 2, "SparseTensorProto"))) return st;
         } else if (f.num == GP_VALUE_INFO) {
             /* replaced when this writer annotates the value (a node output, or an input or output) */
             const struct ir_value *v = vi_value(A, g, f.data, f.len, 0, &bad);
@@ -331,15 +506,47 @@ static enum nnperf_status rewrite_graph(struct ann *A, uint32_t num, const uint8
     return NNPERF_OK;
 }
 
-enum nnperf_status ox_annotate(const struct ir_model *m, const struct ir_graph *g, struct pbw *w,
+/* Whether a StringStringEntryProto's key starts "nnperf." (an earlier annotation's metadata). */
+static int nnperf_key(const struct pb_field *e)
+{
+    struct pb_field k;
+    return last_field(e->data, e->len, 1, &k, NULL) > 0 && k.len >= 7 && !memcmp(k.data, "nnperf.", 7);
+}
+
+/* Sets A->from_dir and A->to_dir when external data moves: the output's folder is not the model's. */
+static enum nnperf_status moving(struct ann *A)
+{
+    if (!A->o || !A->o->out_dir || !A->m->dir) return NNPERF_OK;
+    char *from = realpath(A->m->dir, NULL), *to = realpath(A->o->out_dir, NULL);
+    if (!from || !to || !strcmp(from, to)) {
+        int missing = !to;
+        free(from);
+        free(to);
+        if (missing)
+            return diag_set(A->d, NNPERF_E_IO, "cannot write into %s: no such folder", A->o->out_dir);
+        return NNPERF_OK;
+    }
+    A->from_dir = from;
+    A->to_dir = to;
+    return NNPERF_OK;
+}
+
+enum nnperf_status ox_annotate(const struct ir_model *m, const struct ir_graph *g,
+                               const struct ox_annotate_opts *o, struct pbw *w,
                                struct ox_annotate_stats *stats, struct diag *d)
 {
-    struct ann A = {m, w, d, {0, 0, 0}, NULL, 0};
+    struct ann A = {m, o, w, d, {0, 0, 0, 0}, NULL, 0, 0, NULL, NULL};
     const uint8_t *buf;
     size_t len;
     uint8_t *owned;
-    enum nnperf_status st = ox_model_bytes(m, &buf, &len, &owned, d);
+    enum nnperf_status st = moving(&A);
     if (st) return st;
+    st = ox_model_bytes(m, &buf, &len, &owned, d);
+    if (st) {
+        free(A.from_dir);
+        free(A.to_dir);
+        return st;
+    }
     /* the loader reads the last graph field (protobuf: the last one wins for its scalars): that one is annotated */
     struct pb r = pb_make(buf, len);
     struct pb_field f;
@@ -353,10 +560,18 @@ enum nnperf_status ox_annotate(const struct ir_model *m, const struct ir_graph *
     while (!st && (rc = pb_next(&r, &f, &why)) > 0) {
         if (r.field == last)
             st = rewrite_graph(&A, MP_GRAPH, f.data, f.len, g);
-        else
+        else if (!(o && o->n_meta && f.num == MP_METADATA && f.wire == PB_LEN && nnperf_key(&f)))
             pbw_copy(w, &r);
     }
+    for (int i = 0; !st && o && i < o->n_meta; i++) {
+        size_t e = pbw_begin(w, MP_METADATA);
+        pbw_str(w, 1, o->meta[2 * i]);
+        pbw_str(w, 2, o->meta[2 * i + 1]);
+        pbw_end(w, e);
+    }
     free(A.name);
+    free(A.from_dir);
+    free(A.to_dir);
     free(owned);
     if (!st && w->err)
         st = w->err == NNPERF_E_NOMEM

@@ -10,15 +10,34 @@
 
 /* What ox_annotate wrote. */
 struct ox_annotate_stats {
-    int values;  /* value_info entries written (node outputs other than graph outputs) */
-    int io;      /* graph inputs and outputs whose type was rewritten */
-    int partial; /* of those written, how many have an unknown rank or dim */
+    int values;    /* value_info entries written (node outputs other than graph outputs) */
+    int io;        /* graph inputs and outputs whose type was rewritten */
+    int partial;   /* of those written, how many have an unknown rank or dim */
+    int relocated; /* external data locations rewritten for o->out_dir */
+};
+
+/* What ox_annotate adds besides types (all optional). */
+struct ox_annotate_opts {
+    /* the folder the result is written into: external data locations (initializers and tensor attributes of every
+     * graph) are rewritten relative to it when it is not the model's folder; a location whose file lies outside it
+     * is refused (ONNX reads external data only inside a model's folder); a file that does not exist (a
+     * weight-stripped model) keeps its location. NULL: every location kept. */
+    const char *out_dir;
+    /* the text a node of the main graph gets in its doc_string (after its own, whose earlier "nnperf: " paragraph
+     * is dropped), given the node's first named output and its name; NULL: none */
+    const char *(*node_doc)(void *ctx, const char *first_output, const char *name);
+    void *ctx;
+    /* metadata_props set on the model: n_meta key, value pairs (existing keys starting "nnperf." are dropped) */
+    const char *const *meta;
+    int n_meta;
 };
 
 /* Writes m's ModelProto (m->buf) into w with the types of g, the analysed copy of m's main graph (its values and
- * subgraphs as inference left them). stats may be NULL. Errors: NNPERF_E_PARSE (m->buf no longer reads as it did
- * at load), NNPERF_E_LIMIT / NNPERF_E_NOMEM (from w: the output would pass its cap, or out of memory). */
-enum nnperf_status ox_annotate(const struct ir_model *m, const struct ir_graph *g, struct pbw *w,
+ * subgraphs as inference left them). o and stats may be NULL. Errors: NNPERF_E_PARSE (m->buf no longer reads as it
+ * did at load), NNPERF_E_LIMIT / NNPERF_E_NOMEM (from w: the output would pass its cap, or out of memory),
+ * NNPERF_E_USAGE (external data that cannot be reached from o->out_dir). */
+enum nnperf_status ox_annotate(const struct ir_model *m, const struct ir_graph *g,
+                               const struct ox_annotate_opts *o, struct pbw *w,
                                struct ox_annotate_stats *stats, struct diag *d);
 
 #endif

@@ -15,7 +15,7 @@
 #include "pb.h"
 
 /* ModelProto */
-enum { MP_IR_VERSION = 1, MP_PRODUCER = 2, MP_GRAPH = 7, MP_OPSET = 8, MP_FUNCTIONS = 25 };
+enum { MP_IR_VERSION = 1, MP_PRODUCER = 2, MP_GRAPH = 7, MP_OPSET = 8, MP_METADATA = 14, MP_FUNCTIONS = 25 };
 /* OperatorSetIdProto */
 enum { OS_DOMAIN = 1, OS_VERSION = 2 };
 /* GraphProto */
@@ -35,6 +35,7 @@ enum {
     NP_NAME = 3,
     NP_OP_TYPE = 4,
     NP_ATTR = 5,
+    NP_DOC = 6,
     NP_DOMAIN = 7,
     NP_OVERLOAD = 8
 };

@@ -105,5 +105,102 @@ for rel, want_concrete in MODELS:
             fail(rel, f"symbol 'batch_size' lost (dim_params: {sorted(params)[:5]})")
     print(f"ok {rel}: {len(g.value_info)} value_info entries, {len(outputs)} node outputs")
 
+
+# --costs --hw: every node's doc_string holds its predicted time, the model's metadata the summary; the checker
+# passes; a node's own doc_string stays ahead of the cost paragraph, and annotating again replaces that paragraph.
+n_cost = 0
+for rel, hw in (("models/resnet18.onnx", "rdk-s100"), ("models/mobilenet_v2.onnx", "jetson-orin-nano")):
+    src = os.path.join(ROOT, rel)
+    out = os.path.join(OUT, "costs-" + os.path.basename(rel))
+    r = subprocess.run([NN, "annotate", src, "--costs", "--hw", hw, "-o", out, "-q"], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(rel, f"annotate --costs exit {r.returncode}: {r.stderr.strip()}")
+        continue
+    ann = onnx.load(out, load_external_data=False)
+    stand_in_weights(ann, OUT)
+    try:
+        onnx.checker.check_model(out, full_check=True)
+    except Exception as e:
+        fail(rel, f"onnx.checker on the costed model: {str(e)[:300]}")
+    meta = {p.key: p.value for p in ann.metadata_props}
+    if meta.get("nnperf.platform") != hw or float(meta.get("nnperf.latency_ms", "0")) <= 0:
+        fail(rel, f"metadata without the prediction: {meta}")
+    latency = float(meta.get("nnperf.latency_ms", "0"))
+    total = 0.0
+    for n in ann.graph.node:
+        d = n.doc_string
+        if not d.startswith("nnperf: ") or " ms " not in d or f"on {hw} " not in d:
+            fail(rel, f"node {n.name} has no cost in its doc_string: {d!r}")
+            break
+        t = float(d.split()[1])
+        if "% of the" in d:
+            total += t  # a fused layer's time is on each of its nodes: counted once below
+    layers = {}
+    for n in ann.graph.node:
+        if "; layer " in n.doc_string:
+            layers[n.doc_string.split("; layer ")[1].split(" of ")[0]] = float(n.doc_string.split()[1])
+    if abs(sum(layers.values()) - latency) > 0.02 * latency:
+        fail(rel, f"the layers' times add up to {sum(layers.values()):.4g} ms, the latency is {latency:.4g} ms")
+    # again, from the annotated model with a doc_string of its own on the first node
+    ann.graph.node[0].doc_string = "the first node"
+    again_src = os.path.join(OUT, "doc-" + os.path.basename(rel))
+    onnx.save(ann, again_src)
+    again = os.path.join(OUT, "again-" + os.path.basename(rel))
+    r = subprocess.run([NN, "annotate", again_src, "--costs", "--hw", hw, "-o", again, "-q"], capture_output=True,
+                       text=True)
+    if r.returncode != 0:
+        fail(rel, f"annotate --costs of an annotated model: exit {r.returncode}: {r.stderr.strip()}")
+        continue
+    b = onnx.load(again, load_external_data=False)
+    d0 = b.graph.node[0].doc_string
+    if not d0.startswith("the first node\n\nnnperf: ") or d0.count("nnperf: ") != 1:
+        fail(rel, f"re-annotated doc_string: {d0!r}")
+    if [p.key for p in b.metadata_props].count("nnperf.latency_ms") != 1:
+        fail(rel, "re-annotated model has the nnperf metadata twice")
+    n_cost += 1
+    print(f"ok costs {rel} on {hw}: {len(ann.graph.node)} nodes, {len(layers)} layers, {latency:.4g} ms")
+
+# external data: a model whose weights are in a file beside it, annotated into another folder, loads with its weights
+import numpy as np  # noqa: E402  (python3-onnx depends on numpy)
+from onnx import helper, numpy_helper, TensorProto  # noqa: E402
+
+ext = os.path.join(OUT, "ext")
+os.makedirs(os.path.join(ext, "src", "sub"), exist_ok=True)
+w = np.arange(64 * 64, dtype=np.float32).reshape(64, 64)
+g = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")], "g",
+                      [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 64])],
+                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 64])],
+                      [numpy_helper.from_array(w, "w")])
+mext = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+onnx.save(mext, os.path.join(ext, "src", "m.onnx"), save_as_external_data=True, all_tensors_to_one_file=True,
+          location="sub/m.bin", size_threshold=0)
+for dest, want_loc in (("up.onnx", "src/sub/m.bin"), ("src/same.onnx", "sub/m.bin"), ("src/sub/down.onnx", "m.bin")):
+    out = os.path.join(ext, dest)
+    r = subprocess.run([NN, "annotate", os.path.join(ext, "src", "m.onnx"), "-o", out, "-q"], capture_output=True,
+                       text=True)
+    if r.returncode != 0:
+        fail(dest, f"annotate of external data exit {r.returncode}: {r.stderr.strip()}")
+        continue
+    try:
+        back = onnx.load(out)
+        got = numpy_helper.to_array(back.graph.initializer[0])
+        loc = {e.key: e.value for e in onnx.load(out, load_external_data=False).graph.initializer[0].external_data}
+        if not np.array_equal(got, w) or loc.get("location") != want_loc:
+            fail(dest, f"external data: location {loc.get('location')!r} (want {want_loc!r}) or other weights")
+        else:
+            print(f"ok external data annotated into {dest}: location {want_loc}")
+    except Exception as e:
+        fail(dest, f"onnx.load of the model annotated with external data: {str(e)[:300]}")
+# a sibling folder cannot reach the data without '..' (which ONNX refuses): refused, nothing written
+os.makedirs(os.path.join(ext, "other"), exist_ok=True)
+out = os.path.join(ext, "other", "m.onnx")
+r = subprocess.run([NN, "annotate", os.path.join(ext, "src", "m.onnx"), "-o", out, "-q"], capture_output=True,
+                   text=True)
+if r.returncode != 2 or "outside the output's folder" not in r.stderr or "sub/m.bin" not in r.stderr or \
+        os.path.exists(out):
+    fail("other/m.onnx", f"annotate into a sibling folder: exit {r.returncode}, {r.stderr.strip()!r}")
+else:
+    print("ok external data refused for a sibling folder: " + r.stderr.strip()[:120])
+
 print(f"{len(MODELS) - failed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

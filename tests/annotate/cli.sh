@@ -43,5 +43,12 @@ check "grep -q '\"name\":\"output\",\"dtype\":\"float32\",\"shape\":\[4,1000\]' 
   "the annotated model's output is not 4x1000"
 # strict: the decoder's unbound dims are warnings
 expect 1 "unbound symbolic input dims" annotate "$ROOT/tests/data/llm/tiny-llama-hf.onnx" --strict -o "$W/llama.onnx"
+# --costs and --hw go together
+expect 2 "--costs needs --hw" annotate "$M" --costs -o "$W/c.onnx"
+expect 2 "--hw is for --costs" annotate "$M" --hw rdk-s100 -o "$W/c.onnx"
+expect 2 "rdk-s10" annotate "$M" --costs --hw rdk-s10 -o "$W/c.onnx"
+check "[ ! -e '$W/c.onnx' ]" "a refused --costs run left an output file"
+expect 0 "" annotate "$M" --costs --hw rdk-s100 --batch 2 -o "$W/c.onnx"
+check "grep -q 'ms per run on rdk-s100 (int8, batch 2)' '$W/c.onnx'" "no cost with the batch in the costed model"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -29,16 +29,24 @@ const struct cli_cmd cli_cmds[CMD_COUNT] = {
          "exit codes: 0 ok, 1 warnings under --strict, 2 bad input or usage", "table,json,csv,html,trace",
          CLI_OPERAND_MODEL, "model", 1, 1},
     [CMD_ANNOTATE] =
-        {"annotate", "write the model with every inferred shape as value_info (for Netron)",
-         "nnperf annotate MODEL.onnx -o OUT.onnx [options]",
+        {"annotate",
+         "write the model with every inferred shape (and with --costs each node's cost) for Netron",
+         "nnperf annotate MODEL.onnx -o OUT.onnx [--costs --hw P] [options]",
          "Writes the model with what the analysis inferred: every node output's type and shape as value_info "
          "(symbols by name as dim_param, concrete dims as dim_value), the inputs and outputs with their "
-         "inferred "
-         "types, If/Loop bodies too, so that Netron shows a shape on every edge. Everything else is copied "
-         "byte for "
-         "byte: weights are untouched and external data references stay as they are (relative to the model's "
-         "folder: write OUT.onnx beside the model, or copy the data files beside it). -o is required (- for "
-         "standard output).",
+         "inferred types, If/Loop bodies too, so that Netron shows a shape on every edge. With --costs --hw "
+         "P, "
+         "each node's doc_string also holds its predicted time per run, share of the latency, bound and "
+         "layer "
+         "(after fusion), which Netron shows when the node is clicked, and the model's metadata the summary "
+         "(nnperf.latency_ms, nnperf.time_by_bound, ...). Everything else is copied byte for byte: weights "
+         "are "
+         "untouched; external data locations are rewritten relative to OUT.onnx's folder when it is another "
+         "folder, and refused when a data file lies outside it (ONNX reads external data only inside a "
+         "model's "
+         "folder: write OUT.onnx beside the model or above it, or copy the data files beside it). -o is "
+         "required "
+         "(- for standard output, where locations stay as they are).",
          "exit codes: 0 ok, 1 warnings under --strict, 2 bad input or usage", NULL, CLI_OPERAND_MODEL,
          "model", 1, 1},
     [CMD_COMPARE] =
