@@ -54,12 +54,13 @@ static const char *node_doc(void *ctx, const char *out, const char *name)
     struct nnperf_layer_info li;
     nnperf_prediction_layer(p, l, &li);
     double share = p->latency > 0 ? 100.0 * li.t_total / p->latency : 0;
-    snprintf(c->doc, sizeof c->doc,
-             "nnperf: %.4g ms per run %s, %.3g%% of the %.4g ms latency, %s-bound%s; layer %d of %d '%.300s' "
-             "(%s, %d node%s)",
-             li.t_total * 1e3, c->setup, share, p->latency * 1e3, li.bound,
-             li.fallback ? " on the fallback unit" : "", l + 1, p->n_layers, li.name, li.op, li.nodes,
-             li.nodes == 1 ? "" : "s fused");
+    c_snprintf(
+        c->doc, sizeof c->doc,
+        "nnperf: %.4g ms per run %s, %.3g%% of the %.4g ms latency, %s-bound%s; layer %d of %d '%.300s' "
+        "(%s, %d node%s)",
+        li.t_total * 1e3, c->setup, share, p->latency * 1e3, li.bound,
+        li.fallback ? " on the fallback unit" : "", l + 1, p->n_layers, li.name, li.op, li.nodes,
+        li.nodes == 1 ? "" : "s fused");
     return c->doc;
 }
 
@@ -89,21 +90,21 @@ static void summary_meta(struct costs *c)
     snprintf(c->val[0], sizeof c->val[0], "%s", s.platform);
     snprintf(c->val[1], sizeof c->val[1], "%s", s.dtype);
     snprintf(c->val[2], sizeof c->val[2], "%d", s.frames_per_run);
-    snprintf(c->val[3], sizeof c->val[3], "%.6g", s.latency_s * 1e3);
-    snprintf(c->val[4], sizeof c->val[4], "%.6g", s.fps);
+    c_snprintf(c->val[3], sizeof c->val[3], "%.6g", s.latency_s * 1e3);
+    c_snprintf(c->val[4], sizeof c->val[4], "%.6g", s.fps);
     snprintf(c->val[5], sizeof c->val[5], "%d", s.layers);
     static const char *const bn[4] = {"compute", "memory", "overhead", "unknown"};
     size_t n = 0;
     for (int b = 0; b < 4 && tot > 0; b++)
         if (by[b] > 0 && n < sizeof c->val[6])
-            n += (size_t)snprintf(c->val[6] + n, sizeof c->val[6] - n, "%s%s %.3g%%", n ? ", " : "", bn[b],
-                                  100 * by[b] / tot);
+            n += (size_t)c_snprintf(c->val[6] + n, sizeof c->val[6] - n, "%s%s %.3g%%", n ? ", " : "", bn[b],
+                                    100 * by[b] / tot);
     n = 0;
     for (int k = 0; k < 3 && heavy[k] >= 0 && n < sizeof c->val[7]; k++) {
         const struct pr_layer *L = &p->layers[heavy[k]];
-        n += (size_t)snprintf(c->val[7] + n, sizeof c->val[7] - n, "%s'%.100s' %.4g ms (%s-bound)",
-                              n ? ", " : "", L->name, L->t_total * 1e3,
-                              bn[L->bound >= 0 && L->bound < 4 ? L->bound : 3]);
+        n += (size_t)c_snprintf(c->val[7] + n, sizeof c->val[7] - n, "%s'%.100s' %.4g ms (%s-bound)",
+                                n ? ", " : "", L->name, L->t_total * 1e3,
+                                bn[L->bound >= 0 && L->bound < 4 ? L->bound : 3]);
     }
     snprintf(c->val[8], sizeof c->val[8], "%s", nnperf_version());
     for (int i = 0; i < N_META; i++) c->meta[2 * i] = keys[i], c->meta[2 * i + 1] = c->val[i];

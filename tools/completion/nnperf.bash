@@ -38,10 +38,15 @@ _nnperf() {
             fi ;;
         esac ;;
     annotate)
-        opts="--input --dim --drop-value-info -o --output --strict -q --quiet -h --help"
+        opts="--costs --input --dim --drop-value-info --hw --set --dtype --batch --memory-model -o --output --strict -q --quiet -h --help"
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
+        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --set) COMPREPLY=() ;;
+        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")) ;;
+        --batch) COMPREPLY=() ;;
+        --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;
         *)
             if [[ $cur == -* ]]; then
