@@ -540,6 +540,13 @@ enum nnperf_status nnperf_calibrate(const char *platform, const char *const *mod
 enum nnperf_status nnperf_calibrate_table(const char *platform, const char *table, const char *fit,
                                           char **yaml, size_t *yaml_len, char **log, char *err,
                                           size_t errlen);
+/* The files nnperf_calibrate_table(platform, table, ...) reads besides the platform and the table: each fitted row's
+ * model and the external-data files it names (nnperf_model_file). add(ctx, path) is called for each (a nonzero
+ * return stops with NNPERF_E_NOMEM). A writer of the calibrated platform refuses them all (the CLI's -o). Errors:
+ * those of reading the platform and the table. */
+enum nnperf_status nnperf_calibrate_table_inputs(const char *platform, const char *table,
+                                                 int (*add)(void *ctx, const char *path), void *ctx,
+                                                 char *err, size_t errlen);
 /* Compares a prediction with a measured profile: per layer (matched by name) and in total. Renders a table, JSON or
  * CSV into *out (malloc'd); *predicted_s and *measured_s get the whole-run times (measured: median model_run). */
 enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char *profile,

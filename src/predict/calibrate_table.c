@@ -999,3 +999,31 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
     }
     return st;
 }
+
+enum nnperf_status nnperf_calibrate_table_inputs(const char *platform, const char *table,
+                                                 int (*add)(void *ctx, const char *path), void *ctx,
+                                                 char *err, size_t errlen)
+{
+    struct diag d = {0};
+    struct hw_desc hw;
+    hw_init(&hw);
+    struct ct_row *rows = NULL;
+    int n = 0;
+    struct ct_read info = {0};
+    enum nnperf_status st =
+        !add ? diag_set(&d, NNPERF_E_USAGE, "no callback given") : hw_resolve(platform, &hw, &d);
+    if (!st) st = read_table(table, hw.name, &rows, &n, &info, &d);
+    for (int i = 0; !st && i < n; i++) {
+        if (add(ctx, rows[i].model)) st = diag_set(&d, NNPERF_E_NOMEM, "out of memory");
+        struct nnperf_model *m = NULL;
+        /* a model that does not load names no further files (calibrating will say why it does not load) */
+        if (!st && nnperf_model_load(rows[i].model, NULL, &m, NULL, 0) == NNPERF_OK)
+            for (int k = 0; !st && k < nnperf_model_file_count(m); k++)
+                if (add(ctx, nnperf_model_file(m, k))) st = diag_set(&d, NNPERF_E_NOMEM, "out of memory");
+        nnperf_model_free(m);
+    }
+    for (int i = 0; rows && i < n; i++) free(rows[i].model), free(rows[i].input), free(rows[i].dtype);
+    free(rows);
+    if (st && err && errlen) snprintf(err, errlen, "%s", d.msg[0] ? d.msg : nnperf_status_name(st));
+    return st;
+}

@@ -43,6 +43,18 @@ expect 2 "cannot write '$S': it is an input of this command ('$S'); choose anoth
 check "no weights.bin created" test ! -e "$work/stripped/weights.bin"
 check "no temporary left" sh -c "! ls -A '$work' '$work/ext' '$work/stripped' | grep -q '\.tmp$'"
 
+# calibrate --table: the models the table names (loaded inside the library) and their weights are inputs too (the
+# fit's log comes first on standard error; the refusal is its last line)
+printf 'model,input,dtype,batch,latency_ms\next/model.onnx,,int8,1,0.5\n' >"$work/table.csv"
+for o in "$W" "$work/ext/model.onnx"; do
+    expect 2 "" "$nn" calibrate --hw zcu102-dpu --table "$work/table.csv" -o "$o"
+    check "calibrate --table -o $o: refused as an input" \
+        test "$(tail -n 1 "$work/err")" = "nnperf: cannot write '$o': it is an input of this command ('$o'); choose another output file"
+done
+check "calibrate --table: the weights are byte-identical" cmp -s tests/data/hostile/ext/weights.bin "$W"
+expect 0 "" "$nn" calibrate --hw zcu102-dpu --table "$work/table.csv" -o "$work/cal.yaml"
+check "calibrate --table writes elsewhere" test -s "$work/cal.yaml"
+
 # a signal while the output is written: the temporary goes with the command
 if command -v strace >/dev/null 2>&1 && strace -f -q -o /dev/null true 2>/dev/null; then
     for sig in TERM INT; do

@@ -120,6 +120,10 @@ int cli_write_file(const struct cli_args *a, const char *path, const char *data,
     struct input_list l = {NULL, 0, 0};
     int bad = a ? cli_input_files(a, add_input, &l) : 0;
     for (int i = 0; i < n_model_files && !bad; i++) bad = add_input(&l, model_files[i]);
+    /* calibrate --table: the models the table names, loaded inside the library, and their weights */
+    if (!bad && a && a->cmd == CMD_CALIBRATE && cli_str(a, OPT_TABLE) && cli_str(a, OPT_HW))
+        bad = nnperf_calibrate_table_inputs(cli_str(a, OPT_HW), cli_str(a, OPT_TABLE), add_input, &l, NULL,
+                                            0) == NNPERF_E_NOMEM;
     int rc = 2;
     if (bad) {
         cli_error("cannot write '%s': out of memory", path);
