@@ -521,7 +521,20 @@ def moe_eager(g, c, n, pre, dt):
     return g.node("Reshape", [out, g.node("Shape", [n])], name=f"{pre}/mlp/Reshape_out")
 
 
-MOE_FORMS = {"dense": moe_dense, "eager": moe_eager}
+def moe_qmoe(g, c, n, pre, dt):
+    """ONNX Runtime GenAI's int4 MoE: com.microsoft QMoE with 4-bit expert weights (two per uint8) and per-row
+    scales"""
+    e, f, d = c["experts"], c["ffn"], c["hidden"]
+    router = proj_genai(g, n, f"{pre}/mlp/gate", d, e, dt, False)
+    ins = [n, router]
+    for name, rows, cols in (("fc1", f, d), ("fc2", d, f), ("fc3", f, d)):
+        ins += [g.weight(f"{pre}/mlp/experts.{name}.quant", [e, rows, cols // 2], TensorProto.UINT8),
+                g.weight(f"{pre}/mlp/experts.{name}.scales", [e, rows], dt), ""]
+    return g.node("QMoE", ins[:-1], name=f"{pre}/mlp/QMoE", domain="com.microsoft", k=c["top_k"],
+                  activation_type="silu", normalize_routing_weights=1, expert_weight_bits=4)
+
+
+MOE_FORMS = {"dense": moe_dense, "eager": moe_eager, "qmoe": moe_qmoe}
 
 
 def build(model, layout, path, weights="fp16", max_pos=None, moe="contrib"):
@@ -547,7 +560,7 @@ ALL = [("llama-7b", "hf", "fp16"), ("llama-7b", "genai", "fp16"), ("llama-7b", "
 TINY = [("tiny-llama", "hf", "fp16"), ("tiny-llama", "genai", "fp16"), ("tiny-llama", "genai", "int4"),
         ("tiny-opt", "hf", "fp16"), ("tiny-gpt2", "hf", "fp32"), ("small-gqa", "hf", "fp16"),
         ("small-gqa", "genai", "fp16"), ("small-mha", "hf", "fp16"), ("small-mha", "genai", "fp16")]
-TINY_MOE = [("tiny-mixtral", "dense"), ("tiny-mixtral", "eager")]  # the contrib form is tiny-mixtral-genai.onnx
+TINY_MOE = [("tiny-mixtral", "dense"), ("tiny-mixtral", "eager"), ("tiny-mixtral", "qmoe")]  # the contrib form is tiny-mixtral-genai.onnx
 
 
 def main():
@@ -559,10 +572,10 @@ def main():
     ap.add_argument("--all", metavar="DIR", help="every model and layout into DIR")
     ap.add_argument("--tiny", metavar="DIR", help="the tiny ctest graphs into DIR")
     ap.add_argument("--max-pos", type=int, help="positions of the rotary / position table (default: the config's)")
-    ap.add_argument("--moe", choices=["contrib", "dense", "eager"], default="contrib",
+    ap.add_argument("--moe", choices=["contrib", "dense", "eager", "qmoe"], default="contrib",
                     help="a mixture of experts as com.microsoft MoE (default), a dense export (every expert on "
                          "every token, weighted by the scattered routing weights) or the eager export (TopK -> "
-                         "NonZero -> Gather -> expert -> ScatterND)")
+                         "NonZero -> Gather -> expert -> ScatterND) or com.microsoft QMoE with 4-bit experts")
     a = ap.parse_args()
     jobs = []
     if a.all:

@@ -80,12 +80,19 @@ enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_wh
         in->mac_ops = 2.0 * (double)nd->cost.macs;
         in->vec_ops = (double)(nd->cost.flops - 2 * nd->cost.macs);
         in->params = (double)nd->cost.params_read;
-        /* MatMulNBits' B holds packed 4-bit (or 2/8-bit) codes in uint8: it moves its stored bytes at any dtype */
-        const struct ir_value *b = nd->op == OPID_MS_MAT_MUL_N_BITS && nd->n_in > 1 ? nd->in[1] : NULL;
-        int64_t nb;
-        if (b && ((b->flags & IR_V_INIT) || b->is_const == 1) && ir_numel(b, &nb)) {
-            in->params -= (double)nb;
-            in->packed_bytes = (double)nb * ir_dtype_bits(b->dtype) / 8.0;
+        /* packed codes in uint8 move their stored bytes at any dtype: MatMulNBits' B (4-bit, or 2/8), QMoE's
+         * expert weights (as many of them as its params_read reads: the routed experts) */
+        static const signed char nbits_b[] = {1, -1}, qmoe_w[] = {2, 5, 8, -1};
+        const signed char *packed = nd->op == OPID_MS_MAT_MUL_N_BITS ? nbits_b
+                                    : nd->op == OPID_MS_Q_MOE        ? qmoe_w
+                                                                     : NULL;
+        double share = nd->cost.params ? (double)nd->cost.params_read / (double)nd->cost.params : 1;
+        for (int i = 0; packed && packed[i] >= 0 && packed[i] < nd->n_in; i++) {
+            const struct ir_value *b = nd->in[packed[i]];
+            int64_t nb;
+            if (!b || !((b->flags & IR_V_INIT) || b->is_const == 1) || !ir_numel(b, &nb)) continue;
+            in->params -= (double)nb * share;
+            in->packed_bytes += (double)nb * share * ir_dtype_bits(b->dtype) / 8.0;
         }
         in->klass = pr_node_class(nd);
         in->dtype = -1;

@@ -161,7 +161,7 @@ static double moe_step(const char *form, int b, double *moe_w, int *n_moe)
         for (int i = 0; i < nnperf_prediction_layer_count(p); i++) {
             struct nnperf_layer_info li;
             nnperf_prediction_layer(p, i, &li);
-            if (!strcmp(li.op, "MoE")) *moe_w += li.weight_bytes, (*n_moe)++;
+            if (!strcmp(li.op, "MoE") || !strcmp(li.op, "QMoE")) *moe_w += li.weight_bytes, (*n_moe)++;
             CHECK(strcmp(li.bound, "unknown") != 0);
         }
     } else
@@ -172,7 +172,7 @@ static double moe_step(const char *form, int b, double *moe_w, int *n_moe)
     return t;
 }
 
-/* a mixture of experts in three forms: com.microsoft MoE, a dense export (every expert on every token, weighted by
+/* a mixture of experts in three forms (and QMoE): com.microsoft MoE, a dense export (every expert on every token, weighted by
  * scattered routing weights) and the eager export (TopK -> NonZero -> Gather -> expert -> ScatterND) predict the
  * same decode step; its MoE layers read the weights of E x (1 - (1 - k/E)^tokens) experts: 2 of 4 for one token,
  * 3.984 for 8. Before the lowering rule moe_block, the dense form read all 4 experts and ran them on every token,
@@ -196,6 +196,13 @@ static void test_moe_forms(void)
                         want);
             CHECK(rel(w, want) <= 0.005);
         }
+        /* com.microsoft QMoE with 4-bit experts: the routed experts' codes (half a byte a weight) and fp16 row
+         * scales (96 + 64 + 96 per expert), plus the fused norm's 64 fp16 weights per layer */
+        double w, want_q = 2 * (4 * (1 - pow(1 - 2.0 / 4, b)) * (3.0 * 64 * 96 / 2 + 256 * 2) + 128);
+        int n;
+        CHECK(moe_step("qmoe", b, &w, &n) > 0);
+        CHECK_EQ_U(n, 2);
+        CHECK(rel(w, want_q) <= 1e-6);
     }
 }
 
