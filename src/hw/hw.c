@@ -20,8 +20,8 @@
 
 #define HW_FILE_MAX_BYTES (1u << 20)
 
-static const char *const dtype_names[HW_NDT] = {"int4", "int8", "fp16", "bf16", "fp32"};
-static const int dtype_bytes_x2[HW_NDT] = {1, 2, 4, 4, 8};
+static const char *const dtype_names[HW_NDT] = {"int4", "int8", "fp16", "bf16", "fp32", "fp8"};
+static const int dtype_bytes_x2[HW_NDT] = {1, 2, 4, 4, 8, 2};
 
 const char *hw_dtype_name(int dt)
 {
@@ -32,6 +32,11 @@ int hw_dtype_from_name(const char *s)
 {
     for (int i = 0; s && i < HW_NDT; i++)
         if (!strcmp(s, dtype_names[i])) return i;
+    /* the two fp8 encodings (OCP 8-bit floating point: E4M3 for weights and activations, E5M2 for gradients)
+     * compute at the same tensor-core rate */
+    static const char *const fp8[] = {"fp8_e4m3", "fp8_e5m2", "e4m3", "e5m2"};
+    for (size_t i = 0; s && i < sizeof fp8 / sizeof fp8[0]; i++)
+        if (!strcmp(s, fp8[i])) return HW_FP8;
     return -1;
 }
 

@@ -23,10 +23,10 @@
 #define HW_MAX_KEY    64 /* a dotted key path ("compute.efficiency.conv") */
 #define HW_MAX_ASSUME 64
 
-enum hw_dtype { HW_INT4, HW_INT8, HW_FP16, HW_BF16, HW_FP32, HW_NDT };
+enum hw_dtype { HW_INT4, HW_INT8, HW_FP16, HW_BF16, HW_FP32, HW_FP8, HW_NDT }; /* fp8: e4m3 or e5m2 */
 
 const char *hw_dtype_name(int dt);     /* "int8", ... */
-int hw_dtype_from_name(const char *s); /* -1 when unknown */
+int hw_dtype_from_name(const char *s); /* -1 when unknown; fp8_e4m3, fp8_e5m2, e4m3 and e5m2 are fp8 */
 int hw_dtype_bytes_x2(int dt);         /* bytes per element × 2 (int4 = 1) */
 
 struct hw_align {

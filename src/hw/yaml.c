@@ -468,7 +468,7 @@ static int read_value(struct ld *c, const struct hw_key *k, const yaml_node_t *v
         if (!get_str(c, v, dt, sizeof dt)) return 0;
         int x = hw_dtype_from_name(dt);
         if (x < 0) {
-            lerr(c, NNPERF_E_INVALID, line_of(v), "unknown dtype '%s' (known: int4, int8, fp16, bf16, fp32)",
+            lerr(c, NNPERF_E_INVALID, line_of(v), "unknown dtype '%s' (known: int4, int8, fp16, bf16, fp32, fp8)",
                  dt);
             return 0;
         }
@@ -513,10 +513,10 @@ static int check_loaded(struct ld *c)
                      own ? " (a platform on a base names itself)" : "");
     }
     const struct hw_key *dk = hw_key_find("compute.default_dtype");
-    /* not given: the base's if it still has a peak, else the first of int8, fp16, bf16, fp32, int4 with one */
+    /* not given: the base's if it still has a peak, else the first of int8, fp16, bf16, fp32, int4, fp8 with one */
     if (!c->line[dk - hw_keys] && (!c->has_base || !(hw->peak_ops[hw->default_dtype] > 0))) {
-        static const int order[] = {HW_INT8, HW_FP16, HW_BF16, HW_FP32, HW_INT4};
-        for (int i = HW_NDT - 1; i >= 0; i--)
+        static const int order[] = {HW_INT8, HW_FP16, HW_BF16, HW_FP32, HW_INT4, HW_FP8};
+        for (int i = (int)(sizeof order / sizeof order[0]) - 1; i >= 0; i--)
             if (hw->peak_ops[order[i]] > 0) hw->default_dtype = order[i];
     }
     char buf[200];

@@ -642,15 +642,18 @@ static enum nnperf_status check_opts(const struct nnperf_llm_options *in, struct
     if (o->decode_points < 2 || o->decode_points > LLM_MAX_POINTS)
         return diag_set(d, NNPERF_E_USAGE, "decode points %d out of range (2 to %d)", o->decode_points,
                         LLM_MAX_POINTS);
-    const char *names[3] = {o->weights, o->kv, o->compute}, *what[3] = {"weight", "KV cache", "compute"};
-    for (int i = 0; i < 3; i++)
+    const char *names[2] = {o->weights, o->kv}, *what[2] = {"weight", "KV cache"};
+    for (int i = 0; i < 2; i++)
         if (names[i] && dtype_bytes(names[i]) <= 0)
-            return diag_set(d, NNPERF_E_USAGE,
-                            "%s dtype '%s': unknown dtype (int4, int8, fp8, fp16, bf16 or fp32)", what[i],
-                            names[i]);
-    if (o->compute && !strcmp(o->compute, "fp8"))
+            return diag_set(
+                d, NNPERF_E_USAGE,
+                "%s dtype '%s': unknown format (a dtype: int4, int8, fp8 (fp8_e4m3, fp8_e5m2), fp16, bf16, "
+                "fp32; a GGUF type: q4_0, q4_1, q5_0, q5_1, q8_0, q2_k, q3_k_s/m/l, q4_k_s/m, q5_k_s/m, "
+                "q6_k; intN:gG for N-bit groups of G; or bits per weight such as 4.85)",
+                what[i], names[i]);
+    if (o->compute && hw_dtype_from_name(o->compute) < 0)
         return diag_set(d, NNPERF_E_USAGE,
-                        "compute dtype fp8: platforms have no fp8 peak; use int8, fp16 or bf16");
+                        "compute dtype '%s': unknown dtype (int4, int8, fp8, fp16, bf16 or fp32)", o->compute);
     if (o->n_dims < 0 || (o->n_dims && !o->dims)) return diag_set(d, NNPERF_E_USAGE, "no dim bindings given");
     return check_dims(o, d);
 }
@@ -776,8 +779,10 @@ enum nnperf_status nnperf_llm(struct nnperf_model *m, const struct nnperf_platfo
                     "tokens (%s)",
                     o.prompts[i], o.generate, (long long)o.prompts[i] + o.generate, l->position_limit,
                     l->position_of ? l->position_of : "its position table");
-        l->weights = o.weights ? o.weights : "model";
-        l->kv = o.kv ? o.kv : "model";
+        /* a compute dtype stores the weights and the cache at it too unless --weights / --kv say otherwise (the
+         * prediction reads them so) */
+        l->weights = o.weights ? o.weights : o.compute ? o.compute : "model";
+        l->kv = o.kv ? o.kv : o.compute ? o.compute : "model";
         if (o.compute) l->compute = ar_strdup(&l->ar, o.compute);
         l->n_rows = o.n_prompts * o.n_batches;
         l->rows = ar_calloc(&l->ar, (size_t)l->n_rows, sizeof *l->rows);
@@ -786,8 +791,9 @@ enum nnperf_status nnperf_llm(struct nnperf_model *m, const struct nnperf_platfo
             llm_warn(
                 l, "the model has no KV cache inputs (past_*): each decode step re-runs the whole sequence");
     }
-    struct run_ctx rc = {
-        l, &lm, plat, &o, o.weights ? dtype_bytes(o.weights) : 0, o.kv ? dtype_bytes(o.kv) : 0, &d};
+    const char *wname = o.weights ? o.weights : o.compute, *kvname = o.kv ? o.kv : o.compute;
+    struct run_ctx rc = {l, &lm, plat, &o, wname ? dtype_bytes(wname) : 0, kvname ? dtype_bytes(kvname) : 0,
+                         &d};
     for (int i = 0; !st && i < o.n_prompts; i++)
         for (int j = 0; !st && j < o.n_batches; j++)
             st = run_config(&rc, o.prompts[i], o.batches[j], !i && !j, &l->rows[i * o.n_batches + j]);

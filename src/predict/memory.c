@@ -14,6 +14,7 @@
  *
  * Cost: O((layers + tensors) log tensors): tensors are created in layer order (each layer's outputs are one
  * range), the spill victim comes from a heap ordered by last use, and residents are freed from per-layer buckets. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,14 +45,60 @@ static int lookup(const struct vmap *m, int n, const struct ir_value *v)
     return -1;
 }
 
+/* Bytes per element of a storage type: a dtype (int4 ... fp32, the fp8 encodings), a weight format named as the
+ * ecosystems name it (llama.cpp's GGUF types by their bits per weight [LLAMACPP-QUANT]; intN:gG, N-bit codes with a
+ * fp16 scale and an N-bit zero point per group of G weights, AWQ/GPTQ's asymmetric group quantization), or a
+ * number of bits per weight ("4.85"). 0 when unknown. */
 double pr_dtype_bytes(const char *name)
 {
     static const struct {
         const char *name;
-        double bytes;
-    } t[] = {{"int4", 0.5}, {"int8", 1}, {"fp8", 1}, {"fp16", 2}, {"bf16", 2}, {"fp32", 4}};
-    for (size_t i = 0; name && i < sizeof t / sizeof t[0]; i++)
-        if (!strcmp(t[i].name, name)) return t[i].bytes;
+        double bits;
+    } t[] = {
+        {"int4", 4},
+        {"int8", 8},
+        {"fp8", 8},
+        {"fp8_e4m3", 8},
+        {"fp8_e5m2", 8},
+        {"e4m3", 8},
+        {"e5m2", 8},
+        {"fp16", 16},
+        {"bf16", 16},
+        {"fp32", 32},
+        /* GGUF: legacy blocks of 32 (DERIVED from the block: Q4_0 = 16 bytes of codes + a fp16 scale = 18
+              * bytes per 32 weights) and k-quant mixes (Llama 2 7B's measured bits per weight) */
+        {"q4_0", 4.5},
+        {"q4_1", 5.0},
+        {"q5_0", 5.5},
+        {"q5_1", 6.0},
+        {"q8_0", 8.5},
+        {"q2_k", 3.35},
+        {"q3_k_s", 3.50},
+        {"q3_k_m", 3.91},
+        {"q3_k_l", 4.27},
+        {"q4_k_s", 4.58},
+        {"q4_k_m", 4.84},
+        {"q5_k_s", 5.52},
+        {"q5_k_m", 5.68},
+        {"q6_k", 6.56}};
+    if (!name) return 0;
+    char low[32];
+    size_t n = strlen(name);
+    if (!n || n >= sizeof low) return 0;
+    for (size_t i = 0; i <= n; i++) low[i] = (char)tolower((unsigned char)name[i]);
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (!strcmp(t[i].name, low)) return t[i].bits / 8;
+    const char *q = !strncmp(low, "int", 3) ? low + 3 : !strncmp(low, "uint", 4) ? low + 4 : NULL;
+    char *end;
+    if (q && isdigit((unsigned char)*q)) {
+        long bits = strtol(q, &end, 10), group = 0;
+        if (end[0] == ':' && end[1] == 'g' && isdigit((unsigned char)end[2]))
+            group = strtol(end + 2, &end, 10);
+        if (!*end && bits >= 2 && bits <= 8 && group >= 8 && group <= 1 << 20)
+            return ((double)bits + (16.0 + (double)bits) / (double)group) / 8;
+    }
+    double b = c_strtod(low, &end);
+    if (end != low && !*end && b >= 1 && b <= 32) return b / 8;
     return 0;
 }
 
@@ -67,7 +114,8 @@ double pr_elem_bytes_at(const struct nnperf_prediction *p, int dt, int is_weight
     /* int4 packs weights two per byte; activations of an int4 model stay int8 (common NPU practice, documented) */
     switch (dt) {
     case HW_INT4: return is_weight ? 0.5 : 1.0;
-    case HW_INT8: return 1.0;
+    case HW_INT8:
+    case HW_FP8: return 1.0;
     case HW_FP16:
     case HW_BF16: return 2.0;
     default: return 4.0;

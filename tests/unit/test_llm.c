@@ -291,7 +291,7 @@ static void test_errors(void)
     m = load("tiny-gpt2-hf-fp32");
     struct nnperf_llm_options o = {.kv = "fp7"};
     CHECK(nnperf_llm(m, &gpu, &o, &l, err, sizeof err) == NNPERF_E_USAGE);
-    CHECK(strstr(err, "KV cache dtype 'fp7': unknown dtype") != NULL);
+    CHECK(strstr(err, "KV cache dtype 'fp7': unknown format") != NULL);
     o = (struct nnperf_llm_options){.generate = -3};
     CHECK(nnperf_llm(m, &gpu, &o, &l, err, sizeof err) == NNPERF_E_USAGE);
     /* a kv dtype changes the cache bytes: fp32 model, fp8 cache: a quarter */
@@ -732,6 +732,82 @@ static void test_config_errors(void)
     }
 }
 
+/* storage formats: fp8 encodings, GGUF types by bits per weight, group-quantized intN:gG, bits per weight */
+static void test_weight_formats(void)
+{
+    CHECK(pr_dtype_bytes("fp8_e4m3") == 1 && pr_dtype_bytes("E5M2") == 1 && pr_dtype_bytes("fp8") == 1);
+    CHECK(pr_dtype_bytes("q4_k_m") == 4.84 / 8 && pr_dtype_bytes("Q4_0") == 4.5 / 8 &&
+          pr_dtype_bytes("q8_0") == 8.5 / 8);
+    CHECK(pr_dtype_bytes("int4:g128") == (4 + 20.0 / 128) / 8);
+    CHECK(pr_dtype_bytes("int8:g32") == (8 + 24.0 / 32) / 8);
+    CHECK(pr_dtype_bytes("4.85") == 4.85 / 8);
+    CHECK(pr_dtype_bytes("q9_k") == 0 && pr_dtype_bytes("int4:g4") == 0 && pr_dtype_bytes("int4:") == 0 &&
+          pr_dtype_bytes("0.5") == 0 && pr_dtype_bytes("4.85x") == 0 && pr_dtype_bytes("") == 0);
+    CHECK(hw_dtype_from_name("fp8_e5m2") == HW_FP8 && hw_dtype_from_name("q4_k_m") < 0);
+    /* the weight bytes and the decode step follow the bits: q4_k_m between int4 and int8 */
+    struct nnperf_platform big;
+    CHECK(gpu_with(&big, "  ddr_bytes: 1GB\n"));
+    big.hw.peak_ops[HW_INT8] = big.hw.peak_ops[HW_INT4] = 2e12;
+    int prompt = 16;
+    const char *w[3] = {"int4", "q4_k_m", "int8"};
+    double wb[3] = {0}, tp[3] = {0}, f16 = 0;
+    for (int k = 0; k < 3; k++) {
+        struct nnperf_llm_options o = {
+            .prompts = &prompt, .n_prompts = 1, .generate = 4, .weights = w[k], .compute = "fp16"};
+        char err[1024];
+        enum nnperf_status st;
+        struct nnperf_llm *l = run_config("tiny-llama", &big, &o, err, sizeof err, &st);
+        CHECK(l != NULL);
+        if (!l) continue;
+        struct nnperf_llm_row r;
+        nnperf_llm_row(l, 0, &r);
+        wb[k] = r.weight_bytes, tp[k] = r.tpot_mean_s;
+        if (k == 1) { /* the float weights at 4.84 bits: fp16 bytes x 4.84 / 16 plus the int64 constants */
+            struct nnperf_llm_options o16 = o;
+            o16.weights = NULL;
+            struct nnperf_llm *l16 = run_config("tiny-llama", &big, &o16, err, sizeof err, &st);
+            if (l16) {
+                struct nnperf_llm_row r16;
+                nnperf_llm_row(l16, 0, &r16);
+                f16 = r16.weight_bytes;
+            }
+            nnperf_llm_free(l16);
+        }
+        nnperf_llm_free(l);
+    }
+    CHECK(wb[0] < wb[1] && wb[1] < wb[2] && tp[0] < tp[1] && tp[1] < tp[2]);
+    CHECK(fabs(wb[1] - f16 * 4.84 / 16) < 16); /* one 8-byte int64 constant */
+}
+
+/* fp8 compute: at a platform's fp8 peak, stored at one byte; refused where there is no fp8 peak */
+static void test_fp8(void)
+{
+    struct nnperf_platform fp8, none;
+    CHECK(gpu_with(&fp8, "  ddr_bytes: 1GB\n"));
+    fp8.hw.peak_ops[HW_FP8] = fp8.hw.peak_ops[HW_INT8] = 2e12;
+    CHECK(gpu_with(&none, "  ddr_bytes: 1GB\n"));
+    int prompt = 64;
+    struct nnperf_llm_options o = {.prompts = &prompt, .n_prompts = 1, .generate = 4, .compute = "fp8_e4m3"};
+    struct nnperf_llm_options o8 = o, o16 = o;
+    o8.compute = "int8", o16.compute = "fp16";
+    char err[1024];
+    enum nnperf_status st;
+    struct nnperf_llm *a = run_config("tiny-llama", &fp8, &o, err, sizeof err, &st);
+    struct nnperf_llm *b = run_config("tiny-llama", &fp8, &o8, err, sizeof err, &st);
+    struct nnperf_llm *c = run_config("tiny-llama", &fp8, &o16, err, sizeof err, &st);
+    CHECK(a && b && c);
+    if (a && b && c) {
+        struct nnperf_llm_row ra, rb, rc;
+        nnperf_llm_row(a, 0, &ra), nnperf_llm_row(b, 0, &rb), nnperf_llm_row(c, 0, &rc);
+        CHECK(ra.ttft_s == rb.ttft_s && ra.tpot_mean_s == rb.tpot_mean_s); /* same peak, same bytes as int8 */
+        CHECK(ra.ttft_s < rc.ttft_s && ra.tpot_mean_s < rc.tpot_mean_s);
+        CHECK(ra.kv_cache_bytes * 2 == rc.kv_cache_bytes); /* the cache at the compute dtype */
+    }
+    nnperf_llm_free(a), nnperf_llm_free(b), nnperf_llm_free(c);
+    CHECK(run_config("tiny-llama", &none, &o, err, sizeof err, &st) == NULL && st == NNPERF_E_USAGE);
+    CHECK(strstr(err, "has no fp8 peak (compute.peak_ops.fp8)") != NULL);
+}
+
 int main(void)
 {
     struct diag d = {0};
@@ -753,5 +829,7 @@ int main(void)
     test_configs();
     test_moe_traffic();
     test_config_errors();
+    test_weight_formats();
+    test_fp8();
     return tt_done();
 }

@@ -21,7 +21,7 @@ _nnperf() {
         --dim) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;
-        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")) ;;
+        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         --interval) COMPREPLY=() ;;
@@ -63,7 +63,7 @@ _nnperf() {
         --dim) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;
-        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")) ;;
+        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         --interval) COMPREPLY=() ;;
@@ -84,7 +84,7 @@ _nnperf() {
         --dim) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;
-        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")) ;;
+        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         --interval) COMPREPLY=() ;;
@@ -105,7 +105,7 @@ _nnperf() {
         --dim) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;
-        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")) ;;
+        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         --interval) COMPREPLY=() ;;
@@ -150,7 +150,7 @@ _nnperf() {
         --table) COMPREPLY=($(compgen -f -- "$cur")) ;;
         --fit) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
-        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")) ;;
+        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;
         *)
             if [[ $cur == -* ]]; then
@@ -167,7 +167,7 @@ _nnperf() {
         --dim) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;
-        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")) ;;
+        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         --interval) COMPREPLY=() ;;
@@ -186,9 +186,9 @@ _nnperf() {
         --prompt) COMPREPLY=() ;;
         --batch) COMPREPLY=() ;;
         --generate) COMPREPLY=() ;;
-        --weights) COMPREPLY=($(compgen -W "int4 int8 fp8 fp16 bf16 fp32" -- "$cur")) ;;
-        --kv) COMPREPLY=($(compgen -W "int4 int8 fp8 fp16 bf16 fp32" -- "$cur")) ;;
-        --compute) COMPREPLY=($(compgen -W "int4 int8 fp8 fp16 bf16 fp32" -- "$cur")) ;;
+        --weights) COMPREPLY=($(compgen -W "int4 int8 fp8 fp8_e4m3 fp8_e5m2 fp16 bf16 fp32 q4_0 q4_k_m q5_k_m q6_k q8_0 int4:g128" -- "$cur")) ;;
+        --kv) COMPREPLY=($(compgen -W "int4 int8 fp8 fp8_e4m3 fp8_e5m2 fp16 bf16 fp32" -- "$cur")) ;;
+        --compute) COMPREPLY=($(compgen -W "int4 int8 fp8 fp8_e4m3 fp8_e5m2 fp16 bf16 fp32" -- "$cur")) ;;
         --decode-points) COMPREPLY=() ;;
         --config) COMPREPLY=($(compgen -f -- "$cur")) ;;
         --dim) COMPREPLY=() ;;
@@ -228,7 +228,7 @@ _nnperf() {
         --dim) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;
-        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")) ;;
+        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         --interval) COMPREPLY=() ;;

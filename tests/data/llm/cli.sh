@@ -36,7 +36,7 @@ expect 0 "" "$nnperf" sweep "$m" --hw a100-80gb --dim batch_size=1 --dim sequenc
 expect 2 "llm: --hw is required" "$nnperf" llm "$m"
 expect 2 "llm: --prompt 'x': expected a whole number from 1 to 16777216" "$nnperf" llm "$m" --hw a100-80gb --prompt x
 expect 2 "llm: --generate takes one value" "$nnperf" llm "$m" --hw a100-80gb --generate 3,4
-expect 2 "unknown dtype (int4, int8, fp8, fp16, bf16 or fp32)" "$nnperf" llm "$m" --hw a100-80gb --weights int3
+expect 2 "weight dtype 'int3': unknown format (a dtype: int4, int8, fp8" "$nnperf" llm "$m" --hw a100-80gb --weights int3
 expect 2 "has no input named 'input_ids'" "$nnperf" llm "$dir/../../../models/resnet18.onnx" --hw a100-80gb
 expect 2 "llm: unknown format 'xml'" "$nnperf" llm "$m" --hw a100-80gb --format xml
 # a failed run leaves no output file
