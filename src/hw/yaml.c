@@ -468,8 +468,8 @@ static int read_value(struct ld *c, const struct hw_key *k, const yaml_node_t *v
         if (!get_str(c, v, dt, sizeof dt)) return 0;
         int x = hw_dtype_from_name(dt);
         if (x < 0) {
-            lerr(c, NNPERF_E_INVALID, line_of(v), "unknown dtype '%s' (known: int4, int8, fp16, bf16, fp32, fp8)",
-                 dt);
+            lerr(c, NNPERF_E_INVALID, line_of(v),
+                 "unknown dtype '%s' (known: int4, int8, fp16, bf16, fp32, fp8)", dt);
             return 0;
         }
         memcpy(p, &x, sizeof x);
