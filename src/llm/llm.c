@@ -653,7 +653,8 @@ static enum nnperf_status check_opts(const struct nnperf_llm_options *in, struct
                 what[i], names[i]);
     if (o->compute && hw_dtype_from_name(o->compute) < 0)
         return diag_set(d, NNPERF_E_USAGE,
-                        "compute dtype '%s': unknown dtype (int4, int8, fp8, fp16, bf16 or fp32)", o->compute);
+                        "compute dtype '%s': unknown dtype (int4, int8, fp8, fp16, bf16 or fp32)",
+                        o->compute);
     if (o->n_dims < 0 || (o->n_dims && !o->dims)) return diag_set(d, NNPERF_E_USAGE, "no dim bindings given");
     return check_dims(o, d);
 }
