@@ -44,7 +44,7 @@ _nnperf() {
         --dim) COMPREPLY=() ;;
         --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;
-        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32" -- "$cur")) ;;
+        --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;
