@@ -45,6 +45,10 @@ int main(void)
     FIELD(nnperf_predict_options, kv_dtype);
     FIELD(nnperf_predict_options, allow_unbound);
 
+    STRUCT(nnperf_annotate_options);
+    FIELD(nnperf_annotate_options, costs);
+    FIELD(nnperf_annotate_options, dest);
+
     STRUCT(nnperf_llm_options);
     FIELD(nnperf_llm_options, prompts);
     FIELD(nnperf_llm_options, n_prompts);
