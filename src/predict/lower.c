@@ -25,6 +25,7 @@
  *             that runs the layer converts). Weights behind a DequantizeLinear of 4-bit codes count 4 bits each.
  *             Arithmetic on the scales a DynamicQuantizeLinear computes (their product) is part of that output stage.
  *
+ *  no_op      Identity, and Dropout at inference whose mask nobody reads, are views: the output aliases the input.
  *  kv_append, repeat_kv, attention_mask: the decoder rules, in lower_decoder.c (its opening comment).
  *  moe_block  an exported mixture-of-experts block (dense, or eager TopK -> NonZero -> Gather -> expert ->
  *             ScatterND) runs as one com.microsoft MoE: lower_moe.c.
@@ -313,7 +314,35 @@ struct lower_rule {
     enum nnperf_status (*run)(struct lower *x);
 };
 
+/* A Dropout that copies its input: training_mode absent or a known false, or a ratio known to be 0 (opset 12 on;
+ * earlier, training is an attribute-free inference no-op) */
+static int dropout_copies(const struct ir_node *nd)
+{
+    const struct ir_value *t = nd->n_in > 2 ? nd->in[2] : NULL, *r = nd->n_in > 1 ? nd->in[1] : NULL;
+    if (!t || (t->nv == 1 && t->iv && t->iv[0].known && t->iv[0].v == 0)) return 1;
+    return r && r->nv == 1 && r->fv && r->fv[0] == 0;
+}
+
+/* no_op: Identity, and Dropout at inference (opset 7 on, training_mode absent or false or ratio 0, its mask unread), copy their
+ * input: a compiler aliases the tensor, no kernel runs (ONNX Dropout: "If training_mode is false, the output is
+ * the same as the input"). */
+static int wants_no_op(const struct ir_node *nd)
+{
+    if (nd->n_in < 1 || !nd->in[0] || nd->n_out < 1 || !is_act(nd->out[0])) return 0;
+    if (nd->op == OPID_IDENTITY) return 1;
+    return nd->op == OPID_DROPOUT && nd->opset >= 7 && dropout_copies(nd) &&
+           (nd->n_out < 2 || !nd->out[1] || (!nd->out[1]->n_consumers && !(nd->out[1]->flags & IR_V_OUTPUT)));
+}
+
+static enum nnperf_status run_no_op(struct lower *x)
+{
+    for (int k = 0; k < x->g->n_nodes; k++)
+        if (wants_no_op(x->g->nodes[k])) pr_lower_view(x, k);
+    return NNPERF_OK;
+}
+
 static const struct lower_rule lower_rules[] = {
+    {"no_op", wants_no_op, run_no_op},
     {"qoperator", wants_qoperator, run_qoperator},
     {"qdq", wants_qdq, run_qdq},
     {"kv_append", pr_wants_kv_append, pr_run_kv_append},
@@ -424,9 +453,10 @@ enum nnperf_status pr_lower(struct nnperf_prediction *p)
 {
     const struct ir_graph *g = p->g;
     size_t nr = sizeof lower_rules / sizeof lower_rules[0];
-    int need = 0;
-    for (int k = 0; k < g->n_nodes && !need; k++)
-        for (size_t r = 0; r < nr && !need; r++) need = lower_rules[r].wants(g->nodes[k]);
+    unsigned need = 0; /* bit r: rule r wants a node */
+    for (int k = 0; k < g->n_nodes; k++)
+        for (size_t r = 0; r < nr; r++)
+            if (!(need & 1u << r) && lower_rules[r].wants(g->nodes[k])) need |= 1u << r;
     if (!need) return NNPERF_OK;
     struct ir_graph *copy;
     enum nnperf_status st = ir_copy_graph(&p->ar, g, &copy, &p->d);
@@ -434,10 +464,15 @@ enum nnperf_status pr_lower(struct nnperf_prediction *p)
     struct lower x = {p, copy, ar_alloc(&p->ar, (size_t)(g->n_nodes ? g->n_nodes : 1))};
     if (!x.qdt) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     memset(x.qdt, QDT_FLOAT, (size_t)(g->n_nodes ? g->n_nodes : 1));
-    for (size_t r = 0; r < nr && !st; r++) st = lower_rules[r].run(&x);
+    for (size_t r = 0; r < nr && !st; r++)
+        if (need & 1u << r) st = lower_rules[r].run(&x);
     if (st) return st;
     rewire(&x);
-    assign_dtypes(&x);
+    /* types are assigned when a rule set one (a quantized graph); a float graph keeps the prediction's dtype, as it
+     * does when no rule applies (the views of no_op and the decoder rules change no layer's type) */
+    int typed = 0;
+    for (int k = 0; k < g->n_nodes && !typed; k++) typed = x.qdt[k] != (signed char)QDT_FLOAT;
+    if (typed) assign_dtypes(&x);
     p->g = copy;
     return NNPERF_OK;
 }

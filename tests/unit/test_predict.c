@@ -717,6 +717,37 @@ static void test_power(void)
     nnperf_model_free(m);
 }
 
+/* No-work layers are views (lowering rule no_op): swin_t's 24 Dropouts (ratio 0, training_mode true as exported)
+ * form no layer on rdk-s100, and the float graph keeps the platform's int8 (no layer on the fallback unit: a
+ * lowering rule that sets no type must not send the graph down the float path) */
+static void test_no_op_views(void)
+{
+    struct nnperf_model *m = NULL;
+    struct nnperf_analysis *a = NULL;
+    struct nnperf_platform *pl = NULL;
+    struct nnperf_prediction *p = NULL;
+    char err[512];
+    CHECK(nnperf_model_load("models/swin_t.onnx", NULL, &m, err, sizeof err) == NNPERF_OK);
+    CHECK(m && nnperf_analyze(m, NULL, &a, err, sizeof err) == NNPERF_OK);
+    CHECK(nnperf_platform_load("rdk-s100", &pl, err, sizeof err) == NNPERF_OK);
+    CHECK(a && pl && nnperf_predict(a, pl, NULL, &p, err, sizeof err) == NNPERF_OK);
+    if (p) {
+        int dropout_nodes = 0;
+        const struct ir_graph *g = an_graph(&a->st);
+        for (int k = 0; k < g->n_nodes; k++) dropout_nodes += g->nodes[k]->op == OPID_DROPOUT;
+        CHECK(dropout_nodes == 24);
+        for (int i = 0; i < p->n_layers; i++) {
+            for (int k = 0; k < p->layers[i].n_nodes; k++) CHECK(p->layers[i].nodes[k]->op != OPID_DROPOUT);
+            CHECK(!p->layers[i].fallback);
+        }
+        CHECK(p->dtype == HW_INT8 && p->fallback_layers == 0);
+    }
+    nnperf_prediction_free(p);
+    nnperf_platform_free(pl);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 int main(void)
 {
     struct diag d = {0};
@@ -743,5 +774,6 @@ int main(void)
     test_weight_only();
     test_fused_attention();
     test_power();
+    test_no_op_views();
     return tt_done();
 }
