@@ -2,7 +2,7 @@
  * with the model's own value_info ignored, every tensor resolves to concrete dims, every node is counted, and
  * summary.macs equals the conv/linear/matmul MACs of torchvision's counting method (models/reference.csv, made by
  * models/make_models.py) exactly, and torchvision's published "_ops" to 3 decimals where
- * ../shared/reference/counting.md lists it.
+ * the torchvision documentation publishes it (docs/sources.md [TORCHVISION-MODELS]).
  * usage: test_zoo MODELS_DIR */
 #include <math.h>
 #include <stdio.h>
@@ -12,7 +12,8 @@
 #include "nnperf.h"
 #include "tinytest.h"
 
-/* torchvision meta["_ops"] in G-MACs, from ../shared/reference/counting.md (pytorch/vision docs) */
+/* torchvision meta["_ops"] in G-MACs, as the torchvision documentation publishes them (docs/sources.md
+ * [TORCHVISION-MODELS]) */
 static const struct {
     const char *model;
     double gmacs;
