@@ -16,7 +16,9 @@ from nnperf import _capi  # noqa: E402
 
 c = {}
 cur = None
-for line in subprocess.run([layout_exe], check=True, capture_output=True, text=True).stdout.splitlines():
+# the sanitizer runtime is preloaded for python (sanitized builds), not for struct_layout: it has its own
+env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+for line in subprocess.run([layout_exe], check=True, capture_output=True, text=True, env=env).stdout.splitlines():
     kind, name, value = line.split()
     if kind == "struct":
         cur = c[name] = {"size": int(value), "fields": []}
