@@ -675,6 +675,29 @@ struct nnperf_llm_options {
      * predicted with the weights that do not fit streamed from host memory over memory.host_bandwidth every
      * forward pass; 0: it is refused (NNPERF_E_USAGE naming what it needs and what the platform has) */
     int allow_offload;
+    /* non-NULL: also simulate serving under a request load (nnperf_llm_serve_result, docs/llm.md "Serving") */
+    const struct nnperf_serve_options *serve;
+};
+
+/* Serving simulation: continuous batching over a paged KV cache (the memory memory.kv_fraction leaves, in blocks),
+ * chunked prefill, requests from a Poisson rate or a fixed concurrency with seeded lengths. 0 fields: defaults. */
+enum { NNPERF_LENGTHS_FIXED, NNPERF_LENGTHS_UNIFORM, NNPERF_LENGTHS_EXPONENTIAL };
+struct nnperf_serve_options {
+    int requests;            /* 0: 1000 */
+    double rate;             /* requests/s, Poisson arrivals; or 0 with concurrency */
+    int concurrency;         /* requests in flight (a closed loop) */
+    unsigned long long seed; /* of the arrivals and lengths */
+    int prompt, output;      /* mean lengths; 0: the options' first prompt and generate */
+    int lengths;             /* NNPERF_LENGTHS_*: fixed, uniform in [N/2, 3N/2), exponential */
+    int block_size;          /* tokens per KV block; 0: 32 */
+    int chunk;               /* tokens per step (decodes + prefill chunks); 0: 2048 */
+    int max_batch;           /* sequences per step; 0: 256 */
+};
+struct nnperf_serve_result {
+    int requests, steps, preemptions;
+    double duration_s, output_tokens_per_s, input_tokens_per_s, requests_per_s;
+    double ttft_s[3], tpot_s[3], e2e_s[3]; /* p50, p90, p99 */
+    double kv_blocks, kv_occupancy_mean, kv_occupancy_peak, mean_decode_batch;
 };
 
 /* One (prompt, batch) configuration. Times in seconds, sizes in bytes. */
@@ -724,6 +747,8 @@ const char *nnperf_llm_warning(const struct nnperf_llm *l, int i);
 enum nnperf_status nnperf_llm_render(const struct nnperf_llm *l, enum nnperf_format fmt, char **out,
                                      size_t *len, char *err, size_t errlen);
 void nnperf_llm_free(struct nnperf_llm *l);
+/* The serving simulation's result; 0 when the options asked for none. */
+int nnperf_llm_serve_result(const struct nnperf_llm *l, struct nnperf_serve_result *r);
 /* A decoder-only model built from a Hugging Face config.json (docs/llm.md, "From a config"): model_type llama,
  * mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3 (its text_config), gemma3_text or
  * phi3; the model's own hidden size, layers, head counts (grouped-query), head_dim, FFN or experts, vocabulary,

@@ -742,6 +742,54 @@ static enum nnperf_status fit_memory(struct nnperf_llm *l, const struct nnperf_l
     return NNPERF_OK;
 }
 
+static enum nnperf_status price_phase(void *ctx, int batch, int seq, int past, double *t)
+{
+    struct run_ctx *rc = ctx;
+    struct phase_out po = {0};
+    enum nnperf_status st = run_phase(rc, batch, seq, past, &po, NULL);
+    *t = po.latency_s;
+    return st;
+}
+
+/* the serving simulation over the memory the first configuration leaves for the KV cache */
+static enum nnperf_status run_serve(struct run_ctx *rc, const struct nnperf_llm_options *o, struct diag *d)
+{
+    struct nnperf_llm *l = rc->l;
+    struct llm_serve_in in = {*o->serve, 0, 0, l->position_limit, price_phase, rc};
+    struct nnperf_serve_options *s = &in.o;
+    if (!s->requests) s->requests = 1000;
+    if (!s->prompt) s->prompt = o->prompts[0];
+    if (!s->output) s->output = o->generate;
+    if (!s->block_size) s->block_size = 32;
+    if (!s->chunk) s->chunk = 2048;
+    if (!s->max_batch) s->max_batch = 256;
+    if (s->requests < 1 || s->requests > 1000000 || s->prompt < 1 || s->output < 1 || s->block_size < 1 ||
+        s->block_size > 4096 || s->chunk < 1 || s->max_batch < 1 || s->max_batch > 65536 ||
+        s->lengths < NNPERF_LENGTHS_FIXED || s->lengths > NNPERF_LENGTHS_EXPONENTIAL || !(s->rate >= 0) ||
+        s->concurrency < 0 || (s->rate > 0) == (s->concurrency > 0))
+        return diag_set(d, NNPERF_E_USAGE,
+                        "serving: give a rate (requests/s) or a concurrency, 1 to 1000000 requests, positive "
+                        "lengths, block size, chunk and batch");
+    if (!l->has_kv_cache || l->device_bytes <= 0)
+        return diag_set(d, NNPERF_E_USAGE, "serving needs a model with a KV cache and the platform's memory");
+    const struct nnperf_llm_row *r = &l->rows[0];
+    double act = r->activation_bytes * fmax(1.0, (double)s->chunk / ((double)r->batch * r->prompt));
+    double f = l->kv_fraction > 0 ? l->kv_fraction : 1;
+    in.kv_bytes_per_token = r->kv_bytes_per_token;
+    in.kv_capacity_bytes = f * (l->device_bytes - l->reserved_bytes - r->weight_bytes - act);
+    enum nnperf_status st = llm_serve_run(&in, &l->serve, d);
+    l->served = !st;
+    return st;
+}
+
+int nnperf_llm_serve_result(const struct nnperf_llm *l, struct nnperf_serve_result *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!l || !l->served) return 0;
+    *r = l->serve;
+    return 1;
+}
+
 enum nnperf_status nnperf_llm(struct nnperf_model *m, const struct nnperf_platform *plat,
                               const struct nnperf_llm_options *opts, struct nnperf_llm **out, char *err,
                               size_t errlen)
@@ -799,6 +847,7 @@ enum nnperf_status nnperf_llm(struct nnperf_model *m, const struct nnperf_platfo
         for (int j = 0; !st && j < o.n_batches; j++)
             st = run_config(&rc, o.prompts[i], o.batches[j], !i && !j, &l->rows[i * o.n_batches + j]);
     if (!st) st = fit_memory(l, &o, plat, &d);
+    if (!st && o.serve) st = run_serve(&rc, &o, &d);
     if (st) {
         diag_prefix(&d, "%s: ", ((const struct ir_model *)m)->path);
         if (err && errlen) snprintf(err, errlen, "%s", d.msg[0] ? d.msg : nnperf_status_name(st));

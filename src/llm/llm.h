@@ -42,6 +42,19 @@ struct nnperf_llm {
     double point_ctx[LLM_MAX_POINTS], point_s[LLM_MAX_POINTS];
     const char **warn;
     int n_warn, cap_warn;
+    int served;
+    struct nnperf_serve_result serve;
 };
+
+/* the serving simulation (serve.c): its options with defaults resolved, the KV cache, and a price of one phase */
+struct llm_serve_in {
+    struct nnperf_serve_options o;
+    double kv_bytes_per_token, kv_capacity_bytes;
+    int position_limit;
+    enum nnperf_status (*price)(void *ctx, int batch, int seq, int past, double *t);
+    void *ctx;
+};
+enum nnperf_status llm_serve_run(const struct llm_serve_in *in, struct nnperf_serve_result *res,
+                                 struct diag *d);
 
 #endif

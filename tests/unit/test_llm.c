@@ -3,6 +3,7 @@
  * fixes it relies on: shape arithmetic known after binding is folded, an embedding Gather reads only its rows,
  * unbound symbolic dims are named. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -808,6 +809,92 @@ static void test_fp8(void)
     CHECK(strstr(err, "has no fp8 peak (compute.peak_ops.fp8)") != NULL);
 }
 
+/* serving: a closed loop at concurrency B with fixed lengths saturates at the static batch-B prediction; the
+ * same seed gives the same run, in two threads at once too; a small cache preempts and still finishes */
+struct serve_job {
+    struct nnperf_model *m;
+    const struct nnperf_platform *p;
+    struct nnperf_llm_options o;
+    struct nnperf_serve_result r;
+    enum nnperf_status st;
+};
+
+static void *serve_thread(void *arg)
+{
+    struct serve_job *j = arg;
+    struct nnperf_llm *l = NULL;
+    char err[1024];
+    j->st = nnperf_llm(j->m, j->p, &j->o, &l, err, sizeof err);
+    if (j->st) fprintf(stderr, "%s\n", err);
+    if (l) nnperf_llm_serve_result(l, &j->r);
+    nnperf_llm_free(l);
+    return NULL;
+}
+
+static void test_serve(void)
+{
+    struct nnperf_platform big;
+    CHECK(gpu_with(&big, "  ddr_bytes: 1GB\n"));
+    struct nnperf_model *m = NULL;
+    char err[512];
+    CHECK(nnperf_llm_config_load(DIR "configs/tiny-llama.json", &m, err, sizeof err) == NNPERF_OK);
+    if (!m) return;
+    int prompt = 64, batch = 8;
+    struct nnperf_serve_options so = {.requests = 96, .concurrency = 8, .chunk = 8 * 64 + 8, .max_batch = 8};
+    struct serve_job a = {.m = m, .p = &big};
+    a.o = (struct nnperf_llm_options){
+        .prompts = &prompt, .n_prompts = 1, .batches = &batch, .n_batches = 1, .generate = 32, .serve = &so};
+    serve_thread(&a);
+    CHECK(a.st == NNPERF_OK && a.r.requests == 96 && a.r.preemptions == 0);
+    struct nnperf_llm *l = NULL;
+    struct nnperf_llm_options st_o = a.o;
+    st_o.serve = NULL;
+    CHECK(nnperf_llm(m, &big, &st_o, &l, err, sizeof err) == NNPERF_OK);
+    if (l) {
+        struct nnperf_llm_row r;
+        nnperf_llm_row(l, 0, &r);
+        double static_tps = 8.0 * 32 / r.e2e_s;
+        CHECK(fabs(a.r.output_tokens_per_s - static_tps) < 0.10 * static_tps);
+        if (fabs(a.r.output_tokens_per_s - static_tps) >= 0.10 * static_tps)
+            fprintf(stderr, "serve %g static %g\n", a.r.output_tokens_per_s, static_tps);
+        CHECK(nnperf_llm_serve_result(l, &a.r) == 0);
+        nnperf_llm_free(l);
+    }
+    /* Poisson arrivals, exponential lengths: the same seed in two threads at once equals one after the other */
+    struct nnperf_serve_options po = {
+        .requests = 300, .rate = 2000, .seed = 7, .lengths = NNPERF_LENGTHS_EXPONENTIAL};
+    struct serve_job s1 = a, s2 = a, t1, t2;
+    s1.o.serve = s2.o.serve = &po;
+    s1.o.batches = s2.o.batches = NULL, s1.o.n_batches = s2.o.n_batches = 0;
+    serve_thread(&s1);
+    t1 = s1, t2 = s1;
+    memset(&t1.r, 0, sizeof t1.r), memset(&t2.r, 0, sizeof t2.r);
+    pthread_t th1, th2;
+    int c1 = pthread_create(&th1, NULL, serve_thread, &t1),
+        c2 = pthread_create(&th2, NULL, serve_thread, &t2);
+    CHECK(c1 == 0 && c2 == 0);
+    if (!c1) pthread_join(th1, NULL);
+    if (!c2) pthread_join(th2, NULL);
+    CHECK(s1.st == NNPERF_OK && t1.st == NNPERF_OK && t2.st == NNPERF_OK);
+    CHECK(!memcmp(&s1.r, &t1.r, sizeof s1.r) && !memcmp(&s1.r, &t2.r, sizeof s1.r));
+    CHECK(s1.r.ttft_s[0] <= s1.r.ttft_s[1] && s1.r.ttft_s[1] <= s1.r.ttft_s[2] &&
+          s1.r.e2e_s[2] >= s1.r.e2e_s[0]);
+    CHECK(s1.r.kv_occupancy_peak <= 1 && s1.r.kv_occupancy_mean > 0 && s1.r.requests_per_s > 0);
+    po.seed = 8;
+    serve_thread(&s2);
+    CHECK(s2.st == NNPERF_OK && memcmp(&s1.r, &s2.r, sizeof s1.r) != 0);
+    /* a cache of a few blocks: requests are preempted and recomputed, and all finish */
+    struct nnperf_platform small;
+    CHECK(gpu_with(&small, "  ddr_bytes: 392kB\n"));
+    struct nnperf_serve_options pc = {.requests = 40, .concurrency = 16, .block_size = 16, .chunk = 64};
+    struct serve_job s3 = s1;
+    s3.p = &small, s3.o.serve = &pc;
+    serve_thread(&s3);
+    CHECK(s3.st == NNPERF_OK && s3.r.preemptions > 0 && s3.r.requests == 40);
+
+    nnperf_model_free(m);
+}
+
 int main(void)
 {
     struct diag d = {0};
@@ -831,5 +918,6 @@ int main(void)
     test_config_errors();
     test_weight_formats();
     test_fp8();
+    test_serve();
     return tt_done();
 }
