@@ -62,5 +62,6 @@ int main(void)
     FIELD(nnperf_llm_options, dims);
     FIELD(nnperf_llm_options, n_dims);
     FIELD(nnperf_llm_options, allow_offload);
+    FIELD(nnperf_llm_options, serve);
     return 0;
 }
