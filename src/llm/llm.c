@@ -779,6 +779,7 @@ static enum nnperf_status run_serve(struct run_ctx *rc, const struct nnperf_llm_
     in.kv_capacity_bytes = f * (l->device_bytes - l->reserved_bytes - r->weight_bytes - act);
     enum nnperf_status st = llm_serve_run(&in, &l->serve, d);
     l->served = !st;
+    l->serve_opts = *s;
     return st;
 }
 

@@ -44,6 +44,7 @@ struct nnperf_llm {
     int n_warn, cap_warn;
     int served;
     struct nnperf_serve_result serve;
+    struct nnperf_serve_options serve_opts; /* with defaults resolved */
 };
 
 /* the serving simulation (serve.c): its options with defaults resolved, the KV cache, and a price of one phase */

@@ -24,6 +24,38 @@ static const char *fits_word(int fits)
 
 /* ---- table ---- */
 
+static const char *const lengths_word[] = {"fixed", "uniform", "exponential"};
+
+static void table_serve(const struct nnperf_llm *l, struct strbuf *sb)
+{
+    const struct nnperf_serve_options *o = &l->serve_opts;
+    const struct nnperf_serve_result *s = &l->serve;
+    char a[48], b[48], c[48];
+    sb_printf(sb, "\nserving: %d requests, ", s->requests);
+    if (o->rate > 0)
+        sb_printf(sb, "Poisson arrivals at %.6g requests/s", o->rate);
+    else
+        sb_printf(sb, "concurrency %d", o->concurrency);
+    sb_printf(sb, ", prompt %d and output %d tokens (%s), seed %llu\n", o->prompt, o->output,
+              lengths_word[o->lengths], o->seed);
+    sb_printf(sb, "  KV cache: %.0f blocks of %d tokens, chunk %d tokens, at most %d sequences per step\n",
+              s->kv_blocks, o->block_size, o->chunk, o->max_batch);
+    sb_printf(sb, "  %-22s %12s %12s %12s\n", "", "p50", "p90", "p99");
+    const char *names[3] = {"time to first token", "time per output token", "end to end"};
+    const double *v[3] = {s->ttft_s, s->tpot_s, s->e2e_s};
+    for (int k = 0; k < 3; k++) {
+        fmt_ms(a, sizeof a, v[k][0]), fmt_ms(b, sizeof b, v[k][1]), fmt_ms(c, sizeof c, v[k][2]);
+        sb_printf(sb, "  %-22s %12s %12s %12s\n", names[k], a, b, c);
+    }
+    fmt_ms(a, sizeof a, s->duration_s);
+    sb_printf(sb, "  output tokens/s          %.2f\n", s->output_tokens_per_s);
+    sb_printf(sb, "  input tokens/s           %.2f\n", s->input_tokens_per_s);
+    sb_printf(sb, "  requests/s               %.4g (%d steps in %s)\n", s->requests_per_s, s->steps, a);
+    sb_printf(sb, "  mean decode batch        %.2f\n", s->mean_decode_batch);
+    sb_printf(sb, "  KV cache occupancy       mean %.1f%%, peak %.1f%%; %d preemptions\n",
+              100 * s->kv_occupancy_mean, 100 * s->kv_occupancy_peak, s->preemptions);
+}
+
 static void table(const struct nnperf_llm *l, struct strbuf *sb)
 {
     char a[48], b[48], c[48], d[48];
@@ -85,6 +117,7 @@ static void table(const struct nnperf_llm *l, struct strbuf *sb)
                       x->decode_tokens_per_s, c, e, f, fits_word(x->fits));
         }
     }
+    if (l->served) table_serve(l, sb);
     if (l->n_warn) {
         sb_printf(sb, "\nwarnings (%d):\n", l->n_warn);
         for (int i = 0; i < l->n_warn; i++) sb_printf(sb, "  %s\n", l->warn[i]);
@@ -138,6 +171,36 @@ static void json_layers(const struct llm_phase *ph, struct strbuf *sb)
     sb_puts(sb, "]}");
 }
 
+static void json_serve(const struct nnperf_llm *l, struct strbuf *sb)
+{
+    const struct nnperf_serve_options *o = &l->serve_opts;
+    const struct nnperf_serve_result *s = &l->serve;
+    sb_printf(sb, ",\n\"serve\":{\"requests\":%d", s->requests);
+    jnum(sb, "rate", o->rate, 1);
+    sb_printf(sb, ",\"concurrency\":%d,\"prompt\":%d,\"output\":%d,\"lengths\":\"%s\",\"seed\":%llu",
+              o->concurrency, o->prompt, o->output, lengths_word[o->lengths], o->seed);
+    sb_printf(sb, ",\"block_size\":%d,\"chunk\":%d,\"max_batch\":%d", o->block_size, o->chunk, o->max_batch);
+    const char *names[3] = {"ttft_ms", "tpot_ms", "e2e_ms"};
+    const double *v[3] = {s->ttft_s, s->tpot_s, s->e2e_s};
+    for (int k = 0; k < 3; k++) {
+        sb_printf(sb, ",\"%s\":{", names[k]);
+        jnum(sb, "p50", v[k][0] * 1e3, 0);
+        jnum(sb, "p90", v[k][1] * 1e3, 1);
+        jnum(sb, "p99", v[k][2] * 1e3, 1);
+        sb_puts(sb, "}");
+    }
+    jnum(sb, "duration_s", s->duration_s, 1);
+    sb_printf(sb, ",\"steps\":%d,\"preemptions\":%d", s->steps, s->preemptions);
+    jnum(sb, "output_tokens_per_s", s->output_tokens_per_s, 1);
+    jnum(sb, "input_tokens_per_s", s->input_tokens_per_s, 1);
+    jnum(sb, "requests_per_s", s->requests_per_s, 1);
+    jnum(sb, "mean_decode_batch", s->mean_decode_batch, 1);
+    sb_printf(sb, ",\"kv_blocks\":%.0f", s->kv_blocks);
+    jnum(sb, "kv_occupancy_mean", s->kv_occupancy_mean, 1);
+    jnum(sb, "kv_occupancy_peak", s->kv_occupancy_peak, 1);
+    sb_puts(sb, "}");
+}
+
 static void json(const struct nnperf_llm *l, struct strbuf *sb)
 {
     sb_puts(sb, "{\"schema\":\"nnperf.llm\",\"schema_version\":1,\"nnperf_version\":\"" NNPERF_VERSION "\"");
@@ -171,6 +234,7 @@ static void json(const struct nnperf_llm *l, struct strbuf *sb)
     json_layers(&l->prefill, sb);
     sb_puts(sb, ",\n\"decode\":");
     json_layers(&l->last_decode, sb);
+    if (l->served) json_serve(l, sb);
     sb_puts(sb, ",\n\"warnings\":[");
     for (int i = 0; i < l->n_warn; i++) {
         if (i) sb_puts(sb, ",");

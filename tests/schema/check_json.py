@@ -48,6 +48,8 @@ CASES = [
     ((1,), "map models/mcu/cifar10_large.onnx --target max78000 --format json"),
     ((0,), "llm tests/data/llm/tiny-llama-hf.onnx --hw a100-80gb --prompt 256 --format json"),
     ((0,), "llm tests/data/llm/tiny-opt-hf.onnx --hw jetson-orin-nano --prompt 64,128 --batch 1,2 --format json"),
+    ((0,), "llm --config tests/data/llm/configs/llama-3.1-8b.json --hw a100-80gb --serve --concurrency 8 --batch 8 "
+           "--generate 128 --format json"),
 ]
 
 KNOWN = {"$schema", "$id", "$defs", "title", "description", "type", "properties", "required",

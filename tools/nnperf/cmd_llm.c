@@ -35,6 +35,31 @@ int cmd_llm(const struct cli_args *a)
         .n_dims = a->v[OPT_DIM].n,
         .allow_offload = cli_flag(a, OPT_ALLOW_OFFLOAD),
     };
+    struct nnperf_serve_options so = {
+        .requests = a->v[OPT_REQUESTS].n ? a->v[OPT_REQUESTS].i[0] : 0,
+        .rate = a->v[OPT_RATE].n ? a->v[OPT_RATE].d[0] : 0,
+        .concurrency = a->v[OPT_CONCURRENCY].n ? a->v[OPT_CONCURRENCY].i[0] : 0,
+        .seed = a->v[OPT_SEED].n ? (unsigned long long)a->v[OPT_SEED].i[0] : 0,
+        .lengths = a->v[OPT_LENGTHS].n ? a->v[OPT_LENGTHS].i[0] : NNPERF_LENGTHS_FIXED,
+        .block_size = a->v[OPT_BLOCK_SIZE].n ? a->v[OPT_BLOCK_SIZE].i[0] : 0,
+        .chunk = a->v[OPT_CHUNK].n ? a->v[OPT_CHUNK].i[0] : 0,
+        .max_batch = a->v[OPT_MAX_BATCH].n ? a->v[OPT_MAX_BATCH].i[0] : 0,
+    };
+    int serve_given = a->v[OPT_REQUESTS].n || a->v[OPT_RATE].n || a->v[OPT_CONCURRENCY].n ||
+                      a->v[OPT_SEED].n || a->v[OPT_LENGTHS].n || a->v[OPT_BLOCK_SIZE].n ||
+                      a->v[OPT_CHUNK].n || a->v[OPT_MAX_BATCH].n;
+    if (cli_flag(a, OPT_SERVE)) {
+        if (!so.rate == !so.concurrency) {
+            cli_error("llm: --serve needs --rate R (requests/s) or --concurrency C, one of them");
+            return 2;
+        }
+        o.serve = &so;
+    } else if (serve_given) {
+        cli_error("llm: --rate, --concurrency, --requests, --lengths, --seed, --block-size, --chunk and "
+                  "--max-batch "
+                  "go with --serve");
+        return 2;
+    }
     struct cli_run r;
     if (cli_run_init(a, &r)) return 2;
     char err[1024];

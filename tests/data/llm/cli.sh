@@ -75,5 +75,27 @@ done
 grep -q '"ttft_ms"' "$work/r.json" || { echo "FAIL: no ttft_ms in JSON"; fail=$((fail + 1)); }
 [ "$(wc -l <"$work/r.csv")" -eq 5 ] || { echo "FAIL: CSV has not 4 rows"; fail=$((fail + 1)); }
 grep -q "largest batch that fits" "$work/r.table" || { echo "FAIL: table lacks the fit"; fail=$((fail + 1)); }
+# --serve: a closed loop of 8 requests runs near the static batch-8 prediction of the same report (8 x 128 tokens
+# over its end-to-end time), every one of 1000 requests finishes, and the options are checked
+s="$nnperf llm --config $c/llama-3.1-8b.json --hw a100-80gb --batch 8 --generate 128 --serve --concurrency 8"
+expect 0 "" $s --format json -o "$work/serve.json"
+python3 - "$work/serve.json" <<'PY' || { echo "FAIL: serving at concurrency 8"; fail=$((fail + 1)); }
+import json, sys
+d = json.load(open(sys.argv[1]))
+s, r = d["serve"], d["summary"]
+static = r["batch"] * r["generate"] / (r["e2e_ms"] / 1e3)
+assert s["requests"] == 1000 and s["concurrency"] == 8, s
+assert abs(s["output_tokens_per_s"] / static - 1) < 0.10, (s["output_tokens_per_s"], static)
+assert s["ttft_ms"]["p50"] <= s["ttft_ms"]["p99"] and 0 < s["kv_occupancy_peak"] <= 1, s
+PY
+expect 0 "" $s -o "$work/serve.txt"
+grep -q "time to first token .* ms .* ms .* ms" "$work/serve.txt" && grep -q "KV cache occupancy" "$work/serve.txt" ||
+    { echo "FAIL: serving table"; fail=$((fail + 1)); }
+expect 2 "llm: --serve needs --rate R (requests/s) or --concurrency C" "$nnperf" llm --config "$c/tiny-llama.json" \
+    --hw a100-80gb --serve
+expect 2 "go with --serve" "$nnperf" llm --config "$c/tiny-llama.json" --hw a100-80gb --rate 3
+expect 2 "llm: --rate '0': expected" "$nnperf" llm --config "$c/tiny-llama.json" --hw a100-80gb --serve --rate 0
+expect 0 "" "$nnperf" llm --config "$c/tiny-llama.json" --hw a100-80gb --prompt 64 --generate 32 --serve --rate 50 --requests 200 \
+    --lengths exponential --seed 7 --block-size 16 --chunk 512 --max-batch 32
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
