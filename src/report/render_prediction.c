@@ -71,6 +71,27 @@ static void json_summary(const struct rep_view *v, struct rep_json *j)
     } else {
         rj_null(j, "expected_error");
     }
+    rj_obj(j, "why", 0);
+    rj_obj(j, "time_by_bound", 0);
+    for (int k = 0; k < REP_N_BOUNDS; k++) {
+        rj_obj(j, rep_bound_names[k], 0);
+        rj_num(j, "time_us", v->why.t[k] * 1e6);
+        rj_num(j, "share", v->why.share[k]);
+        rj_end(j);
+    }
+    rj_end(j);
+    rj_arr(j, "top", 0);
+    for (int i = 0; i < v->why.n_top; i++) {
+        const struct rep_layer *L = &v->L[v->why.top[i]];
+        rj_obj(j, NULL, 0);
+        rj_str(j, "layer", L->li.name);
+        rj_str(j, "bound", rep_layer_bound(L));
+        rj_num(j, "time_us", L->li.t_total * 1e6);
+        rj_num(j, "share", L->share);
+        rj_end(j);
+    }
+    rj_end(j);
+    rj_end(j);
     rj_int(j, "layers", s->layers);
     rj_int(j, "fallback_layers", s->fallback_layers);
     rj_int(j, "spilled_tensors", s->spilled_tensors);
@@ -315,6 +336,15 @@ static void text_summary(const struct rep_view *v, int width, struct strbuf *sb)
              s->frames_per_run, s->frames_per_run == 1 ? "" : "s", s->memory_model, s->compute_model);
     sb_putc(sb, '\n');
     rt_wrap_indent(sb, line, width, 2);
+    struct strbuf why;
+    sb_init(&why, 1 << 16);
+    for (int k = 0; k < 2; k++) {
+        why.len = 0;
+        if (why.p) why.p[0] = 0;
+        rep_why_text(v, k, &why);
+        kv_line(sb, width, k ? "heaviest layers" : "time by bound", "%s", why.p ? why.p : "");
+    }
+    sb_free(&why);
     rep_si(a[0], 48, s->ops_per_frame, "");
     rep_si(a[1], 48, s->ops_per_run, "");
     rep_si(a[2], 48, s->aligned_ops_per_frame, "");
@@ -450,14 +480,22 @@ static void html_summary(const struct rep_view *v, struct strbuf *sb)
     rh_card(sb, "layers shown", b);
     rh_cards_close(sb);
     rh_kv_open(sb);
+    struct strbuf t;
+    sb_init(&t, 1 << 20);
+    rep_why_text(v, 0, &t);
+    rh_kv(sb, "time by bound", t.p ? t.p : "");
+    t.len = 0;
+    if (t.p) t.p[0] = 0;
+    rep_why_text(v, 1, &t);
+    rh_kv(sb, "heaviest layers", t.p ? t.p : "");
     rh_kv(sb, "model", v->model);
     snprintf(b, sizeof b, "%s%s%s", s->platform, v->su.description[0] ? ": " : "", v->su.description);
     rh_kv(sb, "platform", b);
     snprintf(b, sizeof b, "%s, memory model %s, compute model %s", s->dtype, s->memory_model,
              s->compute_model);
     rh_kv(sb, "dtype", b);
-    struct strbuf t;
-    sb_init(&t, 1 << 20);
+    t.len = 0;
+    if (t.p) t.p[0] = 0;
     rep_an_inputs(v->a, &t);
     rh_kv(sb, "inputs", t.p ? t.p : "");
     snprintf(b, sizeof b, "%d", s->frames_per_run);

@@ -27,6 +27,42 @@ static void sort_idx(int *v, int *tmp, int n, const struct rep_layer *L)
     memcpy(v, tmp, (size_t)n * sizeof *v);
 }
 
+const char *const rep_bound_names[REP_N_BOUNDS] = {"compute", "memory", "overhead", "fallback", "unknown"};
+
+int rep_bound_index(const struct rep_layer *L)
+{
+    const char *b = rep_layer_bound(L);
+    int k = 0;
+    while (k < REP_N_BOUNDS - 1 && strcmp(b ? b : "", rep_bound_names[k])) k++;
+    return k;
+}
+
+static const char *bound_label(int k)
+{
+    static const char *const lab[REP_N_BOUNDS] = {"compute-bound", "memory-bound", "overhead",
+                                                  "on the fallback unit", "of unknown bound"};
+    return lab[k];
+}
+
+static void why_init(struct rep_view *v)
+{
+    struct rep_why *w = &v->why;
+    for (int i = 0; i < v->n; i++) {
+        int k = rep_bound_index(&v->L[i]);
+        double t = v->L[i].li.t_total > 0 ? v->L[i].li.t_total : 0;
+        w->t[k] += t;
+        w->total += t;
+    }
+    /* run time outside every layer (a per-run launch cost before the first layer) is overhead; layers that
+     * overlap (sum above the latency) are shared out of their sum */
+    w->outside = v->s.latency_s > w->total ? v->s.latency_s - w->total : 0;
+    w->t[2] += w->outside;
+    w->total += w->outside;
+    for (int k = 0; k < REP_N_BOUNDS; k++) w->share[k] = w->total > 0 ? w->t[k] / w->total : 0;
+    for (int i = 0; i < v->n_shown && w->n_top < 3; i++)
+        if (v->L[v->by_time[i]].li.t_total > 0) w->top[w->n_top++] = v->by_time[i];
+}
+
 int rep_view_init(struct rep_view *v, const struct nnperf_prediction *p, const char *model)
 {
     memset(v, 0, sizeof *v);
@@ -63,6 +99,7 @@ int rep_view_init(struct rep_view *v, const struct nnperf_prediction *p, const c
     }
     sort_idx(v->by_time, tmp, v->n_shown, v->L);
     free(tmp);
+    why_init(v);
     return 0;
 }
 
@@ -130,4 +167,37 @@ void rep_layer_shape(char *b, size_t n, const struct rep_layer *L, int aligned)
 const char *rep_layer_bound(const struct rep_layer *L)
 {
     return L->li.fallback ? "fallback" : L->li.bound;
+}
+
+void rep_why_text(const struct rep_view *v, int which, struct strbuf *sb)
+{
+    const struct rep_why *w = &v->why;
+    char b[48];
+    int n = 0;
+    if (!which) {
+        if (w->total <= 0) {
+            sb_puts(sb, "no layer takes time");
+            return;
+        }
+        for (int k = 0; k < REP_N_BOUNDS; k++) {
+            if (w->t[k] <= 0) continue;
+            rep_pct(b, sizeof b, w->share[k]);
+            sb_printf(sb, "%s%s %s", n++ ? ", " : "", bound_label(k), b);
+        }
+        rep_time(b, sizeof b, w->total);
+        sb_printf(sb, " of %s", b);
+        if (w->outside > 0) {
+            rep_time(b, sizeof b, w->outside);
+            sb_printf(sb, " (overhead includes %s of the run outside any layer)", b);
+        }
+        return;
+    }
+    if (!w->n_top) sb_puts(sb, "none takes time");
+    for (int i = 0; i < w->n_top; i++) {
+        const struct rep_layer *L = &v->L[w->top[i]];
+        char pc[48];
+        rep_time(b, sizeof b, L->li.t_total);
+        rep_pct(pc, sizeof pc, L->share);
+        sb_printf(sb, "%s'%s' %s %s (%s)", i ? ", " : "", L->li.name, b, bound_label(rep_bound_index(L)), pc);
+    }
 }

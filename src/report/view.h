@@ -16,6 +16,22 @@ struct rep_layer {
     double share; /* of the run's latency, 0..1 */
 };
 
+/* Why the run takes its time, computed once for every writer: the layers' time by bound (the layer's
+ * nnperf_layer_info.bound, or "fallback" for a layer on the fallback unit: rep_layer_bound) and the three heaviest
+ * shown layers (by_time). total is the run's latency, or the summed layer time when that is larger (layers that
+ * overlap); the run's time outside every layer (latency - summed layer time, when positive: a per-run launch cost)
+ * counts as overhead. The shares sum to 1 when the run takes time; a top layer's share is its rep_layer.share, of
+ * the run's latency, as in the layer tables. */
+#define REP_N_BOUNDS 5
+extern const char *const rep_bound_names[REP_N_BOUNDS]; /* compute, memory, overhead, fallback, unknown */
+struct rep_why {
+    double t[REP_N_BOUNDS];     /* seconds per run */
+    double share[REP_N_BOUNDS]; /* of total, 0..1; all 0 when total is 0 */
+    double total;               /* max(latency, summed layer time), seconds per run */
+    double outside;             /* of t[overhead]: the run's time outside every layer */
+    int top[3], n_top;          /* indices into rep_view.L of the heaviest shown layers, longest first */
+};
+
 struct rep_view {
     const struct nnperf_prediction *p;
     const char *model; /* the model's path, for titles */
@@ -26,6 +42,7 @@ struct rep_view {
     int n, n_shown, n_hidden, n_unknown; /* layers; shown; hidden (no work); shown with unknown cost */
     int *by_time;                        /* indices of the shown layers, longest time first */
     const char **warn;                   /* the prediction's warnings */
+    struct rep_why why;
 };
 
 /* model: the model's path (titles). 0, or NNPERF_E_NOMEM. */
@@ -38,5 +55,10 @@ void rep_view_hidden_note(const struct rep_view *v, struct strbuf *sb);
 void rep_layer_shape(char *b, size_t n, const struct rep_layer *L, int aligned);
 /* "fallback" for a layer on the fallback unit, else its bound */
 const char *rep_layer_bound(const struct rep_layer *L);
+/* The index of rep_layer_bound(L) in rep_bound_names (an unlisted bound counts as "unknown"). */
+int rep_bound_index(const struct rep_layer *L);
+/* The why block as one line: "compute-bound 62%, memory-bound 30%, ... of 2.1 ms" (which == 0) or
+ * "'conv1' 1.2 ms memory-bound (14%), ..." (which == 1), appended to sb. */
+void rep_why_text(const struct rep_view *v, int which, struct strbuf *sb);
 
 #endif

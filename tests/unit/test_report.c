@@ -13,6 +13,7 @@
 #include "report/json.h"
 #include "report/svg.h"
 #include "report/table.h"
+#include "report/view.h"
 #include "tinytest.h"
 
 static void si(double x, const char *unit, const char *want)
@@ -364,8 +365,53 @@ static void test_constants(void)
     nnperf_model_free(m);
 }
 
+/* the why block: shares by bound sum to 1, the seconds to the run (or the summed layers when larger), and the top
+ * layers are the three longest shown ones (found here by a plain scan, not the view's sort) */
+static void test_why(const char *model, const char *platform)
+{
+    char err[512];
+    struct nnperf_model *m;
+    struct nnperf_analysis *a;
+    struct nnperf_platform *hw;
+    struct nnperf_prediction *p;
+    if (nnperf_model_load(model, NULL, &m, err, sizeof err) || nnperf_analyze(m, NULL, &a, err, sizeof err) ||
+        nnperf_platform_load(platform, &hw, err, sizeof err) ||
+        nnperf_predict(a, hw, NULL, &p, err, sizeof err)) {
+        fprintf(stderr, "setup: %s\n", err);
+        CHECK(0);
+        return;
+    }
+    struct rep_view v;
+    CHECK(rep_view_init(&v, p, model) == 0);
+    double sum = 0, t = 0, layers = 0;
+    for (int k = 0; k < REP_N_BOUNDS; k++) sum += v.why.share[k], t += v.why.t[k];
+    for (int i = 0; i < v.n; i++) layers += v.L[i].li.t_total;
+    CHECK(fabs(sum - 1) < 1e-9);
+    CHECK(fabs(t - v.why.total) <= 1e-9 * v.why.total);
+    CHECK(fabs(v.why.total - fmax(layers, v.s.latency_s)) <= 1e-9 * v.why.total);
+    CHECK(v.why.n_top == 3);
+    int used[3] = {-1, -1, -1};
+    for (int r = 0; r < 3; r++) {
+        int best = -1;
+        for (int i = 0; i < v.n; i++) {
+            if (!v.L[i].shown || i == used[0] || i == used[1]) continue;
+            if (best < 0 || v.L[i].li.t_total > v.L[best].li.t_total) best = i;
+        }
+        used[r] = best;
+        /* ties may order differently: compare times */
+        CHECK(best >= 0 && v.L[v.why.top[r]].li.t_total == v.L[best].li.t_total);
+    }
+    rep_view_free(&v);
+    nnperf_prediction_free(p);
+    nnperf_platform_free(hw);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 int main(void)
 {
+    test_why("models/resnet50.onnx", "horizon-j5");
+    test_why("tests/data/predict/shortcut.onnx", "zcu102-dpu");
     test_fmt();
     test_json();
     test_table();
