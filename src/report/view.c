@@ -29,7 +29,8 @@ static void sort_idx(int *v, int *tmp, int n, const struct rep_layer *L)
 
 const char *const rep_bound_names[REP_N_BOUNDS] = {"compute", "memory", "overhead", "fallback", "unknown"};
 
-int rep_bound_index(const struct rep_layer *L)
+/* the index of rep_layer_bound(L) in rep_bound_names (an unlisted bound counts as "unknown") */
+static int bound_index(const struct rep_layer *L)
 {
     const char *b = rep_layer_bound(L);
     int k = 0;
@@ -48,7 +49,7 @@ static void why_init(struct rep_view *v)
 {
     struct rep_why *w = &v->why;
     for (int i = 0; i < v->n; i++) {
-        int k = rep_bound_index(&v->L[i]);
+        int k = bound_index(&v->L[i]);
         double t = v->L[i].li.t_total > 0 ? v->L[i].li.t_total : 0;
         w->t[k] += t;
         w->total += t;
@@ -198,6 +199,6 @@ void rep_why_text(const struct rep_view *v, int which, struct strbuf *sb)
         char pc[48];
         rep_time(b, sizeof b, L->li.t_total);
         rep_pct(pc, sizeof pc, L->share);
-        sb_printf(sb, "%s'%s' %s %s (%s)", i ? ", " : "", L->li.name, b, bound_label(rep_bound_index(L)), pc);
+        sb_printf(sb, "%s'%s' %s %s (%s)", i ? ", " : "", L->li.name, b, bound_label(bound_index(L)), pc);
     }
 }

@@ -55,8 +55,6 @@ void rep_view_hidden_note(const struct rep_view *v, struct strbuf *sb);
 void rep_layer_shape(char *b, size_t n, const struct rep_layer *L, int aligned);
 /* "fallback" for a layer on the fallback unit, else its bound */
 const char *rep_layer_bound(const struct rep_layer *L);
-/* The index of rep_layer_bound(L) in rep_bound_names (an unlisted bound counts as "unknown"). */
-int rep_bound_index(const struct rep_layer *L);
 /* The why block as one line: "compute-bound 62%, memory-bound 30%, ... of 2.1 ms" (which == 0) or
  * "'conv1' 1.2 ms memory-bound (14%), ..." (which == 1), appended to sb. */
 void rep_why_text(const struct rep_view *v, int which, struct strbuf *sb);
