@@ -525,6 +525,34 @@ def _int_list(name, values):
     return (ctypes.c_int * max(len(vals), 1))(*vals), len(vals)
 
 
+_SERVE_INTS = ("requests", "concurrency", "seed", "prompt", "output", "block_size", "chunk", "max_batch")
+_SERVE_LENGTHS = ("fixed", "uniform", "exponential")
+
+
+def _serve_options(serve):
+    if not isinstance(serve, dict):
+        raise Error(f"serve: {serve!r} is not a dict (rate or concurrency, requests, prompt, output, lengths, seed, "
+                    "block_size, chunk, max_batch)")
+    so = _capi.ServeOptions()
+    for k, v in serve.items():
+        if k in _SERVE_INTS:
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= _INT_MAX:
+                raise Error(f"serve: {k} {v!r} is not a whole number from 0 to {_INT_MAX}")
+            setattr(so, k, v)
+        elif k == "rate":
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < float("inf"):
+                raise Error(f"serve: rate {v!r} is not a number of requests per second")
+            so.rate = float(v)
+        elif k == "lengths":
+            if v not in _SERVE_LENGTHS:
+                raise Error(f"serve: lengths {v!r} is not one of {', '.join(_SERVE_LENGTHS)}")
+            so.lengths = _SERVE_LENGTHS.index(v)
+        else:
+            raise Error(f"serve: unknown key {k!r} (rate, concurrency, requests, prompt, output, lengths, seed, "
+                        "block_size, chunk, max_batch)")
+    return so
+
+
 class LLM:
     """The result of nnperf.llm: `summary` (the first configuration, with the largest batch and context that fit),
     `rows` (every prompt x batch), `warnings`, and the whole JSON document (`document`, schema "nnperf.llm")."""
@@ -534,6 +562,7 @@ class LLM:
         self.summary = document["summary"]
         self.rows = document["rows"]
         self.warnings = document["warnings"]
+        self.serve = document.get("serve")  # the serving simulation (llm(serve=...)), else None
         self._table, self._html = table, html
 
     def table(self):
@@ -552,14 +581,18 @@ class LLM:
 
 
 def llm(model=None, platform=None, config=None, prompts=None, generate=None, batches=None, weights=None, kv=None,
-        compute=None, allow_offload=False, decode_points=None, dims=None):
+        compute=None, allow_offload=False, decode_points=None, dims=None, serve=None):
     """LLM inference of a decoder-only model on a platform (`nnperf llm`): time to first token, time per output
     token, tokens/s, KV cache and memory for each prompt length x batch. model: an ONNX decoder (a path or an
     nnperf.Model); or config: a Hugging Face config.json (Llama 2/3, Mistral, Mixtral, Qwen2/2.5/3 and their MoE,
     Gemma 1/2/3, Phi-3) from which the library builds the decoder. platform: a preset name or a YAML file.
     prompts, batches: an int or a list (default 512 and 1); generate: output tokens (128); weights, kv, compute:
     dtypes ("int4", "int8", "fp8", "fp16", "bf16", "fp32"); allow_offload: predict a model over the device memory
-    with its weights streamed from host memory instead of raising nnperf.Error; dims: {symbol: int}."""
+    with its weights streamed from host memory instead of raising nnperf.Error; dims: {symbol: int}.
+    serve: a dict that also simulates serving (docs/llm.md, Serving): rate (requests/s, Poisson) or concurrency,
+    and optionally requests (1000), prompt and output (mean lengths; default the first prompt and generate),
+    lengths ("fixed", "uniform", "exponential"), seed, block_size, chunk, max_batch; the result's `serve` is then
+    the dict of the JSON's "serve" object (TTFT/TPOT/e2e p50/p90/p99 in ms, tokens/s, requests/s, KV occupancy)."""
     if (model is None) == (config is None):
         raise Error("give a model or a config, not both" if model is not None else "give a model or a config")
     if platform is None:
@@ -582,6 +615,9 @@ def llm(model=None, platform=None, config=None, prompts=None, generate=None, bat
     opts = _capi.LlmOptions(pr, npr, generate or 0, ba, nba, _cstr(weights, "weights"), _cstr(kv, "kv"),
                             _cstr(compute, "compute"), decode_points or 0, dims_c, len(dim_list),
                             1 if allow_offload else 0)
+    if serve is not None:
+        so = _serve_options(serve)
+        opts.serve = ctypes.cast(ctypes.pointer(so), ctypes.c_void_p)
     plat = ctypes.c_void_p()
     _check(_capi.platform_load(_path(platform), ctypes.byref(plat), err, _capi.ERRLEN), err)
     res = ctypes.c_void_p()

@@ -112,6 +112,12 @@ class LlmOptions(Structure):
                 ("allow_offload", c_int), ("serve", c_void_p)]
 
 
+class ServeOptions(Structure):
+    _fields_ = [("requests", c_int), ("rate", c_double), ("concurrency", c_int), ("seed", c_uint64),
+                ("prompt", c_int), ("output", c_int), ("lengths", c_int), ("block_size", c_int), ("chunk", c_int),
+                ("max_batch", c_int)]
+
+
 llm = _proto("nnperf_llm", c_int, c_void_p, c_void_p, POINTER(LlmOptions), POINTER(c_void_p), *ERR)
 llm_free = _proto("nnperf_llm_free", None, c_void_p)
 llm_render = _proto("nnperf_llm_render", c_int, c_void_p, c_int, *OUT_TEXT, *ERR)

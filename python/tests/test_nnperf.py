@@ -326,6 +326,30 @@ def test_load_bytes_never_quotes_them(root):
     with pytest.raises(nnperf.Error) as e:
         nnperf.load(junk)
     assert len(str(e.value)) < 300 and "AAAA" not in str(e.value)
+def test_llm_serve(root, cli):
+    """nnperf.llm(serve=...) simulates serving: 1000 requests at concurrency 8 finish near the static batch-8
+    throughput of the same result, equal to the CLI's --serve; bad serve options are an Error (issue 20)."""
+    cfg = os.path.join(root, "tests", "data", "llm", "configs", "llama-3.1-8b.json")
+    r = nnperf.llm(config=cfg, platform="a100-80gb", batches=8, generate=128, serve=dict(concurrency=8, seed=3))
+    s, row = r.serve, r.summary
+    assert s["requests"] == 1000 and s["concurrency"] == 8 and s["seed"] == 3
+    static = row["batch"] * row["generate"] / (row["e2e_ms"] / 1e3)
+    assert abs(s["output_tokens_per_s"] / static - 1) < 0.10
+    assert s["ttft_ms"]["p50"] <= s["ttft_ms"]["p90"] <= s["ttft_ms"]["p99"]
+    assert "KV cache occupancy" in r.table()
+    c = cli_json(cli, "llm", "--config", cfg, "--hw", "a100-80gb", "--batch", "8", "--generate", "128", "--serve",
+                 "--concurrency", "8", "--seed", "3")
+    assert c["serve"] == s
+    p = nnperf.llm(config=cfg, platform="a100-80gb", prompts=256, generate=64,
+                   serve=dict(rate=4, requests=200, lengths="exponential", block_size=16))
+    assert p.serve["requests"] == 200 and p.serve["lengths"] == "exponential" and p.serve["rate"] == 4
+    assert nnperf.llm(config=cfg, platform="a100-80gb", generate=16).serve is None
+    for bad in (dict(rate=1, concurrency=2), dict(), dict(concurrency=-1), dict(rate=1, lengths="normal"),
+                dict(rate=1, burst=3), "fast"):
+        with pytest.raises(nnperf.Error):
+            nnperf.llm(config=cfg, platform="a100-80gb", generate=16, serve=bad)
+
+
 def test_llm_config_and_memory(tmp_path, root, cli):
     """nnperf.llm from a config.json equals the CLI; a model over the device memory is an Error naming both sizes
     unless allow_offload (issue 20)."""

@@ -63,5 +63,16 @@ int main(void)
     FIELD(nnperf_llm_options, n_dims);
     FIELD(nnperf_llm_options, allow_offload);
     FIELD(nnperf_llm_options, serve);
+    STRUCT(nnperf_serve_options);
+    FIELD(nnperf_serve_options, requests);
+    FIELD(nnperf_serve_options, rate);
+    FIELD(nnperf_serve_options, concurrency);
+    FIELD(nnperf_serve_options, seed);
+    FIELD(nnperf_serve_options, prompt);
+    FIELD(nnperf_serve_options, output);
+    FIELD(nnperf_serve_options, lengths);
+    FIELD(nnperf_serve_options, block_size);
+    FIELD(nnperf_serve_options, chunk);
+    FIELD(nnperf_serve_options, max_batch);
     return 0;
 }
