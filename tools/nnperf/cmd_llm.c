@@ -49,7 +49,7 @@ int cmd_llm(const struct cli_args *a)
                       a->v[OPT_SEED].n || a->v[OPT_LENGTHS].n || a->v[OPT_BLOCK_SIZE].n ||
                       a->v[OPT_CHUNK].n || a->v[OPT_MAX_BATCH].n;
     if (cli_flag(a, OPT_SERVE)) {
-        if (!so.rate == !so.concurrency) {
+        if ((so.rate > 0) == (so.concurrency > 0)) {
             cli_error("llm: --serve needs --rate R (requests/s) or --concurrency C, one of them");
             return 2;
         }
