@@ -469,29 +469,6 @@ static void const_scalar(struct gb *g, const char *name, double v)
     pbw_end(&g->w, t);
 }
 
-static void value_info(struct pbw *w, uint32_t field, const char *name, int dtype, int rank,
-                       const char *const *sym, const int64_t *val)
-{
-    size_t v = pbw_begin(w, field);
-    pbw_str(w, 1, name);
-    size_t t = pbw_begin(w, 2);
-    size_t tt = pbw_begin(w, 1);
-    pbw_uint(w, 1, (uint64_t)dtype);
-    size_t sh = pbw_begin(w, 2);
-    for (int i = 0; i < rank; i++) {
-        size_t dm = pbw_begin(w, 1);
-        if (sym[i])
-            pbw_str(w, 2, sym[i]);
-        else
-            pbw_uint(w, 1, (uint64_t)val[i]);
-        pbw_end(w, dm);
-    }
-    pbw_end(w, sh);
-    pbw_end(w, tt);
-    pbw_end(w, t);
-    pbw_end(w, v);
-}
-
 #define NM 192
 #define A_END                                                                                                \
     {                                                                                                        \
@@ -626,7 +603,7 @@ static void cache_io(struct gb *g, uint32_t field, const char *prefix, const cha
             snprintf(nm, sizeof nm, "%s.%lld.%s", prefix, (long long)i, kv ? "value" : "key");
             const char *sym[4] = {B_, NULL, len, NULL};
             int64_t val[4] = {0, g->c->kv_heads, 0, g->c->head_dim};
-            value_info(&g->w, field, nm, g->dt, 4, sym, val);
+            pbw_value_info(&g->w, field, nm, g->dt, 4, sym, val);
         }
 }
 
@@ -648,13 +625,13 @@ static void build(struct gb *g)
     pbw_str(w, 2, c->model_type);
     /* inputs and outputs */
     const char *sym_bs[2] = {B_, S_}, *sym_bt[2] = {B_, T_};
-    value_info(w, 11, "input_ids", T_INT64, 2, sym_bs, NULL);
-    value_info(w, 11, "attention_mask", T_INT64, 2, sym_bt, NULL);
+    pbw_value_info(w, 11, "input_ids", T_INT64, 2, sym_bs, NULL);
+    pbw_value_info(w, 11, "attention_mask", T_INT64, 2, sym_bt, NULL);
     char nm[NM], nm2[NM];
     cache_io(g, 11, "past_key_values", P_);
     const char *sym_l[3] = {B_, S_, NULL};
     int64_t val_l[3] = {0, 0, c->vocab};
-    value_info(w, 12, "logits", g->dt, 3, sym_l, val_l);
+    pbw_value_info(w, 12, "logits", g->dt, 3, sym_l, val_l);
     cache_io(g, 12, "present", T_);
     /* the attention mask as GroupQueryAttention takes it: seqlens_k = sum(mask) - 1, total length */
     int64_t one = 1;

@@ -122,3 +122,25 @@ void pbw_copy(struct pbw *w, const struct pb *r)
 {
     pbw_bytes(w, r->field, (size_t)(r->p - r->field));
 }
+
+void pbw_value_info(struct pbw *w, uint32_t num, const char *name, int elem, int rank,
+                    const char *const *syms, const int64_t *dims)
+{
+    size_t v = pbw_begin(w, num);
+    pbw_str(w, 1, name);
+    size_t t = pbw_begin(w, 2), tt = pbw_begin(w, 1); /* TypeProto.tensor_type */
+    pbw_uint(w, 1, (uint64_t)elem);
+    size_t s = pbw_begin(w, 2); /* TensorShapeProto */
+    for (int d = 0; d < rank; d++) {
+        size_t dm = pbw_begin(w, 1);
+        if (syms && syms[d])
+            pbw_str(w, 2, syms[d]);
+        else
+            pbw_uint(w, 1, (uint64_t)dims[d]);
+        pbw_end(w, dm);
+    }
+    pbw_end(w, s);
+    pbw_end(w, tt);
+    pbw_end(w, t);
+    pbw_end(w, v);
+}

@@ -35,5 +35,11 @@ void pbw_end(struct pbw *w, size_t mark);
 void pbw_copy(struct pbw *w, const struct pb *r);
 /* Bytes a varint of v takes (1 to 10). */
 int pbw_varint_size(uint64_t v);
+/* An ONNX ValueInfoProto as field num of the enclosing message (GraphProto: 11 input, 12 output, 13 value_info): name
+ * and a tensor type of element type elem (TensorProto.DataType) with rank dims, dim d a dim_param syms[d] where syms
+ * and syms[d] are non-NULL, else the dim_value dims[d]. Used by the graphs the library builds (llm/config.c) and by
+ * the tests' model builder. */
+void pbw_value_info(struct pbw *w, uint32_t num, const char *name, int elem, int rank,
+                    const char *const *syms, const int64_t *dims);
 
 #endif

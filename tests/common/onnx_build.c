@@ -47,23 +47,7 @@ void ob_node_attr_int(struct pbw *w, const char *op, const char *name, const cha
 void ob_value_ex(struct pbw *w, int output, const char *name, int elem, const char *const *syms,
                  const int64_t *dims, int rank)
 {
-    size_t v = pbw_begin(w, output ? 12 : 11);
-    pbw_str(w, 1, name);
-    size_t t = pbw_begin(w, 2), tt = pbw_begin(w, 1);
-    pbw_uint(w, 1, (uint64_t)elem);
-    size_t s = pbw_begin(w, 2);
-    for (int d = 0; d < rank; d++) {
-        size_t dm = pbw_begin(w, 1);
-        if (syms && syms[d])
-            pbw_str(w, 2, syms[d]);
-        else
-            pbw_uint(w, 1, (uint64_t)dims[d]);
-        pbw_end(w, dm);
-    }
-    pbw_end(w, s);
-    pbw_end(w, tt);
-    pbw_end(w, t);
-    pbw_end(w, v);
+    pbw_value_info(w, output ? 12 : 11, name, elem, rank, syms, dims);
 }
 
 void ob_value(struct pbw *w, int output, const char *name, const int64_t *dims, int rank)
