@@ -8,21 +8,11 @@
 
 #include "nnperf.h"
 
-/* ---- commands (cli_table.c) ---- */
+/* ---- commands (commands.def, cli_table.c) ---- */
 enum cli_cmd_id {
-    CMD_ANALYZE,
-    CMD_ANNOTATE,
-    CMD_COMPARE,
-    CMD_SWEEP,
-    CMD_ROOFLINE,
-    CMD_HW,
-    CMD_PROBE,
-    CMD_CALIBRATE,
-    CMD_VALIDATE,
-    CMD_LLM,
-    CMD_MAP,
-    CMD_ADVISE,
-    CMD_OPS,
+#define CMD(id, fn, ...) CMD_##id,
+#include "commands.def"
+#undef CMD
     CMD_COUNT
 };
 #define C_(x) (1u << CMD_##x)
@@ -229,19 +219,9 @@ void cli_print_help(FILE *f, enum cli_cmd_id cmd);
 void cli_print_man(FILE *f);
 void cli_print_completion(FILE *f);
 
-/* ---- the commands (cmd_*.c) ---- */
-int cmd_analyze(const struct cli_args *a);
-int cmd_annotate(const struct cli_args *a);
-int cmd_compare(const struct cli_args *a);
-int cmd_sweep(const struct cli_args *a);
-int cmd_roofline(const struct cli_args *a);
-int cmd_hw(const struct cli_args *a);
-int cmd_probe(const struct cli_args *a);
-int cmd_calibrate(const struct cli_args *a);
-int cmd_validate(const struct cli_args *a);
-int cmd_llm(const struct cli_args *a);
-int cmd_map(const struct cli_args *a);
-int cmd_advise(const struct cli_args *a);
-int cmd_ops(const struct cli_args *a);
+/* ---- the commands (cmd_*.c, one function per row of commands.def) ---- */
+#define CMD(id, fn, ...) int fn(const struct cli_args *a);
+#include "commands.def"
+#undef CMD
 
 #endif

@@ -7,13 +7,9 @@
 #include "cli.h"
 
 static int (*const runs[CMD_COUNT])(const struct cli_args *) = {
-    [CMD_ANALYZE] = cmd_analyze,   [CMD_ANNOTATE] = cmd_annotate,
-    [CMD_COMPARE] = cmd_compare,   [CMD_SWEEP] = cmd_sweep,
-    [CMD_ROOFLINE] = cmd_roofline, [CMD_HW] = cmd_hw,
-    [CMD_PROBE] = cmd_probe,       [CMD_CALIBRATE] = cmd_calibrate,
-    [CMD_VALIDATE] = cmd_validate, [CMD_LLM] = cmd_llm,
-    [CMD_MAP] = cmd_map,           [CMD_ADVISE] = cmd_advise,
-    [CMD_OPS] = cmd_ops,
+#define CMD(id, fn, ...) [CMD_##id] = fn,
+#include "commands.def"
+#undef CMD
 };
 
 /* "unknown command 'analyse' (did you mean 'analyze'?)" */
