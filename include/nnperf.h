@@ -139,6 +139,10 @@ enum nnperf_format {
     NNPERF_FORMAT_HTML,
     NNPERF_FORMAT_TRACE
 };
+/* The names of the formats ("table", "json", "csv", "html", "trace"), indexed by enum nnperf_format: the only list
+ * of them (the CLI's --format choices, Python's FORMAT_* constants are checked against it). NULL out of range. */
+int nnperf_format_count(void);
+const char *nnperf_format_name(int fmt);
 
 /* Renders the analysis; *out is malloc'd (caller frees), NUL-terminated, *len its length. */
 enum nnperf_status nnperf_analysis_render(const struct nnperf_analysis *a, enum nnperf_format fmt, char **out,
@@ -227,6 +231,14 @@ enum nnperf_memory_model {
     NNPERF_MEMORY_WEIGHTS_ONLY = 2, /* QuTiBench: weights read once per frame, activations on chip */
     NNPERF_MEMORY_TILED = 3         /* depth-first tiling: chains of layers stay on chip across tiles */
 };
+/* The memory models' names, indexed by enum nnperf_memory_model (0, NNPERF_MEMORY_DEFAULT, is "default"): the
+ * only list of them (src/hw/memory_models.def), which the platform key memory.model, --memory-model, Python's
+ * MEMORY_MODELS and the JSON schema's memory_model equal. NULL out of range. */
+int nnperf_memory_model_count(void);
+const char *nnperf_memory_model_name(int m);
+/* The compute models' names ("roofline", "array", "kernels"; nnperf_prediction_summary.compute_model). */
+int nnperf_compute_model_count(void);
+const char *nnperf_compute_model_name(int i);
 
 struct nnperf_whatif; /* a design change (advice, below): opaque */
 
@@ -601,6 +613,9 @@ const char *nnperf_mcu_plan_warning(const struct nnperf_mcu_plan *p, int i); /* 
 enum nnperf_status nnperf_mcu_plan_render(const struct nnperf_mcu_plan *p, const char *format, char **out,
                                           size_t *len, char *err, size_t errlen);
 void nnperf_mcu_plan_free(struct nnperf_mcu_plan *p);
+/* The devices nnperf_map plans for ("max78000", "max78002"); the first is the default target. NULL out of range. */
+int nnperf_mcu_target_count(void);
+const char *nnperf_mcu_target_name(int i);
 
 /* ---- design advice (`nnperf advise`, docs/advise.md) ----
  * Checks a model on a platform against the rules of Horizon's efficient-model design advice (docs/sources.md):

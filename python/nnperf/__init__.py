@@ -381,7 +381,8 @@ class Analysis(_Object):
             raise Error(f"{err.value.decode(errors='replace')} (analyze(dims={{{sym!r}: 1}}) or "
                         "analyze(inputs={...}); allow_unbound=True predicts them as 0 s)", "usage error")
         if memory_model not in _capi.MEMORY_MODELS:
-            raise Error(f"unknown memory model {memory_model!r} (planned, weights-only or tiled)")
+            names = [n for n in _capi.MEMORY_MODELS if n]
+            raise Error(f"unknown memory model {memory_model!r} ({', '.join(names[:-1])} or {names[-1]})")
         if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
             raise Error(f"batch {batch!r} is not a number of frames (1 or more)")
         if batch is not None and batch > _INT_MAX:

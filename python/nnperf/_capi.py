@@ -21,9 +21,9 @@ except OSError as e:
     raise ImportError(f"nnperf: cannot load the library {_path}: {e} (reinstall the package, or set NNPERF_LIBRARY "
                       "to a libnnperf.so built with CMake)") from e
 
-# enum nnperf_format
-FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV, FORMAT_HTML = 0, 1, 2, 3
-# enum nnperf_memory_model
+# enum nnperf_format (nnperf_format_name; ctest name_tables checks these against the library)
+FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV, FORMAT_HTML, FORMAT_TRACE = 0, 1, 2, 3, 4
+# enum nnperf_memory_model (nnperf_memory_model_name)
 MEMORY_MODELS = {None: 0, "planned": 1, "weights-only": 2, "tiled": 3}
 LOAD_DROP_VALUE_INFO = 1
 ERRLEN = 2048

@@ -64,12 +64,26 @@ void hw_init(struct hw_desc *hw)
     }
 }
 
-static const char *const memory_models[] = {"default", "planned", "weights-only", "tiled"};
+static const char *const memory_models[] = {
+#define MEMORY_MODEL(id, name, ...) [NNPERF_MEMORY_##id] = name,
+#include "memory_models.def"
+#undef MEMORY_MODEL
+};
+
+int nnperf_memory_model_count(void)
+{
+    return (int)(sizeof memory_models / sizeof memory_models[0]);
+}
+
+const char *nnperf_memory_model_name(int m)
+{
+    return m >= 0 && m < nnperf_memory_model_count() ? memory_models[m] : NULL;
+}
 
 int hw_memory_model_from_name(const char *s)
 {
     if (!s[0]) return 0;
-    for (int i = 1; i < (int)(sizeof memory_models / sizeof memory_models[0]); i++)
+    for (int i = 1; i < nnperf_memory_model_count(); i++)
         if (!strcmp(s, memory_models[i])) return i;
     return -1;
 }
@@ -158,8 +172,14 @@ const char *hw_check_rules(const struct hw_desc *hw, const char **key, char *buf
     }
     if (hw_memory_model_from_name(hw->memory_model) < 0) {
         *key = "memory.model";
-        snprintf(buf, cap, "unknown memory model '%.*s' (planned, tiled or weights-only)", HW_MAX_NAME,
-                 hw->memory_model);
+        int k = snprintf(buf, cap, "unknown memory model '%.*s' (", HW_MAX_NAME, hw->memory_model);
+        for (int i = 1; i < nnperf_memory_model_count() && k >= 0 && (size_t)k < cap; i++)
+            k += snprintf(buf + k, cap - (size_t)k, "%s%s",
+                          i == 1                                 ? ""
+                          : i + 1 == nnperf_memory_model_count() ? " or "
+                                                                 : ", ",
+                          memory_models[i]);
+        if (k >= 0 && (size_t)k < cap) snprintf(buf + k, cap - (size_t)k, ")");
         return buf;
     }
     if (hw->cores_per_inference > hw->cores) {

@@ -85,20 +85,20 @@ static const struct mcu_device devices[] = {
     },
 };
 
-int mcu_device_count(void)
+int nnperf_mcu_target_count(void)
 {
     return (int)(sizeof devices / sizeof devices[0]);
 }
 
-const struct mcu_device *mcu_device_at(int i)
+const char *nnperf_mcu_target_name(int i)
 {
-    return i >= 0 && i < mcu_device_count() ? &devices[i] : NULL;
+    return i >= 0 && i < nnperf_mcu_target_count() ? devices[i].name : NULL;
 }
 
 const struct mcu_device *mcu_device_find(const char *name)
 {
     if (!name) return NULL;
-    for (int i = 0; i < mcu_device_count(); i++) {
+    for (int i = 0; i < nnperf_mcu_target_count(); i++) {
         const char *a = devices[i].name, *b = name;
         while (*a && (*b == *a || *b == *a - 'a' + 'A')) a++, b++;
         if (!*a && !*b) return &devices[i];

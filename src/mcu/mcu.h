@@ -60,8 +60,6 @@ struct mcu_device {
 };
 
 const struct mcu_device *mcu_device_find(const char *name); /* NULL when unknown */
-int mcu_device_count(void);
-const struct mcu_device *mcu_device_at(int i);
 int mcu_kern_words(const struct mcu_device *d,
                    int proc); /* kernel capacity of one processor in 72-bit words */
 int64_t mcu_kern_bytes_total(const struct mcu_device *d); /* all processors' words x 9 bytes */

@@ -691,16 +691,16 @@ enum nnperf_status nnperf_map_ex(const struct nnperf_analysis *a, const struct n
         if (err && errlen) snprintf(err, errlen, "nnperf_map: no analysis, options or output handle");
         return NNPERF_E_USAGE;
     }
-    const char *target = o->target ? o->target : "max78000";
+    const char *target = o->target ? o->target : nnperf_mcu_target_name(0);
     int weight_bits = o->weight_bits ? o->weight_bits : 8;
     const struct mcu_device *dev = mcu_device_find(target);
     if (!dev) {
         if (err && errlen) {
             size_t k = (size_t)snprintf(err, errlen, "unknown target '%s' (", target);
-            for (int i = 0; i < mcu_device_count() && k < errlen; i++)
+            for (int i = 0; i < nnperf_mcu_target_count() && k < errlen; i++)
                 k += (size_t)snprintf(err + k, errlen - k, "%s%s",
-                                      i ? i + 1 == mcu_device_count() ? " or " : ", " : "",
-                                      mcu_device_at(i)->name);
+                                      i ? i + 1 == nnperf_mcu_target_count() ? " or " : ", " : "",
+                                      nnperf_mcu_target_name(i));
             if (k < errlen) snprintf(err + k, errlen - k, ")");
         }
         return NNPERF_E_USAGE;

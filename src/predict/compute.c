@@ -124,6 +124,21 @@ static int has_work(const struct pr_layer *L)
            L->link_bytes > 0;
 }
 
+/* The rest of a layer on the accelerator once its compute time is set (the roofline and array models): memory time,
+ * no transfer, the per-layer overhead when it has work. Layers without arithmetic (copies: Concat, Transpose,
+ * Slice, ...) take a class efficiency given by the platform on their memory time (a copy reaches efficiency x
+ * bandwidth). */
+static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, double ddr_bytes, int work)
+{
+    const struct hw_desc *hw = &p->hw;
+    L->t_memory = memory_time(p, L, ddr_bytes);
+    if (L->t_compute <= 0 && L->klass != OC_VIEW && L->klass >= 0 && L->klass < OC_COUNT &&
+        hw->eff[L->klass] > 0)
+        L->t_memory /= hw->eff[L->klass];
+    L->t_transfer = 0;
+    L->t_overhead = work ? hw->layer_overhead_s : 0;
+}
+
 static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
 {
     const struct hw_desc *hw = &p->hw;
@@ -137,14 +152,7 @@ static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
         double rate = peak * eff;
         double vrate = hw->vector_ops > 0 ? hw->vector_ops : rate;
         L->t_compute = safe_div(L->mac_ops_aligned, rate) + safe_div(L->vec_ops_aligned, vrate);
-        L->t_memory = memory_time(p, L, ddr_bytes);
-        /* layers without arithmetic (copies: Concat, Transpose, Slice, ...): a class efficiency given by the
-         * platform applies to their memory time (a copy reaches efficiency x bandwidth) */
-        if (L->t_compute <= 0 && L->klass != OC_VIEW && L->klass >= 0 && L->klass < OC_COUNT &&
-            hw->eff[L->klass] > 0)
-            L->t_memory /= hw->eff[L->klass];
-        L->t_transfer = 0;
-        L->t_overhead = work ? hw->layer_overhead_s : 0;
+        accel_memory(p, L, ddr_bytes, work);
     }
     finish(p, L);
 }
@@ -287,12 +295,7 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
     }
     double t_vec = safe_div(vector_work(p, L), vrate);
     L->t_compute = (t_mac > t_vec ? t_mac : t_vec) + t_strided;
-    L->t_memory = memory_time(p, L, ddr_bytes);
-    if (L->t_compute <= 0 && L->klass != OC_VIEW && L->klass >= 0 && L->klass < OC_COUNT &&
-        hw->eff[L->klass] > 0)
-        L->t_memory /= hw->eff[L->klass];
-    L->t_transfer = 0;
-    L->t_overhead = work ? hw->layer_overhead_s : 0;
+    accel_memory(p, L, ddr_bytes, work);
     finish(p, L);
 }
 
@@ -398,6 +401,16 @@ const struct pr_compute_model_row pr_compute_models[] = {
     [PR_COMPUTE_KERNELS] = {"kernels", kernels_layer},
 };
 const int pr_n_compute_models = (int)(sizeof pr_compute_models / sizeof pr_compute_models[0]);
+
+int nnperf_compute_model_count(void)
+{
+    return pr_n_compute_models;
+}
+
+const char *nnperf_compute_model_name(int i)
+{
+    return i >= 0 && i < pr_n_compute_models ? pr_compute_models[i].name : NULL;
+}
 
 enum nnperf_status pr_compute(struct nnperf_prediction *p)
 {

@@ -1,5 +1,6 @@
 /* memory.c - stage 3, the memory model: where each activation and weight lives and what crosses DDR. One function
- * per model and one row in pr_memory_models (indexed by enum nnperf_memory_model):
+ * per model and one row in src/hw/memory_models.def, which makes pr_memory_models (indexed by enum
+ * nnperf_memory_model):
  *
  * "planned": tensors are the values passed between layers (views such as Reshape share their input's storage).
  * Walking the layers in order, a new output stays in on-chip SRAM while it fits with everything still alive; when it
@@ -638,10 +639,9 @@ done:
 }
 
 const struct pr_memory_model pr_memory_models[] = {
-    [NNPERF_MEMORY_DEFAULT] = {"default", plan_planned, PR_SCHED_SEQUENTIAL}, /* resolved before the stages */
-    [NNPERF_MEMORY_PLANNED] = {"planned", plan_planned, PR_SCHED_SEQUENTIAL},
-    [NNPERF_MEMORY_WEIGHTS_ONLY] = {"weights-only", plan_weights_only, PR_SCHED_OVERLAPPED},
-    [NNPERF_MEMORY_TILED] = {"tiled", plan_tiled, PR_SCHED_GROUPED},
+#define MEMORY_MODEL(id, name, plan, schedule) [NNPERF_MEMORY_##id] = {name, plan, schedule},
+#include "../hw/memory_models.def"
+#undef MEMORY_MODEL
 };
 const int pr_n_memory_models = (int)(sizeof pr_memory_models / sizeof pr_memory_models[0]);
 

@@ -526,13 +526,28 @@ enum nnperf_status rep_finish_as(struct strbuf *sb, enum nnperf_format fmt, char
     return rep_finish(sb, out, len, err, errlen);
 }
 
+static const char *const format_names[] = {
+    [NNPERF_FORMAT_TABLE] = "table", [NNPERF_FORMAT_JSON] = "json",   [NNPERF_FORMAT_CSV] = "csv",
+    [NNPERF_FORMAT_HTML] = "html",   [NNPERF_FORMAT_TRACE] = "trace",
+};
+
+int nnperf_format_count(void)
+{
+    return (int)(sizeof format_names / sizeof format_names[0]);
+}
+
+const char *nnperf_format_name(int fmt)
+{
+    return fmt >= 0 && fmt < nnperf_format_count() ? format_names[fmt] : NULL;
+}
+
 enum nnperf_status rep_bad_format(const char *what, enum nnperf_format fmt, const char *avail, char *err,
                                   size_t errlen)
 {
-    static const char *const names[] = {"table", "json", "csv", "html", "trace"};
     if (err && errlen) {
-        if ((int)fmt >= 0 && (int)fmt < (int)(sizeof names / sizeof *names))
-            snprintf(err, errlen, "%s: format %s is not available (%s)", what, names[fmt], avail);
+        if (nnperf_format_name((int)fmt))
+            snprintf(err, errlen, "%s: format %s is not available (%s)", what, nnperf_format_name((int)fmt),
+                     avail);
         else
             snprintf(err, errlen, "%s: unknown output format %d (%s)", what, (int)fmt, avail);
     }

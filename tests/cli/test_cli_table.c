@@ -53,6 +53,42 @@ static void check_tables(void)
     }
 }
 
+/* The CLI's choices are the library's name tables (nnperf_*_name): --memory-model lists the memory models after
+ * "default" in their order (cli_args.c maps choice i to model i + 1), --target the MCU targets, and every format a
+ * command offers is a library format, but map's yaml (nnperf_mcu_plan_render's own). */
+static void check_choices(enum cli_opt_id id, int (*count)(void), const char *(*name)(int), int first)
+{
+    char want[256] = "";
+    size_t k = 0;
+    for (int i = first; i < count() && k < sizeof want; i++)
+        k += (size_t)snprintf(want + k, sizeof want - k, "%s%s", i > first ? "," : "", name(i));
+    if (strcmp(cli_options[id].choices, want))
+        fprintf(stderr, "%s: choices '%s', the library's '%s'\n", cli_options[id].name,
+                cli_options[id].choices, want);
+    CHECK(!strcmp(cli_options[id].choices, want));
+}
+
+static void check_names(void)
+{
+    check_choices(OPT_MEMORY_MODEL, nnperf_memory_model_count, nnperf_memory_model_name, 1);
+    CHECK(!strcmp(nnperf_memory_model_name(NNPERF_MEMORY_DEFAULT), "default"));
+    check_choices(OPT_TARGET, nnperf_mcu_target_count, nnperf_mcu_target_name, 0);
+    for (int i = 0; i < CMD_COUNT; i++)
+        for (const char *f = cli_cmds[i].formats; f && *f;) {
+            size_t l = strcspn(f, ",");
+            int known = i == CMD_MAP && l == 4 && !strncmp(f, "yaml", 4);
+            for (int j = 0; j < nnperf_format_count(); j++)
+                known |= strlen(nnperf_format_name(j)) == l && !strncmp(f, nnperf_format_name(j), l);
+            if (!known)
+                fprintf(stderr, "%s: format '%.*s' is no library format\n", cli_cmds[i].name, (int)l, f);
+            CHECK(known);
+            f += l + (f[l] == ',');
+        }
+    CHECK(nnperf_format_name(NNPERF_FORMAT_TRACE) &&
+          !strcmp(nnperf_format_name(NNPERF_FORMAT_TRACE), "trace"));
+    CHECK(nnperf_format_name(nnperf_format_count()) == NULL && nnperf_memory_model_name(-1) == NULL);
+}
+
 /* the words of the last command line parsed: operands point into them until the next parse */
 static char *words;
 
@@ -184,6 +220,7 @@ static void check_parser(void)
 int main(void)
 {
     check_tables();
+    check_names();
     check_parser();
     free(words);
     return tt_done();

@@ -99,11 +99,8 @@ int cli_run_init(const struct cli_args *a, struct cli_run *r)
 #undef LIST
     r->batches = a->v[OPT_BATCH].i;
     r->n_batches = a->v[OPT_BATCH].n;
-    /* in the order of the option's choices */
-    static const int memory_models[] = {NNPERF_MEMORY_PLANNED, NNPERF_MEMORY_WEIGHTS_ONLY,
-                                        NNPERF_MEMORY_TILED};
-    r->memory_model =
-        a->v[OPT_MEMORY_MODEL].n ? memory_models[a->v[OPT_MEMORY_MODEL].i[0]] : NNPERF_MEMORY_DEFAULT;
+    /* the option's choices are the library's names after "default" (test_cli_table checks it) */
+    r->memory_model = a->v[OPT_MEMORY_MODEL].n ? a->v[OPT_MEMORY_MODEL].i[0] + 1 : NNPERF_MEMORY_DEFAULT;
     r->interval_s = a->v[OPT_INTERVAL].n ? a->v[OPT_INTERVAL].d[0] / 1e3 : 0;
     r->out = cli_str(a, OPT_OUTPUT);
     r->strict = cli_flag(a, OPT_STRICT);
@@ -112,11 +109,9 @@ int cli_run_init(const struct cli_args *a, struct cli_run *r)
     r->plot = cli_str(a, OPT_PLOT);
     if (cli_flag(a, OPT_DROP_VALUE_INFO)) r->load_flags |= NNPERF_LOAD_DROP_VALUE_INFO;
     const char *f = cli_str(a, OPT_FORMAT);
-    r->fmt = !f || !strcmp(f, "table") ? NNPERF_FORMAT_TABLE
-             : !strcmp(f, "json")      ? NNPERF_FORMAT_JSON
-             : !strcmp(f, "csv")       ? NNPERF_FORMAT_CSV
-             : !strcmp(f, "trace")     ? NNPERF_FORMAT_TRACE
-                                       : NNPERF_FORMAT_HTML;
+    r->fmt = NNPERF_FORMAT_TABLE; /* and for map's yaml, which map reads as text */
+    for (int i = 0; f && i < nnperf_format_count(); i++)
+        if (!strcmp(f, nnperf_format_name(i))) r->fmt = (enum nnperf_format)i;
     if (r->plot && f) {
         cli_error("%s: --plot writes an SVG; leave out --format", cmd);
         return 2;

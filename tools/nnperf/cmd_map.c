@@ -10,7 +10,7 @@
 int cmd_map(const struct cli_args *a)
 {
     const char *model = a->operands[0];
-    const char *target = cli_str(a, OPT_TARGET) ? cli_str(a, OPT_TARGET) : "max78000";
+    const char *target = cli_str(a, OPT_TARGET) ? cli_str(a, OPT_TARGET) : nnperf_mcu_target_name(0);
     const char *fmt = cli_str(a, OPT_FORMAT) ? cli_str(a, OPT_FORMAT) : "table";
     int bits = a->v[OPT_WEIGHT_BITS].n ? cli_str(a, OPT_WEIGHT_BITS)[0] - '0' : 8;
     char err[1024];
