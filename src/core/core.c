@@ -362,9 +362,12 @@ int core_text_char(const char *p)
 {
     unsigned cp;
     int n = core_utf8_len(p, &cp);
-    /* U+2028 and U+2029 end a line for YAML (a comment would end there) and some terminals */
+    /* U+2028 and U+2029 end a line for YAML (a comment would end there) and some terminals; the bidirectional
+     * controls (U+061C, U+200E-200F, U+202A-202E, U+2066-2069) reorder what a terminal or editor shows, so a name
+     * could make a line read as another (the "Trojan Source" attack) */
     if (!n || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == 0x2028 || cp == 0x2029 || cp == 0xfffe ||
-        cp == 0xffff)
+        cp == 0xffff || cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+        (cp >= 0x2066 && cp <= 0x2069))
         return 0;
     return n;
 }

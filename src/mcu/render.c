@@ -146,20 +146,19 @@ static void render_table(const struct mcu_plan *p, struct strbuf *sb)
         per);
     for (int q = 0; q < 64; q++) {
         int cap = mcu_kern_words(d, q);
-        sb_printf(sb, "  %2d ", q);
-        for (int col = 0; col < cols; col++) {
-            int w0 = col * per, w1 = w0 + per;
-            char ch = w0 >= cap ? 'X' : '.';
-            for (int i = 0; i < p->n_layers && ch != 'X'; i++) {
-                const struct mcu_layer *l = &p->layers[i];
-                if (!l->kern_len || !(l->in_mask >> q & 1)) continue;
-                if (l->kern_offset < w1 && w0 < l->kern_offset + l->kern_len) {
-                    ch = i < 10 ? (char)('0' + i) : i < 36 ? (char)('a' + i - 10) : '*';
-                    break;
-                }
-            }
-            sb_putc(sb, ch);
+        char row[64];
+        for (int col = 0; col < cols; col++) row[col] = col * per >= cap ? 'X' : '.';
+        /* each layer marks the columns its kernels cover on this processor; the lowest layer keeps a column */
+        for (int i = 0; i < p->n_layers; i++) {
+            const struct mcu_layer *l = &p->layers[i];
+            if (!l->kern_len || !(l->in_mask >> q & 1) || per <= 0) continue;
+            char ch = i < 10 ? (char)('0' + i) : i < 36 ? (char)('a' + i - 10) : '*';
+            int64_t c0 = l->kern_offset / per, c1 = (l->kern_offset + l->kern_len - 1) / per;
+            for (int64_t col = c0 < 0 ? 0 : c0; col <= c1 && col < cols; col++)
+                if (row[col] == '.') row[col] = ch;
         }
+        sb_printf(sb, "  %2d ", q);
+        sb_putn(sb, row, (size_t)cols);
         sb_putc(sb, '\n');
     }
 

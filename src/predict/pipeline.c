@@ -140,6 +140,15 @@ enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct 
     if (!st && p->hw.peak_ops[p->dtype] <= 0)
         st = diag_set(&p->d, NNPERF_E_USAGE, "platform '%s' has no %s peak (compute.peak_ops.%s)", p->hw.name,
                       hw_dtype_name(p->dtype), hw_dtype_name(p->dtype));
+    /* a node whose counts saturated has no cost the analysis can state: pricing its tensors would give a time
+     * (exabytes at DDR speed) that says nothing, so the prediction refuses and names it */
+    for (int k = 0; !st && k < p->g->n_nodes; k++)
+        if (p->g->nodes[k]->cost.saturated)
+            st = diag_set(
+                &p->d, NNPERF_E_USAGE,
+                "node '%s' (%s): its FLOPs or bytes pass 2^64 - 1 (the counts saturated): no time can be "
+                "predicted for it; check the model's dimensions",
+                p->g->nodes[k]->name, p->g->nodes[k]->op_type);
     if (!st) st = pr_inputs(p, opts ? opts->whatif : NULL);
     for (size_t i = 0; !st && i < sizeof stages / sizeof stages[0]; i++) st = stages[i].run(p);
     if (st) {
