@@ -141,6 +141,10 @@ const struct hw_key hw_keys[] = {
     {"compute.weight_only", HW_T_BOOL, .off = D(weight_only),
      .doc = "a dtype without a peak of its own (compute.peak_ops) is weight-only quantization: its weights are "
             "stored at that dtype and the layers compute at compute.default_dtype (int4 on a GPU: W4A16)"},
+    {"compute.frame_serial", HW_T_BOOL, .off = D(frame_serial),
+     .doc = "the runtime runs a batch one frame at a time: every layer runs once per frame, paying "
+            "`overhead.per_layer_s` and reading its streamed weights for each frame (`overhead.per_run_s` once per "
+            "run); false: a layer computes the whole batch in one pass"},
     {"memory", HW_T_SECTION, .doc = "memories"},
     {"memory.sram_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(sram_bytes),
      .doc = "on-chip buffer for activations; 0 = none (tensors go to DDR)"},

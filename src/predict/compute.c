@@ -45,6 +45,13 @@ double pr_ddr_bw(const struct nnperf_prediction *p)
     return p->hw.ddr_bw * (p->hw.ddr_eff > 0 ? p->hw.ddr_eff : 1.0);
 }
 
+/* a layer's fixed cost in a run: overhead.per_layer_s, once per frame where the runtime runs a batch frame by frame
+ * (compute.frame_serial), else once */
+static double layer_overhead(const struct nnperf_prediction *p)
+{
+    return p->hw.layer_overhead_s * (p->hw.frame_serial && p->runs > 1 ? p->runs : 1);
+}
+
 /* The peak at dtype dt (a layer's own: pr_layer.dtype). */
 static double pr_peak_at(const struct nnperf_prediction *p, int dt)
 {
@@ -136,7 +143,7 @@ static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, 
         hw->eff[L->klass] > 0)
         L->t_memory /= hw->eff[L->klass];
     L->t_transfer = 0;
-    L->t_overhead = work ? hw->layer_overhead_s : 0;
+    L->t_overhead = work ? layer_overhead(p) : 0;
 }
 
 static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
@@ -377,7 +384,7 @@ static void kernels_layer(struct nnperf_prediction *p, struct pr_layer *L)
                    t.outputs * hw->kc.output_s + t.pass_elems * hw->kc.pass_s + t.elements * hw->kc.element_s;
     L->t_memory = t.weight_s;
     L->t_transfer = 0;
-    L->t_overhead = t.overhead ? hw->layer_overhead_s : 0;
+    L->t_overhead = t.overhead ? layer_overhead(p) : 0;
     /* a CPU's single thread streams the weights inside its kernel: compute and weight time add up */
     L->t_total = L->t_compute + L->t_memory + L->t_overhead;
     if (!L->cost_known)

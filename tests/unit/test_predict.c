@@ -207,6 +207,43 @@ static void test_batch_weights(void)
     nnperf_model_free(m);
 }
 
+/* compute.frame_serial: a batch of 4 runs frame by frame, so every layer's time (its weights read again, its
+ * per-layer cost paid again) is 4 times one frame's; without it the weights are read once per run */
+static void test_frame_serial(void)
+{
+    static const char *yaml =
+        "format: 1\nname: fs\ncompute:\n  peak_ops: {int8: 1e12}\n  efficiency: {default: 1}\n"
+        "  frame_serial: %s\nmemory:\n  ddr_bandwidth: 1e9\n  overlap: true\n"
+        "overhead:\n  per_layer_s: 1e-5\n";
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("shortcut", &m);
+    if (!a) {
+        CHECK(0);
+        return;
+    }
+    double lat[2][2] = {{0}}, w[2][2] = {{0}};
+    for (int fs = 0; fs < 2; fs++)
+        for (int b = 0; b < 2; b++) {
+            char text[512];
+            snprintf(text, sizeof text, yaml, fs ? "true" : "false");
+            struct nnperf_predict_options o = {.batch = b ? 4 : 1};
+            struct nnperf_prediction *p = predict_text(a, text, NULL, &o);
+            CHECK(p != NULL);
+            if (!p) continue;
+            struct nnperf_prediction_summary s;
+            nnperf_prediction_summary(p, &s);
+            lat[fs][b] = s.latency_s, w[fs][b] = s.weight_bytes_per_frame;
+            nnperf_prediction_free(p);
+        }
+    CHECK(NEAR(lat[1][1], 4 * lat[1][0]));
+    CHECK(NEAR(w[1][1], w[1][0]));
+    CHECK(NEAR(w[0][1], w[0][0] / 4));
+    CHECK(lat[0][1] < 0.9 * lat[1][1]);
+    CHECK(NEAR(lat[0][0], lat[1][0]));
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 static void test_fallback(void)
 {
     struct nnperf_model *m;
@@ -761,6 +798,7 @@ int main(void)
     test_fusion();
     test_spill();
     test_batch_weights();
+    test_frame_serial();
     test_fallback();
     test_timeline();
     test_array_silu();
