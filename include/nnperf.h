@@ -692,6 +692,10 @@ struct nnperf_llm_options {
     int allow_offload;
     /* non-NULL: also simulate serving under a request load (nnperf_llm_serve_result, docs/llm.md "Serving") */
     const struct nnperf_serve_options *serve;
+    /* tensor and pipeline parallelism over the platform's devices (interconnect.*; docs/llm.md, Parallelism); 0:
+     * tp as the model was built (nnperf_llm_config_load_tp; 1 for an ONNX decoder), pp 1. tp > 1 needs a model
+     * built for it; times then include the all-reduces (and pp - 1 sends) over the link, and sizes are per device */
+    int tp, pp;
 };
 
 /* Serving simulation: continuous batching over a paged KV cache (the memory memory.kv_fraction leaves, in blocks),
@@ -729,6 +733,7 @@ struct nnperf_llm_row {
     double memory_bytes;                   /* weights + KV cache + peak activations */
     int fits;             /* memory_bytes <= the platform's memory.ddr_bytes less its reserve; -1 unknown */
     double offload_bytes; /* weights streamed from host memory every forward pass (allow_offload); else 0 */
+    double ttft_comm_s, tpot_comm_s; /* of ttft_s and tpot_mean_s: the interconnect's part (tp, pp > 1) */
 };
 
 struct nnperf_llm_summary {
@@ -743,6 +748,7 @@ struct nnperf_llm_summary {
     double reserved_bytes; /* memory.reserved_bytes: held by the runtime and OS */
     double kv_fraction;    /* memory.kv_fraction: of the free memory, the KV cache's */
     int position_limit; /* the model's longest context (its rotary table or position embedding); 0 unknown */
+    int tp, pp;         /* tensor and pipeline parallelism (sizes of rows are then per device) */
 };
 
 /* Errors: NNPERF_E_USAGE (bad options, no input_ids, a dim it cannot bind: the message names the input and dim; a
@@ -774,6 +780,13 @@ int nnperf_llm_serve_result(const struct nnperf_llm *l, struct nnperf_serve_resu
  * (a key missing or out of range, named), NNPERF_E_UNSUPPORTED (another model_type), NNPERF_E_LIMIT. */
 enum nnperf_status nnperf_llm_config_load(const char *path, struct nnperf_model **out, char *err,
                                           size_t errlen);
+/* The same decoder as one device of tensor parallelism tp runs it (docs/llm.md, Parallelism): attention and KV heads,
+ * the FFN (and each expert's) and the vocabulary split across tp devices as Megatron-LM shards them (KV heads
+ * replicated when there are fewer than tp), norms and router replicated. nnperf_llm with options tp (or 0) adds the
+ * all-reduces over the platform's interconnect. Errors as nnperf_llm_config_load, and NNPERF_E_USAGE when tp is
+ * out of 1..1024 or does not divide the heads. */
+enum nnperf_status nnperf_llm_config_load_tp(const char *path, int tp, struct nnperf_model **out, char *err,
+                                             size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -582,7 +582,7 @@ class LLM:
 
 
 def llm(model=None, platform=None, config=None, prompts=None, generate=None, batches=None, weights=None, kv=None,
-        compute=None, allow_offload=False, decode_points=None, dims=None, serve=None):
+        compute=None, allow_offload=False, decode_points=None, dims=None, serve=None, tp=None, pp=None):
     """LLM inference of a decoder-only model on a platform (`nnperf llm`): time to first token, time per output
     token, tokens/s, KV cache and memory for each prompt length x batch. model: an ONNX decoder (a path or an
     nnperf.Model); or config: a Hugging Face config.json (Llama 2/3, Mistral, Mixtral, Qwen2/2.5/3 and their MoE,
@@ -593,15 +593,20 @@ def llm(model=None, platform=None, config=None, prompts=None, generate=None, bat
     serve: a dict that also simulates serving (docs/llm.md, Serving): rate (requests/s, Poisson) or concurrency,
     and optionally requests (1000), prompt and output (mean lengths; default the first prompt and generate),
     lengths ("fixed", "uniform", "exponential"), seed, block_size, chunk, max_batch; the result's `serve` is then
-    the dict of the JSON's "serve" object (TTFT/TPOT/e2e p50/p90/p99 in ms, tokens/s, requests/s, KV occupancy)."""
+    the dict of the JSON's "serve" object (TTFT/TPOT/e2e p50/p90/p99 in ms, tokens/s, requests/s, KV occupancy).
+    tp, pp: tensor and pipeline parallelism over the platform's devices (a multi-GPU preset such as "8x-h100-sxm";
+    tp > 1 needs config: each device's shard is built from it); sizes are then per device."""
     if (model is None) == (config is None):
         raise Error("give a model or a config, not both" if model is not None else "give a model or a config")
     if platform is None:
         raise Error("a platform is required (a preset name or a platform YAML file)")
     err = ctypes.create_string_buffer(_capi.ERRLEN)
+    for name, v in (("tp", tp), ("pp", pp)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 1024):
+            raise Error(f"{name}: {v!r} is not a number of devices (1 to 1024)")
     if config is not None:
         ptr = ctypes.c_void_p()
-        _check(_capi.llm_config_load(_path(config), ctypes.byref(ptr), err, _capi.ERRLEN), err)
+        _check(_capi.llm_config_load_tp(_path(config), tp or 1, ctypes.byref(ptr), err, _capi.ERRLEN), err)
         m = _Handle(ptr.value, "model", _capi.model_free)
     elif isinstance(model, Model):
         m = model._ptr()
@@ -615,7 +620,7 @@ def llm(model=None, platform=None, config=None, prompts=None, generate=None, bat
     dims_c = (ctypes.c_char_p * max(len(dim_list), 1))(*dim_list)
     opts = _capi.LlmOptions(pr, npr, generate or 0, ba, nba, _cstr(weights, "weights"), _cstr(kv, "kv"),
                             _cstr(compute, "compute"), decode_points or 0, dims_c, len(dim_list),
-                            1 if allow_offload else 0)
+                            1 if allow_offload else 0, None, tp or 0, pp or 0)
     if serve is not None:
         so = _serve_options(serve)
         opts.serve = ctypes.cast(ctypes.pointer(so), ctypes.c_void_p)

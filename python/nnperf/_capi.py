@@ -109,7 +109,7 @@ class LlmOptions(Structure):
     _fields_ = [("prompts", POINTER(c_int)), ("n_prompts", c_int), ("generate", c_int),
                 ("batches", POINTER(c_int)), ("n_batches", c_int), ("weights", c_char_p), ("kv", c_char_p),
                 ("compute", c_char_p), ("decode_points", c_int), ("dims", POINTER(c_char_p)), ("n_dims", c_int),
-                ("allow_offload", c_int), ("serve", c_void_p)]
+                ("allow_offload", c_int), ("serve", c_void_p), ("tp", c_int), ("pp", c_int)]
 
 
 class ServeOptions(Structure):
@@ -122,3 +122,4 @@ llm = _proto("nnperf_llm", c_int, c_void_p, c_void_p, POINTER(LlmOptions), POINT
 llm_free = _proto("nnperf_llm_free", None, c_void_p)
 llm_render = _proto("nnperf_llm_render", c_int, c_void_p, c_int, *OUT_TEXT, *ERR)
 llm_config_load = _proto("nnperf_llm_config_load", c_int, c_char_p, POINTER(c_void_p), *ERR)
+llm_config_load_tp = _proto("nnperf_llm_config_load_tp", c_int, c_char_p, c_int, POINTER(c_void_p), *ERR)

@@ -350,6 +350,22 @@ def test_llm_serve(root, cli):
             nnperf.llm(config=cfg, platform="a100-80gb", generate=16, serve=bad)
 
 
+def test_llm_parallel(root, cli):
+    """nnperf.llm(tp=, pp=) on a multi-GPU preset equals the CLI's --tp/--pp: Llama-3-70B fp16 fits 8x H100 with
+    TP 4 and is an Error on one device; a bad degree is an Error (issue 20)."""
+    cfg = os.path.join(root, "tests", "data", "llm", "configs", "llama-3-70b.json")
+    r = nnperf.llm(config=cfg, platform="8x-h100-sxm", tp=4, prompts=512, generate=32)
+    c = cli_json(cli, "llm", "--config", cfg, "--hw", "8x-h100-sxm", "--tp", "4", "--prompt", "512", "--generate",
+                 "32")
+    assert r.summary == c["summary"] and c["parallel"] == {"tp": 4, "pp": 1, "devices": 4}
+    assert r.summary["fits"] and r.summary["tpot_comm_ms"] > 0
+    with pytest.raises(nnperf.Error, match="does not fit"):
+        nnperf.llm(config=cfg, platform="8x-h100-sxm", prompts=512, generate=32)
+    for bad in (0, 3.5, True, 2000):
+        with pytest.raises(nnperf.Error):
+            nnperf.llm(config=cfg, platform="8x-h100-sxm", tp=bad, generate=32)
+
+
 def test_llm_config_and_memory(tmp_path, root, cli):
     """nnperf.llm from a config.json equals the CLI; a model over the device memory is an Error naming both sizes
     unless allow_offload (issue 20)."""

@@ -92,6 +92,10 @@ struct hw_desc {
     double
         kv_fraction; /* of the memory left after weights, activations and reserve: the KV cache's (1 = all) */
     double host_bw;  /* host memory link (PCIe) for weights offloaded to host memory; 0 = none */
+    int devices;     /* interconnect.devices: devices joined by the link (tensor/pipeline parallelism) */
+    double ic_bw, ic_eff, ic_lat_s,
+        ic_hop_s; /* the link: bytes/s one direction, its efficiency, fixed and per-step
+                                                 latency of a collective */
     int overlap;
     double overlap_exp;  /* compute and memory combine as (c^k + m^k)^(1/k) when overlapping; 0 = max */
     int fuse_pointwise;  /* adjacent element-wise, norm, reduce, data and view nodes join one kernel */

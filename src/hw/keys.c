@@ -182,6 +182,20 @@ const struct hw_key hw_keys[] = {
      .doc = "host link (USB, PCIe) of an accelerator card or stick: graph inputs, outputs and streamed weights cross "
             "it; 0 = none"},
 
+    {"interconnect", HW_T_SECTION,
+     .doc = "several devices of this kind joined by a link, for tensor and pipeline parallelism (`nnperf llm --tp "
+            "--pp`, docs/llm.md, Parallelism); every other key describes one device; absent: one device"},
+    {"interconnect.devices", HW_T_INT, .min = 1, .max = 1024, .off = D(devices), .def = 1,
+     .doc = "devices of the platform (GPUs of a server)"},
+    {"interconnect.bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF, D(ic_bw),
+     .doc = "what one device sends (and receives) per second over the link, one direction (NVLink, PCIe); 0 = none"},
+    {"interconnect.efficiency", HW_T_NUM, .unit = HW_U_FRACTION, EFF_MIN, 1, 0, D(ic_eff), .def = 1,
+     .doc = "fraction of `bandwidth` a collective reaches"},
+    {"interconnect.latency_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, 0, D(ic_lat_s),
+     .doc = "fixed cost of one collective or send (launch, synchronisation)"},
+    {"interconnect.hop_latency_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, 0, D(ic_hop_s),
+     .doc = "per step of a ring collective (an all-reduce over N devices takes 2(N-1) steps)"},
+
     {"fallback", HW_T_SECTION, .flags = HW_F_PRESENCE, .off = D(fb.present),
      .doc = "the CPU that runs what the accelerator cannot; absent: none (GPUs, CPUs)"},
     {"fallback.name", HW_T_TEXT, .flags = HW_F_REQUIRED, .off = D(fb.name), .size = DS(fb.name),

@@ -457,6 +457,7 @@ static int read_value(struct ld *c, const struct hw_key *k, const yaml_node_t *v
     }
     case HW_T_TEXT:
     case HW_T_NAME:
+        memset(p, 0, k->size); /* over a base's longer text: nothing of it stays behind the NUL */
         if (!get_str(c, v, p, k->size)) return 0;
         if (hw_key_check(k, base, &bad, why, sizeof why)) {
             lerr(c, NNPERF_E_INVALID, line_of(v), "%s", why);

@@ -336,6 +336,7 @@ enum { T_FLOAT = 1, T_INT32 = 6, T_INT64 = 7, T_FLOAT16 = 10 };
 struct gb {
     struct pbw w;
     const struct llm_cfg *c;
+    int tp;          /* the tensor-parallel degree the graph is one device's shard of */
     uint64_t offset; /* of the next external weight */
     int n;           /* nodes written (unique names) */
     int dt;          /* weights, activations and the cache */
@@ -607,12 +608,30 @@ static void cache_io(struct gb *g, uint32_t field, const char *prefix, const cha
         }
 }
 
+static void shard_producer(char *buf, size_t n, int tp)
+{
+    if (tp > 1)
+        snprintf(buf, n, "nnperf-llm-config tp=%d", tp);
+    else
+        snprintf(buf, n, "nnperf-llm-config");
+}
+
+int llm_shard_of(const char *producer)
+{
+    const char *pre = "nnperf-llm-config tp=";
+    if (!producer || strncmp(producer, pre, strlen(pre))) return 1;
+    long v = strtol(producer + strlen(pre), NULL, 10);
+    return v >= 1 && v <= LLM_MAX_DEVICES ? (int)v : 1;
+}
+
 static void build(struct gb *g)
 {
     const struct llm_cfg *c = g->c;
     struct pbw *w = &g->w;
     pbw_uint(w, 1, 8); /* ir_version */
-    pbw_str(w, 2, "nnperf-llm-config");
+    char producer[64];
+    shard_producer(producer, sizeof producer, g->tp);
+    pbw_str(w, 2, producer);
     const char *domains[2] = {"", "com.microsoft"};
     int64_t versions[2] = {17, 1};
     for (int i = 0; i < 2; i++) {
@@ -769,8 +788,45 @@ static void build(struct gb *g)
     pbw_end(w, gr);
 }
 
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* One device's shard of tensor parallelism tp as Megatron-LM splits a decoder ([MEGATRON]) and vLLM and
+ * TensorRT-LLM run it: the attention heads and the KV heads split across the devices (each device holds one KV head
+ * when there are fewer KV heads than devices: they are replicated), the FFN and every expert's FFN split along
+ * their intermediate size, the embedding and the LM head along the vocabulary; the norms and the router are
+ * replicated. The all-reduces that join the shards are priced by nnperf_llm. */
+static enum nnperf_status shard(struct llm_cfg *c, int tp, const char *file, struct diag *d)
+{
+    if (tp == 1) return NNPERF_OK;
+    if (c->heads % tp)
+        return diag_set(
+            d, NNPERF_E_USAGE,
+            "%s: tensor parallelism %d does not divide num_attention_heads %lld (each device runs a "
+            "whole number of heads)",
+            file, tp, (long long)c->heads);
+    if (c->kv_heads >= tp ? c->kv_heads % tp : tp % c->kv_heads)
+        return diag_set(d, NNPERF_E_USAGE,
+                        "%s: tensor parallelism %d and num_key_value_heads %lld: one must divide the other",
+                        file, tp, (long long)c->kv_heads);
+    c->heads /= tp;
+    c->kv_heads = c->kv_heads >= tp ? c->kv_heads / tp : 1;
+    c->ffn = ceil_div(c->ffn, tp);
+    if (c->moe) c->moe_ffn = ceil_div(c->moe_ffn, tp), c->shared_ffn = ceil_div(c->shared_ffn, tp);
+    c->vocab = ceil_div(c->vocab, tp);
+    return NNPERF_OK;
+}
+
 enum nnperf_status nnperf_llm_config_load(const char *path, struct nnperf_model **out, char *err,
                                           size_t errlen)
+{
+    return nnperf_llm_config_load_tp(path, 1, out, err, errlen);
+}
+
+enum nnperf_status nnperf_llm_config_load_tp(const char *path, int tp, struct nnperf_model **out, char *err,
+                                             size_t errlen)
 {
     *out = NULL;
     struct diag d = {0};
@@ -797,10 +853,14 @@ enum nnperf_status nnperf_llm_config_load(const char *path, struct nnperf_model 
         }
         if (j.err) st = d.status;
     }
+    if (!st && (tp < 1 || tp > LLM_MAX_DEVICES))
+        st = diag_set(&d, NNPERF_E_USAGE, "tensor parallelism %d is out of range (1 to %d)", tp,
+                      LLM_MAX_DEVICES);
     if (!st) st = read_cfg(&j, path, &c, &d);
+    if (!st) st = shard(&c, tp, path, &d);
     free(j.kv);
     free(text);
-    struct gb g = {.c = &c, .dt = T_FLOAT16};
+    struct gb g = {.c = &c, .dt = T_FLOAT16, .tp = tp};
     if (!st) {
         pbw_init(&g.w, (size_t)1 << 30);
         build(&g);

@@ -291,6 +291,7 @@ static double value_bytes(const struct ir_value *v, double override)
 
 struct phase_out {
     double latency_s, ddr_bytes, ops;
+    double comm_s;       /* of latency_s: the interconnect's (tensor and pipeline parallelism) */
     double kv_bytes;     /* present.* outputs at the KV dtype */
     double weight_bytes; /* every initializer read by a node, once, at the weight dtype */
     double act_bytes;    /* peak of live activations (not weights, not the KV cache) */
@@ -392,6 +393,38 @@ struct run_ctx {
     struct diag *d;
 };
 
+/* ---- tensor and pipeline parallelism ---- */
+
+/* over the platform's link (interconnect.*), as NCCL's cost model prices a ring ([NCCL-TUNING]): a fixed latency,
+ * a latency per step, and the bytes each device sends at the link's bandwidth. An all-reduce of n bytes over t
+ * devices is 2(t - 1) steps each sending n / t (reduce-scatter, then all-gather); an all-gather of n bytes in all is
+ * t - 1 steps; a send between two pipeline stages is one step of n bytes */
+static double link_time(const struct hw_desc *h, int steps, double bytes)
+{
+    return h->ic_lat_s + steps * h->ic_hop_s + bytes / (h->ic_bw * h->ic_eff);
+}
+
+/* the communication of one forward pass of B sequences of S tokens: with tensor parallelism t, Megatron-LM's two
+ * all-reduces of the hidden states per decoder layer (after the attention's output projection and after the FFN) and
+ * one after the vocabulary-parallel embedding, then an all-gather of the last token's logits ([MEGATRON]); with
+ * pipeline parallelism p, p - 1 sends of the hidden states between stages. Activations cross at 16 bits (32 when
+ * the model computes in fp32) */
+static double comm_time(const struct run_ctx *rc, int batch, int seq)
+{
+    const struct nnperf_llm *l = rc->l;
+    const struct hw_desc *h = &rc->plat->hw;
+    if (l->tp * l->pp <= 1) return 0;
+    double ab = l->compute && dtype_bytes(l->compute) > 2 ? dtype_bytes(l->compute) : 2;
+    double x = (double)batch * seq * l->hidden * ab, t = 0;
+    int tp = l->tp;
+    if (tp > 1) {
+        t += (2.0 * l->layers + 1) * link_time(h, 2 * (tp - 1), 2.0 * (tp - 1) / tp * x);
+        t += link_time(h, tp - 1, (tp - 1.0) * batch * l->vocab * ab);
+    }
+    if (l->pp > 1) t += (l->pp - 1) * link_time(h, 1, x);
+    return t;
+}
+
 static enum nnperf_status run_phase(struct run_ctx *rc, int batch, int seq, int past, struct phase_out *po,
                                     struct llm_phase *keep)
 {
@@ -431,10 +464,11 @@ static enum nnperf_status run_phase(struct run_ctx *rc, int batch, int seq, int 
     if (!st) {
         struct nnperf_prediction_summary s;
         nnperf_prediction_summary(p, &s);
-        po->latency_s = s.latency_s;
+        if (!l->compute) l->compute = ar_strdup(&l->ar, s.dtype);
+        po->comm_s = comm_time(rc, batch, seq);
+        po->latency_s = s.latency_s + po->comm_s;
         po->ddr_bytes = s.ddr_bytes_per_run;
         po->ops = s.ops_per_run;
-        if (!l->compute) l->compute = ar_strdup(&l->ar, s.dtype);
         const struct ir_graph *g = an_graph(&a->st);
         po->kv_bytes = 0;
         for (int i = 0; i < g->n_outputs; i++)
@@ -445,7 +479,7 @@ static enum nnperf_status run_phase(struct run_ctx *rc, int batch, int seq, int 
         po->act_bytes = peak_activations(p->g, p);
         if (keep) {
             keep->batch = batch, keep->seq = seq, keep->past = past;
-            keep->latency_s = s.latency_s, keep->ddr_bytes = s.ddr_bytes_per_run, keep->ops = s.ops_per_run;
+            keep->latency_s = po->latency_s, keep->ddr_bytes = s.ddr_bytes_per_run, keep->ops = s.ops_per_run;
             int n = nnperf_prediction_layer_count(p);
             keep->layers = ar_calloc(&l->ar, (size_t)(n ? n : 1), sizeof *keep->layers);
             if (!keep->layers) st = diag_set(rc->d, NNPERF_E_NOMEM, "out of memory");
@@ -519,6 +553,93 @@ static void find_position_limit(struct nnperf_llm *l, const struct ir_graph *g)
     }
 }
 
+/* ---- the token embedding and the LM head ---- */
+
+static const struct ir_value *init_input(const struct ir_node *nd, int i)
+{
+    const struct ir_value *v = i < nd->n_in ? nd->in[i] : NULL;
+    return v && (v->flags & IR_V_INIT) ? v : NULL;
+}
+
+/* The token embedding (a Gather of input_ids from a 2-D initializer: its rows are the vocabulary, its width the
+ * hidden size) and the LM head (the MatMul or Gemm whose output is the logits: a graph output that is not the KV
+ * cache; tied when it reads the embedding table, directly or through a Transpose), sized at the weight dtype */
+static void find_ends(struct nnperf_llm *l, const struct ir_graph *g, double wb)
+{
+    const struct ir_value *emb = NULL;
+    for (int k = 0; k < g->n_nodes && !emb; k++) {
+        const struct ir_node *nd = g->nodes[k];
+        const struct ir_value *v = init_input(nd, 0);
+        if (!strcmp(nd->op_type, "Gather") && v && v->rank == 2 && nd->n_in > 1 && nd->in[1] &&
+            !strcmp(nd->in[1]->name, "input_ids") && v->dims[0].val > 0 && v->dims[1].val > 0)
+            emb = v;
+    }
+    if (!emb) return;
+    l->vocab = (double)emb->dims[0].val, l->hidden = (double)emb->dims[1].val;
+    l->embed_bytes = l->head_bytes = value_bytes(emb, wb);
+    l->tied = 1;
+    for (int k = 0; k < g->n_nodes; k++) {
+        const struct ir_node *nd = g->nodes[k];
+        if ((strcmp(nd->op_type, "MatMul") && strcmp(nd->op_type, "Gemm")) || !nd->n_out || !nd->out[0] ||
+            !(nd->out[0]->flags & IR_V_OUTPUT) || is_kv_out(nd->out[0]) || nd->n_in < 2 || !nd->in[1])
+            continue;
+        const struct ir_value *w = nd->in[1];
+        if (w->producer && !strcmp(w->producer->op_type, "Transpose") && init_input(w->producer, 0))
+            w = w->producer->in[0];
+        if (w == emb || !(w->flags & IR_V_INIT)) continue;
+        l->head_bytes = value_bytes(w, wb);
+        l->tied = 0;
+    }
+}
+
+/* the parallelism asked for against the model's shard and the platform's devices and link */
+static enum nnperf_status check_parallel(struct nnperf_llm *l, const struct nnperf_llm_options *o,
+                                         const struct ir_model *m, const struct nnperf_platform *plat,
+                                         struct diag *d)
+{
+    int built = llm_shard_of(m->producer);
+    if (o->tp < 0 || o->tp > LLM_MAX_DEVICES || o->pp < 0 || o->pp > LLM_MAX_DEVICES)
+        return diag_set(d, NNPERF_E_USAGE, "tensor and pipeline parallelism are 1 to %d devices",
+                        LLM_MAX_DEVICES);
+    l->tp = o->tp ? o->tp : built;
+    l->pp = o->pp ? o->pp : 1;
+    if (l->tp != built && built > 1)
+        return diag_set(d, NNPERF_E_USAGE,
+                        "tensor parallelism %d, but the model was built as one device of %d "
+                        "(nnperf_llm_config_load_tp)",
+                        l->tp, built);
+    if (l->tp != built)
+        return diag_set(
+            d, NNPERF_E_USAGE,
+            "tensor parallelism %d needs the decoder built as one device's shard (nnperf llm --config "
+            "CONFIG.json --tp N; nnperf_llm_config_load_tp): an ONNX decoder is one device's whole "
+            "model",
+            l->tp);
+    if (l->tp * l->pp == 1) return NNPERF_OK;
+    int devices = plat->hw.devices > 0 ? plat->hw.devices : 1;
+    if (l->tp * l->pp > devices)
+        return diag_set(d, NNPERF_E_USAGE,
+                        "tensor parallelism %d x pipeline parallelism %d = %d devices, but '%s' has %d "
+                        "(interconnect.devices; multi-GPU presets: 8x-h100-sxm, 8x-a100-80gb, 2x-l4)",
+                        l->tp, l->pp, l->tp * l->pp, l->platform, devices);
+    if (plat->hw.ic_bw <= 0)
+        return diag_set(d, NNPERF_E_USAGE,
+                        "platform '%s' gives no link between its devices (interconnect.bandwidth)",
+                        l->platform);
+    if (l->hidden <= 0)
+        return diag_set(
+            d, NNPERF_E_USAGE,
+            "parallelism needs the token embedding (a Gather of input_ids from a 2-D table) to size "
+            "the transfers; the model has none");
+    if (l->pp > 1 && l->pp > l->layers)
+        return diag_set(
+            d, NNPERF_E_USAGE,
+            "pipeline parallelism %d is over the model's %d decoder layers (counted from its KV cache "
+            "inputs)",
+            l->pp, l->layers);
+    return NNPERF_OK;
+}
+
 /* ---- one configuration ---- */
 
 static double interp(const int *x, const double *y, int n, int at)
@@ -541,7 +662,7 @@ static enum nnperf_status run_config(struct run_ctx *rc, int prompt, int batch, 
     /* decode steps: past N .. N+M-1 (with a cache: sequence 1; without: the whole sequence again) */
     int K = rc->o->decode_points < M ? rc->o->decode_points : M;
     int past[LLM_MAX_POINTS];
-    double t[LLM_MAX_POINTS];
+    double t[LLM_MAX_POINTS], cm[LLM_MAX_POINTS];
     int n = 0;
     for (int j = 0; j < K; j++) {
         int p = prompt + (K > 1 ? (int)(((int64_t)j * (M - 1) + (K - 1) / 2) / (K - 1)) : 0);
@@ -554,6 +675,7 @@ static enum nnperf_status run_config(struct run_ctx *rc, int prompt, int batch, 
         else
             st = run_phase(rc, batch, p + 1, 0, &o, first && last ? &l->last_decode : NULL);
         if (st) return st;
+        cm[n] = o.comm_s;
         t[n++] = o.latency_s;
         if (last) dec = o;
     }
@@ -563,8 +685,12 @@ static enum nnperf_status run_config(struct run_ctx *rc, int prompt, int batch, 
         l->n_points = n;
         for (int j = 0; j < n; j++) l->point_ctx[j] = past[j] + 1, l->point_s[j] = t[j];
     }
+    double comm_sum = 0;
+    for (int s = prompt; s < prompt + M; s++) comm_sum += interp(past, cm, n, s);
     r->prompt = prompt, r->generate = M, r->batch = batch;
     r->ttft_s = pre.latency_s;
+    r->ttft_comm_s = pre.comm_s;
+    r->tpot_comm_s = comm_sum / M;
     r->tpot_first_s = t[0];
     r->tpot_last_s = t[n - 1];
     r->tpot_mean_s = sum / M;
@@ -574,6 +700,15 @@ static enum nnperf_status run_config(struct run_ctx *rc, int prompt, int batch, 
     r->kv_cache_bytes = l->has_kv_cache ? dec.kv_bytes : 0;
     r->kv_bytes_per_token = r->kv_cache_bytes / ((double)batch * (prompt + M));
     r->weight_bytes = pre.weight_bytes;
+    if (l->pp > 1 && l->layers > 0) {
+        /* the fullest pipeline stage: ceil(L / p) of the decoder layers with the embedding (first stage) or the
+         * LM head (last stage, its own copy when tied) */
+        double share = (double)((l->layers + l->pp - 1) / l->pp) / l->layers;
+        double ends = l->embed_bytes + (l->tied ? 0 : l->head_bytes);
+        r->weight_bytes = fmax(0, r->weight_bytes - ends) * share + fmax(l->embed_bytes, l->head_bytes);
+        r->kv_cache_bytes *= share;
+        r->kv_bytes_per_token *= share;
+    }
     r->activation_bytes = pre.act_bytes > dec.act_bytes ? pre.act_bytes : dec.act_bytes;
     r->memory_bytes = r->weight_bytes + r->kv_cache_bytes + r->activation_bytes;
     r->fits = -1; /* fit_memory */
@@ -698,8 +833,9 @@ static enum nnperf_status fit_memory(struct nnperf_llm *l, const struct nnperf_l
                 d, NNPERF_E_USAGE,
                 "prompt %d + %d generated at batch %d needs %s (weights %s + KV cache %s + activations %s) "
                 "but "
-                "'%s' has %s%s%s%s%s%s: it does not fit%s",
+                "'%s' has %s%s%s%s%s%s%s: it does not fit%s%s",
                 r->prompt, r->generate, r->batch, need, w, kv, act, l->platform, has,
+                l->tp * l->pp > 1 || plat->hw.devices > 1 ? " per device" : "",
                 l->reserved_bytes > 0 ? " (" : "", l->reserved_bytes > 0 ? left : "",
                 l->reserved_bytes > 0 ? " after the runtime's reserve of " : "",
                 l->reserved_bytes > 0 ? res : "", l->reserved_bytes > 0 ? ")" : "",
@@ -707,7 +843,10 @@ static enum nnperf_status fit_memory(struct nnperf_llm *l, const struct nnperf_l
                                     "--allow-offload to stream weights from host memory"
                 : over > r->weight_bytes ? " even with every weight in host memory"
                                          : " and the platform has no host link (memory.host_bandwidth) to "
-                                           "stream weights over");
+                                           "stream weights over",
+                plat->hw.devices > l->tp * l->pp
+                    ? "; or split it over more of the platform's devices (--tp, --pp)"
+                    : "");
         /* the weights over the capacity cross the host link every forward pass, after the step's own work */
         r->offload_bytes = over;
         double t = over / plat->hw.host_bw;
@@ -821,6 +960,9 @@ enum nnperf_status nnperf_llm(struct nnperf_model *m, const struct nnperf_platfo
         l->reserved_bytes = plat->hw.reserved_bytes;
         l->kv_fraction = plat->hw.kv_fraction;
         find_position_limit(l, ((const struct ir_model *)m)->graph);
+        const char *wn = o.weights ? o.weights : o.compute;
+        find_ends(l, ((const struct ir_model *)m)->graph, wn ? dtype_bytes(wn) : 0);
+        st = check_parallel(l, &o, (const struct ir_model *)m, plat, &d);
         for (int i = 0; !st && l->position_limit && i < o.n_prompts; i++)
             if ((int64_t)o.prompts[i] + o.generate > l->position_limit)
                 st = diag_set(
@@ -884,6 +1026,8 @@ void nnperf_llm_summary(const struct nnperf_llm *l, struct nnperf_llm_summary *s
     s->reserved_bytes = l->reserved_bytes;
     s->kv_fraction = l->kv_fraction;
     s->position_limit = l->position_limit;
+    s->tp = l->tp;
+    s->pp = l->pp;
     s->rows = l->n_rows;
     s->warnings = l->n_warn;
 }

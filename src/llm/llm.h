@@ -7,9 +7,14 @@
 #include "../predict/predict.h"
 #include "../report/render.h"
 
-#define LLM_MAX_POINTS 64
-#define LLM_MAX_ROWS   4096
-#define LLM_MAX_DIM    ((int64_t)1 << 40) /* the largest value of a dim binding */
+#define LLM_MAX_POINTS  64
+#define LLM_MAX_ROWS    4096
+#define LLM_MAX_DIM     ((int64_t)1 << 40) /* the largest value of a dim binding */
+#define LLM_MAX_DEVICES 1024               /* tensor x pipeline parallelism */
+
+/* the tensor parallelism a model's producer name says it is one device's shard of: "nnperf-llm-config tp=N" (a
+ * decoder built by nnperf_llm_config_load_tp, config.c); 1 for any other */
+int llm_shard_of(const char *producer);
 
 /* one layer of a kept phase (copied from the prediction) */
 struct llm_layer {
@@ -42,6 +47,11 @@ struct nnperf_llm {
     double point_ctx[LLM_MAX_POINTS], point_s[LLM_MAX_POINTS];
     const char **warn;
     int n_warn, cap_warn;
+    int tp, pp;           /* tensor and pipeline parallelism */
+    double hidden, vocab; /* the token embedding's width and (this device's) rows; 0 not found */
+    double embed_bytes,
+        head_bytes; /* the embedding table and the LM head at the weight dtype (tied: the same) */
+    int tied;       /* the LM head reads the embedding table */
     int served;
     struct nnperf_serve_result serve;
     struct nnperf_serve_options serve_opts; /* with defaults resolved */

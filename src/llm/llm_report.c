@@ -81,7 +81,17 @@ static void table(const struct nnperf_llm *l, struct strbuf *sb)
               r->prompt + r->generate, r->kv_cache_bytes, b);
     fmt_bytes(a, sizeof a, r->weight_bytes), fmt_bytes(b, sizeof b, r->kv_cache_bytes);
     fmt_bytes(c, sizeof c, r->activation_bytes), fmt_bytes(d, sizeof d, r->memory_bytes);
-    sb_printf(sb, "  memory                   weights %s + KV cache %s + activations %s = %s", a, b, c, d);
+    if (l->tp * l->pp > 1) {
+        fmt_ms(a, sizeof a, r->ttft_comm_s), fmt_ms(b, sizeof b, r->tpot_comm_s);
+        sb_printf(
+            sb,
+            "  interconnect             %s of the first token, %s per output token (tensor %d x pipeline "
+            "%d = %d devices)\n",
+            a, b, l->tp, l->pp, l->tp * l->pp);
+        fmt_bytes(a, sizeof a, r->weight_bytes), fmt_bytes(b, sizeof b, r->kv_cache_bytes);
+    }
+    sb_printf(sb, "  memory%s weights %s + KV cache %s + activations %s = %s",
+              l->tp * l->pp > 1 ? " per device       " : "                  ", a, b, c, d);
     if (l->device_bytes > 0) {
         fmt_bytes(a, sizeof a, l->device_bytes);
         sb_printf(sb, " of %s", a);
@@ -148,6 +158,8 @@ static void json_row(const struct nnperf_llm_row *r, struct strbuf *sb)
               r->activation_bytes, r->memory_bytes);
     sb_printf(sb, ",\"fits\":%s", r->fits < 0 ? "null" : r->fits ? "true" : "false");
     sb_printf(sb, ",\"offload_bytes\":%.0f", r->offload_bytes);
+    jnum(sb, "ttft_comm_ms", r->ttft_comm_s * 1e3, 1);
+    jnum(sb, "tpot_comm_ms", r->tpot_comm_s * 1e3, 1);
 }
 
 static void json_layers(const struct llm_phase *ph, struct strbuf *sb)
@@ -215,6 +227,7 @@ static void json(const struct nnperf_llm *l, struct strbuf *sb)
     sb_printf(sb, ",\"device_bytes\":%.0f,\"reserved_bytes\":%.0f", l->device_bytes, l->reserved_bytes);
     jnum(sb, "kv_fraction", l->kv_fraction, 1);
     sb_printf(sb, ",\"position_limit\":%d", l->position_limit);
+    sb_printf(sb, ",\"parallel\":{\"tp\":%d,\"pp\":%d,\"devices\":%d}", l->tp, l->pp, l->tp * l->pp);
     sb_puts(sb, ",\n\"summary\":{");
     json_row(&l->rows[0], sb);
     sb_printf(sb, ",\"max_batch\":%d,\"max_context\":%d}", l->max_batch, l->max_context);

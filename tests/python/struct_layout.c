@@ -63,6 +63,8 @@ int main(void)
     FIELD(nnperf_llm_options, n_dims);
     FIELD(nnperf_llm_options, allow_offload);
     FIELD(nnperf_llm_options, serve);
+    FIELD(nnperf_llm_options, tp);
+    FIELD(nnperf_llm_options, pp);
     STRUCT(nnperf_serve_options);
     FIELD(nnperf_serve_options, requests);
     FIELD(nnperf_serve_options, rate);

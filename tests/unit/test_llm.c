@@ -548,7 +548,7 @@ static struct nnperf_llm *run_config(const char *name, struct nnperf_platform *p
     snprintf(path, sizeof path, DIR "configs/%s.json", name);
     struct nnperf_model *m = NULL;
     struct nnperf_llm *l = NULL;
-    *st = nnperf_llm_config_load(path, &m, err, errlen);
+    *st = nnperf_llm_config_load_tp(path, o->tp ? o->tp : 1, &m, err, errlen);
     if (!*st) *st = nnperf_llm(m, p, o, &l, err, errlen);
     nnperf_model_free(m);
     return l;
@@ -895,6 +895,95 @@ static void test_serve(void)
     nnperf_model_free(m);
 }
 
+/* one link cost as the platform's keys price it (NCCL's ring model): fixed + steps x per step + bytes / rate */
+static double link_s(const struct nnperf_platform *p, int steps, double bytes)
+{
+    return p->hw.ic_lat_s + steps * p->hw.ic_hop_s + bytes / (p->hw.ic_bw * p->hw.ic_eff);
+}
+
+static int row_of(const char *name, struct nnperf_platform *p, struct nnperf_llm_options *o, int tp, int pp,
+                  struct nnperf_llm_row *r, char *err, size_t errlen)
+{
+    enum nnperf_status st;
+    o->tp = tp, o->pp = pp;
+    struct nnperf_llm *l = run_config(name, p, o, err, errlen, &st);
+    if (l) nnperf_llm_row(l, 0, r);
+    nnperf_llm_free(l);
+    return l != NULL;
+}
+
+/* tensor and pipeline parallelism (issue 20): Llama-3-70B fp16 on the 8x H100 preset is refused on one device
+ * with its sizes and fits with TP 2 and 4: weights and KV cache per device a half and a quarter (the norms are
+ * replicated), each step faster, the link's time that of Megatron's 2L + 1 all-reduces and a logits all-gather;
+ * pipeline stages split the layers' weights and KV cache and add one send per stage boundary; misuse is refused */
+static void test_parallel(void)
+{
+    struct nnperf_platform *h8 = NULL, one;
+    char err[1024];
+    CHECK(nnperf_platform_load("8x-h100-sxm", &h8, err, sizeof err) == NNPERF_OK);
+    CHECK(gpu_with(&one, "  ddr_bytes: 1TB\n"));
+    if (!h8) return;
+    CHECK_EQ_U(h8->hw.devices, 8);
+    int prompt = 1024;
+    struct nnperf_llm_options o = {.prompts = &prompt, .n_prompts = 1, .generate = 64};
+    struct nnperf_llm_row r1, r2, r4;
+    CHECK(!row_of("llama-3-70b", h8, &o, 1, 1, &r1, err, sizeof err));
+    CHECK(strstr(err, "needs 142 GB (weights 141 GB") && strstr(err, "85.9 GB per device") &&
+          strstr(err, "(--tp, --pp)"));
+    if (!strstr(err, "needs 142 GB")) fprintf(stderr, "%s\n", err);
+    CHECK(row_of("llama-3-70b", &one, &o, 1, 1, &r1, err, sizeof err));
+    CHECK(row_of("llama-3-70b", h8, &o, 2, 1, &r2, err, sizeof err) && r2.fits == 1);
+    CHECK(row_of("llama-3-70b", h8, &o, 4, 1, &r4, err, sizeof err) && r4.fits == 1);
+    CHECK(r2.weight_bytes >= r1.weight_bytes / 2 && r2.weight_bytes < 1.001 * r1.weight_bytes / 2);
+    CHECK(r4.weight_bytes >= r1.weight_bytes / 4 && r4.weight_bytes < 1.001 * r1.weight_bytes / 4);
+    CHECK(r2.kv_cache_bytes == r1.kv_cache_bytes / 2 && r4.kv_cache_bytes == r1.kv_cache_bytes / 4);
+    CHECK(r4.tpot_mean_s < r2.tpot_mean_s && r4.ttft_s < r2.ttft_s && r2.ttft_comm_s < r2.ttft_s);
+    /* prefill at TP 2: 161 all-reduces of 1024 x 8192 fp16 hidden states (each device sends half, twice) and the
+     * all-gather of the last token's logits (128256 / 2 per device) */
+    double x = 1024.0 * 8192 * 2;
+    double want = 161 * link_s(h8, 2, x) + link_s(h8, 1, 64128.0 * 2);
+    CHECK(fabs(r2.ttft_comm_s - want) < 1e-9 * want);
+    if (fabs(r2.ttft_comm_s - want) >= 1e-9 * want)
+        fprintf(stderr, "comm %g want %g\n", r2.ttft_comm_s, want);
+    CHECK(r1.ttft_comm_s == 0 && r1.tpot_comm_s == 0);
+
+    /* pipeline: tiny-llama (2 layers, hidden 64, untied head) in 2 stages on a 4-device platform */
+    struct nnperf_platform four;
+    CHECK(gpu_with(&four, "  ddr_bytes: 1GB\n"));
+    four.hw.devices = 4, four.hw.ic_bw = 1e10, four.hw.ic_eff = 0.5, four.hw.ic_lat_s = 2e-6;
+    four.hw.ic_hop_s = 1e-7;
+    int p16 = 16, b3 = 3;
+    struct nnperf_llm_options t = {
+        .prompts = &p16, .n_prompts = 1, .batches = &b3, .n_batches = 1, .generate = 8};
+    struct nnperf_llm_row q1, q2;
+    CHECK(row_of("tiny-llama", &four, &t, 1, 1, &q1, err, sizeof err));
+    CHECK(row_of("tiny-llama", &four, &t, 1, 2, &q2, err, sizeof err));
+    CHECK(q2.kv_cache_bytes == q1.kv_cache_bytes / 2);
+    /* one layer's weights and the larger end (embedding and head: 256 x 64 each) */
+    double ends = 2 * 256.0 * 64 * 2;
+    CHECK(fabs(q2.weight_bytes - ((q1.weight_bytes - ends) / 2 + ends / 2)) < 1);
+    CHECK(fabs(q2.ttft_comm_s - link_s(&four, 1, 3 * 16 * 64 * 2.0)) < 1e-15);
+    CHECK(fabs(q2.ttft_s - q2.ttft_comm_s - q1.ttft_s) < 1e-12);
+    /* misuse */
+    CHECK(!row_of("tiny-llama", &four, &t, 3, 1, &q2, err, sizeof err) && strstr(err, "does not divide"));
+    CHECK(!row_of("tiny-llama", &four, &t, 1, 3, &q2, err, sizeof err) && strstr(err, "2 decoder layers"));
+    CHECK(!row_of("tiny-llama", &four, &t, 4, 2, &q2, err, sizeof err) && strstr(err, "has 4"));
+    four.hw.ic_bw = 0;
+    CHECK(!row_of("tiny-llama", &four, &t, 2, 1, &q2, err, sizeof err) &&
+          strstr(err, "interconnect.bandwidth"));
+    struct nnperf_model *m = load("tiny-llama-genai");
+    struct nnperf_llm *l = NULL;
+    t.tp = 2, t.pp = 1;
+    CHECK(m && nnperf_llm(m, h8, &t, &l, err, sizeof err) == NNPERF_E_USAGE &&
+          strstr(err, "one device's shard"));
+    t.tp = 0, t.pp = 2;
+    CHECK(m &&
+          nnperf_llm(m, h8, &t, &l, err, sizeof err) == NNPERF_OK); /* pipeline stages of an ONNX decoder */
+    nnperf_llm_free(l);
+    nnperf_model_free(m);
+    nnperf_platform_free(h8);
+}
+
 int main(void)
 {
     struct diag d = {0};
@@ -919,5 +1008,6 @@ int main(void)
     test_weight_formats();
     test_fp8();
     test_serve();
+    test_parallel();
     return tt_done();
 }

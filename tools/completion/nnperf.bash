@@ -181,7 +181,7 @@ _nnperf() {
             fi ;;
         esac ;;
     llm)
-        opts="--prompt --batch --generate --weights --kv --compute --decode-points --config --allow-offload --serve --rate --concurrency --requests --lengths --seed --block-size --chunk --max-batch --dim --hw --set --format -o --output -h --help"
+        opts="--prompt --batch --generate --weights --kv --compute --decode-points --config --tp --pp --allow-offload --serve --rate --concurrency --requests --lengths --seed --block-size --chunk --max-batch --dim --hw --set --format -o --output -h --help"
         case "$prev" in
         --prompt) COMPREPLY=() ;;
         --batch) COMPREPLY=() ;;
@@ -191,6 +191,8 @@ _nnperf() {
         --compute) COMPREPLY=($(compgen -W "int4 int8 fp8 fp8_e4m3 fp8_e5m2 fp16 bf16 fp32" -- "$cur")) ;;
         --decode-points) COMPREPLY=() ;;
         --config) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        --tp) COMPREPLY=() ;;
+        --pp) COMPREPLY=() ;;
         --rate) COMPREPLY=() ;;
         --concurrency) COMPREPLY=() ;;
         --requests) COMPREPLY=() ;;

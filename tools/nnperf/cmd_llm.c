@@ -34,6 +34,8 @@ int cmd_llm(const struct cli_args *a)
         .dims = a->v[OPT_DIM].s,
         .n_dims = a->v[OPT_DIM].n,
         .allow_offload = cli_flag(a, OPT_ALLOW_OFFLOAD),
+        .tp = a->v[OPT_TP].n ? a->v[OPT_TP].i[0] : 0,
+        .pp = a->v[OPT_PP].n ? a->v[OPT_PP].i[0] : 0,
     };
     struct nnperf_serve_options so = {
         .requests = a->v[OPT_REQUESTS].n ? a->v[OPT_REQUESTS].i[0] : 0,
@@ -66,7 +68,7 @@ int cmd_llm(const struct cli_args *a)
     struct nnperf_platform *p;
     if (cli_load_platform(a, hw, &p)) return 2;
     struct nnperf_model *m;
-    if (config ? nnperf_llm_config_load(config, &m, err, sizeof err) != NNPERF_OK
+    if (config ? nnperf_llm_config_load_tp(config, o.tp ? o.tp : 1, &m, err, sizeof err) != NNPERF_OK
                : cli_load_model(model, NULL, &m)) {
         if (config) cli_error("%s", err);
         nnperf_platform_free(p);

@@ -97,5 +97,19 @@ expect 2 "go with --serve" "$nnperf" llm --config "$c/tiny-llama.json" --hw a100
 expect 2 "llm: --rate '0': expected" "$nnperf" llm --config "$c/tiny-llama.json" --hw a100-80gb --serve --rate 0
 expect 0 "" "$nnperf" llm --config "$c/tiny-llama.json" --hw a100-80gb --prompt 64 --generate 32 --serve --rate 50 --requests 200 \
     --lengths exponential --seed 7 --block-size 16 --chunk 512 --max-batch 32
+# tensor and pipeline parallelism (issue 20's acceptance): Llama-3-70B fp16 on the 8x H100 preset exits 2 with the
+# sizes on one device and fits with --tp 2 and --tp 4
+expect 2 "llama-3-70b.json: prompt 512 + 128 generated at batch 1 needs 141 GB (weights 141 GB + KV cache 210 MB + activations 67.1 MB) but '8x-h100-sxm' has 85.9 GB per device" \
+    "$nnperf" llm --config "$c/llama-3-70b.json" --hw 8x-h100-sxm
+for tp in 2 4; do
+    expect 0 "" "$nnperf" llm --config "$c/llama-3-70b.json" --hw 8x-h100-sxm --tp $tp -o "$work/tp$tp.txt"
+    grep -q "memory per device .*: fits" "$work/tp$tp.txt" && grep -q "(tensor $tp x pipeline 1 = $tp devices)" "$work/tp$tp.txt" ||
+        { echo "FAIL: --tp $tp"; cat "$work/tp$tp.txt"; fail=$((fail + 1)); }
+done
+expect 2 "tensor parallelism 2 needs the decoder built as one device's shard" "$nnperf" llm "$m" --hw 8x-h100-sxm --tp 2
+expect 2 "= 16 devices, but '8x-h100-sxm' has 8 (interconnect.devices" "$nnperf" llm --config "$c/llama-3-70b.json" \
+    --hw 8x-h100-sxm --tp 8 --pp 2
+expect 2 "tensor parallelism 2 x pipeline parallelism 1 = 2 devices, but 'a100-80gb' has 1" "$nnperf" llm \
+    --config "$c/tiny-llama.json" --hw a100-80gb --tp 2
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
