@@ -5,7 +5,8 @@
  *
  * The report module is a one-way stack; a file includes only headers of its own level or below:
  *   1. fmt.h                                   formatting (this file)
- *   2. table.h json.h csv.h svg.h html.h       writers (each includes fmt.h only)
+ *   2. table.h json.h csv.h svg.h html.h       writers (each includes fmt.h only); fields.h: a report's columns
+ *                                              as one table walked by the table, JSON and CSV writers
  *   3. view.h                                  a prediction as reports read it (public accessors only)
  *   4. plots.h                                 the SVG plots (svg.h + view.h)
  *   5. render.h, render_*.c                    the render entry points of include/nnperf.h

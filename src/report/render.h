@@ -5,6 +5,7 @@
 #define NNPERF_REPORT_RENDER_H
 
 #include "csv.h"
+#include "fields.h"
 #include "html.h"
 #include "json.h"
 #include "plots.h"

@@ -5,6 +5,7 @@
  * with Summary, Layer details, Timeline, Roofline and Memory tabs. Predictions are read through view.h only. */
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,156 @@ static void json_dims(struct rep_json *j, const char *key, const struct rep_laye
     }
     rj_end(j);
 }
+
+/* ---- the layer columns of every format ---- */
+
+#define LI(m) offsetof(struct rep_layer, li.m)
+#define LD(m) offsetof(struct rep_layer, d.m)
+
+static void json_nodes(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    const struct rep_view *v = ctx;
+    const struct rep_layer *L = row;
+    rj_arr(j, key, 0);
+    for (int k = 0; k < L->li.nodes; k++)
+        rj_str(j, NULL, nnperf_prediction_layer_node(v->p, L->index, k, NULL));
+    rj_end(j);
+}
+
+static void json_shape(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx;
+    json_dims(j, key, row, 0);
+}
+
+static void json_aligned_shape(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx;
+    json_dims(j, key, row, 1);
+}
+
+static void text_shape(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    rep_layer_shape(c->buf, sizeof c->buf, row, 0);
+    c->s = c->buf;
+}
+
+static void text_aligned_shape(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    rep_layer_shape(c->buf, sizeof c->buf, row, 1);
+    c->s = c->buf;
+}
+
+static void text_load_store(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const struct rep_layer *L = row;
+    rep_time(c->buf, sizeof c->buf, L->li.t_memory + L->d.t_transfer);
+    c->s = c->buf;
+}
+
+static void text_time(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const struct rep_layer *L = row;
+    if (L->d.cost_known)
+        rep_time(c->buf, sizeof c->buf, L->li.t_total);
+    else
+        snprintf(c->buf, sizeof c->buf, "?");
+    c->s = c->buf;
+}
+
+static void text_active(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const struct rep_layer *L = row;
+    c_snprintf(c->buf, sizeof c->buf, "%.1f ~ %.1f", L->li.start * 1e6, L->li.end * 1e6);
+    c->s = c->buf;
+}
+
+#define J  RF_JSON
+#define C  RF_CSV
+#define T  RF_TABLE
+#define JC (RF_JSON | RF_CSV)
+#define US(k_, in_, m_)                                                                                      \
+    {                                                                                                        \
+        .key = k_, .in = in_, .kind = RF_NUM, .off = m_, .scale = 1e6                                        \
+    }
+/* JSON members, CSV columns and table columns of a layer, in each format's order (a column placed differently in
+ * two formats is two rows) */
+static const struct rf_field layer_fields[] = {
+    {.key = "index",
+     .col = {"#", 1, 2, 0, 0},
+     .in = C | T,
+     .kind = RF_INT,
+     .off = offsetof(struct rep_layer, index)},
+    {.key = "name", .in = J, .kind = RF_STR, .off = LI(name)},
+    {.key = "layer", .col = {"layer", 0, 0, 40, 12}, .in = C | T, .kind = RF_STR, .off = LI(name)},
+    {.key = "op", .col = {"op", 0, 3, 16, 0}, .in = RF_ALL, .kind = RF_STR, .off = LI(op)},
+    {.key = "class", .in = JC, .kind = RF_STR, .off = LI(klass)},
+    {.key = "dtype", .col = {"dtype", 0, 3, 0, 0}, .in = J | T, .kind = RF_STR, .off = LI(dtype)},
+    {.key = "nodes", .in = J, .kind = RF_FN, .json = json_nodes},
+    {.key = "unit", .in = JC, .kind = RF_STR, .off = LD(unit)},
+    {.key = "nodes", .in = C, .kind = RF_INT, .off = LI(nodes)},
+    {.key = "cost_known", .in = J, .kind = RF_BOOL, .off = LD(cost_known)},
+    {.key = "ops", .col = {"ops", 1, 4, 0, 0}, .in = RF_ALL, .kind = RF_NUM, .off = LI(ops)},
+    {.key = "aligned_ops", .in = JC, .kind = RF_NUM, .off = LI(aligned_ops)},
+    {.key = "output_shape",
+     .col = {"output shape", 0, 7, 22, 0},
+     .in = J | T,
+     .kind = RF_FN,
+     .fn = text_shape,
+     .json = json_shape},
+    {.key = "aligned_output_shape",
+     .col = {"aligned shape", 0, 9, 22, 0},
+     .in = J | T,
+     .kind = RF_FN,
+     .fn = text_aligned_shape,
+     .json = json_aligned_shape},
+    {.key = "weight_bytes", .in = JC, .kind = RF_NUM, .off = LI(weight_bytes)},
+    {.key = "load_bytes", .in = JC, .kind = RF_NUM, .off = LI(load_bytes)},
+    {.key = "store_bytes", .in = JC, .kind = RF_NUM, .off = LI(store_bytes)},
+    {.key = "spill_store_bytes", .in = J, .kind = RF_NUM, .off = LD(spill_store_bytes)},
+    {.key = "spill_load_bytes", .in = J, .kind = RF_NUM, .off = LD(spill_load_bytes)},
+    {.key = "spill_bytes", .in = C, .kind = RF_NUM, .off = LI(spill_bytes)},
+    {.key = "transfer_bytes", .in = J, .kind = RF_NUM, .off = LD(transfer_bytes)},
+    {.key = "compute_us",
+     .col = {"compute", 1, 5, 0, 0},
+     .in = RF_ALL,
+     .kind = RF_NUM,
+     .off = LI(t_compute),
+     .scale = 1e6,
+     .people = RF_P_TIME},
+    US("memory_us", JC, LI(t_memory)),
+    {.col = {"load/store", 1, 6, 0, 0}, .in = T, .kind = RF_FN, .fn = text_load_store},
+    US("transfer_us", JC, LD(t_transfer)),
+    US("overhead_us", J, LD(t_overhead)),
+    US("time_us", JC, LI(t_total)),
+    {.col = {"time", 1, 0, 0, 0}, .in = T, .kind = RF_FN, .fn = text_time},
+    US("start_us", JC, LI(start)),
+    US("end_us", JC, LI(end)),
+    {.col = {"active (us)", 0, 8, 0, 0}, .in = T, .kind = RF_FN, .fn = text_active},
+    {.key = "bound", .in = JC, .kind = RF_STR, .off = LI(bound)},
+    {.col = {"bound", 0, 0, 0, 0}, .in = T, .kind = RF_FN, .fn = rep_layer_bound_cell},
+    {.key = "share",
+     .col = {"share", 1, 0, 0, 0},
+     .in = RF_ALL,
+     .kind = RF_NUM,
+     .off = offsetof(struct rep_layer, share),
+     .people = RF_P_PCT},
+    {.key = "intensity", .in = J, .kind = RF_NUM, .off = LI(intensity)},
+    {.key = "attained_ops_per_s", .in = J, .kind = RF_NUM, .off = LI(attained)},
+    {.key = "energy_j", .in = C, .kind = RF_NUM, .off = LI(energy_j)},
+    {.key = "dtype", .in = C, .kind = RF_STR, .off = LI(dtype)},
+};
+#undef J
+#undef C
+#undef T
+#undef JC
+#undef US
+#define N_LAYER_FIELDS ((int)(sizeof layer_fields / sizeof layer_fields[0]))
 
 static void json_summary(const struct rep_view *v, struct rep_json *j)
 {
@@ -117,44 +268,10 @@ static void json_tail(const struct rep_view *v, struct rep_json *j)
     rj_num(j, "sram_bytes", v->su.sram_bytes);
     rj_str(j, "schedule", v->su.schedule);
     rj_end(j);
-    rj_arr(j, "layers", 1);
-    for (int l = 0; l < v->n; l++) {
-        const struct rep_layer *L = &v->L[l];
-        const struct nnperf_layer_info *li = &L->li;
-        rj_obj(j, NULL, 0);
-        rj_str(j, "name", li->name);
-        rj_str(j, "op", li->op);
-        rj_str(j, "class", li->klass);
-        rj_str(j, "dtype", li->dtype);
-        rj_arr(j, "nodes", 0);
-        for (int k = 0; k < li->nodes; k++) rj_str(j, NULL, nnperf_prediction_layer_node(v->p, l, k, NULL));
-        rj_end(j);
-        rj_str(j, "unit", L->d.unit);
-        rj_bool(j, "cost_known", L->d.cost_known);
-        rj_num(j, "ops", li->ops);
-        rj_num(j, "aligned_ops", li->aligned_ops);
-        json_dims(j, "output_shape", L, 0);
-        json_dims(j, "aligned_output_shape", L, 1);
-        rj_num(j, "weight_bytes", li->weight_bytes);
-        rj_num(j, "load_bytes", li->load_bytes);
-        rj_num(j, "store_bytes", li->store_bytes);
-        rj_num(j, "spill_store_bytes", L->d.spill_store_bytes);
-        rj_num(j, "spill_load_bytes", L->d.spill_load_bytes);
-        rj_num(j, "transfer_bytes", L->d.transfer_bytes);
-        rj_num(j, "compute_us", li->t_compute * 1e6);
-        rj_num(j, "memory_us", li->t_memory * 1e6);
-        rj_num(j, "transfer_us", L->d.t_transfer * 1e6);
-        rj_num(j, "overhead_us", L->d.t_overhead * 1e6);
-        rj_num(j, "time_us", li->t_total * 1e6);
-        rj_num(j, "start_us", li->start * 1e6);
-        rj_num(j, "end_us", li->end * 1e6);
-        rj_str(j, "bound", li->bound);
-        rj_num(j, "share", L->share);
-        rj_num(j, "intensity", li->intensity);
-        rj_num(j, "attained_ops_per_s", li->attained);
-        rj_end(j);
-    }
-    rj_end(j);
+    struct rf_rows w;
+    rf_begin(&w, NNPERF_FORMAT_JSON, layer_fields, N_LAYER_FIELDS, v, NULL, j, "layers");
+    for (int l = 0; l < v->n; l++) rf_row(&w, &v->L[l]);
+    rf_end(&w, NULL, 0, 0, NULL);
     rj_obj(j, "timeline", 0);
     rj_num(j, "interval_ms", v->su.interval_s * 1e3);
     int n = nnperf_prediction_interval_count(v->p);
@@ -221,79 +338,13 @@ static void expected_error_text(const struct rep_view *v, char *b, size_t n)
 
 static void render_csv(const struct rep_view *v, struct strbuf *sb)
 {
-    struct rep_csv c;
-    rc_init(&c, sb);
-    rc_header(
-        &c, "index,layer,op,class,unit,nodes,ops,aligned_ops,weight_bytes,load_bytes,store_bytes,spill_bytes,"
-            "compute_us,memory_us,transfer_us,time_us,start_us,end_us,bound,share,energy_j,dtype");
-    for (int l = 0; l < v->n; l++) {
-        const struct rep_layer *L = &v->L[l];
-        const struct nnperf_layer_info *li = &L->li;
-        rc_int(&c, l);
-        rc_str(&c, li->name);
-        rc_str(&c, li->op);
-        rc_str(&c, li->klass);
-        rc_str(&c, L->d.unit);
-        rc_int(&c, li->nodes);
-        double x[14] = {li->ops,
-                        li->aligned_ops,
-                        li->weight_bytes,
-                        li->load_bytes,
-                        li->store_bytes,
-                        li->spill_bytes,
-                        li->t_compute * 1e6,
-                        li->t_memory * 1e6,
-                        L->d.t_transfer * 1e6,
-                        li->t_total * 1e6,
-                        li->start * 1e6,
-                        li->end * 1e6};
-        for (int k = 0; k < 12; k++) rc_num(&c, x[k]);
-        rc_str(&c, li->bound);
-        rc_num(&c, L->share);
-        rc_num(&c, li->energy_j);
-        rc_str(&c, li->dtype);
-        rc_end(&c);
-    }
+    struct rf_rows w;
+    rf_begin(&w, NNPERF_FORMAT_CSV, layer_fields, N_LAYER_FIELDS, v, sb, NULL, NULL);
+    for (int l = 0; l < v->n; l++) rf_row(&w, &v->L[l]);
+    rf_end(&w, sb, 0, 0, NULL);
 }
 
 /* ---- text ---- */
-
-static const struct rep_col layer_cols[] = {
-    {"#", 1, 2, 0, 0},
-    {"layer", 0, 0, 40, 12},
-    {"op", 0, 3, 16, 0},
-    {"dtype", 0, 3, 0, 0},
-    {"ops", 1, 4, 0, 0},
-    {"output shape", 0, 7, 22, 0},
-    {"aligned shape", 0, 9, 22, 0},
-    {"compute", 1, 5, 0, 0},
-    {"load/store", 1, 6, 0, 0},
-    {"time", 1, 0, 0, 0},
-    {"active (us)", 0, 8, 0, 0},
-    {"bound", 0, 0, 0, 0},
-    {"share", 1, 0, 0, 0},
-};
-
-static void layer_row(struct rep_table *t, const struct rep_layer *L)
-{
-    char f[12][96];
-    const struct nnperf_layer_info *li = &L->li;
-    snprintf(f[0], sizeof f[0], "%d", L->index);
-    rep_si(f[3], sizeof f[3], li->ops, "");
-    rep_layer_shape(f[4], sizeof f[4], L, 0);
-    rep_layer_shape(f[5], sizeof f[5], L, 1);
-    rep_time(f[6], sizeof f[6], li->t_compute);
-    rep_time(f[7], sizeof f[7], li->t_memory + L->d.t_transfer);
-    if (L->d.cost_known)
-        rep_time(f[8], sizeof f[8], li->t_total);
-    else
-        snprintf(f[8], sizeof f[8], "?");
-    c_snprintf(f[9], sizeof f[9], "%.1f ~ %.1f", li->start * 1e6, li->end * 1e6);
-    rep_pct(f[11], sizeof f[11], L->share);
-    const char *cells[13] = {f[0], li->name, li->op, li->dtype,          f[3], f[4], f[5], f[6],
-                             f[7], f[8],     f[9],   rep_layer_bound(L), f[11]};
-    rt_row(t, cells);
-}
 
 /* "  key                       value", the value word-wrapped under itself */
 static void kv_line(struct strbuf *sb, int width, const char *key, const char *fmt, ...)
@@ -398,14 +449,14 @@ static void text_report(const struct rep_view *v, const struct nnperf_render_opt
     rep_an_table(v->a, o, sb);
     text_summary(v, o->width, sb);
     if (!o->summary_only) {
-        struct rep_table t;
-        rt_init(&t, layer_cols, 13);
+        struct rf_rows w;
+        rf_begin(&w, NNPERF_FORMAT_TABLE, layer_fields, N_LAYER_FIELDS, v, sb, NULL, NULL);
         int rows = 0;
         if (o->top > 0) {
-            for (int i = 0; i < v->n_shown && i < o->top; i++, rows++) layer_row(&t, &v->L[v->by_time[i]]);
+            for (int i = 0; i < v->n_shown && i < o->top; i++, rows++) rf_row(&w, &v->L[v->by_time[i]]);
         } else {
             for (int l = 0; l < v->n; l++)
-                if (v->L[l].shown || o->all) layer_row(&t, &v->L[l]), rows++;
+                if (v->L[l].shown || o->all) rf_row(&w, &v->L[l]), rows++;
         }
         sb_putc(sb, '\n');
         struct strbuf note;
@@ -421,7 +472,7 @@ static void text_report(const struct rep_view *v, const struct nnperf_render_opt
             rep_view_hidden_note(v, &note);
             sb_puts(&note, " --all shows them. ");
         }
-        rt_finish(&t, o->width, 0, sb, &note);
+        rf_end(&w, sb, o->width, 0, &note);
     }
     int n = nnperf_prediction_interval_count(v->p);
     char head[160];

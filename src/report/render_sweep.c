@@ -1,25 +1,59 @@
 /* render_sweep.c - `nnperf sweep`: one row per configuration of one model (platform, dtype, batch and any other
  * setting): latency per run, FPS, DDR bytes per frame, utilization and how many layers are memory-bound, as a table,
  * JSON (schema "nnperf.sweep", docs/json-schema.md) or CSV. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
 
-static const struct rep_col cols[] = {
-    {"platform", 0, 0, 28, 10},  {"dtype", 0, 0, 0, 0},
-    {"batch", 1, 0, 0, 0},       {"latency", 1, 0, 0, 0},
-    {"FPS", 1, 0, 0, 0},         {"DDR per frame", 1, 2, 0, 0},
-    {"utilization", 1, 3, 0, 0}, {"memory-bound layers", 1, 4, 0, 0},
-    {"settings", 0, 1, 40, 0},
-};
-
 struct row {
     const char *platform, *dtype, *settings; /* in the sweep's arena */
     int batch, memory_bound;
     double latency_s, fps, ddr_bytes_per_frame, avg_utilization;
 };
+
+#define R(m) offsetof(struct row, m)
+
+/* the columns of every format: JSON members and CSV columns by key, the table's by heading */
+static const struct rf_field fields[] = {
+    {.key = "platform", .col = {"platform", 0, 0, 28, 10}, .in = RF_ALL, .kind = RF_STR, .off = R(platform)},
+    {.key = "dtype", .col = {"dtype", 0, 0, 0, 0}, .in = RF_ALL, .kind = RF_STR, .off = R(dtype)},
+    {.key = "batch", .col = {"batch", 1, 0, 0, 0}, .in = RF_ALL, .kind = RF_INT, .off = R(batch)},
+    {.key = "latency_ms",
+     .col = {"latency", 1, 0, 0, 0},
+     .in = RF_ALL,
+     .kind = RF_NUM,
+     .off = R(latency_s),
+     .scale = 1e3,
+     .people = RF_P_TIME},
+    {.key = "fps",
+     .col = {"FPS", 1, 0, 0, 0},
+     .in = RF_ALL,
+     .kind = RF_NUM,
+     .off = R(fps),
+     .people = RF_P_FIX2},
+    {.key = "ddr_bytes_per_frame",
+     .col = {"DDR per frame", 1, 2, 0, 0},
+     .in = RF_ALL,
+     .kind = RF_NUM,
+     .off = R(ddr_bytes_per_frame),
+     .unit = "B"},
+    {.key = "avg_utilization",
+     .col = {"utilization", 1, 3, 0, 0},
+     .in = RF_ALL,
+     .kind = RF_NUM,
+     .off = R(avg_utilization),
+     .people = RF_P_PCT},
+    {.key = "memory_bound_layers",
+     .col = {"memory-bound layers", 1, 4, 0, 0},
+     .in = RF_ALL,
+     .kind = RF_INT,
+     .off = R(memory_bound)},
+    {.key = "settings", .col = {"settings", 0, 1, 40, 0}, .in = RF_ALL, .kind = RF_STR, .off = R(settings)},
+};
+#define N_FIELDS ((int)(sizeof fields / sizeof fields[0]))
 
 struct nnperf_sweep {
     struct arena ar;
@@ -124,8 +158,6 @@ enum nnperf_status nnperf_sweep_render(const struct nnperf_sweep *d, enum nnperf
     struct strbuf sb;
     sb_init(&sb, REP_CAP);
     struct rep_json j;
-    struct rep_csv c;
-    struct rep_table t;
     int any_setting = 0;
     for (int i = 0; i < d->n; i++) any_setting |= d->rows[i].settings != NULL;
     if (fmt == NNPERF_FORMAT_JSON) {
@@ -133,65 +165,20 @@ enum nnperf_status nnperf_sweep_render(const struct nnperf_sweep *d, enum nnperf
         rj_obj(&j, NULL, 1);
         rj_header(&j, "nnperf.sweep", 1);
         rj_str(&j, "model", d->model);
-        rj_arr(&j, "rows", 1);
-    } else if (fmt == NNPERF_FORMAT_CSV) {
-        rc_init(&c, &sb);
-        rc_header(
-            &c, "platform,dtype,batch,latency_ms,fps,ddr_bytes_per_frame,avg_utilization,memory_bound_layers,"
-                "settings");
-    } else {
+    } else if (fmt == NNPERF_FORMAT_TABLE) {
         sb_printf(&sb, "%s: %d configuration%s\n", d->model, d->n, d->n == 1 ? "" : "s");
-        rt_init(&t, cols, any_setting ? 9 : 8);
     }
-    for (int i = 0; i < d->n; i++) {
-        const struct row *r = &d->rows[i];
-        const char *set = r->settings;
-        if (fmt == NNPERF_FORMAT_JSON) {
-            rj_obj(&j, NULL, 0);
-            rj_str(&j, "platform", r->platform);
-            rj_str(&j, "dtype", r->dtype);
-            rj_int(&j, "batch", r->batch);
-            rj_num(&j, "latency_ms", r->latency_s * 1e3);
-            rj_num(&j, "fps", r->fps);
-            rj_num(&j, "ddr_bytes_per_frame", r->ddr_bytes_per_frame);
-            rj_num(&j, "avg_utilization", r->avg_utilization);
-            rj_int(&j, "memory_bound_layers", r->memory_bound);
-            rj_str(&j, "settings", set);
-            rj_end(&j);
-        } else if (fmt == NNPERF_FORMAT_CSV) {
-            rc_str(&c, r->platform);
-            rc_str(&c, r->dtype);
-            rc_int(&c, r->batch);
-            rc_num(&c, r->latency_s * 1e3);
-            rc_num(&c, r->fps);
-            rc_num(&c, r->ddr_bytes_per_frame);
-            rc_num(&c, r->avg_utilization);
-            rc_int(&c, r->memory_bound);
-            rc_str(&c, set ? set : "");
-            rc_end(&c);
-        } else {
-            char f[6][40];
-            snprintf(f[0], sizeof f[0], "%d", r->batch);
-            rep_time(f[1], sizeof f[1], r->latency_s);
-            c_snprintf(f[2], sizeof f[2], "%.2f", r->fps);
-            rep_si(f[3], sizeof f[3], r->ddr_bytes_per_frame, "B");
-            rep_pct(f[4], sizeof f[4], r->avg_utilization);
-            snprintf(f[5], sizeof f[5], "%d", r->memory_bound);
-            const char *cells[9] = {r->platform, r->dtype, f[0], f[1],          f[2],
-                                    f[3],        f[4],     f[5], set ? set : ""};
-            rt_row(&t, cells);
-        }
-    }
+    /* the table leaves out the settings column (the last) when no row has settings */
+    struct rf_rows w;
+    rf_begin(&w, fmt, fields, fmt == NNPERF_FORMAT_TABLE && !any_setting ? N_FIELDS - 1 : N_FIELDS, NULL, &sb,
+             &j, "rows");
+    for (int i = 0; i < d->n; i++) rf_row(&w, &d->rows[i]);
+    rf_end(&w, &sb, opts->width, 0, NULL);
     if (fmt == NNPERF_FORMAT_JSON) {
-        rj_end(&j);
         rj_arr(&j, "warnings", 1);
         for (int i = 0; i < d->n_warn; i++) rj_str(&j, NULL, d->warn[i]);
         rj_end(&j);
         rj_end(&j);
-    } else if (fmt == NNPERF_FORMAT_TABLE) {
-        struct strbuf note;
-        sb_init(&note, 1 << 12);
-        rt_finish(&t, opts->width, 0, &sb, &note);
     }
     return rep_finish_as(&sb, fmt, out, len, err, errlen);
 }

@@ -170,6 +170,12 @@ const char *rep_layer_bound(const struct rep_layer *L)
     return L->li.fallback ? "fallback" : L->li.bound;
 }
 
+void rep_layer_bound_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    c->s = rep_layer_bound(row);
+}
+
 void rep_why_text(const struct rep_view *v, int which, struct strbuf *sb)
 {
     const struct rep_why *w = &v->why;

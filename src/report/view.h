@@ -6,7 +6,7 @@
 #ifndef NNPERF_REPORT_VIEW_H
 #define NNPERF_REPORT_VIEW_H
 
-#include "fmt.h"
+#include "fields.h"
 
 struct rep_layer {
     int index;
@@ -55,6 +55,8 @@ void rep_view_hidden_note(const struct rep_view *v, struct strbuf *sb);
 void rep_layer_shape(char *b, size_t n, const struct rep_layer *L, int aligned);
 /* "fallback" for a layer on the fallback unit, else its bound */
 const char *rep_layer_bound(const struct rep_layer *L);
+/* A field's cell (fields.h, RF_FN) of a struct rep_layer row: rep_layer_bound, as the layer tables show it. */
+void rep_layer_bound_cell(const void *ctx, const void *row, struct rf_cell *c);
 /* The why block as one line: "compute-bound 62%, memory-bound 30%, ... of 2.1 ms" (which == 0) or
  * "'conv1' 1.2 ms memory-bound (14%), ..." (which == 1), appended to sb. */
 void rep_why_text(const struct rep_view *v, int which, struct strbuf *sb);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # src/report is a one-way stack (src/report/fmt.h): a file may include report headers of its own level or below.
-#   1 fmt.h   2 table.h json.h csv.h svg.h html.h   3 view.h   4 plots.h   5 render.h
+#   1 fmt.h   2 table.h json.h csv.h svg.h html.h fields.h   3 view.h   4 plots.h   5 render.h
 # Every .c file sits at the level of its header (fmt.c 1, table.c 2, view.c 3, plot_*.c 4, render_*.c 5). Also: only
 # render_analysis.c reads an analysis' internals and no report file reads a prediction's (src/perf, src/predict,
 # src/passes): predictions are read through include/nnperf.h.
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../../src/report" || exit 2
 level() {
   case "$1" in
   fmt.*) echo 1 ;;
-  table.* | json.* | csv.* | svg.* | html.*) echo 2 ;;
+  table.* | json.* | csv.* | svg.* | html.* | fields.*) echo 2 ;;
   view.*) echo 3 ;;
   plots.h | plot_*.c) echo 4 ;;
   render.h | render_*.c) echo 5 ;;

@@ -1,0 +1,132 @@
+/* fields.c - the writers walking a report's field table (fields.h): JSON members, CSV columns, table cells. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fields.h"
+
+static unsigned fmt_bit(enum nnperf_format fmt)
+{
+    return fmt == NNPERF_FORMAT_JSON ? RF_JSON : fmt == NNPERF_FORMAT_CSV ? RF_CSV : RF_TABLE;
+}
+
+void rf_begin(struct rf_rows *w, enum nnperf_format fmt, const struct rf_field *f, int n, const void *ctx,
+              struct strbuf *sb, struct rep_json *j, const char *key)
+{
+    w->fmt = fmt, w->f = f, w->n = n, w->ctx = ctx, w->j = j;
+    unsigned bit = fmt_bit(fmt);
+    if (fmt == NNPERF_FORMAT_JSON) {
+        rj_arr(j, key, 1);
+    } else if (fmt == NNPERF_FORMAT_CSV) {
+        rc_init(&w->c, sb);
+        for (int i = 0; i < n; i++)
+            if (f[i].in & bit) rc_str(&w->c, f[i].key);
+        rc_end(&w->c);
+    } else {
+        int nc = 0;
+        for (int i = 0; i < n && nc < RF_MAX; i++)
+            if (f[i].in & bit) w->cols[nc++] = f[i].col;
+        rt_init(&w->t, w->cols, nc);
+    }
+}
+
+/* the value of field f in row into c */
+static void get(const struct rf_rows *w, const struct rf_field *f, const void *row, struct rf_cell *c)
+{
+    memset(c, 0, sizeof *c);
+    const char *p = (const char *)row + f->off;
+    switch (f->kind) {
+    case RF_STR: memcpy(&c->s, p, sizeof c->s); break;
+    case RF_NUM:
+        memcpy(&c->x, p, sizeof c->x);
+        c->is_num = 1;
+        break;
+    case RF_INT:
+    case RF_BOOL: {
+        int v;
+        memcpy(&v, p, sizeof v);
+        c->i = v, c->is_num = c->is_int = 1;
+        break;
+    }
+    case RF_FN: f->fn(w->ctx, row, c); break;
+    }
+}
+
+static double machine(const struct rf_field *f, double x)
+{
+    return f->scale != 0 ? x * f->scale : x;
+}
+
+/* the table cell of field f: c's text, its string, or its number as people read it */
+static const char *people(const struct rf_field *f, struct rf_cell *c)
+{
+    if (c->text) return c->text;
+    if (!c->is_num) return c->s;
+    if (f->kind == RF_BOOL) return c->i ? "yes" : "no";
+    if (c->is_int) {
+        snprintf(c->buf, sizeof c->buf, "%lld", c->i);
+        return c->buf;
+    }
+    switch (f->people) {
+    case RF_P_SI: rep_si(c->buf, sizeof c->buf, c->x, f->unit ? f->unit : ""); break;
+    case RF_P_TIME: rep_time(c->buf, sizeof c->buf, c->x); break;
+    case RF_P_PCT: rep_pct(c->buf, sizeof c->buf, c->x); break;
+    case RF_P_FIX2: c_snprintf(c->buf, sizeof c->buf, "%.2f", c->x); break;
+    }
+    return c->buf;
+}
+
+void rf_row(struct rf_rows *w, const void *row)
+{
+    unsigned bit = fmt_bit(w->fmt);
+    struct rf_cell cells[RF_MAX];
+    const char *text[RF_MAX];
+    int nc = 0;
+    if (w->fmt == NNPERF_FORMAT_JSON) rj_obj(w->j, NULL, 0);
+    for (int i = 0; i < w->n && nc < RF_MAX; i++) {
+        const struct rf_field *f = &w->f[i];
+        if (!(f->in & bit)) continue;
+        if (w->fmt == NNPERF_FORMAT_JSON && f->json) {
+            f->json(w->ctx, row, w->j, f->key);
+            continue;
+        }
+        struct rf_cell *c = &cells[nc];
+        get(w, f, row, c);
+        if (w->fmt == NNPERF_FORMAT_JSON) {
+            if (f->kind == RF_BOOL)
+                rj_bool(w->j, f->key, (int)c->i);
+            else if (c->is_int)
+                rj_int(w->j, f->key, c->i);
+            else if (c->is_num)
+                rj_num(w->j, f->key, machine(f, c->x));
+            else
+                rj_str(w->j, f->key, c->s);
+        } else if (w->fmt == NNPERF_FORMAT_CSV) {
+            if (c->is_int)
+                rc_int(&w->c, c->i);
+            else if (c->is_num)
+                rc_num(&w->c, machine(f, c->x));
+            else
+                rc_str(&w->c, c->s ? c->s : "");
+        } else {
+            text[nc++] = people(f, c);
+        }
+    }
+    if (w->fmt == NNPERF_FORMAT_JSON)
+        rj_end(w->j);
+    else if (w->fmt == NNPERF_FORMAT_CSV)
+        rc_end(&w->c);
+    else
+        rt_row(&w->t, text);
+}
+
+void rf_end(struct rf_rows *w, struct strbuf *sb, int width, int indent, struct strbuf *note)
+{
+    if (w->fmt == NNPERF_FORMAT_JSON) {
+        rj_end(w->j);
+    } else if (w->fmt == NNPERF_FORMAT_TABLE) {
+        struct strbuf empty;
+        if (!note) sb_init(&empty, 1 << 12), note = &empty;
+        rt_finish(&w->t, width, indent, sb, note);
+    }
+}

@@ -1,0 +1,84 @@
+/* fields.h - a report's columns as one table that every writer walks: each row of the table (a field) is a JSON
+ * member, a CSV column and a table column at once, with how its value is read from a report row and how people
+ * see it. A report declares its fields once (render_roofline.c, render_sweep.c, render_prediction.c, ...) and hands
+ * its rows to rf_row; the JSON, CSV and table writers (and a new format's writer: docs/design.md, "Adding an output
+ * format") each walk the same fields. A field present in some formats only says which in .in; a column whose
+ * place differs between formats is two fields, one per place. */
+#ifndef NNPERF_REPORT_FIELDS_H
+#define NNPERF_REPORT_FIELDS_H
+
+#include "csv.h"
+#include "json.h"
+#include "table.h"
+
+#define RF_MAX 40 /* fields of one report */
+
+/* the formats a field is written in (.in) */
+#define RF_JSON  1u
+#define RF_CSV   2u
+#define RF_TABLE 4u
+#define RF_ALL   (RF_JSON | RF_CSV | RF_TABLE)
+
+enum rf_kind {
+    RF_STR, /* const char * at .off; NULL: JSON null, CSV and table empty */
+    RF_NUM, /* double at .off, x .scale for JSON and CSV (exact; not finite: null / empty), .people for tables */
+    RF_INT,  /* int at .off: JSON and CSV integers, "%d" for tables */
+    RF_BOOL, /* int at .off: JSON true/false, CSV 1/0, "yes"/"no" */
+    RF_FN /* .fn fills the cell (computed values); .json, when set, writes the JSON member itself (arrays) */
+};
+
+/* how a table writes a number for people (fmt.h) */
+enum rf_people {
+    RF_P_SI,   /* rep_si with .unit */
+    RF_P_TIME, /* rep_time of the value in seconds (before .scale) */
+    RF_P_PCT,  /* rep_pct of a fraction */
+    RF_P_FIX2  /* "%.2f" */
+};
+
+/* A computed cell: a string (s), or else a number (x, or the integer i when is_int); text: what the table shows
+ * when set (else s, or x / i written as the field's people format says). */
+struct rf_cell {
+    const char *s;
+    double x;
+    long long i;
+    int is_num, is_int;
+    char buf[96]; /* room for s or text */
+    const char *text;
+};
+
+struct rf_field {
+    const char *key;    /* JSON member and CSV column */
+    struct rep_col col; /* the table's column (col.head: its heading) */
+    unsigned in;        /* RF_JSON | RF_CSV | RF_TABLE */
+    enum rf_kind kind;
+    size_t off;   /* where the value lies in a row (offsetof) */
+    double scale; /* RF_NUM: machines write value x scale (0: x 1), e.g. 1e6 for "time_us" */
+    enum rf_people people;
+    const char *unit; /* RF_P_SI's unit */
+    void (*fn)(const void *ctx, const void *row, struct rf_cell *c);
+    void (*json)(const void *ctx, const void *row, struct rep_json *j, const char *key);
+};
+
+/* One pass of a writer over rows: rf_begin, rf_row per row, rf_end. */
+struct rf_rows {
+    enum nnperf_format fmt;
+    const struct rf_field *f;
+    int n;
+    const void *ctx; /* handed to the fields' fn and json */
+    struct rep_json *j;
+    struct rep_csv c;
+    struct rep_table t;
+    struct rep_col cols[RF_MAX];
+};
+
+/* Starts rows of fields f[0..n) in format fmt into sb: JSON: an array member named key of the open object j (each
+ * row an object on a line of its own); CSV: the header line; table: the table (write it with rf_end's rt_finish
+ * arguments). ctx is handed to the fields' functions. */
+void rf_begin(struct rf_rows *w, enum nnperf_format fmt, const struct rf_field *f, int n, const void *ctx,
+              struct strbuf *sb, struct rep_json *j, const char *key);
+void rf_row(struct rf_rows *w, const void *row);
+/* Ends the rows: JSON closes the array; the table is written in width columns after indent spaces with the note
+ * (may be NULL: an empty one; rt_finish frees it). */
+void rf_end(struct rf_rows *w, struct strbuf *sb, int width, int indent, struct strbuf *note);
+
+#endif
