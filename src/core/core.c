@@ -76,7 +76,9 @@ void *ar_alloc(struct arena *a, size_t n)
         /* grow block size with the arena so a big graph needs few blocks */
         if (a->used_total / 8 > sz && a->used_total / 8 < (size_t)64 * 1024 * 1024) sz = a->used_total / 8;
         sz = (sz + 15u) & ~(size_t)15u;
-        b = malloc(sizeof(*b) + sz);
+        /* calloc: a big block comes zeroed from fresh pages (mmap) without a memset touching every page now, and
+         * nothing handed out is ever reused, so ar_alloc's memory is zero without a memset of its own */
+        b = calloc(1, sizeof(*b) + sz);
         if (!b) return NULL;
         b->size = sz;
         b->used = 0;
@@ -86,7 +88,6 @@ void *ar_alloc(struct arena *a, size_t n)
     void *p = b->data + b->used;
     b->used += n;
     a->used_total += n;
-    memset(p, 0, n);
     return p;
 }
 
@@ -254,12 +255,13 @@ void sb_init(struct strbuf *s, size_t cap)
     s->overflow = 0;
 }
 
-void sb_putn(struct strbuf *s, const char *p, size_t n)
+/* grows the buffer to hold n more bytes and the NUL; 0 (and overflow set) when refused */
+static int sb_room(struct strbuf *s, size_t n)
 {
-    if (s->overflow) return;
+    if (s->overflow) return 0;
     if (s->cap && s->len + n > s->cap) {
         s->overflow = 1;
-        return;
+        return 0;
     }
     if (s->len + n + 1 > s->alloc) {
         size_t na = s->alloc ? s->alloc : 256;
@@ -267,11 +269,17 @@ void sb_putn(struct strbuf *s, const char *p, size_t n)
         char *q = realloc(s->p, na);
         if (!q) {
             s->overflow = 1;
-            return;
+            return 0;
         }
         s->p = q;
         s->alloc = na;
     }
+    return 1;
+}
+
+void sb_putn(struct strbuf *s, const char *p, size_t n)
+{
+    if (!sb_room(s, n)) return;
     memcpy(s->p + s->len, p, n);
     s->len += n;
     s->p[s->len] = 0;
@@ -284,7 +292,25 @@ void sb_puts(struct strbuf *s, const char *p)
 
 void sb_putc(struct strbuf *s, char c)
 {
-    sb_putn(s, &c, 1);
+    if (!sb_room(s, 1)) return;
+    s->p[s->len++] = c;
+    s->p[s->len] = 0;
+}
+
+void sb_uint(struct strbuf *s, unsigned long long x)
+{
+    char b[24], *e = b + sizeof b, *p = e;
+    do {
+        *--p = (char)('0' + x % 10);
+        x /= 10;
+    } while (x);
+    sb_putn(s, p, (size_t)(e - p));
+}
+
+void sb_int(struct strbuf *s, long long x)
+{
+    if (x < 0) sb_putc(s, '-');
+    sb_uint(s, x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x);
 }
 
 void sb_printf(struct strbuf *s, const char *fmt, ...)
@@ -398,14 +424,35 @@ void sb_put_text(struct strbuf *s, const char *p, const char *keep)
     sb_putn(s, run, (size_t)(p - run));
 }
 
+/* 1 for the bytes a JSON string escapes: control characters, '"' and '\\' */
+static const unsigned char json_esc[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+};
+
 void sb_json_str(struct strbuf *s, const char *p)
 {
+    size_t n = strlen(p);
+    /* the common case, nothing to escape: quotes and bytes in one copy */
+    const unsigned char *c = (const unsigned char *)p, *end = c + n;
+    while (c < end && !json_esc[*c]) c++;
+    if (c == end) {
+        if (!sb_room(s, n + 2)) return;
+        char *o = s->p + s->len;
+        o[0] = '"';
+        memcpy(o + 1, p, n);
+        o[n + 1] = '"';
+        s->len += n + 2;
+        s->p[s->len] = 0;
+        return;
+    }
     sb_putc(s, '"');
     const char *run = p; /* characters that need no escaping are appended in one go */
-    for (const unsigned char *c = (const unsigned char *)p;; c++) {
-        if (*c && *c != '"' && *c != '\\' && *c >= 0x20) continue;
+    for (;; c++) {
+        if (c < end && !json_esc[*c]) continue;
         sb_putn(s, run, (size_t)((const char *)c - run));
-        if (!*c) break;
+        if (c == end) break;
         switch (*c) {
         case '"': sb_puts(s, "\\\""); break;
         case '\\': sb_puts(s, "\\\\"); break;

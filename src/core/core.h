@@ -106,6 +106,8 @@ void sb_init(struct strbuf *s, size_t cap);
 void sb_putn(struct strbuf *s, const char *p, size_t n);
 void sb_puts(struct strbuf *s, const char *p);
 void sb_putc(struct strbuf *s, char c);
+void sb_uint(struct strbuf *s, unsigned long long x); /* decimal digits, as "%llu" writes them */
+void sb_int(struct strbuf *s, long long x);           /* as "%lld" */
 void sb_printf(struct strbuf *s, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

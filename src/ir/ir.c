@@ -3,29 +3,56 @@
 
 #include <string.h>
 
-static uint64_t hash_str(const char *s)
+/* A name's hash: 8 bytes a step (the names of transformer exports run to 60 bytes and more), then a finaliser that
+ * mixes every bit into the low ones the table indexes with. Only compared within one process: byte order does not
+ * matter. */
+static uint32_t hash_name(const char *s)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
+    size_t n = strlen(s);
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    for (; n >= 8; s += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    uint64_t w = 0;
+    memcpy(&w, s, n);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return (uint32_t)h;
 }
 
-struct ir_value *ir_find(const struct ir_graph *g, const char *name)
+/* the slot of name (hash h) in g's table: the value's slot, or the empty one where it would go */
+static size_t vt_slot(const struct ir_graph *g, const char *name, uint32_t h)
 {
-    if (!g->vt.cap) return NULL;
-    size_t mask = g->vt.cap - 1, i = (size_t)hash_str(name) & mask;
+    size_t mask = g->vt.cap - 1, i = h & mask;
     for (;;) {
-        struct ir_value *v = g->vt.slot[i];
-        if (!v) return NULL;
-        if (!strcmp(v->name, name)) return g->vt.view ? &g->vt.view[v->id] : v;
+        const struct ir_value *v = g->vt.slot[i];
+        if (!v || (g->vt.hash[i] == h && !strcmp(v->name, name))) return i;
         i = (i + 1) & mask;
     }
 }
 
+static struct ir_value *find_h(const struct ir_graph *g, const char *name, uint32_t h)
+{
+    if (!g->vt.cap) return NULL;
+    struct ir_value *v = g->vt.slot[vt_slot(g, name, h)];
+    return v && g->vt.view ? &g->vt.view[v->id] : v;
+}
+
+struct ir_value *ir_find(const struct ir_graph *g, const char *name)
+{
+    return g->vt.cap ? find_h(g, name, hash_name(name)) : NULL;
+}
+
 struct ir_value *ir_lookup(const struct ir_graph *g, const char *name)
 {
+    uint32_t h = hash_name(name);
     for (; g; g = g->parent) {
-        struct ir_value *v = ir_find(g, name);
+        struct ir_value *v = find_h(g, name, h);
         if (v) return v;
     }
     return NULL;
@@ -35,15 +62,18 @@ static int vt_grow(struct arena *ar, struct ir_graph *g)
 {
     size_t nc = g->vt.cap ? g->vt.cap * 2 : 64;
     struct ir_value **ns = ar_calloc(ar, nc, sizeof *ns);
-    if (!ns) return 0;
+    uint32_t *nh = ar_calloc(ar, nc, sizeof *nh);
+    if (!ns || !nh) return 0;
     for (size_t i = 0; i < g->vt.cap; i++) {
         struct ir_value *v = g->vt.slot[i];
         if (!v) continue;
-        size_t j = (size_t)hash_str(v->name) & (nc - 1);
+        size_t j = g->vt.hash[i] & (nc - 1);
         while (ns[j]) j = (j + 1) & (nc - 1);
         ns[j] = v;
+        nh[j] = g->vt.hash[i];
     }
     g->vt.slot = ns;
+    g->vt.hash = nh;
     g->vt.cap = nc;
     return 1;
 }
@@ -54,7 +84,8 @@ enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char
     if (g->vt.view)
         return diag_set(d, NNPERF_E_INVALID, "value '%s': an analysis's copy of a graph gets no new values",
                         name);
-    if (ir_find(g, name))
+    uint32_t h = hash_name(name);
+    if (g->vt.cap && g->vt.slot[vt_slot(g, name, h)])
         return diag_set(d, NNPERF_E_INVALID, "value '%s' is defined twice (duplicate output or initializer)",
                         name);
     if ((g->vt.count + 1) * 2 > g->vt.cap && !vt_grow(ar, g))
@@ -65,9 +96,9 @@ enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char
     v->rank = -1;
     v->decl_rank = -1;
     v->type_kind = TK_TENSOR;
-    size_t i = (size_t)hash_str(name) & (g->vt.cap - 1);
-    while (g->vt.slot[i]) i = (i + 1) & (g->vt.cap - 1);
+    size_t i = vt_slot(g, name, h);
     g->vt.slot[i] = v;
+    g->vt.hash[i] = h;
     g->vt.count++;
     /* keep every value in definition order for reports */
     if ((g->n_values & (g->n_values - 1)) == 0) {

@@ -68,13 +68,13 @@ void rj_num(struct rep_json *j, const char *key, double x)
 void rj_int(struct rep_json *j, const char *key, long long x)
 {
     member(j, key);
-    sb_printf(j->sb, "%lld", x);
+    sb_int(j->sb, x);
 }
 
 void rj_uint(struct rep_json *j, const char *key, unsigned long long x)
 {
     member(j, key);
-    sb_printf(j->sb, "%llu", x);
+    sb_uint(j->sb, x);
 }
 
 void rj_str(struct rep_json *j, const char *key, const char *s)

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Byte-identity check for speed work: OLD and NEW nnperf binaries must write the same bytes for the same commands
+# (JSON, table, CSV of analyze with and without a platform, sweep, compare, roofline) on a set of models.
+# usage: bash bench/same_output.sh OLD_NNPERF NEW_NNPERF [EXTRA_MODEL.onnx ...]   (exit 1 on the first difference)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OLD=$1 NEW=$2
+shift 2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0 n=0
+check() {
+  "$OLD" "$@" >"$T/old" 2>"$T/old.err"; ro=$?
+  "$NEW" "$@" >"$T/new" 2>"$T/new.err"; rn=$?
+  n=$((n + 1))
+  if [ $ro != $rn ] || ! cmp -s "$T/old" "$T/new" || ! cmp -s "$T/old.err" "$T/new.err"; then
+    echo "DIFFERS (exit $ro vs $rn): nnperf $*"; diff "$T/old" "$T/new" | head -5; fail=1
+  fi
+}
+models="models/resnet50.onnx models/swin_t.onnx models/mobilenet_v2.onnx models/vit_b_16.onnx models/efficientnet_b0.onnx
+  models/inception_v3.onnx models/convnext_tiny.onnx tests/data/llm/tiny-llama-hf.onnx $*"
+for m in $models; do
+  [ -f "$m" ] || continue
+  check analyze "$m" --format json
+  check analyze "$m" --all
+  check analyze "$m" --format csv
+  for hw in horizon-j5 rdk-s100 a100-80gb zcu102-dpu jetson-orin-nano coral-usb; do
+    check analyze "$m" --hw "$hw" --format json
+    check analyze "$m" --hw "$hw" --all --width 0
+  done
+  check analyze "$m" --hw rdk-s100 --format html
+  check analyze "$m" --hw jetson-orin-nano --format trace
+  check analyze "$m" --hw rdk-s100 --set memory.sram_bytes=16MiB --format json
+  check roofline "$m" --hw edgetpu-fast --format json
+done
+check sweep models/resnet50.onnx --hw jetson-orin-nano,jetson-agx-orin --dtype int8,fp16 --batch 1,2,4,8,16,32 --format csv
+check sweep models/mobilenet_v2.onnx --hw rdk-s100 --set memory.ddr_bandwidth=8G,16G,32G --set compute.peak_ops.int8=64T,128T --format json
+check sweep models/resnet50.onnx --hw zcu102-dpu --batch 1,2,4,8,16
+check compare models/resnet50.onnx models/mobilenet_v2.onnx --hw horizon-j5,zcu102-dpu,jetson-orin-nano --format json
+check compare models/mobilenet_v2.onnx --hw coral-usb,a100-80gb
+echo "$n commands compared"
+[ $fail = 0 ] && echo "all identical"
+exit $fail
