@@ -15,7 +15,8 @@
 #              runs) on one machine never share a CMake cache (a cache made from another source directory makes
 #              cmake stop)
 # environment: FUZZ_BUDGET (seconds of fuzzing in all when -t is not given, default 240: CI stays under 5 minutes
-#              with the build), JOBS (parallel fuzzing processes per harness, default 1), CC (default clang)
+#              with the build), JOBS (parallel fuzzing processes per harness, default 1), FUZZ_RUNS (stop a
+#              harness after this many executions, when that comes before its time), CC (default clang)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -32,8 +33,9 @@ done
 shift $((OPTIND - 1))
 cc=${CC:-clang}
 jobs=${JOBS:-1}
+runs_cap=${FUZZ_RUNS:-}
 budget=${FUZZ_BUDGET:-240}
-case "$secs$budget$jobs" in *[!0-9]*) echo "run_fuzz.sh: -t, FUZZ_BUDGET and JOBS take whole numbers" >&2; exit 2 ;; esac
+case "$secs$budget$jobs$runs_cap" in *[!0-9]*) echo "run_fuzz.sh: -t, FUZZ_BUDGET, JOBS and FUZZ_RUNS take whole numbers" >&2; exit 2 ;; esac
 
 # the harnesses to run: named on the command line, else all of them
 harnesses=""
@@ -97,6 +99,7 @@ for h in $harnesses; do
     [ -f "$here/$h.dict" ] && dict="-dict=$here/$h.dict"
     s=$(secs_for "$h")
     opts="-max_total_time=$s -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1"
+    [ -n "$runs_cap" ] && opts="$opts -runs=$runs_cap"
     if [ "$jobs" -gt 1 ]; then
         opts="$opts -jobs=$jobs -workers=$jobs"
     fi
