@@ -523,9 +523,7 @@ const char *hw_key_check_num(const struct hw_key *k, double v, char *buf, size_t
 
 static int op_known(const char *name)
 {
-    for (int i = 0; i < OPID_COUNT; i++)
-        if (!strcmp(op_table[i].name, name)) return 1;
-    return 0;
+    return op_find_name(name) >= 0;
 }
 
 /* Whether name may stand in a fusion pattern: an operator nnperf knows, or HW_SILU. */

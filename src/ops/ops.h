@@ -70,6 +70,8 @@ enum op_id {
 extern const struct op_def op_table[OPID_COUNT];
 /* Registry index of (domain, name), -1 when absent. domain "" and "ai.onnx" are the same. */
 int op_find(const char *domain, const char *name);
+/* The row of an operator named name in any domain (the first domain in table order that has it), or -1. */
+int op_find_name(const char *name);
 /* The newest ai.onnx opset the registry knows: the newest 'since' of its ai.onnx operators. */
 int64_t op_newest_opset(void);
 

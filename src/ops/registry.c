@@ -32,6 +32,35 @@ int op_find(const char *domain, const char *name)
     return -1;
 }
 
+int op_find_name(const char *name)
+{
+    /* the table is sorted by domain, then name: one binary search within each domain's run of rows */
+    for (int start = 0; start < OPID_COUNT;) {
+        const char *dom = op_table[start].domain;
+        int lo = start, hi = OPID_COUNT; /* the run's end: the first row of a greater domain */
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (strcmp(op_table[mid].domain, dom) > 0)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        int end = lo;
+        lo = start, hi = end - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) / 2;
+            int c = strcmp(name, op_table[mid].name);
+            if (!c) return mid;
+            if (c < 0)
+                hi = mid - 1;
+            else
+                lo = mid + 1;
+        }
+        start = end;
+    }
+    return -1;
+}
+
 int64_t op_newest_opset(void)
 {
     int64_t v = 1;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "hw/keys.h"
+#include "ops/ops.h"
 #include "tinytest.h"
 
 static int same_desc(const struct hw_desc *a, const struct hw_desc *b)
@@ -652,8 +653,22 @@ static void test_units_and_files(void)
     CHECK_STR(d.msg, "e.yaml:1: name: contains a nul byte");
 }
 
+/* op_find_name (the operator lists' check): every row's name is found, as a row of that name; others are not */
+static void test_op_find_name(void)
+{
+    int bad = 0;
+    for (int i = 0; i < OPID_COUNT; i++) {
+        int j = op_find_name(op_table[i].name);
+        if (j < 0 || strcmp(op_table[j].name, op_table[i].name)) bad++;
+    }
+    CHECK_EQ_U(bad, 0);
+    CHECK(op_find_name("Conv") >= 0 && op_find_name("QLinearConv") >= 0);
+    CHECK(op_find_name("NotAnOperator") < 0 && op_find_name("") < 0 && op_find_name("conv") < 0);
+}
+
 int main(void)
 {
+    test_op_find_name();
     test_presets();
     test_numbers();
     test_bad_files();
