@@ -89,14 +89,20 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
     const char **in_names = ar_calloc(L->ar, (size_t)(nin ? nin : 1), sizeof(char *));
     nd->in = ar_calloc(L->ar, (size_t)(nin ? nin : 1), sizeof(struct ir_value *));
     nd->out = ar_calloc(L->ar, (size_t)(nout ? nout : 1), sizeof(struct ir_value *));
-    nd->attrs = ar_calloc(L->ar, (size_t)(nattr ? nattr : 1), sizeof(struct ir_attr));
-    if (!in_names || !nd->in || !nd->out || !nd->attrs) return ox_nomem(L);
+    nd->attrs =
+        nattr ? ar_calloc(L->ar, (size_t)nattr, sizeof(struct ir_attr)) : NULL; /* most nodes have none */
+    if (!in_names || !nd->in || !nd->out || (nattr && !nd->attrs)) return ox_nomem(L);
     nd->graph = G->g;
     nd->op = -1;
     nd->repeat = 1;
     r = pb_make(p, n);
     const char **out_names = ar_calloc(L->ar, (size_t)(nout ? nout : 1), sizeof(char *));
     if (!out_names) return ox_nomem(L);
+    /* the inputs are bound once every value exists (ox_resolve_graph), in the order the nodes are read: this node
+     * before the nodes of its subgraphs */
+    int pending_at = L->pending.n;
+    if (!ox_pv_push(L->ar, &L->pending, nd) || !ox_pv_push(L->ar, &L->pending, (void *)in_names))
+        return ox_nomem(L);
     FOR_FIELDS(r, f, "NodeProto")
     {
         if (f.wire != PB_LEN) continue;
@@ -137,6 +143,7 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
      * inputs and outputs are only names for the body's renaming, not values */
     struct ir_function *fn = ox_find_function(L, nd->domain, nd->op_type, overload);
     if (fn && L->reg->find(nd->domain, nd->op_type) < 0) {
+        L->pending.v[pending_at] = NULL; /* the call's inputs are names for the body's renaming only */
         for (int i = 0; i < nd->n_in + nd->n_out; i++) {
             int is_in = i < nd->n_in;
             const char *nm = is_in ? in_names[i] : out_names[i - nd->n_in];
@@ -161,18 +168,6 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
         }
         v->producer = nd;
         nd->out[i] = v;
-    }
-    /* stash input names in the in[] slots as name-only placeholders */
-    for (int i = 0; i < nd->n_in; i++) {
-        if (!in_names[i][0]) {
-            nd->in[i] = NULL;
-            continue;
-        }
-        struct ir_value *ph = ar_alloc(L->ar, sizeof *ph);
-        if (!ph) return ox_nomem(L);
-        ph->name = in_names[i];
-        ph->rank = -2; /* placeholder marker */
-        nd->in[i] = ph;
     }
     if (!ox_pv_push(L->ar, &G->nodes, nd)) return ox_nomem(L);
     return NNPERF_OK;
@@ -358,34 +353,22 @@ static int defined_within(const struct ir_value *v, const struct ir_graph *g)
 
 static enum nnperf_status collect_outer_reads(struct ld *L, struct ir_node *owner, struct ir_graph *sub);
 
-enum nnperf_status ox_resolve_graph(struct ld *L, struct ir_graph *g)
+/* records on each control-flow node of g's tree the outer-scope values its subgraphs read, innermost first */
+static enum nnperf_status note_outer_reads(struct ld *L, struct ir_graph *g)
 {
     enum nnperf_status st;
     for (int k = 0; k < g->n_nodes; k++) {
         struct ir_node *nd = g->nodes[k];
-        for (int i = 0; i < nd->n_in; i++) {
-            struct ir_value *ph = nd->in[i];
-            if (!ph || ph->rank != -2) continue;
-            struct ir_value *v = ir_lookup(g, ph->name);
-            if (!v)
-                return diag_set(
-                    L->d, NNPERF_E_INVALID,
-                    "node '%s' (%s): input '%s' is not a graph input, an initializer or any node's output",
-                    nd->name, nd->op_type, ph->name);
-            nd->in[i] = v;
-            v->n_consumers++;
-        }
         for (int a = 0; a < nd->n_attr; a++) {
             struct ir_attr *at = &nd->attrs[a];
             if (at->type == AT_GRAPH && at->g) {
-                if ((st = ox_resolve_graph(L, at->g))) return st;
+                if ((st = note_outer_reads(L, at->g))) return st;
             } else if (at->type == AT_GRAPHS) {
                 for (int j = 0; j < at->n; j++)
-                    if (at->graphs[j] && (st = ox_resolve_graph(L, at->graphs[j]))) return st;
+                    if (at->graphs[j] && (st = note_outer_reads(L, at->graphs[j]))) return st;
             }
         }
     }
-    /* after the whole subtree is resolved, record outer reads on each control-flow node */
     for (int k = 0; k < g->n_nodes; k++) {
         struct ir_node *nd = g->nodes[k];
         for (int a = 0; a < nd->n_attr; a++) {
@@ -397,6 +380,28 @@ enum nnperf_status ox_resolve_graph(struct ld *L, struct ir_graph *g)
         }
     }
     return NNPERF_OK;
+}
+
+enum nnperf_status ox_resolve_graph(struct ld *L, struct ir_graph *g)
+{
+    for (int k = 0; k + 1 < L->pending.n; k += 2) {
+        struct ir_node *nd = L->pending.v[k];
+        const char **names = L->pending.v[k + 1];
+        if (!nd) continue;
+        for (int i = 0; i < nd->n_in; i++) {
+            if (!names[i][0]) continue; /* an omitted optional input */
+            struct ir_value *v = ir_lookup(nd->graph, names[i]);
+            if (!v)
+                return diag_set(
+                    L->d, NNPERF_E_INVALID,
+                    "node '%s' (%s): input '%s' is not a graph input, an initializer or any node's output",
+                    nd->name, nd->op_type, names[i]);
+            nd->in[i] = v;
+            v->n_consumers++;
+        }
+    }
+    L->pending.n = 0;
+    return note_outer_reads(L, g);
 }
 
 static enum nnperf_status collect_outer_reads(struct ld *L, struct ir_node *owner, struct ir_graph *sub)

@@ -117,6 +117,12 @@ struct rename {
     const struct rename *outer;
 };
 
+/* growable pointer array in the arena */
+struct pvec {
+    void **v;
+    int n, cap;
+};
+
 struct ld {
     struct ir_model *m;
     struct arena *ar;
@@ -127,12 +133,9 @@ struct ld {
     const char *ext_last;
     int ext_last_found;
     uint64_t ext_last_size;
-};
-
-/* growable pointer array in the arena */
-struct pvec {
-    void **v;
-    int n, cap;
+    /* nodes whose inputs are still names, in the order ox_resolve_graph binds them (graph.c): pairs of the node and
+     * its array of n_in input names; the node is NULL for a function call replaced by its body */
+    struct pvec pending;
 };
 
 /* Known fields of the messages read here and the wire types they may have (repeated scalars: packed or not).
@@ -231,7 +234,8 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
                                const struct rename *rn);
 enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, struct ir_graph *parent,
                                   const struct rename *rn, struct ir_graph **out);
-/* Replaces name placeholders by the values they name; collects outer-scope reads of subgraphs on their node. */
+/* Binds the input names of every node read (L->pending) to the values they name; collects outer-scope reads of
+ * subgraphs on their node. */
 enum nnperf_status ox_resolve_graph(struct ld *L, struct ir_graph *g);
 
 #endif
