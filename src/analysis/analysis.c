@@ -631,7 +631,7 @@ static void add_inits(struct an_state *an, const struct ir_graph *g)
     }
     for (int k = 0; k < g->n_nodes; k++) {
         const struct ir_node *nd = g->nodes[k];
-        for (int a = 0; a < nd->n_attr; a++) {
+        for (int a = 0; nd->n_sub && a < nd->n_attr; a++) {
             if (nd->attrs[a].type == AT_GRAPH && nd->attrs[a].g) add_inits(an, nd->attrs[a].g);
             if (nd->attrs[a].type == AT_GRAPHS)
                 for (int j = 0; j < nd->attrs[a].n; j++) add_inits(an, nd->attrs[a].graphs[j]);

@@ -20,6 +20,7 @@ static void walk_tree(const struct ir_graph *g, void (*fn)(const struct ir_graph
     fn(g, arg);
     for (int k = 0; k < g->n_nodes; k++) {
         const struct ir_node *nd = g->nodes[k];
+        if (!nd->n_sub) continue; /* no subgraph: its attributes are not read (a cache miss each) */
         for (int a = 0; a < nd->n_attr; a++) {
             const struct ir_attr *at = &nd->attrs[a];
             if (at->type == AT_GRAPH && at->g) walk_tree(at->g, fn, arg);

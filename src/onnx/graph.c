@@ -359,7 +359,7 @@ static enum nnperf_status note_outer_reads(struct ld *L, struct ir_graph *g)
     enum nnperf_status st;
     for (int k = 0; k < g->n_nodes; k++) {
         struct ir_node *nd = g->nodes[k];
-        for (int a = 0; a < nd->n_attr; a++) {
+        for (int a = 0; nd->n_sub && a < nd->n_attr; a++) {
             struct ir_attr *at = &nd->attrs[a];
             if (at->type == AT_GRAPH && at->g) {
                 if ((st = note_outer_reads(L, at->g))) return st;
@@ -371,7 +371,7 @@ static enum nnperf_status note_outer_reads(struct ld *L, struct ir_graph *g)
     }
     for (int k = 0; k < g->n_nodes; k++) {
         struct ir_node *nd = g->nodes[k];
-        for (int a = 0; a < nd->n_attr; a++) {
+        for (int a = 0; nd->n_sub && a < nd->n_attr; a++) {
             struct ir_attr *at = &nd->attrs[a];
             if (at->type == AT_GRAPH && at->g && (st = collect_outer_reads(L, nd, at->g))) return st;
             if (at->type == AT_GRAPHS)
