@@ -42,6 +42,22 @@
     if (!p) throw new Error(lastError());
     return p;
   }
+  /* the presets as shipped, loaded once (YAML parsed and checked by the library) and kept for the page's life */
+  var shipped = {};
+  function preset(name) {
+    if (!shipped[name]) {
+      var p = platform(name, []);
+      shipped[name] = {handle: p, dtype: platformGet(p, 'compute.default_dtype')};
+    }
+    return shipped[name];
+  }
+  function platformGet(p, key) {
+    return withStrings([key], function (k) {
+      var out = M._malloc(256), r = M._nnperf_platform_get(p, k, out, 256), v = r === 0 ? M.UTF8ToString(out) : '';
+      M._free(out);
+      return v;
+    });
+  }
   function predict(plat) {
     var pr = M._nw_predict(st.analysis, plat, ERR, ERRLEN);
     if (!pr) throw new Error(lastError());
@@ -94,6 +110,7 @@
     freeAll();
     var t0 = performance.now();
     st.name = name;
+    st.json = st.jsonText = null;
     st.dims = {};
     st.inputs = '';
     $('inputs').value = '';
@@ -158,40 +175,37 @@
     drawCompare();
   }
   function compareRow(name, sets) {
-    var row = {platform: name, sets: sets};
-    var plat = 0, pr = 0;
+    var row = {platform: name}, pr = 0;
     try {
-      plat = platform(name, sets);
-      pr = predict(plat);
-      var s = summary(pr);
-      row.s = s;
-      row.fps = s.fps;
-      row.latency_ms = s.latency_s * 1e3;
-      row.fps_per_w = isFinite(s.fps_per_w) ? s.fps_per_w : null;
-      row.throughput_fps = s.throughput_fps;
-      row.fits = s.spilled_tensors === 0;
-      var js = withStrings(['compute.default_dtype'], function (k) {
-        var out = M._malloc(64), r = M._nnperf_platform_get(plat, k, out, 64), v = r === 0 ? M.UTF8ToString(out) : '';
-        M._free(out);
-        return v;
-      });
-      row.dtype = js;
+      var pl = preset(name);
+      row.dtype = pl.dtype;
+      pr = predict(pl.handle);
+      fillRow(row, summary(pr));
     } catch (e) {
       row.error = String(e.message || e);
     } finally {
       if (pr) M._nnperf_prediction_free(pr);
-      if (plat) M._nnperf_platform_free(plat);
     }
+    return row;
+  }
+  function fillRow(row, s) {
+    row.s = s;
+    row.fps = s.fps;
+    row.latency_ms = s.latency_s * 1e3;
+    row.fps_per_w = isFinite(s.fps_per_w) ? s.fps_per_w : null;
+    row.throughput_fps = s.throughput_fps;
+    row.fits = s.spilled_tensors === 0;
     return row;
   }
   function drawCompare() {
     var tb = $('compare').tBodies[0], rows = st.compare.slice();
+    if (st.edited) rows.unshift(st.edited);
     tb.textContent = '';
     var best = Math.max.apply(null, rows.map(function (r) { return r.fps || 0; }));
     rows.forEach(function (r) {
-      var tr = el('tr', {'data-platform': r.platform});
-      if (r.platform === st.preset) tr.className = 'sel';
-      cell(tr, undefined, r.platform, 'l');
+      var tr = el('tr', {'data-platform': r.edited ? 'edited' : r.platform});
+      if (r.platform === st.preset && !st.sets.length || r.edited) tr.className = 'sel';
+      cell(tr, undefined, r.edited ? r.platform + ' (edited)' : r.platform, 'l');
       cell(tr, undefined, r.dtype || '', 'l');
       if (r.error) {
         var td = cell(tr, null, 'n/a: ' + r.error, 'l');
@@ -203,12 +217,14 @@
         cell(tr, r.latency_ms, num(r.latency_ms));
         cell(tr, r.fps_per_w, r.fps_per_w === null ? 'n/a' : num(r.fps_per_w));
         cell(tr, r.throughput_fps, num(r.throughput_fps));
-        cell(tr, r.fits ? 1 : 0, r.fits ? 'yes' : r.s.spilled_tensors + ' tensors spill', 'l');
+        cell(tr, r.fits ? 1 : 0, r.fits ? 'yes' : 'no: ' + r.s.spilled_tensors + ' spill', 'l').title =
+          'tensors the memory plan spills from on-chip SRAM to DDR: ' + r.s.spilled_tensors;
       }
-      tr.addEventListener('click', function () { selectPreset(r.platform); });
+      if (!r.edited) tr.addEventListener('click', function () { selectPreset(r.platform); });
       tb.appendChild(tr);
     });
-    $('compare-time').textContent = '(' + rows.length + ' presets in ' + st.timings.compare_ms.toFixed(0) + ' ms)';
+    $('compare-time').textContent = '(' + st.compare.length + ' presets in ' + (st.timings.compare_ms || 0).toFixed(0) +
+      ' ms)';
   }
 
   /* the selected platform, with the edited keys: its JSON report, the plots, the advice */
@@ -218,6 +234,8 @@
     try {
       plat = platform(st.preset, st.sets.map(function (s) { return s.key + '=' + s.value; }));
       pr = predict(plat);
+      st.edited = st.sets.length ? fillRow({platform: st.preset, edited: true, dtype: platformGet(plat, 'compute.default_dtype')},
+                                           summary(pr)) : null;
       var text = take(M._nw_prediction_render(pr, FMT_JSON, ERR, ERRLEN));
       if (text === null) throw new Error(lastError());
       st.jsonText = text;
@@ -240,9 +258,7 @@
     drawPlots();
     drawAdvice();
     drawCli();
-    Array.prototype.forEach.call($('compare').tBodies[0].rows, function (tr) {
-      tr.className = tr.getAttribute('data-platform') === st.preset ? 'sel' : '';
-    });
+    drawCompare();
     ['results', 'layers-sec', 'plots', 'advice-sec'].forEach(function (id) { $(id).hidden = false; });
     $('status').textContent = st.name + ' on ' + st.preset + (st.sets.length ? ' (edited)' : '') + ': load ' +
       (st.timings.load_ms || 0).toFixed(0) + ' ms, analysis ' + st.timings.analyse_ms.toFixed(0) + ' ms, every preset ' +
@@ -473,8 +489,16 @@
       keys.appendChild(el('option', {value: M.UTF8ToString(M._nnperf_platform_key_name(i))}));
     wire();
     st.timings.ready_ms = performance.now();
+    st.ready = true;
     $('status').textContent = 'ready: drop a model (' + presets.length + ' platforms built in)';
     readyResolve();
+    /* the presets are parsed while the page waits for a model, one per task so that the page stays responsive */
+    var todo = presets.slice();
+    (function next() {
+      if (!todo.length) return;
+      try { preset(todo.shift()); } catch (e) { /* shown when the preset is used */ }
+      setTimeout(next, 0);
+    })();
   }
   function boot() {
     /* from a file:// URL the .wasm may not be fetched: nnperf-wasm.js carries it as base64, loaded as a script */

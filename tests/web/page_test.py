@@ -4,8 +4,9 @@ on a pipe (--remote-debugging-pipe: no port, no network, only the standard libra
 
 The page is opened from its file:// URL, a model is given to its file input as a user would choose it, and the test
 checks against the CLI (the same library built for the host):
-  json      for three presets, the page's prediction (the library's JSON report) equals `nnperf analyze MODEL --hw P
-            --format json` byte for byte, and the summary the page shows carries the same numbers;
+  json      for three presets, the page's prediction (the library's JSON report) equals the JSON of the command line
+            the page shows (`nnperf analyze MODEL --hw P [--dim ...]`, run with --format json) byte for byte, and
+            the summary the page shows carries the same numbers; a model with symbolic dims is bound in the form;
   compare   the table of every preset has the FPS, latency and FPS/W of `nnperf compare MODEL --hw ALL --format json`;
   edit      setting a platform key in the editor changes the summary, equals the CLI with --set, and the command
             line the page shows is that command;
@@ -13,100 +14,34 @@ checks against the CLI (the same library built for the host):
   requests  every request the page made is file: (its own files), data: or blob:; none reached the network;
   console   no console error and no uncaught exception;
   layout    screenshots at 1024 and 1400 px wide (OUTDIR), the page not wider than the window.
-usage: page_test.py NNPERF WEBDIR OUTDIR MODEL [MODEL2]   exit 77 when chromium is missing
+usage: page_test.py NNPERF WEBDIR OUTDIR MODEL [MODEL[@SYM=N;SYM=N]...]   exit 77 when chromium is missing
+The first model gets every check; the others one preset each, their dims (after @) filled into the page's form.
 """
 import base64
-import fcntl
 import json
 import os
-import shutil
+import shlex
 import subprocess
 import sys
-import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cdp import Page, chromium  # noqa: E402
 
 PRESETS = ["zcu102-dpu", "jetson-orin-nano", "raspberry-pi-5"]
 
 
-class Chrome:
-    """A headless chromium and one page target; send() waits for the answer, events are kept."""
-
-    def __init__(self, exe, profile):
-        to_r, to_w = os.pipe()
-        from_r, from_w = os.pipe()
-        # the child's ends above 9, so that dup2 onto 3 and 4 cannot overwrite one of them
-        a2, b2 = fcntl.fcntl(to_r, fcntl.F_DUPFD, 10), fcntl.fcntl(from_w, fcntl.F_DUPFD, 10)
-
-        def child():
-            os.dup2(a2, 3)
-            os.dup2(b2, 4)
-
-        args = [exe, "--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-extensions", "--disable-default-apps", "--metrics-recording-only",
-                "--no-default-browser-check", "--hide-scrollbars", "--window-size=1400,900",
-                "--user-data-dir=" + profile, "about:blank"]
-        self.proc = subprocess.Popen(args, preexec_fn=child, close_fds=False,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for fd in (to_r, from_w, a2, b2):
-            os.close(fd)
-        self.w = os.fdopen(to_w, "wb", buffering=0)
-        self.r = os.fdopen(from_r, "rb", buffering=0)
-        self.buf = b""
-        self.id = 0
-        self.events = []
-        self.session = None
-
-    def _read(self):
-        while b"\0" not in self.buf:
-            chunk = self.r.read(1 << 16)
-            if not chunk:
-                raise RuntimeError("chromium closed the pipe")
-            self.buf += chunk
-        msg, self.buf = self.buf.split(b"\0", 1)
-        return json.loads(msg)
-
-    def send(self, method, params=None, session=True):
-        self.id += 1
-        m = {"id": self.id, "method": method, "params": params or {}}
-        if session and self.session:
-            m["sessionId"] = self.session
-        self.w.write(json.dumps(m).encode() + b"\0")
-        while True:
-            r = self._read()
-            if r.get("id") == self.id:
-                if "error" in r:
-                    raise RuntimeError("%s: %s" % (method, r["error"]))
-                return r.get("result", {})
-            self.events.append(r)
-
-    def eval(self, expr, wait=True):
-        r = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True, "awaitPromise": wait})
-        if "exceptionDetails" in r:
-            raise RuntimeError("%s: %s" % (expr[:60], r["exceptionDetails"].get("exception", {}).get("description")))
-        return r["result"].get("value")
-
-    def close(self):
-        try:
-            self.send("Browser.close", session=False)
-        except (RuntimeError, OSError):
-            pass
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-
-
-def cli_json(nn, model, hw, sets=()):
-    args = [nn, "analyze", os.path.basename(model), "--hw", hw, "--format", "json", "-q"]
-    for s in sets:
-        args += ["--set", s]
-    return subprocess.run(args, cwd=os.path.dirname(model), check=True, capture_output=True, text=True).stdout
+def run_line(nn, line, model):
+    """The JSON of the command line the page shows, run in the model's folder."""
+    args = shlex.split(line)
+    assert args[:2] == ["nnperf", "analyze"], line
+    return subprocess.run([nn] + args[1:] + ["--format", "json", "-q"], cwd=os.path.dirname(model), check=True,
+                          capture_output=True, text=True).stdout
 
 
 def main():
     nn, web, out, models = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
-    exe = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    exe = chromium()
     if not exe:
         print("chromium not found: skipped (Debian: apt-get install chromium)")
         return 77
@@ -122,38 +57,41 @@ def main():
         if not cond:
             fails.append(what)
 
-    profile = tempfile.mkdtemp()
-    c = Chrome(exe, profile)
+    c = Page(exe)
     try:
-        t = [x for x in c.send("Target.getTargets", session=False)["targetInfos"] if x["type"] == "page"][0]
-        c.session = c.send("Target.attachToTarget", {"targetId": t["targetId"], "flatten": True},
-                           session=False)["sessionId"]
-        for d in ("Page", "Runtime", "Network", "DOM"):
-            c.send(d + ".enable")
         t0 = time.time()
-        c.send("Page.navigate", {"url": "file://" + index})
-        c.eval("new Promise(function (r) { (function w() { if (window.nnperfPage) nnperfPage.ready.then(r); "
-               "else setTimeout(w, 20); })(); })")
-        print("page ready in %.2f s" % (time.time() - t0))
-        for mi, model in enumerate(models):
+        check(c.open("file://" + index), "page: the module is ready (%.2f s)" % (time.time() - t0))
+        for mi, spec in enumerate(models):
+            model, _, dimspec = spec.partition("@")
+            dims = [d.split("=", 1) for d in dimspec.split(";") if d]
             name = os.path.basename(model)
-            doc = c.send("DOM.getDocument")["root"]["nodeId"]
-            node = c.send("DOM.querySelector", {"nodeId": doc, "selector": "#file"})["nodeId"]
             t0 = time.time()
-            c.send("DOM.setFileInputFiles", {"files": [os.path.abspath(model)], "nodeId": node})
-            ok = c.eval("new Promise(function (r) { var n = 0; (function w() { var s = nnperfPage.state; "
-                        "if (s.name === %s && s.json) r(true); else if (++n > 1500) r(false); "
-                        "else setTimeout(w, 10); })(); })" % json.dumps(name))
+            c.choose_file("#file", model)
+            if dims:
+                # the form asks for each unbound dim; filled in and submitted as a user would
+                ok = c.wait("nnperfPage.state.name === %s && document.querySelectorAll('[data-dim]').length"
+                            % json.dumps(name))
+                asked = c.eval("[].map.call(document.querySelectorAll('[data-dim]'), function (e) "
+                               "{ return e.getAttribute('data-dim'); })") if ok else []
+                check(sorted(asked) == sorted(d[0] for d in dims),
+                      "%s: the form asks for the unbound dims %s" % (name, asked))
+                for sym, v in dims:
+                    c.eval("[].filter.call(document.querySelectorAll('[data-dim]'), function (e) { return "
+                           "e.getAttribute('data-dim') === %s; })[0].value = %s" % (json.dumps(sym), json.dumps(v)))
+                c.eval("document.getElementById('reanalyze').click()")
+            ok = c.wait("nnperfPage.state.name === %s && nnperfPage.state.json" % json.dumps(name))
             check(ok, "%s: analysed in the page (%.2f s with every preset)" % (name, time.time() - t0))
             if not ok:
                 print("   page says: %s" % c.eval("document.getElementById('err').textContent"))
                 continue
-            presets = PRESETS if mi == 0 else PRESETS[:1]
+            presets = PRESETS if mi == 0 else PRESETS[1:2]
             for hw in presets:
                 c.eval("document.querySelector('#compare tr[data-platform=\"%s\"]').click()" % hw)
                 page = c.eval("nnperfPage.state.jsonText")
-                cli = cli_json(nn, model, hw)
-                check(page == cli, "%s on %s: the page's prediction equals the CLI's JSON" % (name, hw))
+                line = c.eval("document.getElementById('cli').textContent")
+                cli = run_line(nn, line, model)
+                check(page == cli, "%s on %s: the page's prediction equals the JSON of its command `%s`"
+                      % (name, hw, line))
                 s = json.loads(cli)["summary"]
                 shown = c.eval("[].map.call(document.querySelectorAll('#summary [data-v]'), function (e) "
                                "{ return [e.getAttribute('data-key'), e.getAttribute('data-v')]; })")
@@ -186,12 +124,15 @@ def main():
                 after = c.eval("document.querySelector('#summary [data-key=latency]').getAttribute('data-v')")
                 check(after != before and float(after) > float(before),
                       "editor: memory.ddr_bandwidth=1GB/s changes the latency %s -> %s ms" % (before, after))
-                page = c.eval("nnperfPage.state.jsonText")
-                check(page == cli_json(nn, model, hw, ["memory.ddr_bandwidth=1GB/s"]),
-                      "editor: the edited prediction equals the CLI's with --set memory.ddr_bandwidth=1GB/s")
                 line = c.eval("document.getElementById('cli').textContent")
                 check(line == "nnperf analyze %s --hw %s --set memory.ddr_bandwidth=1GB/s" % (name, hw),
                       "editor: the command line reads: " + line)
+                check(c.eval("nnperfPage.state.jsonText") == run_line(nn, line, model),
+                      "editor: the edited prediction equals the CLI's with --set memory.ddr_bandwidth=1GB/s")
+                edited = c.eval("document.querySelector('#compare tr[data-platform=edited] td[data-v]')"
+                                ".getAttribute('data-v')")
+                check(float(edited) == json.loads(c.eval("nnperfPage.state.jsonText"))["summary"]["fps"],
+                      "editor: the compare table has the edited platform's row (%s FPS)" % edited)
                 c.eval("document.getElementById('reset').click()")
                 # the layer table: sort by time (descending), filter
                 c.eval("document.querySelector('#layers th[data-k=time_us]').click()")
@@ -218,8 +159,7 @@ def main():
         c.send("Runtime.evaluate", {"expression": "1"})  # flush pending events
     finally:
         c.close()
-        shutil.rmtree(profile, ignore_errors=True)
-    urls = [e["params"]["request"]["url"] for e in c.events if e.get("method") == "Network.requestWillBeSent"]
+    urls = c.requests()
     outside = [u for u in urls if not u.startswith(("file:", "data:", "blob:"))]
     check(urls and not outside, "requests: %d, all to the page's own files%s" %
           (len(urls), ("; outside: " + ", ".join(outside[:3])) if outside else ""))
