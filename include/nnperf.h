@@ -276,7 +276,9 @@ struct nnperf_prediction_summary {
     int frames_per_run;
     int cores, cores_per_inference; /* the platform's cores; those one inference runs on */
     double latency_s, fps;          /* one inference (per run); fps = frames_per_run / latency */
-    double throughput_fps; /* every core busy with its own inference, capped by the DDR and link bandwidth */
+    double
+        throughput_fps; /* every core busy with its own inference and the host stages beside them, limited by
+                            * the shared DDR, the host CPU and the link (throughput_limit) */
     double ops_per_frame, ops_per_run; /* 2 x MACs + other FLOPs, effective (before alignment) */
     double aligned_ops_per_frame;      /* after alignment padding */
     double ddr_bytes_per_frame, ddr_bytes_per_run, ddr_bytes_per_second;
@@ -291,6 +293,10 @@ struct nnperf_prediction_summary {
      * validated (no rows, or values changed after loading with nnperf_platform_set / --set) */
     int expected_error_rows;
     double expected_error_median, expected_error_p90;
+    /* what limits throughput_fps (docs/prediction.md, section 5): "accelerator cores" (every core busy, perfect
+     * scaling), "shared DDR" (the inferences in flight share the DDR bandwidth), "host CPU" (the per-frame host
+     * stages on the host cores), "host link" */
+    const char *throughput_limit;
 };
 void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_prediction_summary *s);
 const char *nnperf_prediction_warning(const struct nnperf_prediction *p, int i);

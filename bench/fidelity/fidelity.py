@@ -2,11 +2,14 @@
 """fidelity.py - nnperf's predictions against the fidelity dataset (bench/fidelity/data/*.csv, its README): every
 row predicted on its preset, out of the box, and the |error| per preset over its fit rows and its test rows.
 
-usage: bench/fidelity/fidelity.py [--rows] [--json OUT] [--check THRESHOLDS] [--write-presets DIR]
+usage: bench/fidelity/fidelity.py [--rows] [--pairs] [--json OUT] [--check THRESHOLDS] [--write-presets DIR]
                                   [--check-presets DIR] [--preset NAME]
 
 Needs the Python package (python/) and the library: PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so.
   --rows                 print every row (measured, predicted, error)
+  --pairs                print the models whose source publishes both a one-thread latency and a multi-thread
+                         throughput (same preset, model, input, board and source): both errors, and how many pairs
+                         have both within 25%
   --json OUT             write the per-preset and per-row results as JSON
   --check THRESHOLDS     exit 1 when a preset's test median |error| is above the value recorded in THRESHOLDS
                          (bench/fidelity/thresholds.csv) or a preset with test rows has no recorded value
@@ -88,6 +91,25 @@ def predict_rows(rows):
     return rows
 
 
+def pairs(rows):
+    """(latency row, throughput row) of each model whose source gives both on one board"""
+    key = lambda r: (r["preset"], r["model"], r["input"], r["board"], r["source"], r["dtype"])
+    lat = {key(r): r for r in rows if r["quantity"] == "latency" and r["threads"] == "1"}
+    return [(lat[key(r)], r) for r in rows if r["quantity"] == "throughput" and key(r) in lat]
+
+
+def print_pairs(rows):
+    ps = pairs(rows)
+    print(f"{'preset':14s} {'model':16s} {'board':24s} {'latency':>8s} {'split':5s} {'throughput':>10s} split")
+    for a, b in ps:
+        print(f"{a['preset']:14s} {os.path.basename(a['model'])[:-5]:16s} {a['board'][:24]:24s} "
+              f"{100 * a['error']:+7.1f}% {a['split']:5s} {100 * b['error']:+9.1f}% {b['split']}")
+    both = sum(abs(a["error"]) <= 0.25 and abs(b["error"]) <= 0.25 for a, b in ps)
+    print(f"pairs: {len(ps)}; both within 25%: {both}; latency median |error| "
+          f"{pct(median_abs([a['error'] for a, _ in ps]))}, throughput median |error| "
+          f"{pct(median_abs([b['error'] for _, b in ps]))}\n")
+
+
 def per_preset(rows):
     out = {}
     for r in rows:
@@ -143,8 +165,8 @@ def main():
             i = args.index(k)
             opts[k] = args[i + 1]
             del args[i:i + 2]
-    show_rows = "--rows" in args
-    args = [a for a in args if a != "--rows"]
+    show_rows, show_pairs = "--rows" in args, "--pairs" in args
+    args = [a for a in args if a not in ("--rows", "--pairs")]
     if args:
         sys.exit(__doc__)
     rows = read_rows()
@@ -159,6 +181,8 @@ def main():
                   f"{r['batch']:>5s} {r['quantity']:10s} {float(r['value']):10.4g} {r['predicted']:10.4g} "
                   f"{100 * r['error']:+7.1f}% {r['split']}")
         print()
+    if show_pairs:
+        print_pairs(rows)
     res = per_preset(rows)
     print(f"{'preset':14s} {'rows':>5s} {'fit':>4s} {'fit error':>10s} {'test':>5s} {'test error':>11s} "
           f"{'test p90':>9s} {'test within 25%':>16s}")

@@ -429,6 +429,7 @@ class Prediction(_Object):
     @property
     def summary(self):
         """The JSON summary: the analysis's totals and platform, dtype, latency_ms, fps, throughput_fps,
+        throughput_limit (what binds it: accelerator cores, shared DDR, host CPU or host link),
         ddr_bytes_per_frame, avg_utilization, layers, expected_error (median and p90 |error| of the platform's
         test rows and their number, None where not validated), ... (docs/json-schema.md)."""
         return self._document()["summary"]

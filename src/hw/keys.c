@@ -66,6 +66,9 @@ const struct hw_key hw_keys[] = {
      .off = D(cores_per_inference),
      .doc = "cores one inference runs on (1: each core runs an inference of its own and `throughput_fps` counts "
             "them all); 0 = all cores (the compiler splits layers)"},
+    {"compute.frames_per_call", HW_T_INT, .min = 0, .max = DIM_MAX, .off = D(frames_per_call),
+     .doc = "frames one call of the accelerator takes (1: a batch runs frame by frame, each call paying "
+            "`overhead.per_run_s`); 0 = any batch in one call"},
     {"compute.array", HW_T_SECTION,
      .doc = "the MAC array's parallel lanes per dtype; a layer's utilization follows from its shape (array compute "
             "model, docs/prediction.md); absent: the roofline model with per-class efficiencies"},
@@ -219,7 +222,13 @@ const struct hw_key hw_keys[] = {
      .doc = "fixed cost per accelerator layer (kernel launch, instruction dispatch)"},
     {"overhead.per_run_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, 0, D(run_overhead_s),
      .doc = "fixed cost per run before the first layer (runtime call, input pre-processing and output handling that "
-            "end-to-end measurements include)"},
+            "end-to-end measurements include); paid once per accelerator call (`compute.frames_per_call`), on the "
+            "accelerator's core"},
+    {"overhead.host_per_frame_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 10, 0, D(host_frame_s),
+     .doc = "host CPU time per frame around the run (pre-processing, post-processing) that the measured numbers "
+            "include: in series with the run in one thread, beside the accelerator when several threads run"},
+    {"overhead.host_cores", HW_T_INT, .min = 1, .max = 4096, .off = D(host_cores), .def = 1,
+     .doc = "host CPU cores the per-frame host stages run on at once when several threads run (throughput)"},
 
     {"power", HW_T_SECTION,
      .doc = "energy (docs/prediction.md, Power): with any of these, predictions report energy per frame, average "

@@ -46,10 +46,10 @@ double pr_ddr_bw(const struct nnperf_prediction *p)
 }
 
 /* a layer's fixed cost in a run: overhead.per_layer_s, once per frame where the runtime runs a batch frame by frame
- * (compute.frame_serial), else once */
+ * (compute.frame_serial), else once per accelerator call (compute.frames_per_call) */
 static double layer_overhead(const struct nnperf_prediction *p)
 {
-    return p->hw.layer_overhead_s * (p->hw.frame_serial && p->runs > 1 ? p->runs : 1);
+    return p->hw.layer_overhead_s * (p->hw.frame_serial && p->runs > 1 ? p->runs : pr_calls(p));
 }
 
 /* The peak at dtype dt (a layer's own: pr_layer.dtype). */

@@ -124,7 +124,8 @@ double pr_elem_bytes_at(const struct nnperf_prediction *p, int dt, int is_weight
 }
 
 /* weights per layer: the weight elements its nodes read, once per run (weights-only, or a platform that runs a batch
- * frame by frame (compute.frame_serial): once per frame). With a
+ * frame by frame (compute.frame_serial): once per frame; an accelerator taking compute.frames_per_call frames a
+ * call: once per call). With a
  * dedicated weight memory (memory.weight_sram_bytes), the weights of the layers that fit, in execution order, stay
  * there across inferences (loaded with the model, as the Edge TPU compiler caches parameters); the rest stream every
  * run, over the host link when the platform has one, else from DDR. */
@@ -431,8 +432,8 @@ static int is_kv(const struct ir_graph *g, const struct ir_value *v)
 static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
 {
     const struct ir_graph *g = p->g;
-    weight_bytes(p,
-                 p->hw.frame_serial ? p->runs : 1); /* frame by frame: each frame reads the weights again */
+    /* frame by frame: each frame reads the weights again; each accelerator call too */
+    weight_bytes(p, p->hw.frame_serial ? p->runs : pr_calls(p));
 
     /* tensors: graph inputs, then every layer output that leaves its layer (in layer order: each layer's outputs
      * are one range first_out[l] .. first_out[l + 1]) */

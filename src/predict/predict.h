@@ -167,7 +167,11 @@ enum nnperf_status pr_schedule(struct nnperf_prediction *p);   /* the memory mod
 enum nnperf_status pr_throughput(struct nnperf_prediction *p); /* runrate.c: every core busy */
 enum nnperf_status pr_power(struct nnperf_prediction *p);      /* runrate.c: energy of a run */
 enum nnperf_status pr_timeline(struct nnperf_prediction *p);
-enum pr_tp_limit { PR_TP_CORES, PR_TP_DDR, PR_TP_LINK };
+enum pr_tp_limit { PR_TP_CORES, PR_TP_DDR, PR_TP_LINK, PR_TP_HOST };
+extern const char *const pr_tp_limit_names[];
+/* schedule.c: accelerator calls per run (compute.frames_per_call: a batch on an accelerator that takes fewer frames
+ * a call is several calls, each paying overhead.per_run_s and loading the weights) */
+double pr_calls(const struct nnperf_prediction *p);
 
 /* ---- memory models (memory.c) ---- */
 /* Whether graph output present extends graph input past along one axis (a KV cache): same rank and dtype, every

@@ -1,23 +1,58 @@
 /* runrate.c - the stages after the schedule that turn one run into rates (docs/prediction.md, sections 5 and Power):
  *
- * throughput: every core busy with its own inference (cores / cores_per_inference in flight, each taking a whole
- * run with its per-run cost: published multi-thread numbers run one thread per core), as long as DDR and the host
- * link carry their traffic; which of the three limits is recorded.
+ * throughput: as many threads as it takes to keep every unit busy (published multi-thread numbers run more threads
+ * than cores). Each core runs an inference of its own (cores / cores_per_inference in flight), each taking a whole
+ * run with its per-call cost; the inferences in flight share the DDR, so each layer's memory time grows by their
+ * number; the host stages of the frames (pre-/post-processing) run beside them on the host cores; and DDR and the
+ * host link must carry the traffic. Which limit binds is recorded: cores (perfect scaling), shared DDR, host CPU or
+ * host link.
  * power: with any power key, the energy of a run (static power over the latency plus each layer's dynamic energy)
  * and the average power. */
 #include <math.h>
 
 #include "predict.h"
 
+const char *const pr_tp_limit_names[] = {"accelerator cores", "shared DDR", "host link", "host CPU"};
+
+/* the accelerator's time of one run when n inferences run at once on cores of their own and share the DDR: each
+ * layer's memory time n times as long, combined with its compute as the layer's own time was */
+static double shared_ddr_run_s(const struct nnperf_prediction *p, int n, double alone)
+{
+    if (n <= 1 || pr_memory_models[p->memory_model].schedule == PR_SCHED_OVERLAPPED ||
+        p->compute_model == PR_COMPUTE_KERNELS) {
+        if (n <= 1) return alone;
+        double tc = 0,
+               tm = 0; /* one roofline point for the whole run, or compute and memory added (kernels) */
+        for (int l = 0; l < p->n_layers; l++) tc += p->layers[l].t_compute, tm += p->layers[l].t_memory;
+        double before = p->compute_model == PR_COMPUTE_KERNELS ? tc + tm : fmax(tc, tm);
+        double after = p->compute_model == PR_COMPUTE_KERNELS ? tc + n * tm : fmax(tc, n * tm);
+        return before > 0 ? alone + (after - before) : alone;
+    }
+    double t = alone;
+    for (int l = 0; l < p->n_layers; l++) {
+        struct pr_layer shared = p->layers[l];
+        shared.t_memory *= n;
+        t += pr_body(p, &shared, shared.t_compute) - pr_body(p, &p->layers[l], p->layers[l].t_compute);
+    }
+    return t;
+}
+
 enum nnperf_status pr_throughput(struct nnperf_prediction *p)
 {
     double b = p->batch > 0 ? p->batch : 1;
+    double ts = p->hw.cal_time_scale > 0 ? p->hw.cal_time_scale : 1;
     int cores = p->hw.cores > 0 ? p->hw.cores : 1;
     int per = p->hw.cores_per_inference > 0 && p->hw.cores_per_inference < cores ? p->hw.cores_per_inference
                                                                                  : cores;
-    double fps = p->latency > 0 ? b / p->latency : 0;
-    p->throughput_fps = fps * (cores / per);
-    p->throughput_limit = PR_TP_CORES;
+    int n = cores / per;
+    double host = p->hw.host_frame_s * b * ts;     /* the host stages of the run's frames */
+    double alone = p->latency - host;              /* the accelerator's part of one run */
+    double shared = shared_ddr_run_s(p, n, alone); /* the same with n inferences sharing the DDR */
+    p->throughput_fps = shared > 0 ? n * b / shared : 0;
+    p->throughput_limit = shared > alone * 1.01 ? PR_TP_DDR : PR_TP_CORES;
+    int hc = p->hw.host_cores > 0 ? p->hw.host_cores : 1;
+    if (host > 0 && hc * b / host < p->throughput_fps)
+        p->throughput_fps = hc * b / host, p->throughput_limit = PR_TP_HOST;
     double run_ddr = p->w_bytes + p->load_bytes + p->store_bytes + p->spill_bytes, link = 0;
     for (int l = 0; l < p->n_layers; l++) link += p->layers[l].link_bytes;
     if (run_ddr > 0 && pr_ddr_bw(p) * b / run_ddr < p->throughput_fps)

@@ -6,8 +6,24 @@
  * compute, sum of memory time); layer times are scaled to add up to it, then laid out one after another.
  * grouped: as sequential, but the layers of a depth-first group (tiled memory model) interleave tile by tile, so each
  * is active over the whole group's span (HBDK's overlapping "active period of time").
- * calibration.time_scale (a user's calibration) multiplies every time of the run before the layout. */
+ * calibration.time_scale (a user's calibration) multiplies every time of the run before the layout.
+ * Before the first layer: the host stages of every frame (overhead.host_per_frame_s: pre-/post-processing on the
+ * host CPU, in series with the run in one thread) and the per-call cost once per accelerator call (a batch on an
+ * accelerator that takes compute.frames_per_call frames a call is that many calls). */
+#include <math.h>
+
 #include "predict.h"
+
+double pr_calls(const struct nnperf_prediction *p)
+{
+    int f = p->hw.frames_per_call;
+    return f > 0 && p->batch > f ? ceil((double)p->batch / f) : 1;
+}
+
+static double run_fixed_s(const struct nnperf_prediction *p)
+{
+    return p->hw.run_overhead_s * pr_calls(p) + p->hw.host_frame_s * p->batch;
+}
 
 enum nnperf_status pr_schedule(struct nnperf_prediction *p)
 {
@@ -31,7 +47,7 @@ enum nnperf_status pr_schedule(struct nnperf_prediction *p)
             struct pr_layer *L = &p->layers[l];
             L->t_compute *= k, L->t_memory *= k, L->t_transfer *= k, L->t_overhead *= k, L->t_total *= k;
         }
-    double t = p->hw.run_overhead_s * k; /* the fixed cost per run comes first */
+    double t = run_fixed_s(p) * k; /* the host stages and the per-call cost come first */
     p->mac_ops = p->vec_ops = p->w_bytes = p->load_bytes = p->store_bytes = p->spill_bytes = 0;
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];

@@ -192,6 +192,7 @@ static void json_summary(const struct rep_view *v, struct rep_json *j)
     rj_num(j, "latency_ms", s->latency_s * 1e3);
     rj_num(j, "fps", s->fps);
     rj_num(j, "throughput_fps", s->throughput_fps);
+    rj_str(j, "throughput_limit", s->throughput_limit);
     rj_int(j, "cores", s->cores);
     rj_int(j, "cores_per_inference", s->cores_per_inference);
     rj_num(j, "ops_per_frame", s->ops_per_frame);
@@ -334,6 +335,18 @@ static void expected_error_text(const struct rep_view *v, char *b, size_t n)
                100 * s->expected_error_median, 100 * s->expected_error_p90, s->expected_error_rows);
 }
 
+/* the throughput line, when it differs from one stream's FPS: frames per second with every unit busy, the
+ * inferences in flight and what limits it; 0 when there is nothing to say */
+static int throughput_text(const struct nnperf_prediction_summary *s, char *b, size_t n)
+{
+    if (s->cores <= s->cores_per_inference && !(fabs(s->throughput_fps - s->fps) > 1e-9 * s->fps)) return 0;
+    c_snprintf(b, n, "%.2f FPS (%d inference%s in flight, one per %d core%s; limited by the %s)",
+               s->throughput_fps, s->cores / s->cores_per_inference,
+               s->cores / s->cores_per_inference == 1 ? "" : "s", s->cores_per_inference,
+               s->cores_per_inference == 1 ? "" : "s", s->throughput_limit);
+    return 1;
+}
+
 /* ---- CSV ---- */
 
 static void render_csv(const struct rep_view *v, struct strbuf *sb)
@@ -417,10 +430,8 @@ static void text_summary(const struct rep_view *v, int width, struct strbuf *sb)
     char xe[200];
     expected_error_text(v, xe, sizeof xe);
     kv_line(sb, width, "expected error", "%s", xe);
-    if (s->cores > s->cores_per_inference)
-        kv_line(sb, width, "throughput", "%.2f FPS (%d inferences in flight, one per %d core%s)",
-                s->throughput_fps, s->cores / s->cores_per_inference, s->cores_per_inference,
-                s->cores_per_inference == 1 ? "" : "s");
+    char tp[200];
+    if (throughput_text(s, tp, sizeof tp)) kv_line(sb, width, "throughput", "%s", tp);
     rep_pct(a[7], 48, s->avg_utilization);
     kv_line(sb, width, "average utilization", "%s", a[7]);
     char pw[160];
@@ -578,12 +589,7 @@ static void html_summary(const struct rep_view *v, struct strbuf *sb)
     rep_time(c1, sizeof c1, s->latency_s);
     c_snprintf(b, sizeof b, "%s per run, %.2f FPS", c1, s->fps);
     rh_kv(sb, "latency", b);
-    if (s->cores > s->cores_per_inference) {
-        c_snprintf(b, sizeof b, "%.2f FPS (%d inferences in flight, one per %d core%s)", s->throughput_fps,
-                   s->cores / s->cores_per_inference, s->cores_per_inference,
-                   s->cores_per_inference == 1 ? "" : "s");
-        rh_kv(sb, "throughput", b);
-    }
+    if (throughput_text(s, b, sizeof b)) rh_kv(sb, "throughput", b);
     rep_pct(b, sizeof b, s->avg_utilization);
     rh_kv(sb, "average compute utilization", b);
     char pw[160];
