@@ -513,10 +513,31 @@ enum nnperf_status rep_finish(struct strbuf *sb, char **out, size_t *len, char *
     return NNPERF_OK;
 }
 
+/* The output formats, indexed by enum nnperf_format: the only list of their names (nnperf_format_name); text: text
+ * for people, whose control characters and bytes that are not UTF-8 rep_finish_as writes as \xNN. */
+static const struct {
+    const char *name;
+    int text;
+} formats[] = {
+    [NNPERF_FORMAT_TABLE] = {"table", 1}, [NNPERF_FORMAT_JSON] = {"json", 0},
+    [NNPERF_FORMAT_CSV] = {"csv", 1},     [NNPERF_FORMAT_HTML] = {"html", 0},
+    [NNPERF_FORMAT_TRACE] = {"trace", 0},
+};
+
+int nnperf_format_count(void)
+{
+    return (int)(sizeof formats / sizeof formats[0]);
+}
+
+const char *nnperf_format_name(int fmt)
+{
+    return fmt >= 0 && fmt < nnperf_format_count() ? formats[fmt].name : NULL;
+}
+
 enum nnperf_status rep_finish_as(struct strbuf *sb, enum nnperf_format fmt, char **out, size_t *len,
                                  char *err, size_t errlen)
 {
-    if ((fmt == NNPERF_FORMAT_TABLE || fmt == NNPERF_FORMAT_CSV) && !sb->overflow && sb->p) {
+    if (nnperf_format_name((int)fmt) && formats[fmt].text && !sb->overflow && sb->p) {
         struct strbuf t;
         sb_init(&t, REP_CAP);
         sb_put_text(&t, sb->p, "\n");
@@ -524,21 +545,6 @@ enum nnperf_status rep_finish_as(struct strbuf *sb, enum nnperf_format fmt, char
         *sb = t;
     }
     return rep_finish(sb, out, len, err, errlen);
-}
-
-static const char *const format_names[] = {
-    [NNPERF_FORMAT_TABLE] = "table", [NNPERF_FORMAT_JSON] = "json",   [NNPERF_FORMAT_CSV] = "csv",
-    [NNPERF_FORMAT_HTML] = "html",   [NNPERF_FORMAT_TRACE] = "trace",
-};
-
-int nnperf_format_count(void)
-{
-    return (int)(sizeof format_names / sizeof format_names[0]);
-}
-
-const char *nnperf_format_name(int fmt)
-{
-    return fmt >= 0 && fmt < nnperf_format_count() ? format_names[fmt] : NULL;
 }
 
 enum nnperf_status rep_bad_format(const char *what, enum nnperf_format fmt, const char *avail, char *err,
