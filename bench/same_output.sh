@@ -38,6 +38,37 @@ check sweep models/mobilenet_v2.onnx --hw rdk-s100 --set memory.ddr_bandwidth=8G
 check sweep models/resnet50.onnx --hw zcu102-dpu --batch 1,2,4,8,16
 check compare models/resnet50.onnx models/mobilenet_v2.onnx --hw horizon-j5,zcu102-dpu,jetson-orin-nano --format json
 check compare models/mobilenet_v2.onnx --hw coral-usb,a100-80gb
+# the other commands and formats: roofline/sweep table and csv, memory models, advise, --top/--width, compare
+# csv/html, map, llm, validate, help
+for m in models/resnet18.onnx models/squeezenet1_0.onnx; do
+  for f in table json csv; do
+    check roofline "$m" --hw zcu102-dpu --format $f
+    check sweep "$m" --hw zcu102-dpu,jetson-orin-nano --batch 1,4 --dtype int8,fp16 --format $f
+    check sweep "$m" --hw horizon-j5 --batch 1,2 --set memory.sram_bytes=1M,4M --format $f
+  done
+  for f in table csv html; do check analyze "$m" --hw raspberry-pi-5 --format $f; done
+  check analyze "$m" --hw horizon-j5 --memory-model tiled --format json
+  check analyze "$m" --hw zcu102-dpu --memory-model weights-only
+  for f in table json html; do check advise "$m" --hw horizon-j5 --format $f; done
+  check analyze "$m" --hw horizon-j5 --top 5
+  check analyze "$m" --hw horizon-j5 --width 60
+done
+for f in table csv html; do check compare models/resnet18.onnx models/mobilenet_v2.onnx --hw zcu102-dpu,tx2-maxn --format $f; done
+for m in models/mcu/cifar10_simplenet.onnx models/mcu/kws20_conv1d.onnx models/mcu/cifar10_residual.onnx; do
+  for f in table json yaml; do check map "$m" --format $f; check map "$m" --target max78002 --format $f; done
+done
+for f in table json csv html; do
+  check llm tests/data/llm/tiny-llama-genai.onnx --hw a100-80gb --prompt 128,512 --generate 64 --batch 1,4 --format $f
+done
+check llm --config tests/data/llm/configs/gemma-2-9b.json --hw h100-sxm --format json
+for f in table json csv trace; do
+  check validate models/squeezenet1_1.onnx --hw bench/validate/host-cal.yaml --measured tests/data/ort_profile_small.json --format $f
+done
+check hw list
+check ops
+check help analyze
+check analyze models/resnet18.onnx --memory-model foo
+check map models/resnet18.onnx --target foo
 echo "$n commands compared"
 [ $fail = 0 ] && echo "all identical"
 exit $fail
