@@ -717,12 +717,28 @@ struct nnperf_serve_options {
     int block_size;          /* tokens per KV block; 0: 32 */
     int chunk;               /* tokens per step (decodes + prefill chunks); 0: 2048 */
     int max_batch;           /* sequences per step; 0: 256 */
+    /* a trace of requests instead of drawn ones: CSV with a header naming arrival_s, prompt and output columns, or
+     * JSON lines with those keys (docs/llm.md, Serving); its arrivals are the load (no rate or concurrency) */
+    const char *trace;
+    /* a latency target: also search the largest Poisson rate (or the trace's arrivals compressed) whose TTFT and
+     * TPOT at slo_percentile (90 or 99; 0: 90) are at most these (0: no bound on it) */
+    double slo_ttft_s, slo_tpot_s;
+    int slo_percentile;
 };
+#define NNPERF_SERVE_SERIES 64
 struct nnperf_serve_result {
     int requests, steps, preemptions;
     double duration_s, output_tokens_per_s, input_tokens_per_s, requests_per_s;
     double ttft_s[3], tpot_s[3], e2e_s[3]; /* p50, p90, p99 */
     double kv_blocks, kv_occupancy_mean, kv_occupancy_peak, mean_decode_batch;
+    /* KV occupancy and running requests over the run: means over NNPERF_SERVE_SERIES equal spans of time ending at
+     * series_t (s) */
+    int n_series;
+    double series_t[NNPERF_SERVE_SERIES], series_kv[NNPERF_SERVE_SERIES], series_running[NNPERF_SERVE_SERIES];
+    /* with a latency target: the largest rate meeting it (requests/s; 0 none does) and TTFT and TPOT at the
+     * target's percentile there */
+    int slo_searched;
+    double slo_rate, slo_ttft_s, slo_tpot_s;
 };
 
 /* One (prompt, batch) configuration. Times in seconds, sizes in bytes. */

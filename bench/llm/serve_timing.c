@@ -1,6 +1,9 @@
-/* serve_timing.c - times one serving simulation of 1,000 Poisson requests (nnperf_llm with serve options): build with
- * gcc -O2 -Iinclude bench/llm/serve_timing.c -Lbuild -lnnperf -lm -o /tmp/sv; LD_LIBRARY_PATH=build /tmp/sv CONFIG PLATFORM */
+/* serve_timing.c - times one serving simulation of 1,000 Poisson requests (nnperf_llm with serve options), and with
+ * a third argument the search of the largest rate whose p90 TTFT is within SLO_TTFT_MS: build with
+ * gcc -O2 -Iinclude bench/llm/serve_timing.c -Lbuild -lnnperf -lm -o /tmp/sv;
+ * LD_LIBRARY_PATH=build /tmp/sv CONFIG PLATFORM [SLO_TTFT_MS] */
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include "nnperf.h"
 int main(int c, char **v)
@@ -14,8 +17,11 @@ int main(int c, char **v)
         return 2;
     }
     int prompt = 512;
-    struct nnperf_serve_options so = {
-        .requests = 1000, .rate = 5, .seed = 1, .lengths = NNPERF_LENGTHS_EXPONENTIAL};
+    struct nnperf_serve_options so = {.requests = 1000,
+                                      .rate = 5,
+                                      .seed = 1,
+                                      .lengths = NNPERF_LENGTHS_EXPONENTIAL,
+                                      .slo_ttft_s = c > 3 ? atof(v[3]) / 1e3 : 0};
     struct nnperf_llm_options o = {.prompts = &prompt, .n_prompts = 1, .generate = 128, .serve = &so};
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
@@ -32,5 +38,8 @@ int main(int c, char **v)
            (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9, r.steps, r.output_tokens_per_s,
            r.requests_per_s, r.ttft_s[0] * 1e3, r.ttft_s[1] * 1e3, r.ttft_s[2] * 1e3, r.tpot_s[0] * 1e3,
            r.e2e_s[2], r.kv_occupancy_mean, r.kv_occupancy_peak, r.preemptions);
+    if (r.slo_searched)
+        printf("largest rate with p90 TTFT <= %s ms: %.3f requests/s (p90 TTFT there %.1f ms)\n", v[3],
+               r.slo_rate, r.slo_ttft_s * 1e3);
     return 0;
 }

@@ -527,7 +527,7 @@ def _int_list(name, values):
     return (ctypes.c_int * max(len(vals), 1))(*vals), len(vals)
 
 
-_SERVE_INTS = ("requests", "concurrency", "seed", "prompt", "output", "block_size", "chunk", "max_batch")
+_SERVE_INTS = ("requests", "concurrency", "seed", "prompt", "output", "block_size", "chunk", "max_batch", "slo_percentile")
 _SERVE_LENGTHS = ("fixed", "uniform", "exponential")
 
 
@@ -545,13 +545,19 @@ def _serve_options(serve):
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < float("inf"):
                 raise Error(f"serve: rate {v!r} is not a number of requests per second")
             so.rate = float(v)
+        elif k in ("slo_ttft_ms", "slo_tpot_ms"):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 1e9:
+                raise Error(f"serve: {k} {v!r} is not a latency in milliseconds")
+            setattr(so, k[:-3] + "_s", float(v) / 1e3)
+        elif k == "trace":
+            so.trace = _path(v)
         elif k == "lengths":
             if v not in _SERVE_LENGTHS:
                 raise Error(f"serve: lengths {v!r} is not one of {', '.join(_SERVE_LENGTHS)}")
             so.lengths = _SERVE_LENGTHS.index(v)
         else:
-            raise Error(f"serve: unknown key {k!r} (rate, concurrency, requests, prompt, output, lengths, seed, "
-                        "block_size, chunk, max_batch)")
+            raise Error(f"serve: unknown key {k!r} (rate, concurrency, trace, requests, prompt, output, lengths, "
+                        "seed, block_size, chunk, max_batch, slo_ttft_ms, slo_tpot_ms, slo_percentile)")
     return so
 
 
@@ -591,7 +597,9 @@ def llm(model=None, platform=None, config=None, prompts=None, generate=None, bat
     prompts, batches: an int or a list (default 512 and 1); generate: output tokens (128); weights, kv, compute:
     dtypes ("int4", "int8", "fp8", "fp16", "bf16", "fp32"); allow_offload: predict a model over the device memory
     with its weights streamed from host memory instead of raising nnperf.Error; dims: {symbol: int}.
-    serve: a dict that also simulates serving (docs/llm.md, Serving): rate (requests/s, Poisson) or concurrency,
+    serve: a dict that also simulates serving (docs/llm.md, Serving): rate (requests/s, Poisson), concurrency or
+    trace (a CSV or JSON-lines file of arrival_s, prompt, output), with slo_ttft_ms / slo_tpot_ms (and
+    slo_percentile 90 or 99) also the largest rate meeting that latency target,
     and optionally requests (1000), prompt and output (mean lengths; default the first prompt and generate),
     lengths ("fixed", "uniform", "exponential"), seed, block_size, chunk, max_batch; the result's `serve` is then
     the dict of the JSON's "serve" object (TTFT/TPOT/e2e p50/p90/p99 in ms, tokens/s, requests/s, KV occupancy).

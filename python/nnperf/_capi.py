@@ -115,7 +115,8 @@ class LlmOptions(Structure):
 class ServeOptions(Structure):
     _fields_ = [("requests", c_int), ("rate", c_double), ("concurrency", c_int), ("seed", c_uint64),
                 ("prompt", c_int), ("output", c_int), ("lengths", c_int), ("block_size", c_int), ("chunk", c_int),
-                ("max_batch", c_int)]
+                ("max_batch", c_int), ("trace", c_char_p), ("slo_ttft_s", c_double), ("slo_tpot_s", c_double),
+                ("slo_percentile", c_int)]
 
 
 llm = _proto("nnperf_llm", c_int, c_void_p, c_void_p, POINTER(LlmOptions), POINTER(c_void_p), *ERR)

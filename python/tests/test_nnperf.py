@@ -366,6 +366,22 @@ def test_llm_parallel(root, cli):
             nnperf.llm(config=cfg, platform="8x-h100-sxm", tp=bad, generate=32)
 
 
+def test_llm_serve_trace_slo(root, cli):
+    """serve=dict(trace=..., slo_ttft_ms=..., slo_tpot_ms=...) equals the CLI's --trace/--slo-*: the trace's 24
+    requests, KV occupancy over time, the largest rate meeting the target (issue 20)."""
+    cfg = os.path.join(root, "tests", "data", "llm", "configs", "llama-3.1-8b.json")
+    trace = os.path.join(root, "tests", "data", "llm", "trace.csv")
+    r = nnperf.llm(config=cfg, platform="a100-80gb", serve=dict(trace=trace, slo_ttft_ms=200, slo_tpot_ms=40))
+    c = cli_json(cli, "llm", "--config", cfg, "--hw", "a100-80gb", "--serve", "--trace", trace, "--slo-ttft", "200",
+                 "--slo-tpot", "40")
+    assert r.serve == c["serve"] and r.serve["requests"] == 24 and len(r.serve["kv_series"]) == 64
+    slo = r.serve["slo"]
+    assert slo["percentile"] == 90 and slo["max_rate"] > 0 and slo["ttft_ms_at_max_rate"] <= 200
+    for bad in (dict(trace=trace, slo_ttft_ms=-1), dict(rate=1, slo_percentile=95), dict(trace=trace, rate=2)):
+        with pytest.raises(nnperf.Error):
+            nnperf.llm(config=cfg, platform="a100-80gb", serve=bad)
+
+
 def test_llm_config_and_memory(tmp_path, root, cli):
     """nnperf.llm from a config.json equals the CLI; a model over the device memory is an Error naming both sizes
     unless allow_offload (issue 20)."""

@@ -905,10 +905,19 @@ static enum nnperf_status run_serve(struct run_ctx *rc, const struct nnperf_llm_
     if (s->requests < 1 || s->requests > 1000000 || s->prompt < 1 || s->output < 1 || s->block_size < 1 ||
         s->block_size > 4096 || s->chunk < 1 || s->max_batch < 1 || s->max_batch > 65536 ||
         s->lengths < NNPERF_LENGTHS_FIXED || s->lengths > NNPERF_LENGTHS_EXPONENTIAL || !(s->rate >= 0) ||
-        s->concurrency < 0 || (s->rate > 0) == (s->concurrency > 0))
+        s->concurrency < 0 || (s->rate > 0) + (s->concurrency > 0) + !!s->trace != 1)
         return diag_set(d, NNPERF_E_USAGE,
-                        "serving: give a rate (requests/s) or a concurrency, 1 to 1000000 requests, positive "
-                        "lengths, block size, chunk and batch");
+                        "serving: give a rate (requests/s), a concurrency or a trace file, one of them; 1 to "
+                        "1000000 requests, positive lengths, block size, chunk and batch");
+    if (!(s->slo_ttft_s >= 0 && s->slo_ttft_s < 1e6) || !(s->slo_tpot_s >= 0 && s->slo_tpot_s < 1e6) ||
+        (s->slo_percentile && s->slo_percentile != 90 && s->slo_percentile != 99))
+        return diag_set(
+            d, NNPERF_E_USAGE,
+            "serving: a latency target is TTFT and TPOT bounds in seconds (0 or more) at percentile 90 "
+            "or 99");
+    if (!s->slo_percentile) s->slo_percentile = 90;
+    if (s->trace && !(s->trace = ar_strdup(&l->ar, s->trace)))
+        return diag_set(d, NNPERF_E_NOMEM, "out of memory");
     if (!l->has_kv_cache || l->device_bytes <= 0)
         return diag_set(d, NNPERF_E_USAGE, "serving needs a model with a KV cache and the platform's memory");
     const struct nnperf_llm_row *r = &l->rows[0];

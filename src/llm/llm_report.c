@@ -32,12 +32,16 @@ static void table_serve(const struct nnperf_llm *l, struct strbuf *sb)
     const struct nnperf_serve_result *s = &l->serve;
     char a[48], b[48], c[48];
     sb_printf(sb, "\nserving: %d requests, ", s->requests);
-    if (o->rate > 0)
-        sb_printf(sb, "Poisson arrivals at %.6g requests/s", o->rate);
-    else
-        sb_printf(sb, "concurrency %d", o->concurrency);
-    sb_printf(sb, ", prompt %d and output %d tokens (%s), seed %llu\n", o->prompt, o->output,
-              lengths_word[o->lengths], o->seed);
+    if (o->trace)
+        sb_printf(sb, "arrivals and lengths of the trace %s\n", o->trace);
+    else {
+        if (o->rate > 0)
+            sb_printf(sb, "Poisson arrivals at %.6g requests/s", o->rate);
+        else
+            sb_printf(sb, "concurrency %d", o->concurrency);
+        sb_printf(sb, ", prompt %d and output %d tokens (%s), seed %llu\n", o->prompt, o->output,
+                  lengths_word[o->lengths], o->seed);
+    }
     sb_printf(sb, "  KV cache: %.0f blocks of %d tokens, chunk %d tokens, at most %d sequences per step\n",
               s->kv_blocks, o->block_size, o->chunk, o->max_batch);
     sb_printf(sb, "  %-22s %12s %12s %12s\n", "", "p50", "p90", "p99");
@@ -54,6 +58,16 @@ static void table_serve(const struct nnperf_llm *l, struct strbuf *sb)
     sb_printf(sb, "  mean decode batch        %.2f\n", s->mean_decode_batch);
     sb_printf(sb, "  KV cache occupancy       mean %.1f%%, peak %.1f%%; %d preemptions\n",
               100 * s->kv_occupancy_mean, 100 * s->kv_occupancy_peak, s->preemptions);
+    if (s->slo_searched) {
+        sb_printf(sb, "  latency target           p%d", o->slo_percentile);
+        if (o->slo_ttft_s > 0) fmt_ms(a, sizeof a, o->slo_ttft_s), sb_printf(sb, " TTFT <= %s", a);
+        if (o->slo_tpot_s > 0) fmt_ms(a, sizeof a, o->slo_tpot_s), sb_printf(sb, " TPOT <= %s", a);
+        if (s->slo_rate > 0) {
+            fmt_ms(a, sizeof a, s->slo_ttft_s), fmt_ms(b, sizeof b, s->slo_tpot_s);
+            sb_printf(sb, ": met up to %.4g requests/s (there TTFT %s, TPOT %s)\n", s->slo_rate, a, b);
+        } else
+            sb_puts(sb, ": met at no rate\n");
+    }
 }
 
 static void table(const struct nnperf_llm *l, struct strbuf *sb)
@@ -191,6 +205,11 @@ static void json_serve(const struct nnperf_llm *l, struct strbuf *sb)
     jnum(sb, "rate", o->rate, 1);
     sb_printf(sb, ",\"concurrency\":%d,\"prompt\":%d,\"output\":%d,\"lengths\":\"%s\",\"seed\":%llu",
               o->concurrency, o->prompt, o->output, lengths_word[o->lengths], o->seed);
+    sb_puts(sb, ",\"trace\":");
+    if (o->trace)
+        sb_json_str(sb, o->trace);
+    else
+        sb_puts(sb, "null");
     sb_printf(sb, ",\"block_size\":%d,\"chunk\":%d,\"max_batch\":%d", o->block_size, o->chunk, o->max_batch);
     const char *names[3] = {"ttft_ms", "tpot_ms", "e2e_ms"};
     const double *v[3] = {s->ttft_s, s->tpot_s, s->e2e_s};
@@ -210,6 +229,24 @@ static void json_serve(const struct nnperf_llm *l, struct strbuf *sb)
     sb_printf(sb, ",\"kv_blocks\":%.0f", s->kv_blocks);
     jnum(sb, "kv_occupancy_mean", s->kv_occupancy_mean, 1);
     jnum(sb, "kv_occupancy_peak", s->kv_occupancy_peak, 1);
+    sb_puts(sb, ",\"kv_series\":[");
+    for (int i = 0; i < s->n_series; i++) {
+        sb_puts(sb, i ? ",{" : "{");
+        jnum(sb, "t_s", s->series_t[i], 0);
+        jnum(sb, "kv_occupancy", s->series_kv[i], 1);
+        jnum(sb, "running", s->series_running[i], 1);
+        sb_puts(sb, "}");
+    }
+    sb_puts(sb, "]");
+    if (s->slo_searched) {
+        sb_printf(sb, ",\"slo\":{\"percentile\":%d", o->slo_percentile);
+        jnum(sb, "ttft_ms", o->slo_ttft_s * 1e3, 1);
+        jnum(sb, "tpot_ms", o->slo_tpot_s * 1e3, 1);
+        jnum(sb, "max_rate", s->slo_rate, 1);
+        jnum(sb, "ttft_ms_at_max_rate", s->slo_ttft_s * 1e3, 1);
+        jnum(sb, "tpot_ms_at_max_rate", s->slo_tpot_s * 1e3, 1);
+        sb_puts(sb, "}");
+    }
     sb_puts(sb, "}");
 }
 

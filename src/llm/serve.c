@@ -9,9 +9,11 @@
  * T(S) of S prompt tokens at batch 1 (a chunk of c tokens after p costs T(p + c) - T(p)). Everything lives in the
  * simulation's own state: two simulations never share anything. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../hw/hw.h"
 #include "llm.h"
 
 /* splitmix64: a small, seeded generator (no global state) */
@@ -111,6 +113,154 @@ static double prefill_cum(const struct pricer *pr, double s)
     return k > 0 ? lerp(pr->s[k - 1], pr->ts[k - 1], pr->s[k], pr->ts[k], s) : pr->ts[0] * s / pr->s[0];
 }
 
+/* ---- the load: requests with their lengths and arrivals at rate 1 ---- */
+
+struct load {
+    int n;
+    double *unit; /* arrival of request i at one request per second (Poisson or the trace's, scaled) */
+    int *prompt, *output;
+    double trace_rate; /* a trace: its own rate (requests over its span); 0 drawn */
+};
+
+static void load_free(struct load *ld)
+{
+    free(ld->unit), free(ld->prompt), free(ld->output);
+    memset(ld, 0, sizeof *ld);
+}
+
+static int load_alloc(struct load *ld, int n)
+{
+    ld->n = n;
+    ld->unit = calloc((size_t)n, sizeof *ld->unit);
+    ld->prompt = calloc((size_t)n, sizeof *ld->prompt);
+    ld->output = calloc((size_t)n, sizeof *ld->output);
+    return ld->unit && ld->prompt && ld->output;
+}
+
+static void draw_load(struct load *ld, const struct nnperf_serve_options *o, int cap)
+{
+    uint64_t seed = o->seed;
+    double t = 0;
+    for (int i = 0; i < ld->n; i++) {
+        ld->prompt[i] = draw_len(&seed, o->prompt, o->lengths, cap - 1);
+        ld->output[i] = draw_len(&seed, o->output, o->lengths, cap - ld->prompt[i]);
+        t += -log(1.0 - rng_unit(&seed)); /* drawn for a concurrency too: the same lengths either way */
+        ld->unit[i] = t;
+    }
+}
+
+#define TRACE_MAX_ROWS 1000000
+
+/* the value of "key" on a JSON line: its number after the colon */
+static int jsonl_num(const char *line, const char *key, double *v)
+{
+    char pat[40];
+    snprintf(pat, sizeof pat, "\"%s\"", key);
+    const char *p = strstr(line, pat);
+    if (!p) return 0;
+    p += strlen(pat);
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p++ != ':') return 0;
+    char *end;
+    *v = c_strtod(p, &end);
+    return end != p;
+}
+
+static const char *const trace_cols[3] = {"arrival_s", "prompt", "output"};
+
+/* A trace of requests (docs/llm.md, Serving): CSV whose header names arrival_s, prompt and output (other columns
+ * ignored), or JSON lines {"arrival_s": .., "prompt": .., "output": ..}; arrivals in seconds, not decreasing;
+ * lengths whole, at least 1, and within the model's positions */
+static enum nnperf_status read_trace(struct load *ld, const char *path, int cap, struct diag *d)
+{
+    char *text = NULL;
+    size_t len = 0;
+    enum nnperf_status st = hw_read_file(path, &text, &len, d);
+    if (st) return st;
+    int rows = 0;
+    for (size_t i = 0; i < len; i++) rows += text[i] == '\n';
+    if (!load_alloc(ld, rows + 1)) {
+        free(text);
+        return diag_set(d, NNPERF_E_NOMEM, "out of memory");
+    }
+    ld->n = 0;
+    int json = -1, col[3] = {-1, -1, -1}, lineno = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line && !st; line = strtok_r(NULL, "\n", &save)) {
+        lineno++;
+        size_t n = strlen(line);
+        if (n && line[n - 1] == '\r') line[--n] = 0;
+        const char *q = line;
+        while (*q == ' ' || *q == '\t') q++;
+        if (!*q || *q == '#') continue;
+        if (json < 0) {
+            json = *q == '{';
+            if (!json) { /* the header */
+                int k = 0;
+                for (char *f = line, *e;; f = e + 1, k++) {
+                    e = strchr(f, ',');
+                    size_t fl = e ? (size_t)(e - f) : strlen(f);
+                    while (fl && (f[fl - 1] == ' ')) fl--;
+                    while (fl && *f == ' ') f++, fl--;
+                    for (int c = 0; c < 3; c++)
+                        if (strlen(trace_cols[c]) == fl && !strncmp(f, trace_cols[c], fl)) col[c] = k;
+                    if (!e) break;
+                }
+                for (int c = 0; c < 3 && !st; c++)
+                    if (col[c] < 0)
+                        st = diag_set(
+                            d, NNPERF_E_INVALID,
+                            "%s:%d: the CSV header has no '%s' column (a trace names arrival_s, prompt "
+                            "and output)",
+                            path, lineno, trace_cols[c]);
+                continue;
+            }
+        }
+        if (ld->n >= TRACE_MAX_ROWS) {
+            st = diag_set(d, NNPERF_E_LIMIT, "%s: more than %d requests", path, TRACE_MAX_ROWS);
+            break;
+        }
+        double v[3] = {0, 0, 0};
+        for (int c = 0; c < 3 && !st; c++) {
+            int ok;
+            if (json)
+                ok = jsonl_num(q, trace_cols[c], &v[c]);
+            else {
+                const char *f = line;
+                for (int k = 0; k < col[c] && f; k++) f = strchr(f, ','), f = f ? f + 1 : NULL;
+                char *end = NULL;
+                ok = f && (v[c] = c_strtod(f, &end), end != f) && (*end == ',' || *end == ' ' || !*end);
+            }
+            if (!ok)
+                st = diag_set(d, NNPERF_E_INVALID, "%s:%d: no number for '%s'", path, lineno, trace_cols[c]);
+            else if (!isfinite(v[c]) || v[c] < 0 ||
+                     (c && (v[c] != floor(v[c]) || v[c] < 1 || v[c] > 1 << 24)))
+                st = diag_set(d, NNPERF_E_INVALID, "%s:%d: '%s' is %g, expected %s", path, lineno,
+                              trace_cols[c], v[c],
+                              c ? "a whole number of tokens (1 or more)" : "seconds (0 or more)");
+        }
+        if (st) break;
+        if (ld->n && v[0] < ld->unit[ld->n - 1])
+            st = diag_set(d, NNPERF_E_INVALID, "%s:%d: arrival_s %g is before the previous request's %g",
+                          path, lineno, v[0], ld->unit[ld->n - 1]);
+        else if (v[1] + v[2] > cap)
+            st = diag_set(d, NNPERF_E_INVALID,
+                          "%s:%d: prompt %g + output %g tokens is over the model's position limit of %d",
+                          path, lineno, v[1], v[2], cap);
+        else {
+            ld->unit[ld->n] = v[0], ld->prompt[ld->n] = (int)v[1], ld->output[ld->n] = (int)v[2];
+            ld->n++;
+        }
+    }
+    free(text);
+    if (!st && !ld->n) st = diag_set(d, NNPERF_E_INVALID, "%s: no requests", path);
+    if (!st) {
+        double span = ld->unit[ld->n - 1] - ld->unit[0];
+        ld->trace_rate = span > 0 ? (ld->n - 1) / span : 0;
+    }
+    return st;
+}
+
 /* ---- the engine ---- */
 
 struct req {
@@ -149,20 +299,55 @@ static void percentiles(double *v, int n, double out[3])
     }
 }
 
-enum nnperf_status llm_serve_run(const struct llm_serve_in *in, struct nnperf_serve_result *res,
-                                 struct diag *d)
+/* the KV occupancy and running requests of each step, for the series */
+struct trace_pt {
+    double t0, t1, kv, running;
+};
+
+struct series {
+    struct trace_pt *p;
+    long long n, cap;
+};
+
+static void series_add(struct series *s, double t0, double t1, double kv, double running)
+{
+    if (s->n == s->cap) {
+        long long cap = s->cap ? 2 * s->cap : 1024;
+        struct trace_pt *p = realloc(s->p, (size_t)cap * sizeof *p);
+        if (!p) return; /* the series then ends early; the run's numbers are unaffected */
+        s->p = p, s->cap = cap;
+    }
+    s->p[s->n++] = (struct trace_pt){t0, t1, kv, running};
+}
+
+/* means over NNPERF_SERVE_SERIES equal spans of [0, end] */
+static void series_bucket(const struct series *s, double end, struct nnperf_serve_result *res)
+{
+    int K = NNPERF_SERVE_SERIES;
+    double w = end / K, kv[NNPERF_SERVE_SERIES] = {0}, run[NNPERF_SERVE_SERIES] = {0};
+    if (!(w > 0) || !s->n) return;
+    for (long long i = 0; i < s->n; i++) {
+        const struct trace_pt *q = &s->p[i];
+        for (int k = (int)fmin(K - 1, q->t0 / w); k < K && k * w < q->t1; k++) {
+            double a = fmax(q->t0, k * w), b = fmin(q->t1, (k + 1) * w);
+            if (b > a) kv[k] += q->kv * (b - a), run[k] += q->running * (b - a);
+        }
+    }
+    res->n_series = K;
+    for (int k = 0; k < K; k++)
+        res->series_t[k] = (k + 1) * w, res->series_kv[k] = kv[k] / w, res->series_running[k] = run[k] / w;
+}
+
+/* One run of the engine over the load: Poisson (or trace) arrivals at `rate` requests/s, or a closed loop of
+ * `concurrency`; series non-NULL: the occupancy of every step */
+static enum nnperf_status simulate(const struct llm_serve_in *in, const struct pricer *pr,
+                                   const struct load *ld, double rate, int concurrency,
+                                   long long total_blocks, struct nnperf_serve_result *res,
+                                   struct series *series, struct diag *d)
 {
     const struct nnperf_serve_options *o = &in->o;
     memset(res, 0, sizeof *res);
-    int n = o->requests, bs = o->block_size;
-    double block_bytes = in->kv_bytes_per_token * bs;
-    long long total_blocks = block_bytes > 0 ? (long long)floor(in->kv_capacity_bytes / block_bytes) : 0;
-    if (total_blocks < 1)
-        return diag_set(
-            d, NNPERF_E_USAGE,
-            "serving: no memory is left for the KV cache (%.3g bytes for blocks of %d tokens of %.3g "
-            "bytes each)",
-            in->kv_capacity_bytes, bs, in->kv_bytes_per_token);
+    int n = ld->n, bs = o->block_size;
     struct req *r = calloc((size_t)n, sizeof *r);
     double *tmp = calloc((size_t)n, sizeof *tmp);
     int *run = calloc((size_t)o->max_batch, sizeof *run);
@@ -170,42 +355,19 @@ enum nnperf_status llm_serve_run(const struct llm_serve_in *in, struct nnperf_se
         free(r), free(tmp), free(run);
         return diag_set(d, NNPERF_E_NOMEM, "out of memory");
     }
-    uint64_t seed = o->seed;
-    int cap = in->position_limit > 0 ? in->position_limit : 1 << 24;
-    int max_prompt = 1, max_ctx = 2;
-    double t_arr = 0;
     for (int i = 0; i < n; i++) {
-        r[i].prompt = draw_len(&seed, o->prompt, o->lengths, cap - 1);
-        r[i].output = draw_len(&seed, o->output, o->lengths, cap - r[i].prompt);
-        r[i].target = r[i].prompt;
-        if (o->rate > 0) {
-            t_arr += -log(1.0 - rng_unit(&seed)) / o->rate;
-            r[i].arrival = t_arr;
-            r[i].state = 0;
-        } else
-            r[i].arrival = i < o->concurrency ? 0 : -1; /* the rest arrive as others finish */
-        if (r[i].prompt > max_prompt) max_prompt = r[i].prompt;
-        if (r[i].prompt + r[i].output > max_ctx) max_ctx = r[i].prompt + r[i].output;
-        if (blocks_for(r[i].prompt + r[i].output, bs) > total_blocks) {
-            free(r), free(tmp), free(run);
-            return diag_set(
-                d, NNPERF_E_USAGE,
-                "serving: a request of %d + %d tokens needs %d KV blocks of %d tokens, the cache holds "
-                "%lld",
-                r[i].prompt, r[i].output, blocks_for(r[i].prompt + r[i].output, bs), bs, total_blocks);
-        }
+        r[i].prompt = ld->prompt[i], r[i].output = ld->output[i], r[i].target = r[i].prompt;
+        r[i].arrival = rate > 0          ? ld->unit[i] / rate
+                       : i < concurrency ? 0
+                                         : -1; /* the rest as others finish */
     }
-    struct pricer pr;
-    enum nnperf_status st = pricer_init(&pr, in, max_ctx, max_prompt, d);
-    if (st) {
-        free(r), free(tmp), free(run);
-        return st;
-    }
+    enum nnperf_status st = NNPERF_OK;
     double now = 0, busy_kv = 0, peak_kv = 0, batch_sum = 0, first_arrival = -1, last_done = 0;
     long long free_blocks = total_blocks;
-    int n_run = 0, next = 0, done = 0, order = 0, next_closed = o->rate > 0 ? n : o->concurrency;
+    int n_run = 0, next = 0, done = 0, order = 0, next_closed = rate > 0 ? n : concurrency;
     long long steps = 0, max_steps = 200000000LL;
     int head = 0; /* the first request not yet finished or running, for the waiting queue scan */
+    if (rate > 0 && n) now = r[0].arrival;
     while (done < n && steps < max_steps) {
         /* arrivals up to now */
         while (next < n && r[next].arrival >= 0 && r[next].arrival <= now) {
@@ -227,6 +389,7 @@ enum nnperf_status llm_serve_run(const struct llm_serve_in *in, struct nnperf_se
         while (head < n && r[head].state >= 2) head++;
         if (!n_run) { /* idle: to the next arrival */
             if (next < n && r[next].arrival > now) {
+                if (series) series_add(series, now, r[next].arrival, 0, 0);
                 now = r[next].arrival;
                 continue;
             }
@@ -270,18 +433,19 @@ enum nnperf_status llm_serve_run(const struct llm_serve_in *in, struct nnperf_se
             struct req *q = &r[run[k]];
             if (q->prefilled >= q->target) continue;
             int c = q->target - q->prefilled < budget ? q->target - q->prefilled : budget;
-            prefill_t += prefill_cum(&pr, q->prefilled + c) - prefill_cum(&pr, q->prefilled);
+            prefill_t += prefill_cum(pr, q->prefilled + c) - prefill_cum(pr, q->prefilled);
             q->prefilled += c;
             budget -= c;
             if (q->prefilled == q->target) q->state = 4; /* its first token comes at the end of the step */
         }
-        double dt = (n_dec ? decode_time(&pr, n_dec, past_sum / n_dec) : 0) + prefill_t;
+        double dt = (n_dec ? decode_time(pr, n_dec, past_sum / n_dec) : 0) + prefill_t;
         if (!(dt > 0)) dt = 1e-9;
         /* KV occupancy over the step */
         double used = (double)(total_blocks - free_blocks) / (double)total_blocks;
         busy_kv += used * dt;
         if (used > peak_kv) peak_kv = used;
         batch_sum += (n_dec + 0.0) * dt;
+        if (series) series_add(series, now, now + dt, used, n_run);
         now += dt;
         steps++;
         for (int k = 0; k < n_run; k++) {
@@ -306,7 +470,7 @@ enum nnperf_status llm_serve_run(const struct llm_serve_in *in, struct nnperf_se
     }
     if (!st && done < n) st = diag_set(d, NNPERF_E_LIMIT, "serving: over %lld steps", max_steps);
     if (!st) {
-        double span = last_done - (first_arrival > 0 ? first_arrival : 0);
+        double start = first_arrival > 0 ? first_arrival : 0, span = last_done - start;
         long long out_tokens = 0, in_tokens = 0;
         for (int i = 0; i < n; i++) out_tokens += r[i].output, in_tokens += r[i].prompt;
         res->requests = n;
@@ -329,5 +493,116 @@ enum nnperf_status llm_serve_run(const struct llm_serve_in *in, struct nnperf_se
         percentiles(tmp, n, res->e2e_s);
     }
     free(r), free(tmp), free(run);
+    return st;
+}
+
+/* the result meets the latency target: TTFT and TPOT at its percentile within their bounds */
+static int meets(const struct nnperf_serve_options *o, const struct nnperf_serve_result *r)
+{
+    int k = o->slo_percentile == 99 ? 2 : 1;
+    return (o->slo_ttft_s <= 0 || r->ttft_s[k] <= o->slo_ttft_s) &&
+           (o->slo_tpot_s <= 0 || r->tpot_s[k] <= o->slo_tpot_s);
+}
+
+/* The largest rate that meets the target: from the load's own rate (or 1 request/s) doubled while it meets it or
+ * halved until it does (40 times at most), then 16 bisections of the bracket; the same requests at every rate.
+ * out: the run at that rate, slo_rate 0 when none meets it */
+static enum nnperf_status search_rate(const struct llm_serve_in *in, const struct pricer *pr,
+                                      const struct load *ld, double start, long long blocks,
+                                      struct nnperf_serve_result *out, struct diag *d)
+{
+    struct nnperf_serve_result r;
+    double lo = 0, hi = 0, x = start;
+    enum nnperf_status st = simulate(in, pr, ld, x, 0, blocks, &r, NULL, d);
+    int up = !st && meets(&in->o, &r);
+    if (up)
+        lo = x, *out = r;
+    else
+        hi = x;
+    for (int i = 0; !st && i < 40 && !(lo > 0 && hi > 0); i++) {
+        x = up ? 2 * x : x / 2;
+        st = simulate(in, pr, ld, x, 0, blocks, &r, NULL, d);
+        if (st) break;
+        if (meets(&in->o, &r))
+            lo = x, *out = r;
+        else
+            hi = x;
+    }
+    for (int i = 0; !st && lo > 0 && hi > 0 && i < 16; i++) {
+        double mid = 0.5 * (lo + hi);
+        st = simulate(in, pr, ld, mid, 0, blocks, &r, NULL, d);
+        if (st) break;
+        if (meets(&in->o, &r))
+            lo = mid, *out = r;
+        else
+            hi = mid;
+    }
+    out->slo_rate = lo;
+    return st;
+}
+
+enum nnperf_status llm_serve_run(const struct llm_serve_in *in, struct nnperf_serve_result *res,
+                                 struct diag *d)
+{
+    const struct nnperf_serve_options *o = &in->o;
+    memset(res, 0, sizeof *res);
+    int bs = o->block_size;
+    double block_bytes = in->kv_bytes_per_token * bs;
+    long long total_blocks = block_bytes > 0 ? (long long)floor(in->kv_capacity_bytes / block_bytes) : 0;
+    if (total_blocks < 1)
+        return diag_set(
+            d, NNPERF_E_USAGE,
+            "serving: no memory is left for the KV cache (%.3g bytes for blocks of %d tokens of %.3g "
+            "bytes each)",
+            in->kv_capacity_bytes, bs, in->kv_bytes_per_token);
+    int cap = in->position_limit > 0 ? in->position_limit : 1 << 24;
+    struct load ld = {0};
+    enum nnperf_status st = NNPERF_OK;
+    if (o->trace)
+        st = read_trace(&ld, o->trace, cap, d);
+    else if (!load_alloc(&ld, o->requests))
+        st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
+    else
+        draw_load(&ld, o, cap);
+    int max_prompt = 1, max_ctx = 2;
+    for (int i = 0; !st && i < ld.n; i++) {
+        if (ld.prompt[i] > max_prompt) max_prompt = ld.prompt[i];
+        if (ld.prompt[i] + ld.output[i] > max_ctx) max_ctx = ld.prompt[i] + ld.output[i];
+        if (blocks_for(ld.prompt[i] + ld.output[i], bs) > total_blocks)
+            st = diag_set(
+                d, NNPERF_E_USAGE,
+                "serving: a request of %d + %d tokens needs %d KV blocks of %d tokens, the cache holds "
+                "%lld",
+                ld.prompt[i], ld.output[i], blocks_for(ld.prompt[i] + ld.output[i], bs), bs, total_blocks);
+    }
+    struct pricer pr;
+    if (!st) st = pricer_init(&pr, in, max_ctx, max_prompt, d);
+    /* a trace arrives at its own times: rate 1 over arrival_s */
+    double rate = o->trace ? 1 : o->rate;
+    struct series se = {0};
+    if (!st) st = simulate(in, &pr, &ld, rate, o->concurrency, total_blocks, res, &se, d);
+    if (!st) series_bucket(&se, se.n ? se.p[se.n - 1].t1 : 0, res);
+    free(se.p);
+    if (!st && (o->slo_ttft_s > 0 || o->slo_tpot_s > 0)) {
+        struct nnperf_serve_result at = {0};
+        /* a trace is compressed or stretched in time: its rate is (requests - 1) over its span */
+        double start = o->trace ? (ld.trace_rate > 0 ? ld.trace_rate : 1) : o->rate > 0 ? o->rate : 1;
+        struct load scaled = ld;
+        double *unit = NULL;
+        if (o->trace && ld.trace_rate > 0) { /* unit arrivals at one request per second */
+            unit = malloc((size_t)ld.n * sizeof *unit);
+            if (!unit) st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
+            for (int i = 0; unit && i < ld.n; i++) unit[i] = (ld.unit[i] - ld.unit[0]) * ld.trace_rate;
+            scaled.unit = unit;
+        }
+        if (!st) st = search_rate(in, &pr, &scaled, start, total_blocks, &at, d);
+        free(unit);
+        int k = o->slo_percentile == 99 ? 2 : 1;
+        res->slo_searched = 1;
+        res->slo_rate = at.slo_rate;
+        res->slo_ttft_s = at.slo_rate > 0 ? at.ttft_s[k] : 0;
+        res->slo_tpot_s = at.slo_rate > 0 ? at.tpot_s[k] : 0;
+    }
+    load_free(&ld);
     return st;
 }

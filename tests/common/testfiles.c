@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 unsigned char *tf_read_file(const char *path, size_t *len)
 {
@@ -75,4 +76,13 @@ void tf_free_names(char **names, size_t n)
 {
     for (size_t i = 0; names && i < n; i++) free(names[i]);
     free(names);
+}
+
+int tf_write_tmp(char *tmpl, const char *text)
+{
+    int fd = mkstemp(tmpl);
+    if (fd < 0) return 0;
+    size_t n = strlen(text);
+    int ok = write(fd, text, n) == (ssize_t)n;
+    return close(fd) == 0 && ok;
 }

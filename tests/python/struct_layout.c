@@ -76,5 +76,9 @@ int main(void)
     FIELD(nnperf_serve_options, block_size);
     FIELD(nnperf_serve_options, chunk);
     FIELD(nnperf_serve_options, max_batch);
+    FIELD(nnperf_serve_options, trace);
+    FIELD(nnperf_serve_options, slo_ttft_s);
+    FIELD(nnperf_serve_options, slo_tpot_s);
+    FIELD(nnperf_serve_options, slo_percentile);
     return 0;
 }

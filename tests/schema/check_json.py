@@ -49,6 +49,8 @@ CASES = [
     ((0,), "llm tests/data/llm/tiny-llama-hf.onnx --hw a100-80gb --prompt 256 --format json"),
     ((0,), "llm tests/data/llm/tiny-opt-hf.onnx --hw jetson-orin-nano --prompt 64,128 --batch 1,2 --format json"),
     ((0,), "llm --config tests/data/llm/configs/llama-3-70b.json --hw 8x-h100-sxm --tp 2 --pp 2 --format json"),
+    ((0,), "llm --config tests/data/llm/configs/llama-3.1-8b.json --hw a100-80gb --serve --trace tests/data/llm/trace.csv "
+           "--slo-ttft 200 --slo-tpot 40 --format json"),
     ((0,), "llm --config tests/data/llm/configs/llama-3.1-8b.json --hw a100-80gb --serve --concurrency 8 --batch 8 "
            "--generate 128 --format json"),
 ]

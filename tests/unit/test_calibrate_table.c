@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "nnperf.h"
+#include "common/testfiles.h"
 #include "tinytest.h"
 
 static const char *const models[] = {"models/squeezenet1_1.onnx", "models/mobilenet_v2.onnx",
@@ -141,11 +142,7 @@ static void test_bad_tables(void)
 /* writes text into a new temporary file named by tmpl (mkstemp) */
 static void write_tmp(char *tmpl, const char *text)
 {
-    int fd = mkstemp(tmpl);
-    CHECK(fd >= 0);
-    if (fd < 0) return;
-    CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
-    close(fd);
+    CHECK(tf_write_tmp(tmpl, text));
 }
 
 /* a user's few rows: one row frees one scale on every time; a row 100x off is named and left out; a key the fit

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "llm/llm.h"
+#include "common/testfiles.h"
 #include "tinytest.h"
 
 #define DIR "tests/data/llm/"
@@ -895,6 +897,111 @@ static void test_serve(void)
     nnperf_model_free(m);
 }
 
+/* writes text into a new temporary file named by tmpl (mkstemp) */
+static void write_tmp(char *tmpl, const char *text)
+{
+    CHECK(tf_write_tmp(tmpl, text));
+}
+
+/* serving, what issue 20 asked next: a trace file (CSV and JSON lines give the same run; bad ones are named with
+ * their line), KV occupancy over time (its time average is the run's mean), the largest rate meeting a latency
+ * target (met there, and a tighter target gives a lower rate) */
+static void test_serve_trace_slo(void)
+{
+    struct nnperf_platform big;
+    CHECK(gpu_with(&big, "  ddr_bytes: 1GB\n"));
+    struct nnperf_model *m = NULL;
+    char err[1024];
+    CHECK(nnperf_llm_config_load(DIR "configs/tiny-llama.json", &m, err, sizeof err) == NNPERF_OK);
+    if (!m) return;
+    char csv[] = "/tmp/nnperf-trace-XXXXXX", jsonl[] = "/tmp/nnperf-trace-XXXXXX",
+         bad[] = "/tmp/nnperf-trace-XXXXXX";
+    char text[8192] = "# a trace\nid,arrival_s,prompt,output\n", js[8192] = "";
+    for (int i = 0; i < 40; i++) {
+        size_t n = strlen(text), k = strlen(js);
+        snprintf(text + n, sizeof text - n, "%d,%g,%d,%d\n", i, i * 0.0003, 20 + 7 * (i % 5),
+                 5 + 3 * (i % 4));
+        snprintf(js + k, sizeof js - k, "{\"output\": %d, \"arrival_s\": %g, \"prompt\": %d}\n",
+                 5 + 3 * (i % 4), i * 0.0003, 20 + 7 * (i % 5));
+    }
+    write_tmp(csv, text), write_tmp(jsonl, js);
+    struct nnperf_serve_options so = {.trace = csv};
+    struct serve_job a = {.m = m, .p = &big}, b;
+    int p64 = 64;
+    a.o = (struct nnperf_llm_options){.prompts = &p64, .n_prompts = 1, .generate = 8, .serve = &so};
+    b = a;
+    serve_thread(&a);
+    struct nnperf_serve_options sj = so;
+    sj.trace = jsonl;
+    b.o.serve = &sj;
+    serve_thread(&b);
+    CHECK(a.st == NNPERF_OK && b.st == NNPERF_OK && a.r.requests == 40);
+    CHECK(!memcmp(&a.r, &b.r, sizeof a.r));
+    /* the series: 64 spans, occupancy in [0, 1], its time average the run's mean */
+    CHECK_EQ_U(a.r.n_series, NNPERF_SERVE_SERIES);
+    double sum = 0;
+    for (int k = 0; k < a.r.n_series; k++) {
+        sum += a.r.series_kv[k];
+        CHECK(a.r.series_kv[k] >= 0 && a.r.series_kv[k] <= 1 && a.r.series_running[k] >= 0);
+        CHECK(k == 0 || a.r.series_t[k] > a.r.series_t[k - 1]);
+    }
+    CHECK(fabs(sum / a.r.n_series - a.r.kv_occupancy_mean) < 1e-9 * a.r.kv_occupancy_mean);
+    CHECK(a.r.kv_occupancy_mean > 0);
+    /* bad traces */
+    const char *bads[][2] = {
+        {"arrival_s,prompt\n0,5\n", ":1: the CSV header has no 'output' column"},
+        {"arrival_s,prompt,output\n0.5,5,5\n0.2,5,5\n", ":3: arrival_s 0.2 is before"},
+        {"arrival_s,prompt,output\n0,x,5\n", ":2: no number for 'prompt'"},
+        {"{\"arrival_s\": 0, \"prompt\": 5}\n", ":1: no number for 'output'"},
+        {"arrival_s,prompt,output\n0,500,20\n", "over the model's position limit of 512"},
+        {"arrival_s,prompt,output\n0,2.5,5\n", "'prompt' is 2.5, expected a whole number"}};
+    for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
+        strcpy(bad, "/tmp/nnperf-trace-XXXXXX");
+        write_tmp(bad, bads[i][0]);
+        struct nnperf_serve_options sb = {.trace = bad};
+        struct nnperf_llm_options o = a.o;
+        o.serve = &sb;
+        struct nnperf_llm *l = NULL;
+        CHECK(nnperf_llm(m, &big, &o, &l, err, sizeof err) == NNPERF_E_INVALID && strstr(err, bads[i][1]) &&
+              strstr(err, bad));
+        if (!strstr(err, bads[i][1])) fprintf(stderr, "%s\n", err);
+        unlink(bad);
+    }
+    /* a latency target: the largest Poisson rate whose p90 TTFT is within 2 ms */
+    int prompt = 64;
+    struct nnperf_serve_options ps = {
+        .requests = 300, .rate = 100, .seed = 3, .lengths = NNPERF_LENGTHS_UNIFORM, .slo_ttft_s = 2e-3};
+    struct serve_job c = {.m = m, .p = &big};
+    c.o = (struct nnperf_llm_options){.prompts = &prompt, .n_prompts = 1, .generate = 16, .serve = &ps};
+    serve_thread(&c);
+    CHECK(c.st == NNPERF_OK && c.r.slo_searched && c.r.slo_rate > 0);
+    CHECK(c.r.slo_ttft_s <= 2e-3 && c.r.slo_ttft_s > 0);
+    struct serve_job at = c;
+    struct nnperf_serve_options pa = ps;
+    pa.rate = c.r.slo_rate, pa.slo_ttft_s = 0;
+    at.o.serve = &pa;
+    serve_thread(&at);
+    CHECK(at.st == NNPERF_OK && at.r.ttft_s[1] == c.r.slo_ttft_s && !at.r.slo_searched);
+    struct nnperf_serve_options pt = ps;
+    pt.slo_ttft_s = 1e-3, pt.slo_tpot_s = 1e-3, pt.slo_percentile = 99;
+    struct serve_job t = c;
+    t.o.serve = &pt;
+    serve_thread(&t);
+    CHECK(t.st == NNPERF_OK && t.r.slo_rate <= c.r.slo_rate);
+    CHECK(t.r.slo_rate == 0 || (t.r.slo_ttft_s <= 1e-3 && t.r.slo_tpot_s <= 1e-3));
+    /* a trace and a rate at once, or a percentile other than 90 and 99, are refused */
+    struct nnperf_serve_options both = {.trace = csv, .rate = 3}, pct = {.rate = 3, .slo_percentile = 95};
+    struct nnperf_llm_options o = a.o;
+    struct nnperf_llm *l = NULL;
+    o.serve = &both;
+    CHECK(nnperf_llm(m, &big, &o, &l, err, sizeof err) == NNPERF_E_USAGE && strstr(err, "one of them"));
+    o.serve = &pct;
+    CHECK(nnperf_llm(m, &big, &o, &l, err, sizeof err) == NNPERF_E_USAGE &&
+          strstr(err, "percentile 90 or 99"));
+    unlink(csv), unlink(jsonl);
+    nnperf_model_free(m);
+}
+
 /* one link cost as the platform's keys price it (NCCL's ring model): fixed + steps x per step + bytes / rate */
 static double link_s(const struct nnperf_platform *p, int steps, double bytes)
 {
@@ -1008,6 +1115,7 @@ int main(void)
     test_weight_formats();
     test_fp8();
     test_serve();
+    test_serve_trace_slo();
     test_parallel();
     return tt_done();
 }

@@ -181,7 +181,7 @@ _nnperf() {
             fi ;;
         esac ;;
     llm)
-        opts="--prompt --batch --generate --weights --kv --compute --decode-points --config --tp --pp --allow-offload --serve --rate --concurrency --requests --lengths --seed --block-size --chunk --max-batch --dim --hw --set --format -o --output -h --help"
+        opts="--prompt --batch --generate --weights --kv --compute --decode-points --config --tp --pp --allow-offload --serve --rate --concurrency --trace --slo-ttft --slo-tpot --slo-percentile --requests --lengths --seed --block-size --chunk --max-batch --dim --hw --set --format -o --output -h --help"
         case "$prev" in
         --prompt) COMPREPLY=() ;;
         --batch) COMPREPLY=() ;;
@@ -195,6 +195,10 @@ _nnperf() {
         --pp) COMPREPLY=() ;;
         --rate) COMPREPLY=() ;;
         --concurrency) COMPREPLY=() ;;
+        --trace) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        --slo-ttft) COMPREPLY=() ;;
+        --slo-tpot) COMPREPLY=() ;;
+        --slo-percentile) COMPREPLY=($(compgen -W "90 99" -- "$cur")) ;;
         --requests) COMPREPLY=() ;;
         --lengths) COMPREPLY=($(compgen -W "fixed uniform exponential" -- "$cur")) ;;
         --seed) COMPREPLY=() ;;

@@ -46,20 +46,26 @@ int cmd_llm(const struct cli_args *a)
         .block_size = a->v[OPT_BLOCK_SIZE].n ? a->v[OPT_BLOCK_SIZE].i[0] : 0,
         .chunk = a->v[OPT_CHUNK].n ? a->v[OPT_CHUNK].i[0] : 0,
         .max_batch = a->v[OPT_MAX_BATCH].n ? a->v[OPT_MAX_BATCH].i[0] : 0,
+        .trace = cli_str(a, OPT_TRACE),
+        .slo_ttft_s = a->v[OPT_SLO_TTFT].n ? a->v[OPT_SLO_TTFT].d[0] / 1e3 : 0,
+        .slo_tpot_s = a->v[OPT_SLO_TPOT].n ? a->v[OPT_SLO_TPOT].d[0] / 1e3 : 0,
+        .slo_percentile = a->v[OPT_SLO_PERCENTILE].n ? (a->v[OPT_SLO_PERCENTILE].i[0] ? 99 : 90) : 0,
     };
     int serve_given = a->v[OPT_REQUESTS].n || a->v[OPT_RATE].n || a->v[OPT_CONCURRENCY].n ||
                       a->v[OPT_SEED].n || a->v[OPT_LENGTHS].n || a->v[OPT_BLOCK_SIZE].n ||
-                      a->v[OPT_CHUNK].n || a->v[OPT_MAX_BATCH].n;
+                      a->v[OPT_CHUNK].n || a->v[OPT_MAX_BATCH].n || a->v[OPT_TRACE].n ||
+                      a->v[OPT_SLO_TTFT].n || a->v[OPT_SLO_TPOT].n || a->v[OPT_SLO_PERCENTILE].n;
     if (cli_flag(a, OPT_SERVE)) {
-        if ((so.rate > 0) == (so.concurrency > 0)) {
-            cli_error("llm: --serve needs --rate R (requests/s) or --concurrency C, one of them");
+        if ((so.rate > 0) + (so.concurrency > 0) + !!so.trace != 1) {
+            cli_error(
+                "llm: --serve needs --rate R (requests/s), --concurrency C or --trace FILE, one of them");
             return 2;
         }
         o.serve = &so;
     } else if (serve_given) {
-        cli_error("llm: --rate, --concurrency, --requests, --lengths, --seed, --block-size, --chunk and "
-                  "--max-batch "
-                  "go with --serve");
+        cli_error(
+            "llm: --rate, --concurrency, --trace, --requests, --lengths, --seed, --block-size, --chunk, "
+            "--max-batch and --slo-* go with --serve");
         return 2;
     }
     struct cli_run r;

@@ -91,12 +91,25 @@ PY
 expect 0 "" $s -o "$work/serve.txt"
 grep -q "time to first token .* ms .* ms .* ms" "$work/serve.txt" && grep -q "KV cache occupancy" "$work/serve.txt" ||
     { echo "FAIL: serving table"; fail=$((fail + 1)); }
-expect 2 "llm: --serve needs --rate R (requests/s) or --concurrency C" "$nnperf" llm --config "$c/tiny-llama.json" \
+expect 2 "llm: --serve needs --rate R (requests/s), --concurrency C or --trace FILE" "$nnperf" llm --config "$c/tiny-llama.json" \
     --hw a100-80gb --serve
 expect 2 "go with --serve" "$nnperf" llm --config "$c/tiny-llama.json" --hw a100-80gb --rate 3
 expect 2 "llm: --rate '0': expected" "$nnperf" llm --config "$c/tiny-llama.json" --hw a100-80gb --serve --rate 0
 expect 0 "" "$nnperf" llm --config "$c/tiny-llama.json" --hw a100-80gb --prompt 64 --generate 32 --serve --rate 50 --requests 200 \
     --lengths exponential --seed 7 --block-size 16 --chunk 512 --max-batch 32
+# a trace file of requests, and the largest rate meeting a latency target
+expect 0 "" "$nnperf" llm --config "$c/llama-3.1-8b.json" --hw a100-80gb --serve --trace "$dir/trace.csv" \
+    --slo-ttft 200 --slo-tpot 40 --slo-percentile 99 -o "$work/trace.txt"
+grep -q "arrivals and lengths of the trace" "$work/trace.txt" &&
+    grep -q "latency target           p99 TTFT <= 200.000 ms TPOT <= 40.000 ms: met up to" "$work/trace.txt" ||
+    { echo "FAIL: trace and latency target"; cat "$work/trace.txt"; fail=$((fail + 1)); }
+expect 2 "llm: --serve needs --rate R (requests/s), --concurrency C or --trace FILE, one of them" "$nnperf" llm \
+    --config "$c/tiny-llama.json" --hw a100-80gb --serve --trace "$dir/trace.csv" --rate 3
+expect 2 "llm: unknown slo percentile '95' (90 or 99" "$nnperf" llm --config "$c/tiny-llama.json" --hw a100-80gb --serve --rate 3 \
+    --slo-ttft 100 --slo-percentile 95
+expect 2 "go with --serve" "$nnperf" llm --config "$c/tiny-llama.json" --hw a100-80gb --slo-ttft 100
+expect 2 "cli.sh:5: the CSV header has no 'arrival_s' column" "$nnperf" llm --config "$c/tiny-llama.json" \
+    --hw a100-80gb --prompt 64 --generate 8 --serve --trace "$dir/cli.sh"
 # tensor and pipeline parallelism (issue 20's acceptance): Llama-3-70B fp16 on the 8x H100 preset exits 2 with the
 # sizes on one device and fits with --tp 2 and --tp 4
 expect 2 "llama-3-70b.json: prompt 512 + 128 generated at batch 1 needs 141 GB (weights 141 GB + KV cache 210 MB + activations 67.1 MB) but '8x-h100-sxm' has 85.9 GB per device" \
