@@ -8,7 +8,7 @@
  * This file only lays them out. window.nnperfPage exposes the state for the browser test (tests/web/). */
 (function () {
   'use strict';
-  var FMT_JSON = 1;
+  var FMT_JSON = 1, FMT_CSV = 2, FMT_HTML = 3, FMT_TRACE = 4; /* enum nnperf_format */
   /* the order of nw_summary's numbers (web/nnperf_web.c) */
   var SUMMARY = ['latency_s', 'fps', 'throughput_fps', 'fps_per_w', 'power_w', 'energy_j_per_frame',
                  'ddr_bytes_per_frame', 'avg_utilization', 'spilled_tensors', 'fallback_layers', 'layers',
@@ -425,9 +425,28 @@
     st.sets = sets;
     return refresh();
   }
-  function downloadYaml() {
-    var a = el('a', {download: st.preset + (st.sets.length ? '-edited' : '') + '.yaml'});
-    a.href = URL.createObjectURL(new Blob([st.yaml || ''], {type: 'text/yaml'}));
+  function baseName() {
+    return st.name.replace(/\.onnx$/i, '') + '-' + st.preset + (st.sets.length ? '-edited' : '');
+  }
+  /* the selected prediction rendered by the library in another format (the CLI's --format; the HTML page is the
+   * report with its Advice tab, as `nnperf analyze --format html` writes it) */
+  function report(fmt) {
+    var plat = 0, pr = 0;
+    try {
+      plat = platform(st.preset, st.sets.map(function (s) { return s.key + '=' + s.value; }));
+      pr = predict(plat);
+      var text = fmt === FMT_HTML ? take(M._nw_advise(st.analysis, plat, fmt, ERR, ERRLEN)) : null;
+      if (text === null) text = take(M._nw_prediction_render(pr, fmt, ERR, ERRLEN));
+      if (text === null) throw new Error(lastError());
+      return text;
+    } finally {
+      if (pr) M._nnperf_prediction_free(pr);
+      if (plat) M._nnperf_platform_free(plat);
+    }
+  }
+  function download(name, text, type) {
+    var a = el('a', {download: name});
+    a.href = URL.createObjectURL(new Blob([text || ''], {type: type}));
     document.body.appendChild(a);
     a.click();
     setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 0);
@@ -465,7 +484,16 @@
       if (k && v) setKey(k, v);
     });
     $('reset').addEventListener('click', function () { selectPreset(st.preset); });
-    $('yaml').addEventListener('click', downloadYaml);
+    $('yaml').addEventListener('click', function () {
+      download(st.preset + (st.sets.length ? '-edited' : '') + '.yaml', st.yaml, 'text/yaml');
+    });
+    [['dl-json', FMT_JSON, '.json', 'application/json'], ['dl-csv', FMT_CSV, '.csv', 'text/csv'],
+     ['dl-html', FMT_HTML, '.html', 'text/html'], ['dl-trace', FMT_TRACE, '.trace.json', 'application/json']]
+      .forEach(function (d) {
+        $(d[0]).addEventListener('click', function () {
+          try { download(baseName() + d[2], report(d[1]), d[3]); } catch (e) { showError(String(e.message || e)); }
+        });
+      });
     $('filter').addEventListener('input', drawLayers);
     Array.prototype.forEach.call($('layers').tHead.rows[0].cells, function (th) {
       th.addEventListener('click', function () {
@@ -494,9 +522,12 @@
     readyResolve();
     /* the presets are parsed while the page waits for a model, one per task so that the page stays responsive */
     var todo = presets.slice();
+    st.timings.presets_ms = 0;
     (function next() {
-      if (!todo.length) return;
+      if (!todo.length) { st.presetsLoaded = true; return; }
+      var t0 = performance.now();
       try { preset(todo.shift()); } catch (e) { /* shown when the preset is used */ }
+      st.timings.presets_ms += performance.now() - t0;
       setTimeout(next, 0);
     })();
   }
@@ -520,7 +551,7 @@
 
   window.nnperfPage = {
     ready: ready, state: st, loadBytes: loadBytes, selectPreset: selectPreset, setKey: setKey,
-    cliCommand: cliCommand,
+    cliCommand: cliCommand, report: report,
     setDim: function (d, v) { st.dims[d] = String(v); return analyse(); }
   };
   boot();

@@ -9,7 +9,8 @@ checks against the CLI (the same library built for the host):
             the summary the page shows carries the same numbers; a model with symbolic dims is bound in the form;
   compare   the table of every preset has the FPS, latency and FPS/W of `nnperf compare MODEL --hw ALL --format json`;
   edit      setting a platform key in the editor changes the summary, equals the CLI with --set, and the command
-            line the page shows is that command;
+            line the page shows is that command; the reports it offers for download (HTML, Chrome trace, CSV)
+            equal the CLI's --format html, trace and csv;
   layers    sorting the layer table by time orders it, the filter keeps only matching rows;
   requests  every request the page made is file: (its own files), data: or blob:; none reached the network;
   console   no console error and no uncaught exception;
@@ -31,11 +32,11 @@ from cdp import Page, chromium  # noqa: E402
 PRESETS = ["zcu102-dpu", "jetson-orin-nano", "raspberry-pi-5"]
 
 
-def run_line(nn, line, model):
-    """The JSON of the command line the page shows, run in the model's folder."""
+def run_line(nn, line, model, fmt="json"):
+    """The output of the command line the page shows (--format fmt), run in the model's folder."""
     args = shlex.split(line)
     assert args[:2] == ["nnperf", "analyze"], line
-    return subprocess.run([nn] + args[1:] + ["--format", "json", "-q"], cwd=os.path.dirname(model), check=True,
+    return subprocess.run([nn] + args[1:] + ["--format", fmt, "-q"], cwd=os.path.dirname(model), check=True,
                           capture_output=True, text=True).stdout
 
 
@@ -129,6 +130,9 @@ def main():
                       "editor: the command line reads: " + line)
                 check(c.eval("nnperfPage.state.jsonText") == run_line(nn, line, model),
                       "editor: the edited prediction equals the CLI's with --set memory.ddr_bandwidth=1GB/s")
+                for fmt, code in (("html", 3), ("trace", 4), ("csv", 2)):
+                    check(c.eval("nnperfPage.report(%d)" % code) == run_line(nn, line, model, fmt),
+                          "downloads: the page's %s report equals the CLI's --format %s" % (fmt, fmt))
                 edited = c.eval("document.querySelector('#compare tr[data-platform=edited] td[data-v]')"
                                 ".getAttribute('data-v')")
                 check(float(edited) == json.loads(c.eval("nnperfPage.state.jsonText"))["summary"]["fps"],
