@@ -24,13 +24,19 @@ static const struct fspec attr_fields[] = {{1, WL, "name"},
                                            {23, WL, "sparse_tensors"},
                                            {0, 0, NULL}};
 
-enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struct ir_graph *g,
-                                 const struct rename *rn, const char *node_name, struct ir_attr *a)
+/* The number of values of each list an attribute holds (the count pass). */
+struct attr_counts {
+    int64_t ints, floats, strings, graphs;
+};
+
+/* Count pass: the scalars (name, type, f, i, s, ref_attr_name) into a and the length of each list into c, each
+ * list checked against NNPERF_MAX_ATTR_ELEMS; the name and the type are checked. */
+static enum nnperf_status count_pass(struct ld *L, const uint8_t *p, size_t n, const char *node_name,
+                                     struct ir_attr *a, struct attr_counts *c)
 {
     const char *why;
     struct pb r = pb_make(p, n);
     struct pb_field f;
-    int64_t nints = 0, nfloats = 0, nstrings = 0, ngraphs = 0;
     uint64_t type = AT_UNDEFINED;
     FOR_FIELDS_CHECKED(r, f, "AttributeProto", attr_fields)
     {
@@ -67,33 +73,33 @@ enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struc
             break;
         case AP_INTS:
             if (f.wire == PB_VARINT)
-                nints++;
+                c->ints++;
             else if (f.wire == PB_LEN) {
-                int64_t c = pb_count_varints(f.data, f.len);
-                if (c < 0) return ox_malformed(L, "AttributeProto", "bad packed ints", f.data);
-                nints += c;
+                int64_t k = pb_count_varints(f.data, f.len);
+                if (k < 0) return ox_malformed(L, "AttributeProto", "bad packed ints", f.data);
+                c->ints += k;
             }
             break;
         case AP_FLOATS:
             if (f.wire == PB_I32)
-                nfloats++;
+                c->floats++;
             else if (f.wire == PB_LEN) {
                 if (f.len % 4)
                     return ox_malformed(L, "AttributeProto", "packed floats are not a multiple of 4 bytes",
                                         f.data);
-                nfloats += (int64_t)(f.len / 4);
+                c->floats += (int64_t)(f.len / 4);
             }
             break;
         case AP_STRINGS:
-            if (f.wire == PB_LEN) nstrings++;
+            if (f.wire == PB_LEN) c->strings++;
             break;
         case AP_GRAPHS:
-            if (f.wire == PB_LEN) ngraphs++;
+            if (f.wire == PB_LEN) c->graphs++;
             break;
         default: break;
         }
-        if (nints > NNPERF_MAX_ATTR_ELEMS || nfloats > NNPERF_MAX_ATTR_ELEMS ||
-            nstrings > NNPERF_MAX_ATTR_ELEMS)
+        if (c->ints > NNPERF_MAX_ATTR_ELEMS || c->floats > NNPERF_MAX_ATTR_ELEMS ||
+            c->strings > NNPERF_MAX_ATTR_ELEMS)
             return diag_set(L->d, NNPERF_E_LIMIT, "node '%s': attribute '%s' has more than %d values",
                             node_name, a->name ? a->name : "?", NNPERF_MAX_ATTR_ELEMS);
     }
@@ -104,13 +110,99 @@ enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struc
                         "node '%s': attribute '%s' has type %llu, not an ONNX attribute type", node_name,
                         a->name, (unsigned long long)type);
     a->type = (int)type;
-    if (nints && !(a->ints = ar_calloc(L->ar, (size_t)nints, sizeof(int64_t)))) return ox_nomem(L);
-    if (nfloats && !(a->floats = ar_calloc(L->ar, (size_t)nfloats, sizeof(double)))) return ox_nomem(L);
-    if (nstrings && !(a->strings = ar_calloc(L->ar, (size_t)nstrings, sizeof(char *)))) return ox_nomem(L);
-    if (ngraphs && !(a->graphs = ar_calloc(L->ar, (size_t)ngraphs, sizeof(struct ir_graph *))))
-        return ox_nomem(L);
+    return NNPERF_OK;
+}
+
+/* SparseTensorProto into t: its dims (field 3) give the dense shape, its values' dtype the type; the values are
+ * not propagated */
+static enum nnperf_status parse_sparse(struct ld *L, const struct pb_field *f, const char *node_name,
+                                       const struct ir_attr *a, struct ir_value *t)
+{
+    const char *why;
+    struct pb q = pb_make(f->data, f->len);
+    struct pb_field h;
+    int nd = 0;
+    t->dims = ar_calloc(L->ar, NNPERF_MAX_RANK, sizeof(struct ir_dim));
+    if (!t->dims) return ox_nomem(L);
+    FOR_FIELDS(q, h, "SparseTensorProto")
+    {
+        if (h.num == SP_DIMS && h.wire == PB_VARINT && nd < NNPERF_MAX_RANK)
+            t->dims[nd++] = ir_dim_known((int64_t)h.u >= 0 ? (int64_t)h.u : 0);
+        else if (h.num == SP_DIMS && h.wire == PB_LEN) {
+            struct pb q2 = pb_make(h.data, h.len);
+            uint64_t x;
+            while (nd < NNPERF_MAX_RANK && pb_varint(&q2, &x) == 1)
+                t->dims[nd++] = ir_dim_known((int64_t)x >= 0 ? (int64_t)x : 0);
+        } else if (h.num == SP_VALUES && h.wire == PB_LEN) {
+            struct ir_value tmp = {0};
+            enum nnperf_status st = ox_parse_tensor_proto(L, h.data, h.len, &tmp, NULL, "attribute", a->name);
+            if (st) {
+                diag_prefix(L->d, "node '%s': ", node_name);
+                return st;
+            }
+            t->dtype = tmp.dtype;
+        }
+    }
+    t->rank = nd;
+    t->type_kind = TK_TENSOR;
+    t->declared = 1;
+    return NNPERF_OK;
+}
+
+/* a tensor (t) or sparse tensor (sparse_tensor) attribute into a->t */
+static enum nnperf_status parse_tensor_attr(struct ld *L, const struct pb_field *f, const char *node_name,
+                                            struct ir_attr *a)
+{
+    struct ir_value *t = ar_alloc(L->ar, sizeof *t);
+    if (!t) return ox_nomem(L);
+    t->producer = NULL;
+    t->name = a->name;
+    if (f->num == AP_T) {
+        enum nnperf_status st = ox_parse_tensor_proto(L, f->data, f->len, t, NULL, "attribute", a->name);
+        if (st) {
+            diag_prefix(L->d, "node '%s': ", node_name);
+            return st;
+        }
+    } else {
+        enum nnperf_status st = parse_sparse(L, f, node_name, a, t);
+        if (st) return st;
+    }
+    a->t = t;
+    return NNPERF_OK;
+}
+
+/* a graph attribute (g, or one of graphs) parsed as a subgraph of g */
+static enum nnperf_status parse_graph_attr(struct ld *L, const struct pb_field *f, struct ir_graph *g,
+                                           const struct rename *rn, const char *node_name, struct ir_attr *a,
+                                           int64_t *kg)
+{
+    struct ir_graph *sub;
+    if (g->depth + 1 > NNPERF_MAX_SUBGRAPH_DEPTH)
+        return diag_set(L->d, NNPERF_E_LIMIT, "node '%s': subgraphs nested deeper than %d", node_name,
+                        NNPERF_MAX_SUBGRAPH_DEPTH);
+    enum nnperf_status st = ox_parse_graph(L, f->data, f->len, g, rn, &sub);
+    if (st) {
+        /* context from the outermost node only: one prefix per level would push the message itself out of the
+         * (capped) diagnostic when subgraphs nest deeply */
+        if (!g->parent) diag_prefix(L->d, "node '%s' attribute '%s': ", node_name, a->name);
+        return st;
+    }
+    if (f->num == AP_G)
+        a->g = sub;
+    else
+        a->graphs[(*kg)++] = sub;
+    return NNPERF_OK;
+}
+
+/* Fill pass: the lists (allocated from the count pass), tensors, graphs and the type proto's dtype. */
+static enum nnperf_status fill_pass(struct ld *L, const uint8_t *p, size_t n, struct ir_graph *g,
+                                    const struct rename *rn, const char *node_name, struct ir_attr *a)
+{
+    const char *why;
     int64_t ki = 0, kf = 0, ks = 0, kg = 0;
-    r = pb_make(p, n);
+    struct pb r = pb_make(p, n);
+    struct pb_field f;
+    enum nnperf_status st = NNPERF_OK;
     FOR_FIELDS(r, f, "AttributeProto")
     {
         switch (f.num) {
@@ -144,92 +236,46 @@ enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struc
             break;
         case AP_T:
         case AP_SPARSE:
-            if (f.wire == PB_LEN) {
-                struct ir_value *t = ar_alloc(L->ar, sizeof *t);
-                if (!t) return ox_nomem(L);
-                t->producer = NULL;
-                t->name = a->name;
-                if (f.num == AP_T) {
-                    enum nnperf_status st =
-                        ox_parse_tensor_proto(L, f.data, f.len, t, NULL, "attribute", a->name);
-                    if (st) {
-                        diag_prefix(L->d, "node '%s': ", node_name);
-                        return st;
-                    }
-                } else {
-                    /* SparseTensorProto: dims (field 3) give the dense shape; values are not propagated */
-                    struct pb q = pb_make(f.data, f.len);
-                    struct pb_field h;
-                    int nd = 0;
-                    t->dims = ar_calloc(L->ar, NNPERF_MAX_RANK, sizeof(struct ir_dim));
-                    if (!t->dims) return ox_nomem(L);
-                    FOR_FIELDS(q, h, "SparseTensorProto")
-                    {
-                        if (h.num == SP_DIMS && h.wire == PB_VARINT && nd < NNPERF_MAX_RANK)
-                            t->dims[nd++] = ir_dim_known((int64_t)h.u >= 0 ? (int64_t)h.u : 0);
-                        else if (h.num == SP_DIMS && h.wire == PB_LEN) {
-                            struct pb q2 = pb_make(h.data, h.len);
-                            uint64_t x;
-                            while (nd < NNPERF_MAX_RANK && pb_varint(&q2, &x) == 1)
-                                t->dims[nd++] = ir_dim_known((int64_t)x >= 0 ? (int64_t)x : 0);
-                        } else if (h.num == SP_VALUES && h.wire == PB_LEN) {
-                            struct ir_value tmp = {0};
-                            enum nnperf_status st =
-                                ox_parse_tensor_proto(L, h.data, h.len, &tmp, NULL, "attribute", a->name);
-                            if (st) {
-                                diag_prefix(L->d, "node '%s': ", node_name);
-                                return st;
-                            }
-                            t->dtype = tmp.dtype;
-                        }
-                    }
-                    t->rank = nd;
-                    t->type_kind = TK_TENSOR;
-                    t->declared = 1;
-                }
-                a->t = t;
-            }
+            if (f.wire == PB_LEN) st = parse_tensor_attr(L, &f, node_name, a);
             break;
         case AP_G:
         case AP_GRAPHS:
-            if (f.wire == PB_LEN) {
-                if (!g) break;
-                struct ir_graph *sub;
-                if (g->depth + 1 > NNPERF_MAX_SUBGRAPH_DEPTH)
-                    return diag_set(L->d, NNPERF_E_LIMIT, "node '%s': subgraphs nested deeper than %d",
-                                    node_name, NNPERF_MAX_SUBGRAPH_DEPTH);
-                enum nnperf_status st = ox_parse_graph(L, f.data, f.len, g, rn, &sub);
-                if (st) {
-                    /* context from the outermost node only: one prefix per level would push the message
-                     * itself out of the (capped) diagnostic when subgraphs nest deeply */
-                    if (!g->parent) diag_prefix(L->d, "node '%s' attribute '%s': ", node_name, a->name);
-                    return st;
-                }
-                if (f.num == AP_G)
-                    a->g = sub;
-                else
-                    a->graphs[kg++] = sub;
-            }
+            if (f.wire == PB_LEN && g) st = parse_graph_attr(L, &f, g, rn, node_name, a, &kg);
             break;
         case AP_TP:
             if (f.wire == PB_LEN) {
                 int kind = 0, dt = 0, rk = -1;
                 struct ir_dim *dd = NULL;
-                enum nnperf_status st = ox_parse_type(L, f.data, f.len, &kind, &dt, &rk, &dd, 0);
-                if (st) {
+                st = ox_parse_type(L, f.data, f.len, &kind, &dt, &rk, &dd, 0);
+                if (st)
                     diag_prefix(L->d, "node '%s': attribute '%s': ", node_name, a->name ? a->name : "?");
-                    return st;
-                }
-                a->tp_dtype = dt;
+                else
+                    a->tp_dtype = dt;
             }
             break;
         default: break;
         }
+        if (st) return st;
     }
-    a->n = a->type == AT_INTS      ? nints
-           : a->type == AT_FLOATS  ? nfloats
-           : a->type == AT_STRINGS ? nstrings
-           : a->type == AT_GRAPHS  ? ngraphs
+    return NNPERF_OK;
+}
+
+enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struct ir_graph *g,
+                                 const struct rename *rn, const char *node_name, struct ir_attr *a)
+{
+    struct attr_counts c = {0, 0, 0, 0};
+    enum nnperf_status st = count_pass(L, p, n, node_name, a, &c);
+    if (st) return st;
+    if (c.ints && !(a->ints = ar_calloc(L->ar, (size_t)c.ints, sizeof(int64_t)))) return ox_nomem(L);
+    if (c.floats && !(a->floats = ar_calloc(L->ar, (size_t)c.floats, sizeof(double)))) return ox_nomem(L);
+    if (c.strings && !(a->strings = ar_calloc(L->ar, (size_t)c.strings, sizeof(char *)))) return ox_nomem(L);
+    if (c.graphs && !(a->graphs = ar_calloc(L->ar, (size_t)c.graphs, sizeof(struct ir_graph *))))
+        return ox_nomem(L);
+    if ((st = fill_pass(L, p, n, g, rn, node_name, a))) return st;
+    a->n = a->type == AT_INTS      ? c.ints
+           : a->type == AT_FLOATS  ? c.floats
+           : a->type == AT_STRINGS ? c.strings
+           : a->type == AT_GRAPHS  ? c.graphs
                                    : 0;
     /* IR version 1/2 models may leave 'type' unset: derive it from what is there */
     if (a->type == AT_UNDEFINED) {
@@ -239,12 +285,12 @@ enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struc
             a->type = AT_TENSOR;
         else if (a->s)
             a->type = AT_STRING;
-        else if (nints)
-            a->type = AT_INTS, a->n = nints;
-        else if (nfloats)
-            a->type = AT_FLOATS, a->n = nfloats;
-        else if (nstrings)
-            a->type = AT_STRINGS, a->n = nstrings;
+        else if (c.ints)
+            a->type = AT_INTS, a->n = c.ints;
+        else if (c.floats)
+            a->type = AT_FLOATS, a->n = c.floats;
+        else if (c.strings)
+            a->type = AT_STRINGS, a->n = c.strings;
     }
     return NNPERF_OK;
 }

@@ -395,18 +395,6 @@ static void make_groups(struct nnperf_prediction *p, const struct vmap *m, int n
     }
 }
 
-static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled);
-
-static enum nnperf_status plan_planned(struct nnperf_prediction *p)
-{
-    return plan_whole(p, 0);
-}
-
-static enum nnperf_status plan_tiled(struct nnperf_prediction *p)
-{
-    return plan_whole(p, 1);
-}
-
 /* a tensor all of whose readers are in its producer's depth-first group (tiled) */
 static int inside_group(const struct nnperf_prediction *p, const struct pr_tensor *T, const int *last_group)
 {
@@ -429,49 +417,69 @@ static int is_kv(const struct ir_graph *g, const struct ir_value *v)
     return 0;
 }
 
-static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
-{
-    const struct ir_graph *g = p->g;
-    /* frame by frame: each frame reads the weights again; each accelerator call too */
-    weight_bytes(p, p->hw.frame_serial ? p->runs : pr_calls(p));
+/* ---- whole tensors in SRAM or DDR ("planned"; "tiled" adds depth-first groups) ---- */
 
-    /* tensors: graph inputs, then every layer output that leaves its layer (in layer order: each layer's outputs
-     * are one range first_out[l] .. first_out[l + 1]) */
-    int cap = g->n_inputs;
+/* A whole-tensor plan in the making: the tensors (graph inputs, then each layer's outputs: first_out[l] ..
+ * first_out[l + 1]), m (values to tensors, sorted), the tensors a layer reads (rs), each tensor's readers' group
+ * (last_group, tiled: -2 mixed) and the SRAM (s). */
+struct whole {
+    struct nnperf_prediction *p;
+    const struct ir_graph *g;
+    int tiled, nt;
+    int *first_out;
+    struct vmap *m;
+    struct plan s;
+    struct read_set rs;
+    int *last_group;
+};
+
+static enum nnperf_status whole_alloc(struct whole *w)
+{
+    struct nnperf_prediction *p = w->p;
+    int cap = w->g->n_inputs;
     for (int l = 0; l < p->n_layers; l++)
         for (int i = 0; i < p->layers[l].n_nodes; i++) cap += p->layers[l].nodes[i]->n_out;
     size_t ncap = (size_t)(cap ? cap : 1);
     p->tensors = ar_calloc(&p->ar, ncap, sizeof *p->tensors);
-    int *first_out = ar_calloc(&p->ar, (size_t)p->n_layers + 1, sizeof *first_out);
-    struct vmap *m = malloc(ncap * sizeof *m);
-    struct plan s = {p,
-                     calloc(ncap, 1),
-                     calloc(ncap, 1),
-                     malloc(ncap * sizeof(int)),
-                     0,
-                     malloc(((size_t)p->n_layers + 1) * sizeof(int)),
-                     malloc(ncap * sizeof(int)),
-                     calloc(ncap, sizeof(double)),
-                     0};
-    int *reads = malloc(ncap * sizeof *reads), *seen = calloc(ncap, sizeof *seen);
-    struct read_set rs = {reads, seen, (int)ncap, 0};
-    int *last_group = malloc(ncap * sizeof *last_group); /* group of each tensor's readers: -2 mixed */
-    enum nnperf_status st = NNPERF_OK;
-    if (!p->tensors || !first_out || !m || !s.resident || !s.in_ddr || !s.heap || !s.bucket_head ||
-        !s.bucket_next || !s.foot || !reads || !seen || !last_group) {
-        st = diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
-        goto done;
-    }
+    w->first_out = ar_calloc(&p->ar, (size_t)p->n_layers + 1, sizeof *w->first_out);
+    w->m = malloc(ncap * sizeof *w->m);
+    w->s = (struct plan){p,
+                         calloc(ncap, 1),
+                         calloc(ncap, 1),
+                         malloc(ncap * sizeof(int)),
+                         0,
+                         malloc(((size_t)p->n_layers + 1) * sizeof(int)),
+                         malloc(ncap * sizeof(int)),
+                         calloc(ncap, sizeof(double)),
+                         0};
+    w->rs = (struct read_set){malloc(ncap * sizeof(int)), calloc(ncap, sizeof(int)), (int)ncap, 0};
+    w->last_group = malloc(ncap * sizeof *w->last_group);
+    if (!p->tensors || !w->first_out || !w->m || !w->s.resident || !w->s.in_ddr || !w->s.heap ||
+        !w->s.bucket_head || !w->s.bucket_next || !w->s.foot || !w->rs.out || !w->rs.seen || !w->last_group)
+        return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    return NNPERF_OK;
+}
+
+static void whole_free(struct whole *w)
+{
+    free(w->m), free(w->s.resident), free(w->s.in_ddr), free(w->s.heap), free(w->s.bucket_head);
+    free(w->s.bucket_next), free(w->s.foot), free(w->rs.out), free(w->rs.seen), free(w->last_group);
+}
+
+/* tensors: graph inputs, then every layer output that leaves its layer, in layer order */
+static void collect_tensors(struct whole *w)
+{
+    struct nnperf_prediction *p = w->p;
     int nt = 0;
-    for (int i = 0; i < g->n_inputs; i++) {
-        const struct ir_value *v = g->inputs[i];
+    for (int i = 0; i < w->g->n_inputs; i++) {
+        const struct ir_value *v = w->g->inputs[i];
         if (v->flags & IR_V_INIT) continue;
         p->tensors[nt] = (struct pr_tensor){v, nt, -1, -1, 0, 0, 0, 0};
         nt++;
     }
     for (int l = 0; l < p->n_layers; l++) {
         const struct pr_layer *L = &p->layers[l];
-        first_out[l] = nt;
+        w->first_out[l] = nt;
         for (int i = 0; i < L->n_nodes; i++)
             for (int k = 0; k < L->nodes[i]->n_out; k++) {
                 const struct ir_value *v = L->nodes[i]->out[k];
@@ -480,24 +488,30 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
                 nt++;
             }
     }
-    first_out[p->n_layers] = nt;
-    p->n_tensors = nt;
-    for (int t = 0; t < nt; t++) m[t] = (struct vmap){p->tensors[t].v, t};
-    qsort(m, (size_t)nt, sizeof *m, cmp_vmap);
-    /* sizes, views, last uses */
+    w->first_out[p->n_layers] = nt;
+    p->n_tensors = w->nt = nt;
+    for (int t = 0; t < nt; t++) w->m[t] = (struct vmap){p->tensors[t].v, t};
+    qsort(w->m, (size_t)nt, sizeof *w->m, cmp_vmap);
+}
+
+/* sizes, views (a view layer's outputs share its input's storage: root) and last uses */
+static void size_tensors(struct whole *w)
+{
+    struct nnperf_prediction *p = w->p;
+    int nt = w->nt, *reads = w->rs.out;
     /* a graph input is stored at the type of its first reader */
     for (int l = p->n_layers - 1; l >= 0; l--) {
-        int nr = layer_reads(p, l, m, nt, &rs);
+        int nr = layer_reads(p, l, w->m, nt, &w->rs);
         for (int j = 0; j < nr; j++)
-            if (p->tensors[rs.out[j]].producer < 0)
-                p->tensors[rs.out[j]].elem = pr_elem_bytes_at(p, p->layers[l].dtype, 0);
+            if (p->tensors[reads[j]].producer < 0)
+                p->tensors[reads[j]].elem = pr_elem_bytes_at(p, p->layers[l].dtype, 0);
     }
     for (int t = 0; t < nt; t++) {
         struct pr_tensor *T = &p->tensors[t];
         int64_t n;
         if (T->producer >= 0) T->elem = pr_elem_bytes_at(p, p->layers[T->producer].dtype, 0);
         if (T->elem <= 0) T->elem = pr_elem_bytes(p, 0);
-        double teb = p->kv_elem > 0 && is_kv(g, T->v) ? p->kv_elem : T->elem;
+        double teb = p->kv_elem > 0 && is_kv(w->g, T->v) ? p->kv_elem : T->elem;
         T->bytes = ir_numel(T->v, &n) ? (double)n * teb * p->runs : 0;
         if (T->producer >= 0 && p->layers[T->producer].out == T->v)
             T->bytes *= p->layers[T->producer].align_factor;
@@ -506,139 +520,186 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
         if (T->v->flags & IR_V_OUTPUT) T->last_use = p->n_layers;
     }
     for (int l = 0; l < p->n_layers; l++) {
-        int nr = layer_reads(p, l, m, nt, &rs);
+        int nr = layer_reads(p, l, w->m, nt, &w->rs);
         for (int j = 0; j < nr; j++)
             if (p->tensors[reads[j]].last_use < l) p->tensors[reads[j]].last_use = l;
         if (is_view_layer(p, &p->layers[l]) && nr == 1)
-            for (int t = first_out[l]; t < first_out[l + 1]; t++) p->tensors[t].storage = root(p, reads[0]);
+            for (int t = w->first_out[l]; t < w->first_out[l + 1]; t++)
+                p->tensors[t].storage = root(p, reads[0]);
     }
     /* a root lives until the last use of any alias */
     for (int t = 0; t < nt; t++) {
         int r = root(p, t);
         if (p->tensors[t].last_use > p->tensors[r].last_use) p->tensors[r].last_use = p->tensors[t].last_use;
     }
-    for (int l = 0; l < p->n_layers; l++) p->layers[l].group = tiled ? 0 : -1;
-    for (int t = 0; t < nt; t++) last_group[t] = -1;
-    if (tiled) {
-        make_groups(p, m, nt, &rs);
-        for (int l = 0; l < p->n_layers; l++) {
-            int nr = layer_reads(p, l, m, nt, &rs);
-            for (int j = 0; j < nr; j++) {
-                int r = root(p, reads[j]);
-                int gl = p->layers[l].group;
-                last_group[r] = last_group[r] == -1 || last_group[r] == gl ? gl : -2;
-            }
-        }
-    }
-    /* walk the layers with the SRAM as a set of resident roots */
-    double sram = p->hw.sram_bytes;
-    for (int l = 0; l <= p->n_layers; l++) s.bucket_head[l] = -1;
-    for (int t = 0; t < nt; t++)
-        if (p->tensors[t].producer < 0) s.in_ddr[t] = 1; /* graph inputs arrive in DDR */
+}
+
+/* tiled: the depth-first groups and the group of each tensor's readers (-2 mixed); planned: no groups */
+static void group_tensors(struct whole *w)
+{
+    struct nnperf_prediction *p = w->p;
+    for (int l = 0; l < p->n_layers; l++) p->layers[l].group = w->tiled ? 0 : -1;
+    for (int t = 0; t < w->nt; t++) w->last_group[t] = -1;
+    if (!w->tiled) return;
+    make_groups(p, w->m, w->nt, &w->rs);
     for (int l = 0; l < p->n_layers; l++) {
-        struct pr_layer *L = &p->layers[l];
-        int nr = layer_reads(p, l, m, nt, &rs);
-        int view = is_view_layer(p, L);
-        for (int j = 0; j < nr && !view; j++) {
-            int r = root(p, reads[j]);
-            struct pr_tensor *T = &p->tensors[r];
-            if (skips_read(p, L, T->v)) continue;
-            if (L->fallback) {
-                /* the CPU reads it from DDR; if it was on chip, the accelerator writes it out first */
-                if (!s.in_ddr[r]) {
-                    L->store_bytes += T->bytes;
-                    s.in_ddr[r] = 1;
-                }
-                L->transfer_bytes += T->bytes;
-                L->quant_elems += T->bytes / T->elem;
-            } else if (s.resident[r]) {
-                L->sram_bytes += T->bytes; /* on chip: whole, or row by row inside a depth-first group */
-            } else if (T->spilled) {
-                L->spill_load_bytes += T->bytes;
-            } else if (T->producer < 0 && p->hw.link_bw > 0) {
-                L->link_bytes += T->bytes; /* a graph input arrives over the host link */
-            } else {
-                L->load_bytes += T->bytes;
-            }
+        int nr = layer_reads(p, l, w->m, w->nt, &w->rs);
+        for (int j = 0; j < nr; j++) {
+            int r = root(p, w->rs.out[j]);
+            int gl = p->layers[l].group;
+            w->last_group[r] = w->last_group[r] == -1 || w->last_group[r] == gl ? gl : -2;
         }
-        /* outputs of this layer */
-        for (int t = first_out[l]; t < first_out[l + 1]; t++) {
-            struct pr_tensor *T = &p->tensors[t];
-            if (root(p, t) != t) continue;
-            if (L->fallback) {
-                L->transfer_bytes += T->bytes;
-                L->quant_elems += T->bytes / T->elem;
-                s.in_ddr[t] = 1;
-                continue;
-            }
-            L->sram_bytes += T->bytes;
-            if (T->v->flags & IR_V_OUTPUT) {
-                const struct ir_value *past = appended_input(L, T->v);
-                int64_t n;
-                double peb = p->kv_elem > 0 && past && is_kv(g, past) ? p->kv_elem : T->elem;
-                double old = past && ir_numel(past, &n) ? (double)n * peb * p->runs : 0;
-                double out = T->bytes - (old < T->bytes ? old : 0);
-                if (p->hw.link_bw > 0)
-                    L->link_bytes += out; /* a graph output leaves over the host link */
-                else
-                    L->store_bytes += out;
-                s.in_ddr[t] = 1;
-                if (past) continue; /* a KV cache lives in DDR: the attention that reads it loads it whole */
-            }
-            if (!T->v->n_consumers) continue; /* a graph output nothing else reads */
-            if (T->last_use < 0) continue;    /* read only inside its fused layer: never leaves the array */
-            const struct pr_value_in *vi = pr_value(p, T->v);
-            if (vi && vi->pinned) {
-                /* a what-if: kept on chip beside the plan, as if its shortcut were short enough (its bytes do not
-                 * count against the SRAM: the upper bound of shortening it) */
-                make_resident(&s, t, l, 1, 0);
-                continue;
-            }
-            if (tiled && inside_group(p, T, last_group)) {
-                /* depth-first: only its line buffer is on chip at a time; it never leaves the chip */
-                make_resident(&s, t, l, 1, 2 * row_bytes(T));
-                continue;
-            }
-            if (T->bytes > sram) {
-                if (!s.in_ddr[t]) L->store_bytes += T->bytes;
-                s.in_ddr[t] = 1;
-                continue;
-            }
-            /* make room: spill residents whose last use is farther than this tensor's */
-            while (s.used + T->bytes > sram) {
-                int far = heap_top(&s);
-                if (far < 0 || p->tensors[far].last_use <= T->last_use) break;
-                heap_pop(&s);
-                s.resident[far] = 0;
-                s.used -= p->tensors[far].bytes;
-                if (!s.in_ddr[far]) {
-                    L->spill_store_bytes += p->tensors[far].bytes;
-                    s.in_ddr[far] = 1;
-                }
-                p->tensors[far].spilled = 1;
-                p->spilled_tensors++;
-            }
-            if (s.used + T->bytes <= sram) {
-                make_resident(&s, t, l, 0, 0);
-            } else if (!s.in_ddr[t]) {
-                L->store_bytes += T->bytes;
-                s.in_ddr[t] = 1;
-            }
-        }
-        /* free what is no longer needed */
-        for (int r = s.bucket_head[l]; r >= 0; r = s.bucket_next[r])
-            if (s.resident[r]) {
-                s.used -= s.foot[r];
-                s.resident[r] = 0;
-            }
-        if (s.used < 0) s.used = 0;
     }
-    for (int t = 0; t < nt; t++)
-        if (p->tensors[t].spilled) p->tensors[t].in_sram = 0;
-done:
-    free(m), free(s.resident), free(s.in_ddr), free(s.heap), free(s.bucket_head), free(s.bucket_next);
-    free(s.foot), free(reads), free(seen), free(last_group);
+}
+
+/* where layer l reads each tensor from: the fallback unit through DDR, SRAM, a spill, the host link or DDR */
+static void place_reads(struct whole *w, int l)
+{
+    struct nnperf_prediction *p = w->p;
+    struct pr_layer *L = &p->layers[l];
+    int nr = layer_reads(p, l, w->m, w->nt, &w->rs);
+    if (is_view_layer(p, L)) return;
+    for (int j = 0; j < nr; j++) {
+        int r = root(p, w->rs.out[j]);
+        struct pr_tensor *T = &p->tensors[r];
+        if (skips_read(p, L, T->v)) continue;
+        if (L->fallback) {
+            /* the CPU reads it from DDR; if it was on chip, the accelerator writes it out first */
+            if (!w->s.in_ddr[r]) {
+                L->store_bytes += T->bytes;
+                w->s.in_ddr[r] = 1;
+            }
+            L->transfer_bytes += T->bytes;
+            L->quant_elems += T->bytes / T->elem;
+        } else if (w->s.resident[r]) {
+            L->sram_bytes += T->bytes; /* on chip: whole, or row by row inside a depth-first group */
+        } else if (T->spilled) {
+            L->spill_load_bytes += T->bytes;
+        } else if (T->producer < 0 && p->hw.link_bw > 0) {
+            L->link_bytes += T->bytes; /* a graph input arrives over the host link */
+        } else {
+            L->load_bytes += T->bytes;
+        }
+    }
+}
+
+/* where layer l's output tensor t goes: the fallback unit's DDR, a graph output's store, SRAM (spilling the
+ * residents whose last use is farther, Belady) or DDR */
+static void place_output(struct whole *w, int l, int t)
+{
+    struct nnperf_prediction *p = w->p;
+    struct pr_layer *L = &p->layers[l];
+    struct plan *s = &w->s;
+    struct pr_tensor *T = &p->tensors[t];
+    double sram = p->hw.sram_bytes;
+    if (root(p, t) != t) return;
+    if (L->fallback) {
+        L->transfer_bytes += T->bytes;
+        L->quant_elems += T->bytes / T->elem;
+        s->in_ddr[t] = 1;
+        return;
+    }
+    L->sram_bytes += T->bytes;
+    if (T->v->flags & IR_V_OUTPUT) {
+        const struct ir_value *past = appended_input(L, T->v);
+        int64_t n;
+        double peb = p->kv_elem > 0 && past && is_kv(w->g, past) ? p->kv_elem : T->elem;
+        double old = past && ir_numel(past, &n) ? (double)n * peb * p->runs : 0;
+        double out = T->bytes - (old < T->bytes ? old : 0);
+        if (p->hw.link_bw > 0)
+            L->link_bytes += out; /* a graph output leaves over the host link */
+        else
+            L->store_bytes += out;
+        s->in_ddr[t] = 1;
+        if (past) return; /* a KV cache lives in DDR: the attention that reads it loads it whole */
+    }
+    if (!T->v->n_consumers) return; /* a graph output nothing else reads */
+    if (T->last_use < 0) return;    /* read only inside its fused layer: never leaves the array */
+    const struct pr_value_in *vi = pr_value(p, T->v);
+    if (vi && vi->pinned) {
+        /* a what-if: kept on chip beside the plan, as if its shortcut were short enough (its bytes do not count
+         * against the SRAM: the upper bound of shortening it) */
+        make_resident(s, t, l, 1, 0);
+        return;
+    }
+    if (w->tiled && inside_group(p, T, w->last_group)) {
+        /* depth-first: only its line buffer is on chip at a time; it never leaves the chip */
+        make_resident(s, t, l, 1, 2 * row_bytes(T));
+        return;
+    }
+    if (T->bytes > sram) {
+        if (!s->in_ddr[t]) L->store_bytes += T->bytes;
+        s->in_ddr[t] = 1;
+        return;
+    }
+    /* make room: spill residents whose last use is farther than this tensor's */
+    while (s->used + T->bytes > sram) {
+        int far = heap_top(s);
+        if (far < 0 || p->tensors[far].last_use <= T->last_use) break;
+        heap_pop(s);
+        s->resident[far] = 0;
+        s->used -= p->tensors[far].bytes;
+        if (!s->in_ddr[far]) {
+            L->spill_store_bytes += p->tensors[far].bytes;
+            s->in_ddr[far] = 1;
+        }
+        p->tensors[far].spilled = 1;
+        p->spilled_tensors++;
+    }
+    if (s->used + T->bytes <= sram) {
+        make_resident(s, t, l, 0, 0);
+    } else if (!s->in_ddr[t]) {
+        L->store_bytes += T->bytes;
+        s->in_ddr[t] = 1;
+    }
+}
+
+/* after layer l: free the residents whose last use it was */
+static void free_dead(struct whole *w, int l)
+{
+    struct plan *s = &w->s;
+    for (int r = s->bucket_head[l]; r >= 0; r = s->bucket_next[r])
+        if (s->resident[r]) {
+            s->used -= s->foot[r];
+            s->resident[r] = 0;
+        }
+    if (s->used < 0) s->used = 0;
+}
+
+static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
+{
+    /* frame by frame: each frame reads the weights again; each accelerator call too */
+    weight_bytes(p, p->hw.frame_serial ? p->runs : pr_calls(p));
+    struct whole w = {p, p->g, tiled, 0, NULL, NULL, {0}, {0}, NULL};
+    enum nnperf_status st = whole_alloc(&w);
+    if (st == NNPERF_OK) {
+        collect_tensors(&w);
+        size_tensors(&w);
+        group_tensors(&w);
+        /* walk the layers with the SRAM as a set of resident roots; graph inputs arrive in DDR */
+        for (int l = 0; l <= p->n_layers; l++) w.s.bucket_head[l] = -1;
+        for (int t = 0; t < w.nt; t++)
+            if (p->tensors[t].producer < 0) w.s.in_ddr[t] = 1;
+        for (int l = 0; l < p->n_layers; l++) {
+            place_reads(&w, l);
+            for (int t = w.first_out[l]; t < w.first_out[l + 1]; t++) place_output(&w, l, t);
+            free_dead(&w, l);
+        }
+        for (int t = 0; t < w.nt; t++)
+            if (p->tensors[t].spilled) p->tensors[t].in_sram = 0;
+    }
+    whole_free(&w);
     return st;
+}
+
+static enum nnperf_status plan_planned(struct nnperf_prediction *p)
+{
+    return plan_whole(p, 0);
+}
+
+static enum nnperf_status plan_tiled(struct nnperf_prediction *p)
+{
+    return plan_whole(p, 1);
 }
 
 const struct pr_memory_model pr_memory_models[] = {
