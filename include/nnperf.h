@@ -352,8 +352,35 @@ struct nnperf_layer_detail {
     int rank;                      /* of the layer's (first) output; -1 unknown */
     int64_t dims[NNPERF_MAX_RANK]; /* -1: unknown dim */
     int64_t aligned_dims[NNPERF_MAX_RANK]; /* after the platform's alignment padding */
+    /* the memory that bounds its memory time (the slowest): "ddr", "sram" (on-chip traffic) or "link" (the host
+     * link: USB, PCIe; inputs, outputs and streamed weights), with the bytes it moves there per run and that
+     * memory's bandwidth in bytes/s (0 when the platform does not describe it); a fallback layer's is its DDR */
+    const char *memory;
+    double memory_bytes, memory_bandwidth;
 };
 void nnperf_prediction_layer_detail(const struct nnperf_prediction *p, int i, struct nnperf_layer_detail *d);
+
+/* Why the run takes its time (the "why" block of every report and of `annotate --costs`): the layers' time by bound
+ * (nnperf_layer_info.bound, or fallback for a layer on the fallback unit), the memory-bound part by the memory that
+ * bounds it (nnperf_layer_detail.memory), and the three heaviest layers. total is the latency, or the summed layer
+ * time when that is larger (layers that overlap); the run's time outside every layer (a per-run launch cost) counts
+ * as overhead. */
+enum {
+    NNPERF_WHY_COMPUTE,
+    NNPERF_WHY_MEMORY,
+    NNPERF_WHY_OVERHEAD,
+    NNPERF_WHY_FALLBACK,
+    NNPERF_WHY_UNKNOWN,
+    NNPERF_WHY_BOUNDS
+};
+struct nnperf_why {
+    double t[NNPERF_WHY_BOUNDS]; /* seconds per run by bound */
+    double memory_t[3];          /* of t[NNPERF_WHY_MEMORY], seconds per run: ddr, sram, link */
+    double total;                /* seconds per run: the shares' denominator */
+    double outside;              /* of t[NNPERF_WHY_OVERHEAD]: the run's time outside every layer */
+    int top[3], n_top;           /* layer indices of the heaviest layers that take time, longest first */
+};
+void nnperf_prediction_why(const struct nnperf_prediction *p, struct nnperf_why *w);
 /* The k-th ONNX node fused into layer i (0 <= k < nnperf_layer_info.nodes), in execution order, and its operator
  * (op may be NULL); NULL when out of range. A layer named "X+2" is node X with two more nodes fused into it. */
 const char *nnperf_prediction_layer_node(const struct nnperf_prediction *p, int i, int k, const char **op);
@@ -670,6 +697,12 @@ void nnperf_advice_free(struct nnperf_advice *adv);
 int nnperf_advice_rule_count(void);
 const char *nnperf_advice_rule_id(int i);
 const char *nnperf_advice_explain(const char *rule);
+/* The advice rule whose check looks at layer i of a prediction (the cause it addresses: "fallback",
+ * "padded-attention", "align-channels", "spilled-shortcut", "grouped-conv", "large-weights", "data-transform" or
+ * "dtype"; the first that applies, in that order), NULL when none does (an overhead-bound layer's fixed cost is no
+ * rule's) or i is out of range. No what-if is
+ * predicted: whether the change pays off is `nnperf advise`'s answer. */
+const char *nnperf_advice_rule_for_layer(const struct nnperf_prediction *p, int i);
 
 /* ---- LLM inference: prefill and decode (`nnperf llm`, docs/llm.md) ----
  * Recognises a decoder-only model's conventions (input_ids, attention_mask, position_ids, past_key_values.N.key/value

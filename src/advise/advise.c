@@ -21,6 +21,8 @@
     0.1 /* batch-small-input: at least 10% less time per frame (11% more FPS) to be worth it */
 #define DTYPE_MIN_RATIO 2.0 /* dtype: another dtype's peak at least this many times the current one's */
 #define DTYPE_MIN_GAIN  0.1 /* dtype: and the model at least 10% faster in it ("much faster") */
+#define ATTN_MIN_PAD                                                                                         \
+    1.5 /* padded-attention: aligned / real elements of the scores (a third or more is padding) */
 
 /* ---- the running advice ---- */
 
@@ -462,22 +464,31 @@ static int channel_change(struct adv_run *r, struct adv_finding *f, const struct
     return 1;
 }
 
+/* align-channels looks at L: a conv / Gemm / MatMul on the accelerator whose output channels (c, padded to ca by
+ * *rule) are at least ALIGN_MIN_WASTE padding */
+static int align_applies(const struct nnperf_prediction *P, const struct pr_layer *L, int64_t *c, int64_t *ca,
+                         const struct hw_align **rule)
+{
+    if (!on_accel(L) || !L->out || L->out_rank < 2 || L->mac_ops <= 0) return 0;
+    if (L->klass != OC_CONV && L->klass != OC_GEMM && L->klass != OC_MATMUL) return 0;
+    *rule = NULL;
+    for (int k = 0; k < P->hw.n_align && !*rule; k++)
+        if (P->hw.align[k].class_mask & (1u << L->klass)) *rule = &P->hw.align[k];
+    if (!*rule || (*rule)->pow2 || (*rule)->c <= 1) return 0;
+    int ax = L->out_rank == 4 ? 1 : L->out_rank - 1;
+    *c = dim(L->out, ax), *ca = L->aligned_dims[ax];
+    return *c > 0 && *ca > *c && 1.0 - (double)*c / (double)*ca >= ALIGN_MIN_WASTE;
+}
+
 void adv_check_align(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
     for (int l = 0; l < P->n_layers && !r->st; l++) {
         const struct pr_layer *L = &P->layers[l];
-        if (!on_accel(L) || !L->out || L->out_rank < 2 || L->mac_ops <= 0) continue;
-        if (L->klass != OC_CONV && L->klass != OC_GEMM && L->klass != OC_MATMUL) continue;
-        const struct hw_align *rule = NULL;
-        for (int k = 0; k < P->hw.n_align && !rule; k++)
-            if (P->hw.align[k].class_mask & (1u << L->klass)) rule = &P->hw.align[k];
-        if (!rule || rule->pow2 || rule->c <= 1) continue;
-        int ax = L->out_rank == 4 ? 1 : L->out_rank - 1;
-        int64_t c = dim(L->out, ax), ca = L->aligned_dims[ax];
-        if (c <= 0 || ca <= c) continue;
+        const struct hw_align *rule;
+        int64_t c, ca;
+        if (!align_applies(P, L, &c, &ca, &rule)) continue;
         double waste = 1.0 - (double)c / (double)ca;
-        if (waste < ALIGN_MIN_WASTE) continue;
         int64_t lo = c / rule->c * rule->c, hi = ca;
         int64_t nc = lo > 0 && c - lo <= hi - c ? lo : hi;
         struct adv_finding *f = start(r, "align-channels");
@@ -500,20 +511,90 @@ void adv_check_align(struct adv_run *r)
     }
 }
 
+/* ---- padded-attention: attention scores padded by the alignment ---- */
+
+/* padded-attention looks at L: the scores of an attention on the accelerator (a fused attention, a Softmax, or a
+ * MatMul of two activations: Q x K^T, scores x V) whose output the alignment pads to ATTN_MIN_PAD or more */
+static int attention_padded(const struct pr_layer *L)
+{
+    if (!on_accel(L) || !L->out || L->out_rank < 2 || L->align_factor < ATTN_MIN_PAD) return 0;
+    if (L->klass == OC_ATTENTION || L->klass == OC_SOFTMAX) return 1;
+    if (L->klass != OC_MATMUL || L->main->n_in < 2) return 0;
+    for (int i = 0; i < 2; i++) {
+        const struct ir_value *v = L->main->in[i];
+        if (!v || (v->flags & IR_V_INIT) || v->is_const == 1) return 0;
+    }
+    return 1;
+}
+
+static void shape_text(char *b, size_t n, const int64_t *d, int rank)
+{
+    size_t o = 0;
+    b[0] = 0;
+    for (int i = 0; i < rank && o + 24 < n; i++)
+        o += (size_t)snprintf(b + o, n - o, "%s%lld", i ? "x" : "", (long long)d[i]);
+}
+
+void adv_check_attention(struct adv_run *r)
+{
+    const struct nnperf_prediction *P = r->base;
+    for (int l = 0; l < P->n_layers && !r->st; l++) {
+        const struct pr_layer *L = &P->layers[l];
+        if (!attention_padded(L)) continue;
+        struct adv_finding *f = start(r, "padded-attention");
+        struct pr_change *c = f ? change(r, f, WI_UNPAD) : NULL;
+        if (!c) return;
+        if (!L->out->producer) continue;
+        c->node = L->out->producer->index;
+        add_layer(f, L);
+        int64_t d[NNPERF_MAX_RANK];
+        for (int i = 0; i < L->out_rank; i++) d[i] = dim(L->out, i);
+        char ev[512], ch[640], real[128], pad[128], axes[160] = "";
+        shape_text(real, sizeof real, d, L->out_rank);
+        shape_text(pad, sizeof pad, L->aligned_dims, L->out_rank);
+        size_t o = 0;
+        for (int i = 0; i < L->out_rank && o + 48 < sizeof axes; i++)
+            if (L->aligned_dims[i] > d[i] && d[i] > 0)
+                o += (size_t)snprintf(axes + o, sizeof axes - o, "%s%lld to %lld", o ? ", " : "",
+                                      (long long)d[i], (long long)L->aligned_dims[i]);
+        c_snprintf(ev, sizeof ev,
+                   "%s of an attention: its output %s is padded to %s by the alignment, %.1fx the elements "
+                   "(%.0f%% padding)",
+                   L->main->op_type, real, pad, L->align_factor, 100 * (1 - 1 / L->align_factor));
+        snprintf(ch, sizeof ch,
+                 "give the attention a head count and sequence length (tokens per window) that the alignment "
+                 "does not pad (it pads %s), or fold heads and windows into one axis (predicted: the padding "
+                 "removed, an upper bound)",
+                 axes);
+        propose(r, f, ev, ch);
+    }
+}
+
 /* ---- grouped-conv: wide dense convs that are memory-bound ---- */
+/* grouped-conv looks at L: a memory-bound dense conv with a kernel over 1x1 and GROUP_MIN_CHANNELS or more input
+ * channels that divide into *gr >= 2 groups */
+static int grouped_applies(const struct pr_layer *L, int64_t *gr)
+{
+    const struct ir_node *nd = L->main;
+    if (!on_accel(L) || L->klass != OC_CONV || L->bound != PB_MEMORY || nd->op != OPID_CONV) return 0;
+    const struct ir_value *w = nd->n_in > 1 ? nd->in[1] : NULL;
+    int64_t cout = dim(w, 0), cin = dim(w, 1), kh = dim(w, 2), kw = dim(w, 3);
+    if (cin < GROUP_MIN_CHANNELS || cout <= 0 || kh * kw <= 1) return 0;
+    *gr = cin / GROUP_WIDTH;
+    while (*gr >= 2 && (cin % *gr || cout % *gr)) (*gr)--;
+    return *gr >= 2;
+}
+
 void adv_check_grouped(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
     for (int l = 0; l < P->n_layers && !r->st; l++) {
         const struct pr_layer *L = &P->layers[l];
         const struct ir_node *nd = L->main;
-        if (!on_accel(L) || L->klass != OC_CONV || L->bound != PB_MEMORY || nd->op != OPID_CONV) continue;
-        const struct ir_value *w = nd->n_in > 1 ? nd->in[1] : NULL;
-        int64_t cout = dim(w, 0), cin = dim(w, 1), kh = dim(w, 2), kw = dim(w, 3);
-        if (cin < GROUP_MIN_CHANNELS || cout <= 0 || kh * kw <= 1) continue;
-        int64_t gr = cin / GROUP_WIDTH;
-        while (gr >= 2 && (cin % gr || cout % gr)) gr--;
-        if (gr < 2) continue;
+        int64_t gr;
+        if (!grouped_applies(L, &gr)) continue;
+        const struct ir_value *w = nd->in[1];
+        int64_t cin = dim(w, 1), kh = dim(w, 2), kw = dim(w, 3);
         struct adv_finding *f = start(r, "grouped-conv");
         struct pr_change *c = f ? change(r, f, WI_SCALE_NODE) : NULL;
         struct pr_change *cg = c ? change(r, f, WI_GROUPED) : NULL;
@@ -578,14 +659,37 @@ static int named_by(const struct nnperf_advice *adv, const char *rule, const cha
     return 0;
 }
 
+/* The weight bytes L moves per run through the memory that bounds it (*of: all the bytes it moves there; *where:
+ * "DDR", or "link" where the weights stream over the host link) */
+static double weights_moved(const struct nnperf_prediction *P, const struct pr_layer *L, double *of,
+                            const char **where)
+{
+    double bw;
+    *where = "DDR";
+    if (pr_memory_bound(P, L, of, &bw) != PM_LINK) return L->w_bytes;
+    *where = "link";
+    return L->params > 0 || L->packed_bytes > 0 ? L->link_bytes : 0; /* the weights, with any graph input */
+}
+
+/* large-weights looks at L: memory-bound on the accelerator, WEIGHTS_MIN_BYTES or more weights, at least half the
+ * bytes it moves through the memory that bounds it */
+static int weights_apply(const struct nnperf_prediction *P, const struct pr_layer *L)
+{
+    double of;
+    const char *where;
+    double w = weights_moved(P, L, &of, &where);
+    return on_accel(L) && L->bound == PB_MEMORY && w >= WEIGHTS_MIN_BYTES && w >= 0.5 * of;
+}
+
 void adv_check_weights(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
     for (int l = 0; l < P->n_layers && !r->st; l++) {
         const struct pr_layer *L = &P->layers[l];
-        double ddr = L->w_bytes + L->load_bytes + L->store_bytes + L->spill_load_bytes + L->spill_store_bytes;
-        if (!on_accel(L) || L->bound != PB_MEMORY || L->w_bytes < WEIGHTS_MIN_BYTES || L->w_bytes < 0.5 * ddr)
-            continue;
+        double of;
+        const char *where;
+        double wbytes = weights_moved(P, L, &of, &where);
+        if (!weights_apply(P, L)) continue;
         if (named_by(r->adv, "grouped-conv", L->name))
             continue; /* that finding's change also cuts the weights */
         struct adv_finding *f = start(r, "large-weights");
@@ -599,13 +703,13 @@ void adv_check_weights(struct adv_run *r)
         }
         add_layer(f, L);
         char ev[512], ch[512], wb[32], tm[32], tc[32];
-        fmt_bytes(wb, sizeof wb, L->w_bytes);
+        fmt_bytes(wb, sizeof wb, wbytes);
         fmt_time(tm, sizeof tm, L->t_memory);
         fmt_time(tc, sizeof tc, L->t_compute);
         const struct ir_value *w = L->main->n_in > 1 ? L->main->in[1] : NULL;
         int big_kernel = L->klass == OC_CONV && dim(w, 2) * dim(w, 3) > 1;
-        c_snprintf(ev, sizeof ev, "%s of weights (%.0f%% of the layer's DDR bytes): memory %s vs compute %s",
-                   wb, 100 * L->w_bytes / ddr, tm, tc);
+        c_snprintf(ev, sizeof ev, "%s of weights (%.0f%% of the layer's %s bytes): memory %s vs compute %s",
+                   wb, 100 * wbytes / of, where, tm, tc);
         snprintf(
             ch, sizeof ch,
             "halve the weights: fewer channels%s, 50%% structured pruning, or 4-bit weights where supported "
@@ -626,6 +730,12 @@ static int is_transform(const struct ir_node *nd)
     return 0;
 }
 
+/* data-transform looks at L: a lone transform on the accelerator that takes time */
+static int transform_applies(const struct pr_layer *L)
+{
+    return on_accel(L) && L->n_nodes == 1 && is_transform(L->main) && L->t_total > 0;
+}
+
 void adv_check_transform(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
@@ -636,9 +746,7 @@ void adv_check_transform(struct adv_run *r)
         double t = 0, bytes = 0;
         for (int l = 0; l < P->n_layers; l++) {
             const struct pr_layer *L = &P->layers[l];
-            if (!on_accel(L) || L->n_nodes != 1 || !is_transform(L->main) || L->main->op != transform_ops[o])
-                continue;
-            if (L->t_total <= 0) continue;
+            if (!transform_applies(L) || L->main->op != transform_ops[o]) continue;
             if (!f && !(f = start(r, "data-transform"))) return;
             struct pr_change *c = change(r, f, WI_DROP);
             if (!c) return;
@@ -682,34 +790,35 @@ void adv_check_batch(struct adv_run *r)
     if (!f) return;
     f->wi.batch = BATCH_SUGGESTED;
     char ev[512], ch[512], wb[32];
-    fmt_bytes(wb, sizeof wb, P->w_bytes);
+    double streamed =
+        0; /* weights loaded per run: from DDR, or over the host link (with the graph's input) */
+    for (int l = 0; l < P->n_layers; l++)
+        streamed += P->layers[l].w_bytes +
+                    (P->layers[l].params > 0 || P->layers[l].packed_bytes > 0 ? P->layers[l].link_bytes : 0);
+    fmt_bytes(wb, sizeof wb, streamed);
     snprintf(ev, sizeof ev,
              "input '%s' is %lldx%lld (<= %d): the %s of weights are loaded for every single frame", in->name,
              (long long)h, (long long)w, BATCH_MAX_SIDE, wb);
-    /* the change text needs the prediction: predict first, then fill it in */
-    propose(r, f, ev, "");
-    flush(r);
-    if (r->adv->n && r->adv->f[r->adv->n - 1].rule == f->rule) {
-        struct adv_finding *k = &r->adv->f[r->adv->n - 1];
-        c_snprintf(
-            ch, sizeof ch,
-            "run %d frames per run: %.1f -> %.1f FPS (+%.0f%%), at a latency per run of %.3f -> %.3f ms "
-            "(+%.3f ms)",
-            BATCH_SUGGESTED, k->fps, k->new_fps, k->fps > 0 ? 100 * (k->new_fps / k->fps - 1) : 0,
-            k->latency_s * 1e3, k->new_latency_s * 1e3, (k->new_latency_s - k->latency_s) * 1e3);
-        k->change = ar_strdup(&r->adv->ar, ch);
-        if (!k->change) r->st = NNPERF_E_NOMEM;
-    }
+    snprintf(ch, sizeof ch,
+             "run %d frames per run when the application can wait for them (weights loaded once per run)",
+             BATCH_SUGGESTED);
+    propose(r, f, ev, ch);
 }
 
 /* ---- dtype: a much faster dtype on this platform ---- */
+/* dtype d has DTYPE_MIN_RATIO x the peak of the prediction's */
+static int faster_dtype(const struct nnperf_prediction *P, int d)
+{
+    return d != P->dtype && P->hw.peak_ops[d] >= DTYPE_MIN_RATIO * P->hw.peak_ops[P->dtype];
+}
+
 void adv_check_dtype(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
     double cur = P->hw.peak_ops[P->dtype];
     for (int d = 0; d < HW_NDT && !r->st; d++) {
         double pk = P->hw.peak_ops[d];
-        if (d == P->dtype || pk < DTYPE_MIN_RATIO * cur) continue;
+        if (!faster_dtype(P, d)) continue;
         struct adv_finding *f = start(r, "dtype");
         if (!f) return;
         f->wi.dtype = hw_dtype_name(d);
@@ -854,4 +963,26 @@ int nnperf_advice_rule_count(void)
 const char *nnperf_advice_rule_id(int i)
 {
     return i >= 0 && i < adv_n_rules ? adv_rules[i].id : NULL;
+}
+
+const char *nnperf_advice_rule_for_layer(const struct nnperf_prediction *p, int i)
+{
+    if (!p || i < 0 || i >= p->n_layers) return NULL;
+    const struct pr_layer *L = &p->layers[i];
+    const struct hw_align *rule;
+    int64_t c, ca, gr;
+    if (L->t_total <= 0 || !L->cost_known) return NULL;
+    if (L->fallback) return "fallback";
+    if (L->bound != PB_COMPUTE && L->bound != PB_MEMORY) return NULL; /* a fixed per-layer cost: no rule's */
+    if (attention_padded(L)) return "padded-attention";
+    if (align_applies(p, L, &c, &ca, &rule)) return "align-channels";
+    if (L->bound == PB_MEMORY && (L->spill_load_bytes > 0 || L->spill_store_bytes > 0))
+        return "spilled-shortcut";
+    if (grouped_applies(L, &gr)) return "grouped-conv";
+    if (weights_apply(p, L)) return "large-weights";
+    if (transform_applies(L)) return "data-transform";
+    if (L->bound == PB_COMPUTE)
+        for (int d = 0; d < HW_NDT; d++)
+            if (faster_dtype(p, d)) return "dtype";
+    return NULL;
 }

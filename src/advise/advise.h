@@ -42,6 +42,7 @@ struct adv_rule {
 void adv_check_fallback(struct adv_run *r);
 void adv_check_fusion(struct adv_run *r);
 void adv_check_align(struct adv_run *r);
+void adv_check_attention(struct adv_run *r);
 void adv_check_grouped(struct adv_run *r);
 void adv_check_spill(struct adv_run *r);
 void adv_check_weights(struct adv_run *r);

@@ -60,6 +60,24 @@ const struct adv_rule adv_rules[] = {
      "the larger alignment unit.\n"
      "Source: [S100-ADVICE] (docs/sources.md), \"Follow the Hardware Alignment Rules\".\n",
      adv_check_align},
+    {"padded-attention", "attention scores padded by the hardware's alignment",
+     "padded-attention: attention scores padded by the hardware's alignment\n"
+     "Rationale: the alignment that pads a conv's channels also pads an attention's scores (heads x tokens "
+     "x\n"
+     "tokens): a Swin window of 7x7 = 49 tokens on a unit aligned to 16 or 64 computes, stores and reloads\n"
+     "padding that can be larger than the scores themselves.\n"
+     "Check: the attention scores on the accelerator (a fused attention, a Softmax, or a MatMul of two "
+     "activations)\n"
+     "whose output the alignment pads to 1.5x its elements or more. The evidence gives the real and padded "
+     "shapes.\n"
+     "What-if: that layer's output not padded (aligned shape = real shape, its work and bytes unscaled): the "
+     "upper\n"
+     "bound of a token count and head count that the alignment does not pad.\n"
+     "Fix: choose the window (sequence length) and the number of heads as multiples of the alignment unit, "
+     "or fold\n"
+     "heads and windows into one axis before the score MatMul.\n"
+     "Source: [S100-ADVICE] (docs/sources.md), \"Follow the Hardware Alignment Rules\".\n",
+     adv_check_attention},
     {"grouped-conv", "memory-bound dense conv with many channels",
      "grouped-conv: memory-bound dense conv with many channels\n"
      "Rationale: as channels grow, dense convolutions need more weights and bandwidth than the compute can "

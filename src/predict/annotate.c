@@ -70,19 +70,8 @@ static void summary_meta(struct costs *c)
     const struct nnperf_prediction *p = c->p;
     struct nnperf_prediction_summary s;
     nnperf_prediction_summary(p, &s);
-    double by[4] = {0};
-    int heavy[3] = {-1, -1, -1};
-    for (int i = 0; i < p->n_layers; i++) {
-        const struct pr_layer *L = &p->layers[i];
-        by[L->bound >= 0 && L->bound < 4 ? L->bound : PB_UNKNOWN] += L->t_total;
-        for (int k = 0; k < 3; k++)
-            if (heavy[k] < 0 || L->t_total > p->layers[heavy[k]].t_total) {
-                for (int j = 2; j > k; j--) heavy[j] = heavy[j - 1];
-                heavy[k] = i;
-                break;
-            }
-    }
-    double tot = by[0] + by[1] + by[2] + by[3];
+    struct nnperf_why w; /* as every report's why block has it */
+    nnperf_prediction_why(p, &w);
     static const char *const keys[N_META] = {
         "nnperf.platform", "nnperf.dtype",  "nnperf.batch",         "nnperf.latency_ms",
         "nnperf.fps",      "nnperf.layers", "nnperf.time_by_bound", "nnperf.heaviest_layers",
@@ -93,18 +82,32 @@ static void summary_meta(struct costs *c)
     c_snprintf(c->val[3], sizeof c->val[3], "%.6g", s.latency_s * 1e3);
     c_snprintf(c->val[4], sizeof c->val[4], "%.6g", s.fps);
     snprintf(c->val[5], sizeof c->val[5], "%d", s.layers);
-    static const char *const bn[4] = {"compute", "memory", "overhead", "unknown"};
+    static const char *const bn[NNPERF_WHY_BOUNDS] = {"compute", "memory", "overhead", "fallback", "unknown"};
+    static const char *const mem[3] = {"DDR", "SRAM", "link"};
     size_t n = 0;
-    for (int b = 0; b < 4 && tot > 0; b++)
-        if (by[b] > 0 && n < sizeof c->val[6])
-            n += (size_t)c_snprintf(c->val[6] + n, sizeof c->val[6] - n, "%s%s %.3g%%", n ? ", " : "", bn[b],
-                                    100 * by[b] / tot);
+    for (int b = 0; b < NNPERF_WHY_BOUNDS && w.total > 0; b++) {
+        if (w.t[b] <= 0 || n >= sizeof c->val[6]) continue;
+        n += (size_t)c_snprintf(c->val[6] + n, sizeof c->val[6] - n, "%s%s %.3g%%", n ? ", " : "", bn[b],
+                                100 * w.t[b] / w.total);
+        char mb[128] = "";
+        size_t o = 0;
+        for (int m = 0; b == NNPERF_WHY_MEMORY && m < 3; m++)
+            if (w.memory_t[m] > 0)
+                o += (size_t)c_snprintf(mb + o, sizeof mb - o, "%s%s %.3g%%", o ? ", " : "", mem[m],
+                                        100 * w.memory_t[m] / w.total);
+        if (o && n < sizeof c->val[6])
+            n += (size_t)snprintf(c->val[6] + n, sizeof c->val[6] - n, " (%s)", mb);
+    }
     n = 0;
-    for (int k = 0; k < 3 && heavy[k] >= 0 && n < sizeof c->val[7]; k++) {
-        const struct pr_layer *L = &p->layers[heavy[k]];
-        n += (size_t)c_snprintf(c->val[7] + n, sizeof c->val[7] - n, "%s'%.100s' %.4g ms (%s-bound)",
-                                n ? ", " : "", L->name, L->t_total * 1e3,
-                                bn[L->bound >= 0 && L->bound < 4 ? L->bound : 3]);
+    for (int k = 0; k < w.n_top && n < sizeof c->val[7]; k++) {
+        struct nnperf_layer_info li;
+        struct nnperf_layer_detail d;
+        nnperf_prediction_layer(p, w.top[k], &li);
+        nnperf_prediction_layer_detail(p, w.top[k], &d);
+        int memory = !li.fallback && !strcmp(li.bound, "memory");
+        n += (size_t)c_snprintf(c->val[7] + n, sizeof c->val[7] - n, "%s'%.100s' %.4g ms (%s-bound%s%s)",
+                                n ? ", " : "", li.name, li.t_total * 1e3, li.fallback ? "fallback" : li.bound,
+                                memory ? " on " : "", memory ? d.memory : "");
     }
     snprintf(c->val[8], sizeof c->val[8], "%s", nnperf_version());
     for (int i = 0; i < N_META; i++) c->meta[2 * i] = keys[i], c->meta[2 * i + 1] = c->val[i];

@@ -79,14 +79,33 @@ static void fallback_layer(struct nnperf_prediction *p, struct pr_layer *L, doub
     L->t_overhead = has_work ? fb->overhead_s : 0;
 }
 
-/* memory time on the accelerator: DDR (and the host link), or on-chip traffic when that is slower */
-static double memory_time(const struct nnperf_prediction *p, const struct pr_layer *L, double ddr_bytes)
+static double ddr_bytes_of(const struct pr_layer *L)
 {
-    double t_ddr = safe_div(ddr_bytes, pr_ddr_bw(p));
-    double t_sram = safe_div(L->sram_bytes, p->hw.sram_bw);
-    double t = t_ddr > t_sram ? t_ddr : t_sram;
-    double t_link = safe_div(L->link_bytes, p->hw.link_bw);
-    return t > t_link ? t : t_link;
+    return L->w_bytes + L->load_bytes + L->store_bytes + L->spill_store_bytes + L->spill_load_bytes;
+}
+
+enum pr_memory pr_memory_bound(const struct nnperf_prediction *p, const struct pr_layer *L, double *bytes,
+                               double *bw)
+{
+    if (L->fallback) {
+        *bytes = ddr_bytes_of(L), *bw = p->hw.fb.bandwidth;
+        return PM_DDR;
+    }
+    double b[3] = {ddr_bytes_of(L), L->sram_bytes, L->link_bytes};
+    double w[3] = {pr_ddr_bw(p), p->hw.sram_bw, p->hw.link_bw};
+    int k = PM_DDR; /* the slowest of the three; DDR on a tie (and when none moves a byte) */
+    for (int m = PM_SRAM; m <= PM_LINK; m++)
+        if (safe_div(b[m], w[m]) > safe_div(b[k], w[k])) k = m;
+    *bytes = b[k], *bw = w[k];
+    return (enum pr_memory)k;
+}
+
+/* memory time on the accelerator: DDR (and the host link), or on-chip traffic when that is slower */
+static double memory_time(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    double bytes, bw;
+    pr_memory_bound(p, L, &bytes, &bw);
+    return safe_div(bytes, bw);
 }
 
 /* total and bound from the parts */
@@ -120,11 +139,6 @@ static void finish(const struct nnperf_prediction *p, struct pr_layer *L)
         L->bound = PB_MEMORY;
 }
 
-static double ddr_bytes_of(const struct pr_layer *L)
-{
-    return L->w_bytes + L->load_bytes + L->store_bytes + L->spill_store_bytes + L->spill_load_bytes;
-}
-
 static int has_work(const struct pr_layer *L)
 {
     return L->mac_ops > 0 || L->vec_ops > 0 || ddr_bytes_of(L) > 0 || L->transfer_bytes > 0 ||
@@ -135,10 +149,10 @@ static int has_work(const struct pr_layer *L)
  * no transfer, the per-layer overhead when it has work. Layers without arithmetic (copies: Concat, Transpose,
  * Slice, ...) take a class efficiency given by the platform on their memory time (a copy reaches efficiency x
  * bandwidth). */
-static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, double ddr_bytes, int work)
+static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, int work)
 {
     const struct hw_desc *hw = &p->hw;
-    L->t_memory = memory_time(p, L, ddr_bytes);
+    L->t_memory = memory_time(p, L);
     if (L->t_compute <= 0 && L->klass != OC_VIEW && L->klass >= 0 && L->klass < OC_COUNT &&
         hw->eff[L->klass] > 0)
         L->t_memory /= hw->eff[L->klass];
@@ -159,7 +173,7 @@ static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
         double rate = peak * eff;
         double vrate = hw->vector_ops > 0 ? hw->vector_ops : rate;
         L->t_compute = safe_div(L->mac_ops_aligned, rate) + safe_div(L->vec_ops_aligned, vrate);
-        accel_memory(p, L, ddr_bytes, work);
+        accel_memory(p, L, work);
     }
     finish(p, L);
 }
@@ -302,7 +316,7 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
     }
     double t_vec = safe_div(vector_work(p, L), vrate);
     L->t_compute = (t_mac > t_vec ? t_mac : t_vec) + t_strided;
-    accel_memory(p, L, ddr_bytes, work);
+    accel_memory(p, L, work);
     finish(p, L);
 }
 

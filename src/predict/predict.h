@@ -28,6 +28,7 @@ struct pr_node_in {
     double packed_bytes; /* weights read at their stored size, whatever the dtype: packed sub-byte codes */
     int klass;           /* operator class (enum op_class; a grouped conv is OC_CONV_GROUPED) */
     int dropped;         /* folded away (a what-if): no work, no bytes, treated as a view */
+    int unpadded;        /* the layer it is the last node of is not padded by the alignment (a what-if) */
     int gone;            /* lowered away (lower.c): no layer; its consumers read its first input instead */
     int dtype;      /* enum hw_dtype it computes at (lower.c: the graph's quantized type); -1 = p->dtype */
     int float_path; /* the graph leaves it float and the platform has no float peak: the fallback unit */
@@ -252,6 +253,11 @@ double pr_elem_bytes_at(const struct nnperf_prediction *p, int dt, int is_weight
 /* A layer's time without transfer and overhead, for a compute time t_compute: max(compute, memory) when the platform
  * overlaps memory and compute, else compute + activation traffic, overlapped with the weight stream. */
 double pr_body(const struct nnperf_prediction *p, const struct pr_layer *L, double t_compute);
+/* Which memory bounds L's memory time (the slowest of DDR, on-chip SRAM and the host link; a fallback layer's is
+ * its unit's DDR), with the bytes it moves there and that memory's bandwidth (bytes/s, 0 when not described). */
+enum pr_memory { PM_DDR, PM_SRAM, PM_LINK };
+enum pr_memory pr_memory_bound(const struct nnperf_prediction *p, const struct pr_layer *L, double *bytes,
+                               double *bw);
 /* Power (docs/prediction.md): whether the platform describes it, and a layer's dynamic energy per run in joules:
  * aligned ops x op_j[dtype] + DDR and link bytes x ddr_j + on-chip bytes x sram_j. */
 int pr_has_power(const struct hw_desc *hw);

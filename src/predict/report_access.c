@@ -64,6 +64,8 @@ void nnperf_prediction_layer_detail(const struct nnperf_prediction *p, int i, st
     d->transfer_bytes = L->transfer_bytes;
     d->t_transfer = L->t_transfer;
     d->t_overhead = L->t_overhead;
+    static const char *const mem[] = {"ddr", "sram", "link"};
+    d->memory = mem[pr_memory_bound(p, L, &d->memory_bytes, &d->memory_bandwidth)];
     if (!L->out || L->out->rank < 0) return;
     d->rank = L->out->rank < NNPERF_MAX_RANK ? L->out->rank : NNPERF_MAX_RANK;
     for (int k = 0; k < d->rank; k++) {
@@ -144,4 +146,32 @@ void nnperf_prediction_interval(const struct nnperf_prediction *p, int i, struct
     iv->utilization = p->iv[i].util;
     iv->load_bandwidth = p->iv[i].load_bw;
     iv->store_bandwidth = p->iv[i].store_bw;
+}
+
+void nnperf_prediction_why(const struct nnperf_prediction *p, struct nnperf_why *w)
+{
+    memset(w, 0, sizeof *w);
+    for (int i = 0; i < p->n_layers; i++) {
+        const struct pr_layer *L = &p->layers[i];
+        double t = L->t_total > 0 ? L->t_total : 0, bytes, bw;
+        int k = L->fallback               ? NNPERF_WHY_FALLBACK
+                : L->bound == PB_COMPUTE  ? NNPERF_WHY_COMPUTE
+                : L->bound == PB_MEMORY   ? NNPERF_WHY_MEMORY
+                : L->bound == PB_OVERHEAD ? NNPERF_WHY_OVERHEAD
+                                          : NNPERF_WHY_UNKNOWN;
+        w->t[k] += t;
+        if (k == NNPERF_WHY_MEMORY) w->memory_t[pr_memory_bound(p, L, &bytes, &bw)] += t;
+        w->total += t;
+        if (t <= 0) continue;
+        /* the three longest, the earlier first on a tie */
+        int j = w->n_top < 3 ? w->n_top++ : 3;
+        while (j > 0 && p->layers[w->top[j - 1]].t_total < t) {
+            if (j < 3) w->top[j] = w->top[j - 1];
+            j--;
+        }
+        if (j < 3) w->top[j] = i;
+    }
+    w->outside = p->latency > w->total ? p->latency - w->total : 0;
+    w->t[NNPERF_WHY_OVERHEAD] += w->outside;
+    w->total += w->outside;
 }

@@ -119,6 +119,9 @@ enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_wh
         case WI_PIN:
             if ((vi = value_slot(p, c->v, w->n)) != NULL) vi->pinned = 1;
             break;
+        case WI_UNPAD:
+            if (in) in->unpadded = 1;
+            break;
         case WI_SCALE_NODE:
             if (in) {
                 in->mac_ops *= c->mac;

@@ -19,11 +19,12 @@ enum pr_change_kind {
     WI_GROUPED,    /* node: a grouped convolution (operator class conv_grouped) */
     WI_PIN,        /* v: kept in SRAM beside the plan (never spilled, not counted against the capacity) */
     WI_DROP,       /* node: folded away (no work, no bytes: treated as a view) */
+    WI_UNPAD,      /* node: the layer whose output it makes is not padded by the alignment (aligned = real shape) */
 };
 
 struct pr_change {
     int kind;         /* enum pr_change_kind */
-    int node;         /* node index in the top graph (SCALE_NODE, GROUPED, DROP) */
+    int node;         /* node index in the top graph (SCALE_NODE, GROUPED, DROP, UNPAD) */
     const int *nodes; /* FUSE: node indices in execution order */
     int n_nodes;
     const struct ir_value *v; /* CHANNELS, PIN */

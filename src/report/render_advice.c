@@ -24,6 +24,16 @@ static void header(const struct nnperf_advice *adv, struct strbuf *sb)
         adv->n, adv->n == 1 ? "" : "s", adv->n_checked, adv->n_below, adv->min_gain * 100);
 }
 
+/* What the change does to throughput and to the latency per run: "269.4 -> 338.4 FPS (+25.6%), latency per run
+ * 3.712 -> 2.956 ms (-0.756 ms)"; a latency that grows is named a cost. */
+static void effect(const struct adv_finding *f, struct strbuf *sb)
+{
+    double dl = (f->new_latency_s - f->latency_s) * 1e3;
+    sb_printf(sb, "%.1f -> %.1f FPS (%+.1f%%), latency per run %.3f -> %.3f ms (%+.3f ms%s)", f->fps,
+              f->new_fps, f->fps > 0 ? 100 * (f->new_fps / f->fps - 1) : 0, f->latency_s * 1e3,
+              f->new_latency_s * 1e3, dl, dl > 0.0005 ? ": a latency cost" : "");
+}
+
 static void table(const struct nnperf_advice *adv, struct strbuf *sb)
 {
     header(adv, sb);
@@ -36,7 +46,9 @@ static void table(const struct nnperf_advice *adv, struct strbuf *sb)
             sb_printf(sb, "%s%s", k ? ", " : "", f->layers[k]);
         if (f->n_layers > TABLE_MAX_LAYERS) sb_printf(sb, " (+%d more)", f->n_layers - TABLE_MAX_LAYERS);
         if (!f->n_layers) sb_puts(sb, "(whole model)");
-        sb_printf(sb, "\n   evidence: %s\n   change:   %s\n", f->evidence, f->change);
+        sb_printf(sb, "\n   evidence: %s\n   change:   %s\n   effect:   ", f->evidence, f->change);
+        effect(f, sb);
+        sb_putc(sb, '\n');
     }
     if (!adv->n) sb_puts(sb, "\nno finding: no rule predicts a gain above the threshold\n");
     sb_puts(sb, "\n`nnperf advise --explain RULE` gives a rule's rationale and source.\n");
@@ -96,7 +108,7 @@ static void html_tab(const struct nnperf_advice *adv, struct strbuf *sb)
     sb_puts(sb,
             "<div class=\"tablewrap\"><table id=\"advice\">\n<thead><tr><th class=\"n\">#</th><th>rule</th>"
             "<th class=\"n\">gain ms</th><th class=\"n\">gain %</th><th>layers</th><th>evidence</th>"
-            "<th>change</th></tr></thead>\n<tbody>\n");
+            "<th>change</th><th>effect</th></tr></thead>\n<tbody>\n");
     for (int i = 0; i < adv->n; i++) {
         const struct adv_finding *f = &adv->f[i];
         sb_printf(sb, "<tr><td class=\"n\">%d</td><td>", i + 1);
@@ -112,6 +124,12 @@ static void html_tab(const struct nnperf_advice *adv, struct strbuf *sb)
         rep_esc(sb, f->evidence);
         sb_puts(sb, "</td><td>");
         rep_esc(sb, f->change);
+        sb_puts(sb, "</td><td>");
+        struct strbuf e;
+        sb_init(&e, 512);
+        effect(f, &e);
+        rep_esc(sb, e.p ? e.p : "");
+        sb_free(&e);
         sb_puts(sb, "</td></tr>\n");
     }
     sb_puts(sb, "</tbody></table></div>\n");

@@ -232,14 +232,30 @@ static void json_summary(const struct rep_view *v, struct rep_json *j)
         rj_end(j);
     }
     rj_end(j);
+    rj_obj(j, "memory_by_kind", 0);
+    for (int m = 0; m < 3; m++) {
+        rj_obj(j, rep_memory_names[m], 0);
+        rj_num(j, "time_us", v->why.mem_t[m] * 1e6);
+        rj_num(j, "share", v->why.total > 0 ? v->why.mem_t[m] / v->why.total : 0);
+        rj_end(j);
+    }
+    rj_end(j);
     rj_arr(j, "top", 0);
     for (int i = 0; i < v->why.n_top; i++) {
         const struct rep_layer *L = &v->L[v->why.top[i]];
         rj_obj(j, NULL, 0);
         rj_str(j, "layer", L->li.name);
         rj_str(j, "bound", rep_layer_bound(L));
+        if (!strcmp(rep_layer_bound(L), "memory"))
+            rj_str(j, "memory", L->d.memory);
+        else
+            rj_null(j, "memory");
         rj_num(j, "time_us", L->li.t_total * 1e6);
         rj_num(j, "share", L->share);
+        if (v->why.rule[i])
+            rj_str(j, "rule", v->why.rule[i]);
+        else
+            rj_null(j, "rule");
         rj_end(j);
     }
     rj_end(j);

@@ -28,6 +28,16 @@ static void sort_idx(int *v, int *tmp, int n, const struct rep_layer *L)
 }
 
 const char *const rep_bound_names[REP_N_BOUNDS] = {"compute", "memory", "overhead", "fallback", "unknown"};
+const char *const rep_memory_names[3] = {"ddr", "sram", "link"};
+static const char *const memory_labels[3] = {"DDR", "SRAM", "link"};
+
+/* the index of the layer's memory in rep_memory_names */
+static int memory_index(const struct rep_layer *L)
+{
+    for (int m = 1; m < 3; m++)
+        if (L->d.memory && !strcmp(L->d.memory, rep_memory_names[m])) return m;
+    return 0;
+}
 
 /* the index of rep_layer_bound(L) in rep_bound_names (an unlisted bound counts as "unknown") */
 static int bound_index(const struct rep_layer *L)
@@ -45,23 +55,21 @@ static const char *bound_label(int k)
     return lab[k];
 }
 
+/* the library's why (nnperf_prediction_why, which annotate --costs writes too), its shares and the advice rules */
 static void why_init(struct rep_view *v)
 {
     struct rep_why *w = &v->why;
-    for (int i = 0; i < v->n; i++) {
-        int k = bound_index(&v->L[i]);
-        double t = v->L[i].li.t_total > 0 ? v->L[i].li.t_total : 0;
-        w->t[k] += t;
-        w->total += t;
-    }
-    /* run time outside every layer (a per-run launch cost before the first layer) is overhead; layers that
-     * overlap (sum above the latency) are shared out of their sum */
-    w->outside = v->s.latency_s > w->total ? v->s.latency_s - w->total : 0;
-    w->t[2] += w->outside;
-    w->total += w->outside;
+    struct nnperf_why y;
+    nnperf_prediction_why(v->p, &y);
+    for (int k = 0; k < REP_N_BOUNDS; k++) w->t[k] = y.t[k];
+    for (int m = 0; m < 3; m++) w->mem_t[m] = y.memory_t[m];
+    w->total = y.total;
+    w->outside = y.outside;
     for (int k = 0; k < REP_N_BOUNDS; k++) w->share[k] = w->total > 0 ? w->t[k] / w->total : 0;
-    for (int i = 0; i < v->n_shown && w->n_top < 3; i++)
-        if (v->L[v->by_time[i]].li.t_total > 0) w->top[w->n_top++] = v->by_time[i];
+    for (int i = 0; i < y.n_top; i++) {
+        w->rule[i] = nnperf_advice_rule_for_layer(v->p, y.top[i]);
+        w->top[w->n_top++] = y.top[i];
+    }
 }
 
 int rep_view_init(struct rep_view *v, const struct nnperf_prediction *p, const char *model)
@@ -190,6 +198,14 @@ void rep_why_text(const struct rep_view *v, int which, struct strbuf *sb)
             if (w->t[k] <= 0) continue;
             rep_pct(b, sizeof b, w->share[k]);
             sb_printf(sb, "%s%s %s", n++ ? ", " : "", bound_label(k), b);
+            int kinds = (w->mem_t[0] > 0) + (w->mem_t[1] > 0) + (w->mem_t[2] > 0), nm = 0;
+            for (int m = 0; k == 1 && m < 3; m++) { /* which memory: "(DDR)", or "(DDR 25%, link 5%)" */
+                if (w->mem_t[m] <= 0) continue;
+                rep_pct(b, sizeof b, w->mem_t[m] / w->total);
+                sb_printf(sb, "%s%s%s%s", nm++ ? ", " : " (", memory_labels[m], kinds > 1 ? " " : "",
+                          kinds > 1 ? b : "");
+            }
+            if (nm) sb_putc(sb, ')');
         }
         rep_time(b, sizeof b, w->total);
         sb_printf(sb, " of %s", b);
@@ -205,6 +221,10 @@ void rep_why_text(const struct rep_view *v, int which, struct strbuf *sb)
         char pc[48];
         rep_time(b, sizeof b, L->li.t_total);
         rep_pct(pc, sizeof pc, L->share);
-        sb_printf(sb, "%s'%s' %s %s (%s)", i ? ", " : "", L->li.name, b, bound_label(bound_index(L)), pc);
+        int k = bound_index(L);
+        sb_printf(sb, "%s'%s' %s %s%s%s (%s", i ? ", " : "", L->li.name, b, bound_label(k),
+                  k == 1 ? " on " : "", k == 1 ? memory_labels[memory_index(L)] : "", pc);
+        if (w->rule[i]) sb_printf(sb, "; advise rule %s", w->rule[i]);
+        sb_putc(sb, ')');
     }
 }

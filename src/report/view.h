@@ -22,7 +22,7 @@ struct rep_layer {
  * overlap); the run's time outside every layer (latency - summed layer time, when positive: a per-run launch cost)
  * counts as overhead. The shares sum to 1 when the run takes time; a top layer's share is its rep_layer.share, of
  * the run's latency, as in the layer tables. */
-#define REP_N_BOUNDS 5
+#define REP_N_BOUNDS NNPERF_WHY_BOUNDS
 extern const char *const rep_bound_names[REP_N_BOUNDS]; /* compute, memory, overhead, fallback, unknown */
 struct rep_why {
     double t[REP_N_BOUNDS];     /* seconds per run */
@@ -30,7 +30,10 @@ struct rep_why {
     double total;               /* max(latency, summed layer time), seconds per run */
     double outside;             /* of t[overhead]: the run's time outside every layer */
     int top[3], n_top;          /* indices into rep_view.L of the heaviest shown layers, longest first */
+    const char *rule[3]; /* the advice rule that addresses each (nnperf_advice_rule_for_layer), or NULL */
+    double mem_t[3];     /* of t[memory]: the memory-bound layers' time by the memory that bounds them */
 };
+extern const char *const rep_memory_names[3]; /* ddr, sram, link (nnperf_layer_detail.memory) */
 
 struct rep_view {
     const struct nnperf_prediction *p;
@@ -57,8 +60,8 @@ void rep_layer_shape(char *b, size_t n, const struct rep_layer *L, int aligned);
 const char *rep_layer_bound(const struct rep_layer *L);
 /* A field's cell (fields.h, RF_FN) of a struct rep_layer row: rep_layer_bound, as the layer tables show it. */
 void rep_layer_bound_cell(const void *ctx, const void *row, struct rf_cell *c);
-/* The why block as one line: "compute-bound 62%, memory-bound 30%, ... of 2.1 ms" (which == 0) or
- * "'conv1' 1.2 ms memory-bound (14%), ..." (which == 1), appended to sb. */
+/* The why block as one line: "compute-bound 62%, memory-bound 30% (DDR 25%, link 5%), ... of 2.1 ms" (which == 0)
+ * or "'conv1' 1.2 ms memory-bound on DDR (14%; advise rule large-weights), ..." (which == 1), appended to sb. */
 void rep_why_text(const struct rep_view *v, int which, struct strbuf *sb);
 
 #endif

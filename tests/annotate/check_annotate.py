@@ -13,7 +13,9 @@ For each model: `nnperf annotate MODEL -o OUTDIR/NAME.onnx`, then
   - symbols stay by name (the decoder: dim_param 'batch_size').
 Exit 0 when all pass, 1 otherwise, 77 when python3-onnx is missing.
 """
+import json
 import os
+import re
 import subprocess
 import sys
 
@@ -126,6 +128,18 @@ for rel, hw in (("models/resnet18.onnx", "rdk-s100"), ("models/mobilenet_v2.onnx
     if meta.get("nnperf.platform") != hw or float(meta.get("nnperf.latency_ms", "0")) <= 0:
         fail(rel, f"metadata without the prediction: {meta}")
     latency = float(meta.get("nnperf.latency_ms", "0"))
+    # the why in the metadata is the reports' (one function, nnperf_prediction_why, computes both): the shares by
+    # bound and the heaviest layers of the JSON report's summary.why
+    r = subprocess.run([NN, "analyze", src, "--hw", hw, "--format", "json", "-q"], capture_output=True, text=True)
+    why = json.loads(r.stdout)["summary"]["why"]
+    outer = re.sub(r" \([^)]*\)", "", meta.get("nnperf.time_by_bound", ""))
+    got = {k: float(v) for k, v in re.findall(r"(\w+) ([0-9.e+-]+)%", outer)}
+    want = {k: 100 * v["share"] for k, v in why["time_by_bound"].items() if v["share"] > 0}
+    if set(got) != set(want) or any(abs(got[k] - want[k]) > 0.06 * max(1, want[k]) for k in got):
+        fail(rel, f"metadata time_by_bound {got} is not the report's {want}")
+    heavy = re.findall(r"'([^']*)' ", meta.get("nnperf.heaviest_layers", ""))
+    if heavy != [t["layer"] for t in why["top"]]:
+        fail(rel, f"metadata heaviest_layers {heavy} are not the report's {[t['layer'] for t in why['top']]}")
     total = 0.0
     for n in ann.graph.node:
         d = n.doc_string

@@ -38,7 +38,63 @@ static const struct rcase cases[] = {
     {"batch_no", "batch-small-input", NULL, 0, NULL},
     {"dtype_yes", "dtype", "fp16", 1, "int8 peak (1e+12 ops/s) is 4.0x its fp16 peak"},
     {"dtype_no", "dtype", "fp16", 0, NULL},
+    {"attention_yes", "padded-attention", NULL, 1, "MatMul of an attention: its output 1x3x49x"},
+    {"attention_no", "padded-attention", NULL, 0, NULL},
 };
+
+/* nnperf_advice_rule_for_layer names, for a layer of a model that breaks a rule, that rule (the why block's
+ * causes), and nothing for the layers of the model that keeps it */
+struct lcase {
+    const char *model, *layer, *rule; /* rule NULL: no layer of the model gets one */
+};
+static const struct lcase layer_rules[] = {
+    {"attention_yes", "scores", "padded-attention"},
+    {"attention_no", NULL, NULL},
+    {"weights_yes", "fc", "large-weights"},
+    {"fallback_yes", "act", "fallback"},
+    {"transform_yes", "tr", "data-transform"},
+    {"grouped_yes", "conv", "grouped-conv"},
+};
+
+static int load_analyze(const char *name, struct nnperf_model **m, struct nnperf_analysis **a);
+
+static void test_rule_for_layer(const struct lcase *c)
+{
+    char err[512];
+    struct nnperf_model *m;
+    struct nnperf_analysis *a;
+    struct nnperf_prediction *p;
+    if (!load_analyze(c->model, &m, &a)) {
+        CHECK(0);
+        return;
+    }
+    if (nnperf_predict(a, plat, NULL, &p, err, sizeof err) != NNPERF_OK) {
+        fprintf(stderr, "%s: %s\n", c->model, err);
+        CHECK(0);
+    } else {
+        int seen = 0;
+        for (int i = 0; i < nnperf_prediction_layer_count(p); i++) {
+            struct nnperf_layer_info li;
+            nnperf_prediction_layer(p, i, &li);
+            const char *r = nnperf_advice_rule_for_layer(p, i);
+            if (!c->layer) {
+                if (r) fprintf(stderr, "%s: layer '%s' gets rule %s\n", c->model, li.name, r);
+                CHECK(r == NULL);
+            } else if (!strncmp(li.name, c->layer, strlen(c->layer))) {
+                seen = 1;
+                if (!r || strcmp(r, c->rule)) fprintf(stderr, "%s: '%s' gets %s\n", c->model, li.name, r ? r : "none");
+                CHECK(r && !strcmp(r, c->rule));
+            }
+        }
+        CHECK(seen || !c->layer);
+        CHECK(nnperf_advice_rule_for_layer(p, -1) == NULL);
+        CHECK(nnperf_advice_rule_for_layer(p, nnperf_prediction_layer_count(p)) == NULL);
+        CHECK(nnperf_advice_rule_for_layer(NULL, 0) == NULL);
+        nnperf_prediction_free(p);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
 
 static double per_frame(const struct nnperf_prediction *p)
 {
@@ -241,6 +297,7 @@ int main(void)
     test_api();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
     for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) test_whatif_equals_edit(&edits[i]);
+    for (size_t i = 0; i < sizeof layer_rules / sizeof layer_rules[0]; i++) test_rule_for_layer(&layer_rules[i]);
     nnperf_platform_free(plat);
     return tt_done();
 }

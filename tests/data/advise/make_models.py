@@ -104,4 +104,11 @@ for tag, s in (("yes", 32), ("no", 288)):
 # the per-layer overhead
 for tag, c, s, k in (("yes", 128, 64, 3), ("no", 8, 1, 1)):
     save("dtype_" + tag, [conv("x", "w", "y", "conv", pads=k // 2)], [vi("x", [1, c, s, s])], [w("w", [c, c, k, k])])
+# padded-attention: Q K^T -> Softmax -> x V with 3 heads, which the alignment pads to 32 (10.7x the scores);
+# no: 32 heads, which it does not pad
+for tag, h in (("yes", 3), ("no", 32)):
+    save("attention_" + tag, [helper.make_node("MatMul", ["q", "k"], ["s"], name="scores"),
+                              helper.make_node("Softmax", ["s"], ["p"], axis=-1, name="softmax"),
+                              helper.make_node("MatMul", ["p", "v"], ["y"], name="context")],
+         [vi("q", [1, h, 49, 32]), vi("k", [1, h, 32, 49]), vi("v", [1, h, 49, 32])], [])
 print("ok")
