@@ -19,7 +19,7 @@ enum pr_change_kind {
     WI_GROUPED,    /* node: a grouped convolution (operator class conv_grouped) */
     WI_PIN,        /* v: kept in SRAM beside the plan (never spilled, not counted against the capacity) */
     WI_DROP,       /* node: folded away (no work, no bytes: treated as a view) */
-    WI_UNPAD,      /* node: the layer whose output it makes is not padded by the alignment (aligned = real shape) */
+    WI_UNPAD, /* node: the layer whose output it makes is not padded by the alignment (aligned = real shape) */
 };
 
 struct pr_change {

@@ -48,12 +48,9 @@ struct lcase {
     const char *model, *layer, *rule; /* rule NULL: no layer of the model gets one */
 };
 static const struct lcase layer_rules[] = {
-    {"attention_yes", "scores", "padded-attention"},
-    {"attention_no", NULL, NULL},
-    {"weights_yes", "fc", "large-weights"},
-    {"fallback_yes", "act", "fallback"},
-    {"transform_yes", "tr", "data-transform"},
-    {"grouped_yes", "conv", "grouped-conv"},
+    {"attention_yes", "scores", "padded-attention"}, {"attention_no", NULL, NULL},
+    {"weights_yes", "fc", "large-weights"},          {"fallback_yes", "act", "fallback"},
+    {"transform_yes", "tr", "data-transform"},       {"grouped_yes", "conv", "grouped-conv"},
 };
 
 static int load_analyze(const char *name, struct nnperf_model **m, struct nnperf_analysis **a);
@@ -82,7 +79,8 @@ static void test_rule_for_layer(const struct lcase *c)
                 CHECK(r == NULL);
             } else if (!strncmp(li.name, c->layer, strlen(c->layer))) {
                 seen = 1;
-                if (!r || strcmp(r, c->rule)) fprintf(stderr, "%s: '%s' gets %s\n", c->model, li.name, r ? r : "none");
+                if (!r || strcmp(r, c->rule))
+                    fprintf(stderr, "%s: '%s' gets %s\n", c->model, li.name, r ? r : "none");
                 CHECK(r && !strcmp(r, c->rule));
             }
         }
@@ -297,7 +295,8 @@ int main(void)
     test_api();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
     for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) test_whatif_equals_edit(&edits[i]);
-    for (size_t i = 0; i < sizeof layer_rules / sizeof layer_rules[0]; i++) test_rule_for_layer(&layer_rules[i]);
+    for (size_t i = 0; i < sizeof layer_rules / sizeof layer_rules[0]; i++)
+        test_rule_for_layer(&layer_rules[i]);
     nnperf_platform_free(plat);
     return tt_done();
 }
