@@ -85,9 +85,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (nnperf_platform_copy(base, &p) != NNPERF_OK) abort();
         enum nnperf_status st = nnperf_platform_set(p, key, vals[i], err, sizeof err);
         if (st != NNPERF_OK && !err[0]) abort(); /* a refusal says why */
-        if (st == NNPERF_OK) {
-            round_trip(p);
-            /* the override list holds at most 16 keys: a 17th distinct key is refused, not applied unlisted */
+        if (st == NNPERF_OK) round_trip(p);
+        if (st == NNPERF_OK && i == 0) {
+            /* the override list holds at most 16 keys: a 17th distinct key is refused, not applied unlisted
+             * (checked on the first value only: 17 more sets per value were most of the harness's time) */
             static const char *const cls[] = {
                 "conv",   "gemm",    "matmul", "attention", "rnn",  "eltwise", "activation", "pool",   "norm",
                 "reduce", "softmax", "resize", "data",      "view", "quant",   "generator",  "control"};
