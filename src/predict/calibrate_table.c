@@ -108,7 +108,9 @@ static void apply(const struct ct_fit *f, const double *x, struct hw_desc *hw)
 static double predict_row(const struct ct_row *r, const struct hw_desc *hw, struct diag *d, double *tp)
 {
     struct nnperf_platform plat = {*hw};
-    struct nnperf_predict_options o = {.dtype = r->dtype, .batch = r->batch};
+    /* one timeline interval: the fit reads the latency and throughput only, and a fitted time scale can make the
+     * run long enough to fill the largest series on each of the fit's hundreds of predictions */
+    struct nnperf_predict_options o = {.dtype = r->dtype, .batch = r->batch, .interval_s = 1e9};
     struct nnperf_prediction *p;
     char err[512];
     if (nnperf_predict(r->a, &plat, &o, &p, err, sizeof err) != NNPERF_OK) {
