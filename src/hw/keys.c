@@ -147,7 +147,8 @@ const struct hw_key hw_keys[] = {
     {"compute.frame_serial", HW_T_BOOL, .off = D(frame_serial),
      .doc = "the runtime runs a batch one frame at a time: every layer runs once per frame, paying "
             "`overhead.per_layer_s` and reading its streamed weights for each frame (`overhead.per_run_s` once per "
-            "run); false: a layer computes the whole batch in one pass"},
+            "run; a layer finishes every frame before the next layer starts, so the tensors between layers hold the "
+            "whole batch); false: a layer computes the whole batch in one pass"},
     {"memory", HW_T_SECTION, .doc = "memories"},
     {"memory.sram_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(sram_bytes),
      .doc = "on-chip buffer for activations; 0 = none (tensors go to DDR)"},
