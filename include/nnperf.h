@@ -735,6 +735,13 @@ struct nnperf_llm_options {
      * tp as the model was built (nnperf_llm_config_load_tp; 1 for an ONNX decoder), pp 1. tp > 1 needs a model
      * built for it; times then include the all-reduces (and pp - 1 sends) over the link, and sizes are per device */
     int tp, pp;
+    /* speculative decoding (docs/llm.md, Speculative decoding): a draft model proposes spec_tokens tokens (0: 4) one
+     * decode step at a time, the model verifies them in one step of spec_tokens + 1 positions, and each is accepted
+     * with probability spec_accept: (1 - a^(k+1)) / (1 - a) tokens per verification on average (Leviathan et al.).
+     * The draft is borrowed for the call; its weights and KV cache count in the memory. NULL: none */
+    const struct nnperf_model *draft;
+    int spec_tokens;
+    double spec_accept;
 };
 
 /* Serving simulation: continuous batching over a paged KV cache (the memory memory.kv_fraction leaves, in blocks),
@@ -804,6 +811,8 @@ struct nnperf_llm_summary {
     double kv_fraction;    /* memory.kv_fraction: of the free memory, the KV cache's */
     int position_limit; /* the model's longest context (its rotary table or position embedding); 0 unknown */
     int tp, pp;         /* tensor and pipeline parallelism (sizes of rows are then per device) */
+    int spec_tokens;    /* speculative decoding: draft tokens per verification (0: none) */
+    double spec_accept, spec_tokens_per_step; /* acceptance rate; expected tokens per target step */
 };
 
 /* Errors: NNPERF_E_USAGE (bad options, no input_ids, a dim it cannot bind: the message names the input and dim; a

@@ -589,7 +589,8 @@ class LLM:
 
 
 def llm(model=None, platform=None, config=None, prompts=None, generate=None, batches=None, weights=None, kv=None,
-        compute=None, allow_offload=False, decode_points=None, dims=None, serve=None, tp=None, pp=None):
+        compute=None, allow_offload=False, decode_points=None, dims=None, serve=None, tp=None, pp=None,
+        draft=None, spec_tokens=None, accept=None):
     """LLM inference of a decoder-only model on a platform (`nnperf llm`): time to first token, time per output
     token, tokens/s, KV cache and memory for each prompt length x batch. model: an ONNX decoder (a path or an
     nnperf.Model); or config: a Hugging Face config.json (Llama 2/3, Mistral, Mixtral, Qwen2/2.5/3 and their MoE,
@@ -604,7 +605,15 @@ def llm(model=None, platform=None, config=None, prompts=None, generate=None, bat
     lengths ("fixed", "uniform", "exponential"), seed, block_size, chunk, max_batch; the result's `serve` is then
     the dict of the JSON's "serve" object (TTFT/TPOT/e2e p50/p90/p99 in ms, tokens/s, requests/s, KV occupancy).
     tp, pp: tensor and pipeline parallelism over the platform's devices (a multi-GPU preset such as "8x-h100-sxm";
-    tp > 1 needs config: each device's shard is built from it); sizes are then per device."""
+    tp > 1 needs config: each device's shard is built from it); sizes are then per device.
+    draft, accept (and spec_tokens, default 4): speculative decoding with a draft model (an ONNX decoder, an
+    nnperf.Model or a config.json path) whose tokens are each accepted with probability accept."""
+    if (draft is None) != (accept is None) or (draft is None and spec_tokens is not None):
+        raise Error("draft and accept go together (and spec_tokens with them)")
+    if accept is not None and (isinstance(accept, bool) or not isinstance(accept, (int, float))):
+        raise Error(f"accept: {accept!r} is not a probability")
+    if spec_tokens is not None and (isinstance(spec_tokens, bool) or not isinstance(spec_tokens, int)):
+        raise Error(f"spec_tokens: {spec_tokens!r} is not a number of tokens")
     if (model is None) == (config is None):
         raise Error("give a model or a config, not both" if model is not None else "give a model or a config")
     if platform is None:
@@ -630,6 +639,19 @@ def llm(model=None, platform=None, config=None, prompts=None, generate=None, bat
     opts = _capi.LlmOptions(pr, npr, generate or 0, ba, nba, _cstr(weights, "weights"), _cstr(kv, "kv"),
                             _cstr(compute, "compute"), decode_points or 0, dims_c, len(dim_list),
                             1 if allow_offload else 0, None, tp or 0, pp or 0)
+    dm = None
+    if draft is not None:
+        if isinstance(draft, Model):
+            dm = draft._ptr()
+        elif os.fspath(draft).endswith(".json"):
+            ptr = ctypes.c_void_p()
+            _check(_capi.llm_config_load(_path(draft), ctypes.byref(ptr), err, _capi.ERRLEN), err)
+            dm = _Handle(ptr.value, "model", _capi.model_free)
+        else:
+            dm = load(draft)._ptr()
+        opts.draft = dm.ptr  # dm (a _Handle) stays referenced here until the call returns
+        opts.spec_tokens = spec_tokens or 0
+        opts.spec_accept = float(accept)
     if serve is not None:
         so = _serve_options(serve)
         opts.serve = ctypes.cast(ctypes.pointer(so), ctypes.c_void_p)

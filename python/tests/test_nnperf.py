@@ -382,6 +382,23 @@ def test_llm_serve_trace_slo(root, cli):
             nnperf.llm(config=cfg, platform="a100-80gb", serve=bad)
 
 
+def test_llm_speculative(root, cli):
+    """nnperf.llm(draft=, accept=, spec_tokens=) equals the CLI's --draft/--accept/--spec-tokens (issue 20)."""
+    cfg = os.path.join(root, "tests", "data", "llm", "configs")
+    kw = dict(platform="a100-80gb", prompts=256, generate=32)
+    r = nnperf.llm(config=os.path.join(cfg, "llama-3.1-8b.json"), draft=os.path.join(cfg, "gemma-3-1b.json"),
+                   accept=0.8, spec_tokens=4, **kw)
+    c = cli_json(cli, "llm", "--config", os.path.join(cfg, "llama-3.1-8b.json"), "--hw", "a100-80gb", "--prompt",
+                 "256", "--generate", "32", "--draft", os.path.join(cfg, "gemma-3-1b.json"), "--accept", "0.8",
+                 "--spec-tokens", "4")
+    assert r.summary == c["summary"] and c["speculative"]["draft_tokens"] == 4
+    assert abs(c["speculative"]["tokens_per_step"] - (1 - 0.8 ** 5) / 0.2) < 1e-9
+    plain = nnperf.llm(config=os.path.join(cfg, "llama-3.1-8b.json"), **kw)
+    assert r.summary["tpot_ms"] < plain.summary["tpot_ms"]
+    with pytest.raises(nnperf.Error):
+        nnperf.llm(config=os.path.join(cfg, "llama-3.1-8b.json"), accept=0.5, **kw)
+
+
 def test_llm_config_and_memory(tmp_path, root, cli):
     """nnperf.llm from a config.json equals the CLI; a model over the device memory is an Error naming both sizes
     unless allow_offload (issue 20)."""

@@ -387,6 +387,7 @@ static double weight_bytes(const struct ir_graph *g, double wb)
 struct run_ctx {
     struct nnperf_llm *l;
     struct llm_model *lm;
+    struct run_ctx *draft; /* speculative decoding: the draft model's (its own scratch result) */
     const struct nnperf_platform *plat;
     const struct nnperf_llm_options *o;
     double wb, kvb; /* bytes per element overrides (0: the model's own) */
@@ -640,6 +641,26 @@ static enum nnperf_status check_parallel(struct nnperf_llm *l, const struct nnpe
     return NNPERF_OK;
 }
 
+/* Speculative decoding's expected tokens per verification (Leviathan, Kalman and Matias, [SPEC-DECODING], eq. 1):
+ * with k draft tokens each accepted with probability a, (1 - a^(k+1)) / (1 - a), k + 1 at a = 1 */
+static enum nnperf_status check_speculative(struct nnperf_llm *l, const struct nnperf_llm_options *o,
+                                            struct diag *d)
+{
+    int k = o->spec_tokens ? o->spec_tokens : 4;
+    double a = o->spec_accept;
+    if (k < 1 || k > 64 || !(a >= 0 && a <= 1))
+        return diag_set(d, NNPERF_E_USAGE,
+                        "speculative decoding: 1 to 64 draft tokens and an acceptance rate from 0 to 1");
+    if (!l->has_kv_cache)
+        return diag_set(d, NNPERF_E_USAGE, "speculative decoding needs a model with a KV cache (past_*)");
+    if (o->serve)
+        return diag_set(d, NNPERF_E_USAGE, "the serving simulation does not model speculative decoding");
+    l->spec_tokens = k;
+    l->spec_accept = a;
+    l->spec_per_step = a >= 1 ? k + 1 : (1 - pow(a, k + 1)) / (1 - a);
+    return NNPERF_OK;
+}
+
 /* ---- one configuration ---- */
 
 static double interp(const int *x, const double *y, int n, int at)
@@ -662,7 +683,7 @@ static enum nnperf_status run_config(struct run_ctx *rc, int prompt, int batch, 
     /* decode steps: past N .. N+M-1 (with a cache: sequence 1; without: the whole sequence again) */
     int K = rc->o->decode_points < M ? rc->o->decode_points : M;
     int past[LLM_MAX_POINTS];
-    double t[LLM_MAX_POINTS], cm[LLM_MAX_POINTS];
+    double t[LLM_MAX_POINTS], cm[LLM_MAX_POINTS], draft_w = 0, draft_kv = 0;
     int n = 0;
     for (int j = 0; j < K; j++) {
         int p = prompt + (K > 1 ? (int)(((int64_t)j * (M - 1) + (K - 1) / 2) / (K - 1)) : 0);
@@ -670,7 +691,17 @@ static enum nnperf_status run_config(struct run_ctx *rc, int prompt, int batch, 
         past[n] = p;
         int last = j == K - 1;
         struct phase_out o = {0};
-        if (l->has_kv_cache)
+        if (rc->draft) { /* one verification of k draft tokens (k draft steps, then k + 1 positions at once) per
+                          * expected accepted tokens */
+            int k = l->spec_tokens;
+            struct phase_out dr = {0};
+            st = run_phase(rc, batch, k + 1, p, &o, first && last ? &l->last_decode : NULL);
+            if (!st) st = run_phase(rc->draft, batch, 1, p, &dr, NULL);
+            if (st) return st;
+            o.latency_s = (o.latency_s + k * dr.latency_s) / l->spec_per_step;
+            o.comm_s /= l->spec_per_step;
+            if (last) draft_w = dr.weight_bytes, draft_kv = dr.kv_bytes;
+        } else if (l->has_kv_cache)
             st = run_phase(rc, batch, 1, p, &o, first && last ? &l->last_decode : NULL);
         else
             st = run_phase(rc, batch, p + 1, 0, &o, first && last ? &l->last_decode : NULL);
@@ -697,9 +728,9 @@ static enum nnperf_status run_config(struct run_ctx *rc, int prompt, int batch, 
     r->decode_tokens_per_s = sum > 0 ? (double)batch * M / sum : 0;
     r->e2e_s = pre.latency_s + sum;
     /* the cache after the last step holds N + M tokens (its present outputs); without a cache there is none */
-    r->kv_cache_bytes = l->has_kv_cache ? dec.kv_bytes : 0;
+    r->kv_cache_bytes = l->has_kv_cache ? dec.kv_bytes + draft_kv : 0;
     r->kv_bytes_per_token = r->kv_cache_bytes / ((double)batch * (prompt + M));
-    r->weight_bytes = pre.weight_bytes;
+    r->weight_bytes = pre.weight_bytes + draft_w;
     if (l->pp > 1 && l->layers > 0) {
         /* the fullest pipeline stage: ceil(L / p) of the decoder layers with the embedding (first stage) or the
          * LM head (last stage, its own copy when tied) */
@@ -993,13 +1024,33 @@ enum nnperf_status nnperf_llm(struct nnperf_model *m, const struct nnperf_platfo
                 l, "the model has no KV cache inputs (past_*): each decode step re-runs the whole sequence");
     }
     const char *wname = o.weights ? o.weights : o.compute, *kvname = o.kv ? o.kv : o.compute;
-    struct run_ctx rc = {l, &lm, plat, &o, wname ? dtype_bytes(wname) : 0, kvname ? dtype_bytes(kvname) : 0,
-                         &d};
+    struct run_ctx rc = {
+        l, &lm, NULL, plat, &o, wname ? dtype_bytes(wname) : 0, kvname ? dtype_bytes(kvname) : 0, &d};
+    /* speculative decoding: the draft's inputs read into a scratch result of its own (its phases' warnings and
+     * dims stay there) */
+    struct nnperf_llm *dl = NULL;
+    struct llm_model dlm = {(struct nnperf_model *)o.draft, NULL, 0};
+    struct run_ctx drc = rc;
+    if (!st && o.draft) {
+        dl = calloc(1, sizeof *dl);
+        if (!dl) st = diag_set(&d, NNPERF_E_NOMEM, "out of memory");
+        if (dl) ar_init(&dl->ar, 0);
+        if (!st) st = check_speculative(l, &o, &d);
+        if (!st) st = read_inputs(dl, &dlm, &d);
+        if (!st && !dl->has_kv_cache)
+            st = diag_set(&d, NNPERF_E_USAGE, "the draft model has no KV cache inputs (past_*)");
+        if (!st) {
+            dl->compute = l->compute;
+            drc.l = dl, drc.lm = &dlm;
+            rc.draft = &drc;
+        }
+    }
     for (int i = 0; !st && i < o.n_prompts; i++)
         for (int j = 0; !st && j < o.n_batches; j++)
             st = run_config(&rc, o.prompts[i], o.batches[j], !i && !j, &l->rows[i * o.n_batches + j]);
     if (!st) st = fit_memory(l, &o, plat, &d);
     if (!st && o.serve) st = run_serve(&rc, &o, &d);
+    if (dl) nnperf_llm_free(dl);
     if (st) {
         diag_prefix(&d, "%s: ", ((const struct ir_model *)m)->path);
         if (err && errlen) snprintf(err, errlen, "%s", d.msg[0] ? d.msg : nnperf_status_name(st));
@@ -1037,6 +1088,9 @@ void nnperf_llm_summary(const struct nnperf_llm *l, struct nnperf_llm_summary *s
     s->position_limit = l->position_limit;
     s->tp = l->tp;
     s->pp = l->pp;
+    s->spec_tokens = l->spec_tokens;
+    s->spec_accept = l->spec_accept;
+    s->spec_tokens_per_step = l->spec_per_step;
     s->rows = l->n_rows;
     s->warnings = l->n_warn;
 }

@@ -50,8 +50,10 @@ struct nnperf_llm {
     int tp, pp;           /* tensor and pipeline parallelism */
     double hidden, vocab; /* the token embedding's width and (this device's) rows; 0 not found */
     double embed_bytes,
-        head_bytes; /* the embedding table and the LM head at the weight dtype (tied: the same) */
-    int tied;       /* the LM head reads the embedding table */
+        head_bytes;  /* the embedding table and the LM head at the weight dtype (tied: the same) */
+    int tied;        /* the LM head reads the embedding table */
+    int spec_tokens; /* speculative decoding: draft tokens per verification (0: none) */
+    double spec_accept, spec_per_step; /* acceptance rate, expected tokens per verification */
     int served;
     struct nnperf_serve_result serve;
     struct nnperf_serve_options serve_opts; /* with defaults resolved */

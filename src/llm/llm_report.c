@@ -88,6 +88,11 @@ static void table(const struct nnperf_llm *l, struct strbuf *sb)
         fmt_ms(c, sizeof c, r->tpot_mean_s);
     sb_printf(sb, "  time per output token    first %s, last %s, mean %s\n", a, b, c);
     sb_printf(sb, "  decode tokens/s          %.2f\n", r->decode_tokens_per_s);
+    if (l->spec_tokens)
+        sb_printf(sb,
+                  "  speculative decoding     %d draft tokens accepted at %.3g: %.4g tokens per target step "
+                  "(time per output token is per token)\n",
+                  l->spec_tokens, l->spec_accept, l->spec_per_step);
     fmt_ms(a, sizeof a, r->e2e_s);
     sb_printf(sb, "  end to end               %s\n", a);
     fmt_bytes(a, sizeof a, r->kv_cache_bytes), fmt_bytes(b, sizeof b, r->kv_bytes_per_token);
@@ -265,6 +270,12 @@ static void json(const struct nnperf_llm *l, struct strbuf *sb)
     jnum(sb, "kv_fraction", l->kv_fraction, 1);
     sb_printf(sb, ",\"position_limit\":%d", l->position_limit);
     sb_printf(sb, ",\"parallel\":{\"tp\":%d,\"pp\":%d,\"devices\":%d}", l->tp, l->pp, l->tp * l->pp);
+    if (l->spec_tokens) {
+        sb_printf(sb, ",\"speculative\":{\"draft_tokens\":%d", l->spec_tokens);
+        jnum(sb, "acceptance", l->spec_accept, 1);
+        jnum(sb, "tokens_per_step", l->spec_per_step, 1);
+        sb_puts(sb, "}");
+    }
     sb_puts(sb, ",\n\"summary\":{");
     json_row(&l->rows[0], sb);
     sb_printf(sb, ",\"max_batch\":%d,\"max_context\":%d}", l->max_batch, l->max_context);

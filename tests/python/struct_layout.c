@@ -65,6 +65,9 @@ int main(void)
     FIELD(nnperf_llm_options, serve);
     FIELD(nnperf_llm_options, tp);
     FIELD(nnperf_llm_options, pp);
+    FIELD(nnperf_llm_options, draft);
+    FIELD(nnperf_llm_options, spec_tokens);
+    FIELD(nnperf_llm_options, spec_accept);
     STRUCT(nnperf_serve_options);
     FIELD(nnperf_serve_options, requests);
     FIELD(nnperf_serve_options, rate);

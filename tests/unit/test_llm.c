@@ -1091,6 +1091,58 @@ static void test_parallel(void)
     nnperf_platform_free(h8);
 }
 
+/* speculative decoding (issue 20): k draft tokens accepted at rate a give (1 - a^(k+1)) / (1 - a) tokens per target
+ * step ([SPEC-DECODING]); one step costs the verification of k + 1 positions and k draft decode steps, so a = 0 and
+ * a = 1 differ by exactly k + 1, and a = 0 costs more than plain decoding by at least the k draft steps; the draft's
+ * weights count in the memory; misuse is refused */
+static void test_speculative(void)
+{
+    struct nnperf_platform big;
+    CHECK(gpu_with(&big, "  ddr_bytes: 1GB\n"));
+    struct nnperf_model *m = NULL, *dm = NULL;
+    char err[1024];
+    CHECK(nnperf_llm_config_load(DIR "configs/tiny-llama.json", &m, err, sizeof err) == NNPERF_OK);
+    CHECK(nnperf_llm_config_load(DIR "configs/tiny-mixtral.json", &dm, err, sizeof err) == NNPERF_OK);
+    if (!m || !dm) return;
+    int p = 32, b = 2;
+    struct nnperf_llm_options o = {
+        .prompts = &p, .n_prompts = 1, .batches = &b, .n_batches = 1, .generate = 16};
+    struct nnperf_llm_row plain, draft, r0, r1, r8;
+    struct nnperf_llm *l = NULL;
+    CHECK(nnperf_llm(m, &big, &o, &l, err, sizeof err) == NNPERF_OK);
+    if (l) nnperf_llm_row(l, 0, &plain), nnperf_llm_free(l);
+    CHECK(nnperf_llm(dm, &big, &o, &l, err, sizeof err) == NNPERF_OK);
+    if (l) nnperf_llm_row(l, 0, &draft), nnperf_llm_free(l);
+    o.draft = dm, o.spec_tokens = 3;
+    struct nnperf_llm_row *rows[3] = {&r0, &r1, &r8};
+    double acc[3] = {0, 1, 0.8};
+    for (int i = 0; i < 3; i++) {
+        o.spec_accept = acc[i];
+        CHECK(nnperf_llm(m, &big, &o, &l, err, sizeof err) == NNPERF_OK);
+        if (!l) return;
+        nnperf_llm_row(l, 0, rows[i]);
+        struct nnperf_llm_summary s;
+        nnperf_llm_summary(l, &s);
+        double want = acc[i] == 1 ? 4 : (1 - pow(acc[i], 4)) / (1 - acc[i]);
+        CHECK(s.spec_tokens == 3 && fabs(s.spec_tokens_per_step - want) < 1e-12);
+        nnperf_llm_free(l);
+    }
+    CHECK(fabs(r0.tpot_mean_s / r1.tpot_mean_s - 4) < 1e-9);
+    CHECK(fabs(r8.tpot_mean_s * (1 - pow(0.8, 4)) / 0.2 - r0.tpot_mean_s) < 1e-9 * r0.tpot_mean_s);
+    CHECK(r0.tpot_first_s > plain.tpot_first_s + 3 * draft.tpot_first_s * 0.999);
+    CHECK(r0.ttft_s == plain.ttft_s);
+    CHECK(r0.weight_bytes == plain.weight_bytes + draft.weight_bytes);
+    /* misuse */
+    o.spec_accept = 1.5;
+    CHECK(nnperf_llm(m, &big, &o, &l, err, sizeof err) == NNPERF_E_USAGE && strstr(err, "acceptance rate"));
+    o.spec_accept = 0.5;
+    struct nnperf_serve_options so = {.concurrency = 2};
+    o.serve = &so;
+    CHECK(nnperf_llm(m, &big, &o, &l, err, sizeof err) == NNPERF_E_USAGE && strstr(err, "speculative"));
+    nnperf_model_free(dm);
+    nnperf_model_free(m);
+}
+
 int main(void)
 {
     struct diag d = {0};
@@ -1117,5 +1169,6 @@ int main(void)
     test_serve();
     test_serve_trace_slo();
     test_parallel();
+    test_speculative();
     return tt_done();
 }

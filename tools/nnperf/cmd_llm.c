@@ -36,7 +36,14 @@ int cmd_llm(const struct cli_args *a)
         .allow_offload = cli_flag(a, OPT_ALLOW_OFFLOAD),
         .tp = a->v[OPT_TP].n ? a->v[OPT_TP].i[0] : 0,
         .pp = a->v[OPT_PP].n ? a->v[OPT_PP].i[0] : 0,
+        .spec_tokens = a->v[OPT_SPEC_TOKENS].n ? a->v[OPT_SPEC_TOKENS].i[0] : 0,
+        .spec_accept = a->v[OPT_ACCEPT].n ? a->v[OPT_ACCEPT].d[0] : 0,
     };
+    const char *draft = cli_str(a, OPT_DRAFT);
+    if (!draft != !a->v[OPT_ACCEPT].n || (!draft && a->v[OPT_SPEC_TOKENS].n)) {
+        cli_error("llm: --draft MODEL and --accept A go together (and --spec-tokens with them)");
+        return 2;
+    }
     struct nnperf_serve_options so = {
         .requests = a->v[OPT_REQUESTS].n ? a->v[OPT_REQUESTS].i[0] : 0,
         .rate = a->v[OPT_RATE].n ? a->v[OPT_RATE].d[0] : 0,
@@ -80,6 +87,19 @@ int cmd_llm(const struct cli_args *a)
         nnperf_platform_free(p);
         return 2;
     }
+    struct nnperf_model *dm = NULL;
+    if (draft) {
+        size_t n = strlen(draft);
+        int is_cfg = n > 5 && !strcmp(draft + n - 5, ".json");
+        if (is_cfg ? nnperf_llm_config_load(draft, &dm, err, sizeof err) != NNPERF_OK
+                   : cli_load_model(draft, NULL, &dm)) {
+            if (is_cfg) cli_error("%s", err);
+            nnperf_model_free(m);
+            nnperf_platform_free(p);
+            return 2;
+        }
+        o.draft = dm;
+    }
     struct nnperf_llm *l;
     int rc = 2;
     if (nnperf_llm(m, p, &o, &l, err, sizeof err) != NNPERF_OK)
@@ -95,6 +115,7 @@ int cmd_llm(const struct cli_args *a)
         }
         nnperf_llm_free(l);
     }
+    nnperf_model_free(dm);
     nnperf_model_free(m);
     nnperf_platform_free(p);
     return rc;

@@ -110,6 +110,13 @@ expect 2 "llm: unknown slo percentile '95' (90 or 99" "$nnperf" llm --config "$c
 expect 2 "go with --serve" "$nnperf" llm --config "$c/tiny-llama.json" --hw a100-80gb --slo-ttft 100
 expect 2 "cli.sh:5: the CSV header has no 'arrival_s' column" "$nnperf" llm --config "$c/tiny-llama.json" \
     --hw a100-80gb --prompt 64 --generate 8 --serve --trace "$dir/cli.sh"
+# speculative decoding: a draft model and an acceptance rate
+expect 0 "" "$nnperf" llm --config "$c/llama-3.1-8b.json" --hw a100-80gb --generate 16 --draft "$c/gemma-3-1b.json" \
+    --accept 0.8 -o "$work/spec.txt"
+grep -q "speculative decoding     4 draft tokens accepted at 0.8: 3.362 tokens per target step" "$work/spec.txt" ||
+    { echo "FAIL: speculative decoding"; cat "$work/spec.txt"; fail=$((fail + 1)); }
+expect 2 "llm: --draft MODEL and --accept A go together" "$nnperf" llm --config "$c/tiny-llama.json" \
+    --hw a100-80gb --accept 0.5
 # tensor and pipeline parallelism (issue 20's acceptance): Llama-3-70B fp16 on the 8x H100 preset exits 2 with the
 # sizes on one device and fits with --tp 2 and --tp 4
 expect 2 "llama-3-70b.json: prompt 512 + 128 generated at batch 1 needs 141 GB (weights 141 GB + KV cache 210 MB + activations 67.1 MB) but '8x-h100-sxm' has 85.9 GB per device" \
