@@ -147,7 +147,7 @@
     $('platform-sec').hidden = false;
     if (unbound.length) {
       $('status').textContent = st.name + ': bind ' + unbound.join(', ') + ' to predict';
-      ['results', 'layers-sec', 'plots', 'advice-sec'].forEach(function (id) { $(id).hidden = true; });
+      ['results', 'layers-sec', 'plots', 'advice-sec', 'graph-sec'].forEach(function (id) { $(id).hidden = true; });
       drawCli();
       return true;
     }
@@ -256,10 +256,11 @@
     drawSummary();
     drawLayers();
     drawPlots();
+    drawGraph();
     drawAdvice();
     drawCli();
     drawCompare();
-    ['results', 'layers-sec', 'plots', 'advice-sec'].forEach(function (id) { $(id).hidden = false; });
+    ['results', 'layers-sec', 'plots', 'advice-sec', 'graph-sec'].forEach(function (id) { $(id).hidden = false; });
     $('status').textContent = st.name + ' on ' + st.preset + (st.sets.length ? ' (edited)' : '') + ': load ' +
       (st.timings.load_ms || 0).toFixed(0) + ' ms, analysis ' + st.timings.analyse_ms.toFixed(0) + ' ms, every preset ' +
       (st.timings.compare_ms || 0).toFixed(0) + ' ms, this platform ' + st.timings.predict_ms.toFixed(0) + ' ms';
@@ -367,6 +368,76 @@
       var svg = doc.documentElement;
       if (svg && svg.nodeName === 'svg') box.appendChild(document.importNode(svg, true));
     });
+  }
+  /* the model's graph: each node a box in its rank (longest path from the graph's inputs), coloured by the time of
+   * the layer it was fused into (from the prediction's layers), its cost on hover */
+  var SVGNS = 'http://www.w3.org/2000/svg';
+  function svgEl(tag, attrs, text) {
+    var e = document.createElementNS(SVGNS, tag);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function drawGraph() {
+    var box = $('graph'), nodes = st.json.nodes || [], layers = st.json.layers || [];
+    box.textContent = '';
+    var layerOf = {}, producer = {}, rank = [], maxT = 0;
+    layers.forEach(function (L, i) {
+      (L.nodes || []).forEach(function (n) { layerOf[n] = i; });
+      if (L.time_us > maxT) maxT = L.time_us;
+    });
+    /* nodes computed from constants only (weights passed through Identity, shape arithmetic) are left out: they
+     * run once at load time or fold away; what remains depends on the graph's inputs */
+    var live = {};
+    (st.json.tensors || []).forEach(function (t) { if (t.kind === 'input') live[t.name] = true; });
+    nodes = nodes.filter(function (n) {
+      var on = (n.inputs || []).some(function (v) { return live[v]; });
+      if (on) (n.outputs || []).forEach(function (o) { live[o] = true; });
+      return on;
+    });
+    nodes.forEach(function (n, i) { (n.outputs || []).forEach(function (o) { producer[o] = i; }); });
+    var perRank = [], width = 0;
+    nodes.forEach(function (n, i) { /* nodes come in topological order */
+      var r = 0;
+      (n.inputs || []).forEach(function (v) {
+        if (producer[v] !== undefined && producer[v] < i) r = Math.max(r, rank[producer[v]] + 1);
+      });
+      rank[i] = r;
+      perRank[r] = (perRank[r] || 0) + 1;
+      if (perRank[r] > width) width = perRank[r];
+    });
+    var W = 150, H = 30, BW = 136, BH = 20, col = [], pos = [];
+    var svg = svgEl('svg', {width: width * W + 10, height: perRank.length * H + 10, 'class': 'graph'});
+    svg.appendChild(svgEl('title', {}, 'graph: ' + nodes.length + ' nodes coloured by their layer\'s predicted time'));
+    $('graph-count').textContent = nodes.length + ' of ' + (st.json.nodes || []).length + ' nodes (those computed from ' +
+      'constants only are left out)';
+    nodes.forEach(function (n, i) {
+      var r = rank[i], c = col[r] || 0;
+      col[r] = c + 1;
+      pos[i] = {x: 5 + c * W + (width - perRank[r]) * W / 2, y: 5 + r * H};
+    });
+    var edges = svgEl('g', {stroke: '#9ab', 'stroke-width': 1, fill: 'none'});
+    nodes.forEach(function (n, i) {
+      (n.inputs || []).forEach(function (v) {
+        var p = producer[v];
+        if (p === undefined || p >= i) return;
+        edges.appendChild(svgEl('line', {x1: pos[p].x + BW / 2, y1: pos[p].y + BH, x2: pos[i].x + BW / 2, y2: pos[i].y}));
+      });
+    });
+    svg.appendChild(edges);
+    nodes.forEach(function (n, i) {
+      var li = layerOf[n.name], L = li === undefined ? null : layers[li];
+      var t = L && maxT > 0 ? L.time_us / maxT : 0;
+      var fill = L ? 'hsl(' + Math.round(210 - 210 * Math.sqrt(t)) + ',75%,' + Math.round(85 - 30 * t) + '%)' : '#eee';
+      var g = svgEl('g', {'data-node': n.name, 'data-layer': L ? L.name : ''});
+      g.appendChild(svgEl('rect', {x: pos[i].x, y: pos[i].y, width: BW, height: BH, rx: 3, fill: fill, stroke: '#678'}));
+      g.appendChild(svgEl('text', {x: pos[i].x + 4, y: pos[i].y + 14, 'font-size': 11}, n.op + ' ' + n.name.slice(-14)));
+      g.appendChild(svgEl('title', {}, n.name + ' (' + n.op + '): ' + si(n.macs) + ' MACs, ' + si(n.bytes_read + n.bytes_written) +
+        'B read+written' + (L ? '\nlayer ' + L.name + ': ' + num(L.time_us) + ' us (' + (100 * L.share).toFixed(2) + ' %), ' +
+        L.bound + '-bound' : '\nno layer: folded or free')));
+      svg.appendChild(g);
+    });
+    box.appendChild(svg);
   }
   function drawAdvice() {
     var box = $('advice');

@@ -138,6 +138,21 @@ def main():
                 check(float(edited) == json.loads(c.eval("nnperfPage.state.jsonText"))["summary"]["fps"],
                       "editor: the compare table has the edited platform's row (%s FPS)" % edited)
                 c.eval("document.getElementById('reset').click()")
+                # the graph: every node of every layer drawn, the heaviest layer's nodes the reddest
+                g = c.eval("(function () { var gs = document.querySelectorAll('#graph g[data-node]'); return "
+                           "{nodes: [].map.call(gs, function (g) { return g.getAttribute('data-node'); }), "
+                           "hue: [].map.call(gs, function (g) { return [g.getAttribute('data-layer'), "
+                           "g.querySelector('rect').getAttribute('fill')]; })}; })()")
+                data = json.loads(c.eval("nnperfPage.state.jsonText"))
+                top = max(data["layers"], key=lambda L: L["time_us"])["name"]
+                hues = {}
+                for layer, fill in g["hue"]:
+                    if fill.startswith("hsl("):
+                        hues.setdefault(layer, int(fill[4:].split(",")[0]))
+                in_layers = set(n for L in data["layers"] for n in L["nodes"])
+                check(in_layers <= set(g["nodes"]) and hues.get(top) == min(hues.values()),
+                      "graph: %d nodes drawn (every node of the %d layers), the heaviest layer's (%s) in the reddest "
+                      "colour" % (len(g["nodes"]), len(data["layers"]), top))
                 # the layer table: sort by time (descending), filter
                 c.eval("document.querySelector('#layers th[data-k=time_us]').click()")
                 times = c.eval("[].map.call(document.querySelectorAll('#layers tbody tr td:nth-child(5)'), "
@@ -156,6 +171,11 @@ def main():
                                                                   "mobile": False})
                     sw = c.eval("document.documentElement.scrollWidth")
                     check(sw <= w, "layout: %d px wide at a %d px window" % (sw, w))
+                    over = c.eval("[].filter.call(document.querySelectorAll('#summary-sec, #compare-sec, #advice-sec, "
+                                  "#layers-wrap'), function (e) { return e.scrollWidth > e.clientWidth + 1; })"
+                                  ".map(function (e) { return e.id; })")
+                    check(not over, "layout: at %d px the summary, compare table, advice and layers fit their "
+                          "boxes%s" % (w, (" (overflowing: %s)" % ", ".join(over)) if over else ""))
                     shot = c.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
                     with open(os.path.join(out, "web-%s-%d.png" % (os.path.splitext(name)[0], w)), "wb") as f:
                         f.write(base64.b64decode(shot["data"]))
