@@ -110,16 +110,32 @@ def print_pairs(rows):
           f"{pct(median_abs([b['error'] for _, b in ps]))}\n")
 
 
+def log_time_ratio(r):
+    """ln(predicted time / measured time) of a row: its error as a factor on time (a rate's inverted)"""
+    return math.log(1 + r["error"]) * (1 if r["quantity"] == "latency" else -1)
+
+
+def spread(xs):
+    """standard deviation (population) of xs around their mean"""
+    if not xs:
+        return None
+    m = sum(xs) / len(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / len(xs))
+
+
 def per_preset(rows):
-    out = {}
+    out, logs = {}, {}
     for r in rows:
         out.setdefault(r["preset"], {"fit": [], "test": []})[r["split"]].append(r["error"])
+        if r["split"] == "test":
+            logs.setdefault(r["preset"], []).append(log_time_ratio(r))
     res = {}
     for name, d in sorted(out.items()):
         res[name] = {"rows": len(d["fit"]) + len(d["test"]), "fit_rows": len(d["fit"]),
                      "fit_median_error": median_abs(d["fit"]), "test_rows": len(d["test"]),
                      "test_median_error": median_abs(d["test"]), "test_p90_error": percentile_abs(d["test"], 0.9),
-                     "test_within_25": sum(abs(e) <= 0.25 for e in d["test"])}
+                     "test_within_25": sum(abs(e) <= 0.25 for e in d["test"]),
+                     "test_log_spread": spread(logs.get(name, []))}
     return res
 
 
@@ -141,7 +157,8 @@ def validation_block(s):
             "bench/fidelity/fidelity.py)\n"
             f"  test_rows: {s['test_rows']}\n"
             f"  median_error: {s['test_median_error']:.4f}\n"
-            f"  p90_error: {s['test_p90_error']:.4f}\n")
+            f"  p90_error: {s['test_p90_error']:.4f}\n"
+            f"  log_spread: {s['test_log_spread']:.4f}\n")
 
 
 def preset_validation(text):
@@ -225,7 +242,8 @@ def main():
             want = {}
             if s and s["test_rows"]:
                 want = {"test_rows": s["test_rows"], "median_error": round(s["test_median_error"], 4),
-                        "p90_error": round(s["test_p90_error"], 4)}
+                        "p90_error": round(s["test_p90_error"], 4),
+                        "log_spread": round(s["test_log_spread"], 4)}
             if key == "--check-presets":
                 have = preset_validation(text)
                 if have != want:

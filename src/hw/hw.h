@@ -116,6 +116,8 @@ struct hw_desc {
      * number (0: not validated); reports show them as the prediction's expected error */
     int val_rows;
     double val_median, val_p90;
+    double
+        val_spread; /* standard deviation of ln(predicted / measured time) over those rows (0: not given) */
     /* calibration (nnperf calibrate --table): a factor on every predicted time (0: none) and the record of the fit:
      * rows fitted, median |error| before and after, leave-one-out median |error| (0: not available) */
     double cal_time_scale;

@@ -253,6 +253,10 @@ const struct hw_key hw_keys[] = {
      .doc = "median of |predicted / measured - 1| over those rows (0.25: 25%)"},
     {"validation.p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_p90),
      .doc = "90th percentile (nearest rank) of the same |errors|"},
+    {"validation.log_spread", HW_T_NUM, .unit = HW_U_NONE, 0, 100, 0, D(val_spread),
+     .doc = "standard deviation of ln(predicted time / measured time) over the same rows around their mean: how far "
+            "one model's error strays from the platform's common bias; `nnperf calibrate --table` shrinks a time "
+            "scale fitted on few rows by it"},
 
     {"calibration", HW_T_SECTION,
      .doc = "what `nnperf calibrate --table` fitted to a user's measurements (docs/prediction.md, Calibration): a "

@@ -49,6 +49,7 @@ struct ct_fit {
     int n_par;
     int skip; /* row left out, or -1 */
     int evals;
+    double spread; /* > 0: the time scale alone is fitted and shrunk toward 1 by it (shrink_scale) */
     struct diag *d;
 };
 
@@ -487,12 +488,30 @@ static int errors_of(const struct ct_fit *f, const double *t, const double *tp, 
     return n;
 }
 
+/* With the time scale the only key and the platform's validation spread s (validation.log_spread): one model's
+ * error is the platform's common bias plus its own deviation, of spread s; the mean ln ratio m of n measurements
+ * estimates the bias with variance s^2 / n, so the scale is shrunk toward 1 by the positive-part James-Stein factor:
+ * ln scale = m x max(0, 1 - s^2 / (n m^2)). Measurements within the spread leave the platform as it is; a platform
+ * off by a constant factor well beyond it gets nearly the whole scale. */
+static void shrink_scale(const struct ct_fit *f, double *x)
+{
+    if (!(f->spread > 0) || f->n_par != 1 || strcmp(f->par[0].path, "calibration.time_scale") || x[0] == 0)
+        return;
+    int n = 0;
+    for (int i = 0; i < f->n_rows; i++)
+        if (!f->rows[i].excluded && i != f->skip)
+            n += (f->rows[i].measured_s > 0) + (f->rows[i].measured_tp_fps > 0);
+    double a = n > 0 ? 1 - f->spread * f->spread / (n * x[0] * x[0]) : 0;
+    x[0] *= a > 0 ? a : 0;
+}
+
 /* fits the parameters from their initial values into x */
 static void fit_all(struct ct_fit *f, double *x)
 {
     for (int i = 0; i < f->n_par; i++) x[i] = log(f->par[i].init);
     f->skip = -1;
     minimise(f, x, f->n_par);
+    shrink_scale(f, x);
 }
 
 /* every fitted row predicted by a fit that left it out (t, tp), from the full fit x; the median |error|, or NAN when
@@ -511,6 +530,7 @@ static double leave_one_out(struct ct_fit *f, const double *x, double *t, double
         memcpy(xl, x, sizeof xl);
         f->skip = i;
         minimise(f, xl, f->n_par);
+        shrink_scale(f, xl);
         struct hw_desc hl;
         apply(f, xl, &hl);
         t[i] = predict_row(&f->rows[i], &hl, NULL, &tp[i]);
@@ -521,14 +541,17 @@ static double leave_one_out(struct ct_fit *f, const double *x, double *t, double
 }
 
 /* The keys a calibration without --fit frees, from the number of measurements: one scale on every time for one or
- * two (all they can tell); from three on, forward selection by the leave-one-out error among the residuals that
- * matter on this platform (the efficiency of its compute, its DDR efficiency, the fixed cost per run, its host link
- * when it has one), a key joining only when it lowers that error by a tenth, with fewer keys than measurements
- * and three at most. */
+ * two (all they can tell). From three on, one physical residual that matters on this platform (the efficiency of
+ * its compute, its DDR efficiency, the fixed cost per run, its host link when it has one) may take the scale's
+ * place, and from five on keys may join it (forward selection); each step must lower the leave-one-out median
+ * |error| by a tenth, and a fit without one row must keep more measurements than keys (else leaving a row out
+ * interpolates the others exactly and proves nothing); three keys at most. On a validated platform the scale alone
+ * is shrunk by the spread of its test rows (shrink_scale), and a key must beat that. */
 static enum nnperf_status choose_keys(struct ct_fit *f, struct strbuf *lg)
 {
     enum nnperf_status st = add_param(f, "calibration.time_scale");
     int n_res = count_measurements(f);
+    if (f->base.val_rows > 0 && f->base.n_set == 0) f->spread = f->base.val_spread;
     if (st || n_res < 3) {
         if (!st && lg)
             sb_printf(lg, "keys: calibration.time_scale (%d measurement%s: one scale on every time)\n", n_res,
@@ -542,8 +565,24 @@ static enum nnperf_status choose_keys(struct ct_fit *f, struct strbuf *lg)
     fit_all(f, x);
     double best = leave_one_out(f, x, t, tp);
     if (lg) sb_printf(lg, "keys: calibration.time_scale (leave-one-out median |error| %.1f%%)", 100 * best);
-    while (!st && f->n_par < 3 && f->n_par < n_res - 1) {
-        int pick = -1;
+    /* one physical residual in the scale's place */
+    int pick = -1;
+    for (int c = 0; c < 4 && !st; c++) {
+        if (used[c]) continue;
+        f->n_par = 0;
+        if ((st = add_param(f, cand[c]))) break;
+        fit_all(f, x);
+        double l = leave_one_out(f, x, t, tp);
+        if (l < 0.9 * best) best = l, pick = c;
+    }
+    f->n_par = 0;
+    if (!st) st = add_param(f, pick < 0 ? "calibration.time_scale" : cand[pick]);
+    if (pick >= 0) {
+        used[pick] = 1;
+        if (lg) sb_printf(lg, "; instead %s alone (%.1f%%)", cand[pick], 100 * best);
+    }
+    while (!st && f->n_par < 3 && f->n_par + 1 < n_res - 1) {
+        pick = -1;
         double pb = best;
         for (int c = 0; c < 4 && !st; c++) {
             if (used[c]) continue;
@@ -861,12 +900,24 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
                 "or leave --fit out to let the number of rows choose (1 row: one scale on every time)",
                 f.n_par, f.n_par, n_res);
     } else if (!st) {
-        st = choose_keys(&f, &lg);
+        st = choose_keys(&f, &lg); /* on a validated platform, the scale alone is shrunk (f.spread) */
     }
     double x[CT_MAX_PARAMS] = {0}, loo = NAN;
     struct hw_desc hw;
     if (!st) {
         fit_all(&f, x);
+        if (f.spread > 0 && f.n_par == 1 && !strcmp(f.par[0].path, "calibration.time_scale")) {
+            double raw[CT_MAX_PARAMS];
+            struct ct_fit g = f;
+            g.spread = 0;
+            fit_all(&g, raw);
+            sb_printf(
+                &lg,
+                "shrunk toward the platform: the rows say time_scale %.4g; %.4g is written (ln scale "
+                "x max(0, 1 - s^2 / (n ln^2)), s = %.3g the spread of its %d test rows around their bias, "
+                "validation.log_spread: few measurements within that spread do not move it)\n",
+                exp(raw[0]), exp(x[0]), f.spread, f.base.val_rows);
+        }
         apply(&f, x, &hw);
         for (int i = 0; i < f.n_rows; i++) t[1][i] = predict_row(&f.rows[i], &hw, NULL, &tp[1][i]);
         loo = leave_one_out(&f, x, t[2], tp[2]);
@@ -880,7 +931,8 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
         hw.cal_error_before = round4(median_abs(e, ne));
         hw.cal_error_after = round4(median_abs(e, errors_of(&f, t[1], tp[1], e)));
         hw.cal_loo_error = isnan(loo) ? 0 : fmax(1e-4, round4(loo));
-        hw.val_rows = 0, hw.val_median = hw.val_p90 = 0; /* the validation was of the platform before */
+        hw.val_rows = 0,
+        hw.val_median = hw.val_p90 = hw.val_spread = 0; /* the validation was of the platform before */
         /* the keys, their bounds, the record */
         for (int i = 0; i < f.n_par; i++) {
             char v0[40], v1[40], raw[40];
