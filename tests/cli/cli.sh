@@ -66,7 +66,7 @@ if command -v bash >/dev/null; then
     }
     check "completes a command" test "$(comp nnperf anal)" = analyze
     check "completes an option" test "$(comp nnperf analyze m.onnx --fo)" = --format
-    check "completes a command's formats" test "$(comp nnperf sweep m.onnx --format '')" = "table json csv"
+    check "completes a command's formats" test "$(comp nnperf ops --format '')" = "table csv"
     check "completes a choice" test "$(comp nnperf map m.onnx --target '')" = "max78000 max78002"
 fi
 

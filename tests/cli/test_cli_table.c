@@ -154,8 +154,8 @@ static void check_parser(void)
     CHECK_EQ_U(parse(CMD_ANALYZE, "m.onnx --format jsno", &a, err, sizeof err), 2);
     CHECK_STR(err, "analyze: unknown format 'jsno' (table, json, csv, html or trace; did you mean 'json'?)");
     cli_args_free(&a);
-    CHECK_EQ_U(parse(CMD_SWEEP, "m.onnx --format html", &a, err, sizeof err), 2);
-    CHECK_STR(err, "sweep: unknown format 'html' (table, json or csv)");
+    CHECK_EQ_U(parse(CMD_OPS, "--format json", &a, err, sizeof err), 2);
+    CHECK_STR(err, "ops: unknown format 'json' (table or csv)");
     cli_args_free(&a);
     CHECK_EQ_U(parse(CMD_ANALYZE, "m.onnx --fromat json", &a, err, sizeof err), 2);
     CHECK_STR(err, "analyze: unknown option '--fromat' (did you mean '--format'?)");
