@@ -354,7 +354,8 @@ struct nnperf_layer_detail {
     int64_t aligned_dims[NNPERF_MAX_RANK]; /* after the platform's alignment padding */
     /* the memory that bounds its memory time (the slowest): "ddr", "sram" (on-chip traffic) or "link" (the host
      * link: USB, PCIe; inputs, outputs and streamed weights), with the bytes it moves there per run and that
-     * memory's bandwidth in bytes/s (0 when the platform does not describe it); a fallback layer's is its DDR */
+     * memory's bandwidth in bytes/s (0 when the platform does not describe it: unlimited); a fallback layer's is its
+     * DDR. When none takes time, the first of ddr, sram, link that moves bytes (else "ddr" with 0 bytes). */
     const char *memory;
     double memory_bytes, memory_bandwidth;
 };

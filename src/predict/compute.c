@@ -93,9 +93,11 @@ enum pr_memory pr_memory_bound(const struct nnperf_prediction *p, const struct p
     }
     double b[3] = {ddr_bytes_of(L), L->sram_bytes, L->link_bytes};
     double w[3] = {pr_ddr_bw(p), p->hw.sram_bw, p->hw.link_bw};
-    int k = PM_DDR; /* the slowest of the three; DDR on a tie (and when none moves a byte) */
+    int k = PM_DDR; /* the slowest of the three; DDR on a tie */
     for (int m = PM_SRAM; m <= PM_LINK; m++)
         if (safe_div(b[m], w[m]) > safe_div(b[k], w[k])) k = m;
+    /* none takes time (on-chip traffic at an unlimited bandwidth): the first that moves bytes */
+    for (int m = PM_DDR; m <= PM_LINK && safe_div(b[k], w[k]) <= 0 && b[k] <= 0; m++) k = m;
     *bytes = b[k], *bw = w[k];
     return (enum pr_memory)k;
 }

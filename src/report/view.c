@@ -29,10 +29,9 @@ static void sort_idx(int *v, int *tmp, int n, const struct rep_layer *L)
 
 const char *const rep_bound_names[REP_N_BOUNDS] = {"compute", "memory", "overhead", "fallback", "unknown"};
 const char *const rep_memory_names[3] = {"ddr", "sram", "link"};
-static const char *const memory_labels[3] = {"DDR", "SRAM", "link"};
+const char *const rep_memory_labels[3] = {"DDR", "SRAM", "link"};
 
-/* the index of the layer's memory in rep_memory_names */
-static int memory_index(const struct rep_layer *L)
+int rep_layer_memory(const struct rep_layer *L)
 {
     for (int m = 1; m < 3; m++)
         if (L->d.memory && !strcmp(L->d.memory, rep_memory_names[m])) return m;
@@ -202,7 +201,7 @@ void rep_why_text(const struct rep_view *v, int which, struct strbuf *sb)
             for (int m = 0; k == 1 && m < 3; m++) { /* which memory: "(DDR)", or "(DDR 25%, link 5%)" */
                 if (w->mem_t[m] <= 0) continue;
                 rep_pct(b, sizeof b, w->mem_t[m] / w->total);
-                sb_printf(sb, "%s%s%s%s", nm++ ? ", " : " (", memory_labels[m], kinds > 1 ? " " : "",
+                sb_printf(sb, "%s%s%s%s", nm++ ? ", " : " (", rep_memory_labels[m], kinds > 1 ? " " : "",
                           kinds > 1 ? b : "");
             }
             if (nm) sb_putc(sb, ')');
@@ -223,7 +222,7 @@ void rep_why_text(const struct rep_view *v, int which, struct strbuf *sb)
         rep_pct(pc, sizeof pc, L->share);
         int k = bound_index(L);
         sb_printf(sb, "%s'%s' %s %s%s%s (%s", i ? ", " : "", L->li.name, b, bound_label(k),
-                  k == 1 ? " on " : "", k == 1 ? memory_labels[memory_index(L)] : "", pc);
+                  k == 1 ? " on " : "", k == 1 ? rep_memory_labels[rep_layer_memory(L)] : "", pc);
         if (w->rule[i]) sb_printf(sb, "; advise rule %s", w->rule[i]);
         sb_putc(sb, ')');
     }

@@ -33,7 +33,10 @@ struct rep_why {
     const char *rule[3]; /* the advice rule that addresses each (nnperf_advice_rule_for_layer), or NULL */
     double mem_t[3];     /* of t[memory]: the memory-bound layers' time by the memory that bounds them */
 };
-extern const char *const rep_memory_names[3]; /* ddr, sram, link (nnperf_layer_detail.memory) */
+extern const char *const rep_memory_names[3];  /* ddr, sram, link (nnperf_layer_detail.memory) */
+extern const char *const rep_memory_labels[3]; /* DDR, SRAM, link: as people read them */
+/* the index in rep_memory_names of the memory that bounds the layer's memory time */
+int rep_layer_memory(const struct rep_layer *L);
 
 struct rep_view {
     const struct nnperf_prediction *p;

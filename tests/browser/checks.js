@@ -8,7 +8,10 @@
  *            and in every plot the layers it says it drew are the layers it drew;
  *   screen   the timeline is at most one screen high (the window's height) whatever the number of layers;
  *   table    the layer table does not overflow its box (no horizontal scrolling) at the window's width;
- *   zoom     zooming the timeline widens it, keeps its ticks even and its data inside the plot areas. */
+ *   zoom     zooming the timeline widens it, keeps its ticks even and its data inside the plot areas;
+ *   why      a prediction's summary has the why block (time by bound, the heaviest layers) in view on opening;
+ *   roofline at most half of a roofline's points sit at its right edge (no bytes through any memory), and the
+ *            memory of every memory-bound point (data-mem: ddr, sram, link) has its ceiling drawn. */
 (function () {
   'use strict';
   var out = [], notes = [], n_svg = 0, n_axes = 0;
@@ -153,6 +156,32 @@
   }
   if (buttons.length) buttons[0].click();
   checkCounts();
+  if (document.querySelector('td.layer-counts')) {
+    var keys = {};
+    Array.prototype.forEach.call(document.querySelectorAll('td'), function (t) { keys[t.textContent] = t; });
+    ['time by bound', 'heaviest layers'].forEach(function (k) {
+      if (!keys[k]) fail('why: the summary has no "' + k + '" row');
+      else if (rect(keys[k]).bottom > window.innerHeight * 1.5)
+        fail('why: "' + k + '" is ' + Math.round(rect(keys[k]).bottom) + ' px down, not near the top');
+    });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll('svg.roofline'), function (svg) {
+    var pts = svg.querySelectorAll('circle[data-mem]'), xs = [], mems = {};
+    Array.prototype.forEach.call(pts, function (c) { xs.push(+c.getAttribute('cx')); mems[c.getAttribute('data-mem')] = 1; });
+    if (!xs.length) return;
+    var right = Math.max.apply(null, xs), at = xs.filter(function (x) { return x > right - 0.5; }).length;
+    var distinct = {};
+    xs.forEach(function (x) { distinct[Math.round(x)] = 1; });
+    if (xs.length > 4 && at * 2 > xs.length) fail('roofline: ' + at + ' of ' + xs.length + ' points at the right edge');
+    var ceil = {};
+    Array.prototype.forEach.call(svg.querySelectorAll('polyline title'), function (t) { ceil[t.textContent.split(' ')[0].toLowerCase()] = 1; });
+    Array.prototype.forEach.call(svg.querySelectorAll('circle[data-bound="memory"]'), function (c) {
+      if (!ceil[c.getAttribute('data-mem')] && !ceil['miss-' + c.getAttribute('data-mem')])
+        fail('roofline: a point bound by ' + c.getAttribute('data-mem') + ' without its ceiling'), ceil['miss-' + c.getAttribute('data-mem')] = 1;
+    });
+    notes.push('roofline ' + xs.length + ' points at ' + Object.keys(distinct).length + ' x positions (' +
+               Object.keys(mems).sort().join('+') + ')');
+  });
   var p = document.createElement('pre');
   p.id = 'checks-result';
   notes.unshift(n_svg + ' plots, ' + n_axes + ' axes');

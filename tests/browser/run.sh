@@ -3,7 +3,7 @@
 # transformers; swin_t on the ZCU102, whose timeline has lanes for the DPU and for its CPU fallback) and a compare
 # report. Each page runs its own self-test (URL fragment #selftest: every tab's elements exist, sorting the layer
 # table by time works, no script error, no blocked request) and writes PASS/FAIL into the DOM, which chromium dumps.
-# A copy of each page with checks.js added is opened in a 1400 x 900 window and checked as laid out: tick labels increase evenly, no plot element outside its plot area,
+# A copy of each page with checks.js added is opened in a 1400 x 900 and in a 1024 x 900 window and checked as laid out: tick labels increase evenly, no plot element outside its plot area,
 # layer counts agree across tabs, the timeline is at most one screen high and zooms, the layer table does not
 # overflow. The test also fails on any console message of level error and on any network request in chromium's net
 # log (the pages may only load themselves). Screenshots of every tab of the resnet50 and compare pages go to OUTDIR
@@ -43,9 +43,11 @@ chrome() { # chrome PROFILE ARGS... : headless chromium that cannot reach anythi
 "$NN" analyze models/swin_t.onnx --hw zcu102-dpu --format html --quiet -o "$OUT/swin_t.html" || fail=1
 "$NN" analyze models/resnet50.onnx --hw horizon-j5 --format html --quiet -o "$OUT/resnet50_j5.html" || fail=1
 "$NN" analyze models/vit_b_16.onnx --hw jetson-orin-nano --format html --quiet -o "$OUT/vit_b_16_orin.html" || fail=1
+# the README's link-bound device: its roofline points spread by the memory that bounds them (link, DDR)
+"$NN" analyze models/resnet50.onnx --hw edgetpu-fast --format html --quiet -o "$OUT/resnet50_edgetpu.html" || fail=1
 [ "$fail" -eq 0 ] || { echo "FAIL: could not write the reports"; exit 1; }
 
-for page in resnet50 vit_b_16 compare swin_t resnet50_j5 vit_b_16_orin; do
+for page in resnet50 vit_b_16 compare swin_t resnet50_j5 vit_b_16_orin resnet50_edgetpu; do
   f="$OUT/$page.html"
   if grep -Eiq '<[a-z][^>]*[[:space:]](src|href|action)=|https?://|@import|url\(' "$f"; then
     echo "FAIL $page: the page references something outside itself"
@@ -59,6 +61,16 @@ for page in resnet50 vit_b_16 compare swin_t resnet50_j5 vit_b_16_orin; do
   chrome "$prof" --window-size=1400,900 --log-net-log="$OUT/$page.netlog.json" \
     --dump-dom "file://$OUT/$page.checks.html#selftest" >"$OUT/$page.dom.html" 2>"$OUT/$page.log"
   rm -rf "$prof"
+  # the same layout checks in a window 1024 px wide (a small laptop)
+  prof=$(mktemp -d)
+  chrome "$prof" --window-size=1024,900 --dump-dom "file://$OUT/$page.checks.html" >"$OUT/$page.1024.dom.html" \
+    2>"$OUT/$page.1024.log"
+  rm -rf "$prof"
+  res=$(sed -n '/<pre id="checks-result">/,/<\/pre>/p' "$OUT/$page.1024.dom.html")
+  case "$res" in
+  *'>PASS'*) echo "ok   $page layout at 1024 px: $(echo "$res" | tail -1 | sed 's/<[^>]*>//g')" ;;
+  *) echo "FAIL $page layout at 1024 px: ${res:-no result (checks did not run)}" | sed 's/<[^>]*>//g'; fail=1 ;;
+  esac
   res=$(sed -n '/<pre id="selftest-result">/,/<\/pre>/p' "$OUT/$page.dom.html")
   case "$res" in
   *'>PASS'*) echo "ok   $page: $(echo "$res" | tail -1 | sed 's/<[^>]*>//g')" ;;
@@ -93,6 +105,10 @@ PY
   if [ -n "$urls" ]; then
     echo "FAIL $page: network requests:"
     echo "$urls" | head -5
+    fail=1
+  fi
+  if [ "$page" = resnet50_edgetpu ] && [ "$(grep -c 'data-mem="link"' "$f")" -lt 5 ]; then
+    echo "FAIL $page: fewer than 5 roofline points bound by the host link"
     fail=1
   fi
   case "$page" in resnet50 | compare) ;; *) [ "${NNPERF_SCREENSHOTS:-}" = all ] || continue ;; esac
