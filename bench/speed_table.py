@@ -15,7 +15,6 @@ import subprocess
 import sys
 
 BATCHES = ",".join(str(b) for b in range(1, 251))
-BATCHES10K = ",".join(str(b) for b in range(1, 2501))
 
 
 def rows(d):
@@ -42,9 +41,6 @@ def rows(d):
         ("sweep resnet50, 1,000 configurations (2 hw x 2 dtype x 250 batch)",
          ["sweep", "models/resnet50.onnx", "--hw", "jetson-orin-nano,jetson-agx-orin", "--dtype", "int8,fp16",
           "--batch", BATCHES, "--format", "csv"], 20, "0.01 s"),
-        ("sweep resnet50, 10,000 configurations (2 hw x 2 dtype x 2,500 batch)",
-         ["sweep", "models/resnet50.onnx", "--hw", "jetson-orin-nano,jetson-agx-orin", "--dtype", "int8,fp16",
-          "--batch", BATCHES10K, "--format", "csv"], 5, "0.1 s"),
     ]
 
 
@@ -55,7 +51,7 @@ def run(argv):
     pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=null)
     _, status, ru = os.wait4(pid, 0)
     if status != 0:
-        sys.exit("failed (%d): %s" % (status, " ".join(argv)))
+        sys.exit("failed (%d): %s" % (status, " ".join(argv)[:200]))
     return ru.ru_utime + ru.ru_stime
 
 
