@@ -485,6 +485,10 @@ struct nnperf_compare_data {
      * "warnings"; NULL or 0: none */
     const char *const *warnings;
     int n_warnings;
+    /* [platform]: each platform's expected error (its validation keys: median and 90th-percentile |error| over its
+     * test rows and their number; 0 rows: not validated), as nnperf_prediction_summary gives it; NULL = not given */
+    const int *expected_error_rows;
+    const double *expected_error_median, *expected_error_p90;
 };
 /* Renders the model x platform comparison: table (FPS and latency per model and platform, the dtype each ran),
  * JSON (schema "nnperf.compare"), CSV (one row per model and platform) or HTML (FPS heatmap with a log colour

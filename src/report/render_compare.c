@@ -19,6 +19,21 @@ static double ceiling(const double *v, int p)
     return v ? v[p] : NAN;
 }
 
+/* the platform's expected error, short ("+-21% n=11", "not valid."), or long; 0 when not given */
+static int expected_error(const struct nnperf_compare_data *d, int p, int lng, char *b, size_t n)
+{
+    if (!d->expected_error_rows) return 0;
+    if (d->expected_error_rows[p] <= 0)
+        snprintf(b, n, lng ? "expected error: not validated" : "not valid.");
+    else if (lng)
+        c_snprintf(b, n, "expected error +-%.0f%% median, +-%.0f%% p90 (%d test rows)",
+                   100 * d->expected_error_median[p], 100 * d->expected_error_p90[p],
+                   d->expected_error_rows[p]);
+    else
+        c_snprintf(b, n, "+-%.0f%% n=%d", 100 * d->expected_error_median[p], d->expected_error_rows[p]);
+    return 1;
+}
+
 static void render_json(const struct nnperf_compare_data *d, struct strbuf *sb)
 {
     int M = d->n_models, P = d->n_platforms;
@@ -39,6 +54,15 @@ static void render_json(const struct nnperf_compare_data *d, struct strbuf *sb)
         rj_str(&j, "dtype", d->dtypes ? d->dtypes[p] : NULL);
         rj_num(&j, "peak_ops_per_s", ceiling(d->peak_ops, p));
         rj_num(&j, "ddr_bytes_per_s", ceiling(d->ddr_bandwidth, p));
+        if (d->expected_error_rows && d->expected_error_rows[p] > 0) {
+            rj_obj(&j, "expected_error", 0);
+            rj_num(&j, "median", d->expected_error_median[p]);
+            rj_num(&j, "p90", d->expected_error_p90[p]);
+            rj_int(&j, "test_rows", d->expected_error_rows[p]);
+            rj_end(&j);
+        } else {
+            rj_null(&j, "expected_error");
+        }
         rj_end(&j);
     }
     rj_end(&j);
@@ -138,6 +162,14 @@ static void render_table(const struct nnperf_compare_data *d, const struct nnper
             }
             sb_printf(sb, "\n%-*s", (int)name_w, "dtype");
             for (int p = h0; p < h1; p++) sb_printf(sb, " %*s", col_w, dtype_of(d, p));
+            char x[64];
+            if (!pass && expected_error(d, 0, 0, x, sizeof x)) { /* under the FPS: how far to trust it */
+                sb_printf(sb, "\n%-*s", (int)name_w, "exp. error");
+                for (int p = h0; p < h1; p++) {
+                    expected_error(d, p, 0, x, sizeof x);
+                    sb_printf(sb, " %*s", col_w, x);
+                }
+            }
             sb_putc(sb, '\n');
             for (int m = 0; m < M; m++) {
                 size_t l = strlen(d->models[m]);
@@ -186,6 +218,11 @@ static void html_tables(const struct nnperf_compare_data *d, struct strbuf *sb)
             rep_esc(sb, d->platforms[p]);
             sb_puts(sb, "<br><span class=\"muted\">");
             rep_esc(sb, dtype_of(d, p));
+            char x[128];
+            if (expected_error(d, p, 1, x, sizeof x)) {
+                sb_puts(sb, "<br>");
+                rep_esc(sb, x);
+            }
             sb_puts(sb, "</span></th>");
         }
         sb_puts(sb, "</tr></thead>\n<tbody>\n");

@@ -21,8 +21,12 @@ int cmd_compare(const struct cli_args *a)
     char(*errs)[512] = calloc((size_t)(M * P), sizeof *errs);
     const char **dtypes = calloc((size_t)P, sizeof *dtypes);
     double *peak = calloc((size_t)P, sizeof *peak), *bw = calloc((size_t)P, sizeof *bw);
-    if (!plats || !cells || !errs || !dtypes || !peak || !bw || cli_load_platforms(&r, plats)) {
-        free(plats), free(cells), free(errs), free(dtypes), free(peak), free(bw);
+    double *xm = calloc((size_t)P, sizeof *xm), *xp = calloc((size_t)P, sizeof *xp); /* expected error */
+    int *xr = calloc((size_t)P, sizeof *xr);
+    if (!plats || !cells || !errs || !dtypes || !peak || !bw || !xm || !xp || !xr ||
+        cli_load_platforms(&r, plats)) {
+        free(plats), free(cells), free(errs), free(dtypes), free(peak), free(bw), free(xm), free(xp),
+            free(xr);
         return 2;
     }
     /* html: accuracies for the pareto front and a batch sweep for the latency-vs-throughput lines */
@@ -98,6 +102,7 @@ int cmd_compare(const struct cli_args *a)
             c->ops_per_frame = s.ops_per_frame;
             c->ddr_bytes_per_frame = s.ddr_bytes_per_frame;
             nnperf_prediction_ceilings(p, &peak[hi], &bw[hi]);
+            xr[hi] = s.expected_error_rows, xm[hi] = s.expected_error_median, xp[hi] = s.expected_error_p90;
             nnperf_prediction_free(p);
         }
         nnperf_analysis_free(an);
@@ -126,7 +131,10 @@ int cmd_compare(const struct cli_args *a)
                                         .sweep_fps = sw_fps,
                                         .sweep_latency_ms = sw_lat,
                                         .warnings = (const char *const *)warns,
-                                        .n_warnings = n_warns};
+                                        .n_warnings = n_warns,
+                                        .expected_error_rows = xr,
+                                        .expected_error_median = xm,
+                                        .expected_error_p90 = xp};
         struct nnperf_render_options ro = {.width = cli_table_width(a)};
         char *text = NULL, err[1024];
         size_t tlen = 0;
@@ -139,8 +147,8 @@ int cmd_compare(const struct cli_args *a)
         free(text);
     }
     for (int hi = 0; hi < P; hi++) nnperf_platform_free(plats[hi]);
-    free(plats), free(cells), free(errs), free(dtypes), free(peak), free(bw), free(acc), free(sw_fps),
-        free(sw_lat);
+    free(plats), free(cells), free(errs), free(dtypes), free(peak), free(bw), free(xm), free(xp), free(xr),
+        free(acc), free(sw_fps), free(sw_lat);
     free(names);
     for (int i = 0; i < n_warns; i++) free(warns[i]);
     free(warns);
