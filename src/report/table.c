@@ -75,9 +75,21 @@ static void cell(struct strbuf *sb, const char *s, int w, int right)
         for (int i = n; i < w; i++) sb_putc(sb, ' ');
 }
 
-void rt_write(const struct rep_table *t, int width, int indent, struct strbuf *sb, int *dropped)
+/* column c has the same cell in every row (two rows at least): it tells nothing a row needs */
+static int constant(const struct rep_table *t, int c)
+{
+    if (t->rows < 2) return 0;
+    for (int r = 1; r < t->rows; r++)
+        if (strcmp(t->cells[(size_t)r * (size_t)t->nc + (size_t)c], t->cells[(size_t)c])) return 0;
+    return 1;
+}
+
+/* the table in width columns; *dropped: the columns left out; *same: the constant ones among them (a bit each) */
+static void rt_write_fit(const struct rep_table *t, int width, int indent, struct strbuf *sb, int *dropped,
+                         unsigned *same)
 {
     if (dropped) *dropped = 0;
+    if (same) *same = 0;
     if (t->failed) {
         sb->overflow = 1;
         return;
@@ -102,6 +114,16 @@ void rt_write(const struct rep_table *t, int width, int indent, struct strbuf *s
                 if (t->cols[c].min > 0 && w[c] > soft(&t->cols[c])) slack += w[c] - soft(&t->cols[c]);
             }
             if (total <= width) break;
+            /* a column with one value in every row goes first (the note names the value) */
+            int same_c = -1;
+            for (int c = nc - 1; c >= 0 && same_c < 0; c--)
+                if (on[c] && constant(t, c)) same_c = c;
+            if (same_c >= 0) {
+                on[same_c] = 0;
+                if (dropped) (*dropped)++;
+                if (same) *same |= 1u << same_c;
+                continue;
+            }
             int over = total - width;
             /* a name cut to about half its longest shown form is still better than a column less */
             if (slack >= over || worst < 0) {
@@ -137,6 +159,11 @@ void rt_write(const struct rep_table *t, int width, int indent, struct strbuf *s
         }
         sb_putc(sb, '\n');
     }
+}
+
+void rt_write(const struct rep_table *t, int width, int indent, struct strbuf *sb, int *dropped)
+{
+    rt_write_fit(t, width, indent, sb, dropped, NULL);
 }
 
 void rt_free(struct rep_table *t)
@@ -195,7 +222,14 @@ void rt_wrap_indent(struct strbuf *sb, const char *text, int width, int indent)
 void rt_finish(struct rep_table *t, int width, int indent, struct strbuf *sb, struct strbuf *note)
 {
     int dropped;
-    rt_write(t, width, indent, sb, &dropped);
+    unsigned same;
+    rt_write_fit(t, width, indent, sb, &dropped, &same);
+    if (same) {
+        sb_puts(note, "In every row:");
+        for (int c = 0, k = 0; c < t->nc; c++)
+            if (same & (1u << c)) sb_printf(note, "%s %s %s", k++ ? "," : "", t->cols[c].head, t->cells[c]);
+        sb_puts(note, ". ");
+    }
     rt_free(t);
     if (dropped > 0)
         sb_printf(note, "%d column%s left out to fit %d columns (--format csv has them all).", dropped,

@@ -1,6 +1,7 @@
 /* table.h - text tables for the terminal: rows of cells collected first, then written with each column as wide as
- * its widest cell. When the lines would be wider than the given width, the least useful columns are dropped first
- * (each column has a drop rank; rank 0 is never dropped) and then the name column is shortened from the left
+ * its widest cell. When the lines would be wider than the given width, a column with the same cell in every row is
+ * dropped first (rt_finish's note names its value), then the least useful columns (each column has a drop rank; rank
+ * 0 is dropped only when constant) and then the name column is shortened from the left
  * ("..layer4.2/conv3/Conv": the end of an exporter's name is its distinctive part). */
 #ifndef NNPERF_REPORT_TABLE_H
 #define NNPERF_REPORT_TABLE_H

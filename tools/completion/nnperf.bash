@@ -19,7 +19,7 @@ _nnperf() {
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
-        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&/^[^ ]/&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
@@ -42,7 +42,7 @@ _nnperf() {
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
-        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&/^[^ ]/&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
@@ -61,7 +61,7 @@ _nnperf() {
         --accuracy) COMPREPLY=() ;;
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
-        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&/^[^ ]/&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
@@ -82,7 +82,7 @@ _nnperf() {
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
-        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&/^[^ ]/&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
@@ -103,7 +103,7 @@ _nnperf() {
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
-        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&/^[^ ]/&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
@@ -128,7 +128,7 @@ _nnperf() {
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
             else
                 if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W "list show" -- "$cur"))
-                elif [ "$prev" = show ]; then COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur"))
+                elif [ "$prev" = show ]; then COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&/^[^ ]/&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur"))
                 else COMPREPLY=(); fi
             fi ;;
         esac ;;
@@ -149,7 +149,7 @@ _nnperf() {
         case "$prev" in
         --table) COMPREPLY=($(compgen -f -- "$cur")) ;;
         --fit) COMPREPLY=() ;;
-        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&/^[^ ]/&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;
         *)
@@ -165,7 +165,7 @@ _nnperf() {
         --measured) COMPREPLY=($(compgen -f -- "$cur")) ;;
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
-        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&/^[^ ]/&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
@@ -209,7 +209,7 @@ _nnperf() {
         --chunk) COMPREPLY=() ;;
         --max-batch) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
-        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&/^[^ ]/&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;
         --format) COMPREPLY=($(compgen -W "table json csv html" -- "$cur")) ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;
@@ -243,7 +243,7 @@ _nnperf() {
         --min-gain) COMPREPLY=() ;;
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
-        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
+        --hw) COMPREPLY=($(compgen -W "$(nnperf hw list 2>/dev/null | awk 'NR>1&&/^[^ ]/&&NF>1{print $1}')" -- "$cur") $(compgen -f -X '!*.y*ml' -- "$cur")) ;;
         --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;

@@ -196,6 +196,11 @@ void cli_progress_end(void);
 /* The width tables are fitted to: --width when given (0 = no limit), else 0 when writing to a file (-o), else the
  * terminal's width, else $COLUMNS, else 80. */
 int cli_table_width(const struct cli_args *a);
+/* The terminal's width on standard output, else $COLUMNS, else 0 (unknown). */
+int cli_columns(void);
+/* Words of s wrapped at width columns (0 = no limit), every line after the first indented by ind; the first line
+ * continues at column col (help texts, `hw list`'s descriptions). */
+void cli_wrap(FILE *f, const char *s, int col, int ind, int width);
 /* msg with control characters (a node or file name may carry escape sequences) written as \xNN; lines: line breaks
  * are kept (a multi-line log) */
 void cli_put_text(FILE *f, const char *msg, int lines);

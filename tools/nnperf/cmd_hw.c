@@ -14,12 +14,16 @@ static void put_tops(double ops)
         printf(" %9s", "-");
 }
 
-static int hw_list(void)
+/* the presets, a description wrapped in its column when the width (0 = none) is narrower than its lines; a
+ * continuation line starts with blanks, so a name is the first word of a line that does not */
+static int hw_list(int width)
 {
     char err[512];
     int n = nnperf_platform_preset_count();
-    printf("%-18s %9s %9s %9s %9s %9s  %s\n", "name", "int4", "int8", "fp16", "fp32", "ddr GB/s",
-           "description");
+    /* the description in a column of 24 at least, else on lines of its own under its preset */
+    int beside = width == 0 || width >= 70 + 24;
+    printf("%-18s %9s %9s %9s %9s %9s%s\n", "name", "int4", "int8", "fp16", "fp32", "ddr GB/s",
+           beside ? "  description" : "");
     for (int i = 0; i < n; i++) {
         const char *name = nnperf_platform_preset_name(i);
         struct nnperf_platform *p;
@@ -34,10 +38,21 @@ static int hw_list(void)
         put_tops(in.peak_int8);
         put_tops(in.peak_fp16);
         put_tops(in.peak_fp32);
-        printf(" %9.2f  %s\n", in.ddr_bandwidth / 1e9, in.description);
+        printf(" %9.2f", in.ddr_bandwidth / 1e9);
+        if (beside) {
+            printf("  ");
+            cli_wrap(stdout, in.description, 70, 70, width);
+        } else {
+            printf("\n    ");
+            cli_wrap(stdout, in.description, 4, 4, width);
+        }
         nnperf_platform_free(p);
     }
-    printf("\n%d presets (peaks in TOPS; 'nnperf hw show NAME' prints one with its sources)\n", n);
+    char foot[128];
+    snprintf(foot, sizeof foot,
+             "%d presets (peaks in TOPS; 'nnperf hw show NAME' prints one with its sources)", n);
+    printf("\n");
+    cli_wrap(stdout, foot, 0, 0, width);
     return cli_finish_stdout();
 }
 
@@ -86,7 +101,7 @@ static int hw_show(const struct cli_args *a, const char *what)
 int cmd_hw(const struct cli_args *a)
 {
     const char *sub = a->operands[0];
-    if (a->n_operands == 1 && !strcmp(sub, "list")) return hw_list();
+    if (a->n_operands == 1 && !strcmp(sub, "list")) return hw_list(cli_columns());
     if (a->n_operands == 2 && !strcmp(sub, "show")) return hw_show(a, a->operands[1]);
     const char *cands[] = {"list", "show"}, *sug = cli_suggest(sub, cands, 2);
     cli_error("hw: expected 'list' or 'show NAME|FILE'%s%s%s (see 'nnperf help hw')",

@@ -135,9 +135,15 @@ int cli_table_width(const struct cli_args *a)
     if (a->v[OPT_WIDTH].n) return a->v[OPT_WIDTH].i[a->v[OPT_WIDTH].n - 1];
     const char *out = cli_str(a, OPT_OUTPUT);
     if (out && strcmp(out, "-")) return 0; /* a file: no limit */
+    int w = cli_columns();
+    return w > 0 ? w : 80;
+}
+
+int cli_columns(void)
+{
     int w = cli_term_width(1);
     if (w > 0) return w;
     const char *c = getenv("COLUMNS");
     long n = c ? strtol(c, NULL, 10) : 0;
-    return n > 0 && n < 10000 ? (int)n : 80;
+    return n > 0 && n < 10000 ? (int)n : 0;
 }
