@@ -504,6 +504,32 @@ static int meets(const struct nnperf_serve_options *o, const struct nnperf_serve
            (o->slo_tpot_s <= 0 || r->tpot_s[k] <= o->slo_tpot_s);
 }
 
+/* The state of the rate search: the bracket [lo, hi] (0: not found yet) and the run at lo */
+struct rate_search {
+    const struct llm_serve_in *in;
+    const struct pricer *pr;
+    const struct load *ld;
+    long long blocks;
+    double lo, hi;
+    struct nnperf_serve_result *best;
+    struct diag *d;
+};
+
+/* one simulation at rate x: x becomes the bracket's low end when it meets the target (its run kept), else the high
+ * end. Returns the simulation's status; *ok whether it met the target */
+static enum nnperf_status probe(struct rate_search *s, double x, int *ok)
+{
+    struct nnperf_serve_result r;
+    enum nnperf_status st = simulate(s->in, s->pr, s->ld, x, 0, s->blocks, &r, NULL, s->d);
+    *ok = !st && meets(&s->in->o, &r);
+    if (st) return st;
+    if (*ok)
+        s->lo = x, *s->best = r;
+    else
+        s->hi = x;
+    return st;
+}
+
 /* The largest rate that meets the target: from the load's own rate (or 1 request/s) doubled while it meets it or
  * halved until it does (40 times at most), then 16 bisections of the bracket; the same requests at every rate.
  * out: the run at that rate, slo_rate 0 when none meets it */
@@ -511,33 +537,16 @@ static enum nnperf_status search_rate(const struct llm_serve_in *in, const struc
                                       const struct load *ld, double start, long long blocks,
                                       struct nnperf_serve_result *out, struct diag *d)
 {
-    struct nnperf_serve_result r;
-    double lo = 0, hi = 0, x = start;
-    enum nnperf_status st = simulate(in, pr, ld, x, 0, blocks, &r, NULL, d);
-    int up = !st && meets(&in->o, &r);
-    if (up)
-        lo = x, *out = r;
-    else
-        hi = x;
-    for (int i = 0; !st && i < 40 && !(lo > 0 && hi > 0); i++) {
+    struct rate_search s = {in, pr, ld, blocks, 0, 0, out, d};
+    double x = start;
+    int up, ok;
+    enum nnperf_status st = probe(&s, x, &up);
+    for (int i = 0; !st && i < 40 && !(s.lo > 0 && s.hi > 0); i++) {
         x = up ? 2 * x : x / 2;
-        st = simulate(in, pr, ld, x, 0, blocks, &r, NULL, d);
-        if (st) break;
-        if (meets(&in->o, &r))
-            lo = x, *out = r;
-        else
-            hi = x;
+        st = probe(&s, x, &ok);
     }
-    for (int i = 0; !st && lo > 0 && hi > 0 && i < 16; i++) {
-        double mid = 0.5 * (lo + hi);
-        st = simulate(in, pr, ld, mid, 0, blocks, &r, NULL, d);
-        if (st) break;
-        if (meets(&in->o, &r))
-            lo = mid, *out = r;
-        else
-            hi = mid;
-    }
-    out->slo_rate = lo;
+    for (int i = 0; !st && s.lo > 0 && s.hi > 0 && i < 16; i++) st = probe(&s, 0.5 * (s.lo + s.hi), &ok);
+    out->slo_rate = s.lo;
     return st;
 }
 
