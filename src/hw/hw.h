@@ -97,11 +97,12 @@ struct hw_desc {
         ic_hop_s; /* the link: bytes/s one direction, its efficiency, fixed and per-step
                                                  latency of a collective */
     int overlap;
-    double overlap_exp;  /* compute and memory combine as (c^k + m^k)^(1/k) when overlapping; 0 = max */
-    int fuse_pointwise;  /* adjacent element-wise, norm, reduce, data and view nodes join one kernel */
-    int fused_attention; /* MatMul(Q,K) -> pointwise -> Softmax -> MatMul(.,V) is one kernel */
-    int weight_only;     /* a dtype without a peak is weight-only quantization: computed at default_dtype */
-    int frame_serial;    /* a batch runs frame by frame: per-layer cost and streamed weights once per frame */
+    double overlap_exp;    /* compute and memory combine as (c^k + m^k)^(1/k) when overlapping; 0 = max */
+    int fuse_pointwise;    /* adjacent element-wise, norm, reduce, data and view nodes join one kernel */
+    int fused_attention;   /* MatMul(Q,K) -> pointwise -> Softmax -> MatMul(.,V) is one kernel */
+    int kv_per_query_head; /* decode attention reads a grouped-query KV head once per query head */
+    int weight_only;       /* a dtype without a peak is weight-only quantization: computed at default_dtype */
+    int frame_serial; /* a batch runs frame by frame: per-layer cost and streamed weights once per frame */
     char memory_model[HW_MAX_NAME]; /* "planned", "tiled", "weights-only"; "" = planned */
     double weight_sram_bytes; /* on-chip weight memory: weights that fit stay resident across inferences */
     double link_bw; /* host link (USB, PCIe) bytes/s: inputs, outputs and streamed weights; 0 = none */

@@ -140,6 +140,11 @@ const struct hw_key hw_keys[] = {
     {"compute.fused_attention", HW_T_BOOL, .off = D(fused_attention),
      .doc = "MatMul(Q, K) -> element-wise -> Softmax -> MatMul(., V) runs as one kernel: the scores never leave the "
             "chip and, for a decoder's causal attention, the masked half is skipped (docs/prediction.md)"},
+    {"compute.kv_per_query_head", HW_T_BOOL, .off = D(kv_per_query_head),
+     .doc = "a decode step's attention (GroupQueryAttention over one new token) reads each KV head's cache once per "
+            "query head sharing it, as a kernel with one thread block per query head does (TensorRT-LLM's masked "
+            "multi-head attention without its XQA kernel, docs/llm.md): the cache reads are query heads / KV heads "
+            "times larger; false: once per KV head (XQA, FlashAttention, FlashInfer)"},
 
     {"compute.weight_only", HW_T_BOOL, .off = D(weight_only),
      .doc = "a dtype without a peak of its own (compute.peak_ops) is weight-only quantization: its weights are "

@@ -552,6 +552,27 @@ static void group_tensors(struct whole *w)
     }
 }
 
+/* How many times layer L reads the KV cache input v from DDR: query heads / KV heads when the platform's decode
+ * attention reads a KV head once per query head sharing it (compute.kv_per_query_head) and L is a decode step's
+ * GroupQueryAttention (one new token) reading v as its past key or value; else once. */
+static double kv_reads(const struct nnperf_prediction *p, const struct pr_layer *L, const struct ir_value *v)
+{
+    if (!p->hw.kv_per_query_head) return 1;
+    for (int i = 0; i < L->n_nodes; i++) {
+        const struct ir_node *nd = L->nodes[i];
+        if (nd->op != OPID_MS_GROUP_QUERY_ATTENTION || nd->n_in < 5 || (nd->in[3] != v && nd->in[4] != v) ||
+            !nd->in[0] || nd->in[0]->rank != 3 || nd->in[0]->dims[1].val != 1)
+            continue;
+        int64_t heads = 0, kv_heads = 0;
+        for (int a = 0; a < nd->n_attr; a++) {
+            if (!strcmp(nd->attrs[a].name, "num_heads")) heads = nd->attrs[a].i;
+            if (!strcmp(nd->attrs[a].name, "kv_num_heads")) kv_heads = nd->attrs[a].i;
+        }
+        if (heads > kv_heads && kv_heads > 0) return (double)heads / (double)kv_heads;
+    }
+    return 1;
+}
+
 /* where layer l reads each tensor from: the fallback unit through DDR, SRAM, a spill, the host link or DDR */
 static void place_reads(struct whole *w, int l)
 {
@@ -578,7 +599,7 @@ static void place_reads(struct whole *w, int l)
         } else if (T->producer < 0 && p->hw.link_bw > 0) {
             L->link_bytes += T->bytes; /* a graph input arrives over the host link */
         } else {
-            L->load_bytes += T->bytes;
+            L->load_bytes += T->bytes * kv_reads(p, L, T->v);
         }
     }
 }

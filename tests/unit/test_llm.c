@@ -331,8 +331,9 @@ static void test_errors(void)
     nnperf_model_free(m);
 }
 
-static struct nnperf_prediction *predict_phase(const char *name, struct nnperf_model **m,
-                                               struct nnperf_analysis **a, const char *const *inputs, int n)
+static struct nnperf_prediction *predict_phase(const char *name, const struct nnperf_platform *plat,
+                                               struct nnperf_model **m, struct nnperf_analysis **a,
+                                               const char *const *inputs, int n)
 {
     char err[512];
     struct nnperf_prediction *p = NULL;
@@ -340,7 +341,7 @@ static struct nnperf_prediction *predict_phase(const char *name, struct nnperf_m
     *m = load(name);
     struct nnperf_analyze_options ao = {inputs, n, NULL, 0};
     if (*m && nnperf_analyze(*m, &ao, a, err, sizeof err) == NNPERF_OK)
-        nnperf_predict(*a, &gpu, NULL, &p, err, sizeof err);
+        nnperf_predict(*a, plat, NULL, &p, err, sizeof err);
     return p;
 }
 
@@ -357,7 +358,7 @@ static void test_decode_traffic(void)
                             "past_key_values.1.value=1x2x12x16"};
     struct nnperf_model *m;
     struct nnperf_analysis *a;
-    struct nnperf_prediction *p = predict_phase("tiny-llama-hf", &m, &a, inputs, 7);
+    struct nnperf_prediction *p = predict_phase("tiny-llama-hf", &gpu, &m, &a, inputs, 7);
     CHECK(p != NULL);
     int concat = 0, expand = 0;
     for (int i = 0; p && i < nnperf_prediction_layer_count(p); i++) {
@@ -386,7 +387,7 @@ static void test_decode_traffic(void)
                          "past_key_values.0.value=1x2x0x16",
                          "past_key_values.1.key=1x2x0x16",
                          "past_key_values.1.value=1x2x0x16"};
-    p = predict_phase("tiny-llama-genai-int4", &m, &a, gin, 6);
+    p = predict_phase("tiny-llama-genai-int4", &gpu, &m, &a, gin, 6);
     CHECK(p != NULL);
     int q = 0;
     for (int i = 0; p && i < nnperf_prediction_layer_count(p); i++) {
@@ -402,6 +403,58 @@ static void test_decode_traffic(void)
     nnperf_prediction_free(p);
     nnperf_analysis_free(a);
     nnperf_model_free(m);
+}
+
+/* compute.kv_per_query_head: a decode step's GroupQueryAttention (tiny-llama: 4 query heads over 2 KV heads) reads
+ * its past key and value once per query head, twice the cache; the prefill (no past, several tokens) and the other
+ * layers are unchanged */
+static double gqa_load(const char *const *inputs, int n, int per_query_head, double *others)
+{
+    struct nnperf_platform p = gpu;
+    p.hw.kv_per_query_head = per_query_head;
+    struct nnperf_model *m;
+    struct nnperf_analysis *a;
+    struct nnperf_prediction *pr = predict_phase("tiny-llama-genai", &p, &m, &a, inputs, n);
+    double gqa = 0;
+    *others = 0;
+    for (int i = 0; pr && i < nnperf_prediction_layer_count(pr); i++) {
+        struct nnperf_layer_info li;
+        nnperf_prediction_layer(pr, i, &li);
+        if (!strcmp(li.op, "GroupQueryAttention"))
+            gqa += li.load_bytes;
+        else
+            *others += li.ddr_bytes;
+    }
+    nnperf_prediction_free(pr);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+    return gqa;
+}
+
+static void test_kv_per_query_head(void)
+{
+    const char *decode[] = {"input_ids=1x1",
+                            "attention_mask=1x13",
+                            "past_key_values.0.key=1x2x12x16",
+                            "past_key_values.0.value=1x2x12x16",
+                            "past_key_values.1.key=1x2x12x16",
+                            "past_key_values.1.value=1x2x12x16"};
+    const char *prefill[] = {"input_ids=1x4",
+                             "attention_mask=1x4",
+                             "past_key_values.0.key=1x2x0x16",
+                             "past_key_values.0.value=1x2x0x16",
+                             "past_key_values.1.key=1x2x0x16",
+                             "past_key_values.1.value=1x2x0x16"};
+    double o1, o2;
+    double once = gqa_load(decode, 6, 0, &o1), per_head = gqa_load(decode, 6, 1, &o2);
+    CHECK(once > 0);
+    /* 2 layers' past key and value: 2 KV heads x 12 tokens x 16 x 2 bytes each, read by 2 query heads per KV
+     * head: once more */
+    double past = 2.0 * 2 * 2 * 12 * 16 * 2;
+    CHECK(fabs(per_head - once - past) < 1e-9);
+    CHECK(o1 == o2);
+    double p1 = gqa_load(prefill, 6, 0, &o1), p2 = gqa_load(prefill, 6, 1, &o2);
+    CHECK(p1 > 0 && p1 == p2 && o1 == o2);
 }
 
 /* a platform from gpu_yaml with extra memory keys */
@@ -1155,6 +1208,7 @@ int main(void)
     test_unbound();
     test_errors();
     test_decode_traffic();
+    test_kv_per_query_head();
     test_phases_independent();
     test_weight_only();
     test_memory_refusal();
