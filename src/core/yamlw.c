@@ -27,6 +27,7 @@ void yw_begin(struct yamlw *w, struct strbuf *sb)
 {
     memset(w, 0, sizeof *w);
     w->sb = sb;
+    w->start = sb->len;
     if (!yaml_emitter_initialize(&w->e)) {
         w->err = 1;
         sb->overflow = 1;
@@ -139,8 +140,12 @@ int yw_end(struct yamlw *w)
         w->sb->overflow = 1;
     }
     yaml_emitter_delete(&w->e);
-    /* an open-ended document is closed with "..." by some libyaml versions: the fragment goes on after it */
-    if (w->sb->p && w->sb->len >= 4 && !strcmp(w->sb->p + w->sb->len - 4, "...\n")) w->sb->len -= 4;
+    /* an open-ended document is closed with "..." by some libyaml versions: the fragment goes on after it. Only a
+     * line of its own is that marker: a plain scalar may end in "..." too (`name: a...`) */
+    size_t n = w->sb->len;
+    if (w->sb->p && n >= w->start + 4 && !memcmp(w->sb->p + n - 4, "...\n", 4) &&
+        (n == w->start + 4 || w->sb->p[n - 5] == '\n'))
+        w->sb->len -= 4;
     if (w->sb->p) w->sb->p[w->sb->len] = 0;
     return w->err;
 }

@@ -13,6 +13,7 @@ struct yamlw {
     yaml_emitter_t e;
     struct strbuf *sb;
     int err; /* the emitter refused an event or ran out of memory: the output is incomplete (sb->overflow set) */
+    size_t start; /* sb->len when the fragment began */
 };
 
 /* Starts a fragment written into sb: a stream with one implicit document, block styles, no line width. */
