@@ -4,7 +4,9 @@
  * bindings), "t:DTYPE", "p:PLOT" and "n:PLATFORM" (a name of lower-case letters, digits and '-', so no file is
  * read). The sequence is the binding's: load, analyze, summary/warnings/unbound dims, render, platform, predict,
  * render, plot, annotate (and load what it wrote), free. Every call returns a known status with a message when it
- * fails, every text has the length it reports, and everything is freed (LeakSanitizer; a finding: abort). */
+ * fails, every text has the length it reports, and everything is freed (LeakSanitizer; a finding: abort).
+ * The four models and the presets are loaded once (LLVMFuzzerInitialize) and each input works on a copy of its
+ * platform: loading a file is fuzzed by fuzz_onnx and fuzz_platform, and it was most of this harness's time. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,36 @@
 #define NNPERF_SOURCE_DIR "."
 #endif
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char *const models[] = {"tests/data/predict/fuse_block.onnx", "tests/data/predict/shortcut.onnx",
+                                     "tests/data/predict/attention.onnx", "tests/data/text/dims.onnx"};
+static struct nnperf_model *model[4];
+static struct nnperf_platform **preset;
+static int preset_n;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    char path[512], err[1024];
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", NNPERF_SOURCE_DIR, models[i]);
+        if (nnperf_model_load(path, NULL, &model[i], err, sizeof err) !=
+            NNPERF_OK) { /* the test models load */
+            fprintf(stderr, "fuzz_capi: %s\n", err);
+            abort();
+        }
+    }
+    preset_n = nnperf_platform_preset_count();
+    if (preset_n <= 0 || !nnperf_version() || !(preset = calloc((size_t)preset_n, sizeof *preset))) abort();
+    for (int i = 0; i < preset_n; i++)
+        if (nnperf_platform_load(nnperf_platform_preset_name(i), &preset[i], err, sizeof err) != NNPERF_OK) {
+            fprintf(stderr, "fuzz_capi: %s\n", err);
+            abort();
+        }
+    return 0;
+}
 
 static void status_ok(enum nnperf_status st, const char *err)
 {
@@ -31,9 +62,6 @@ static void text_ok(enum nnperf_status st, const char *out, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const char *const models[] = {"tests/data/predict/fuse_block.onnx",
-                                         "tests/data/predict/shortcut.onnx",
-                                         "tests/data/predict/attention.onnx", "tests/data/text/dims.onnx"};
     if (size < 8 || size > 4096) return 0;
     char *text = malloc(size - 7);
     if (!text) abort();
@@ -51,29 +79,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             strspn(s + 2, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(s + 2))
             plat_name = s + 2;
     }
-    int preset_n = nnperf_platform_preset_count();
-    if (preset_n <= 0 || !nnperf_version()) abort();
-    if (!plat_name) plat_name = nnperf_platform_preset_name(data[1] % preset_n);
+    int preset_i = plat_name ? -1 : data[1] % preset_n;
     enum nnperf_format fmt = (enum nnperf_format)(data[2] % 6); /* 4 and 5: not a format */
     int memory_model = (int)(data[3] % 5) - 1;
     int32_t batch;
     memcpy(&batch, data + 4, sizeof batch);
 
-    char path[512], err[1024];
-    snprintf(path, sizeof path, "%s/%s", NNPERF_SOURCE_DIR, models[data[0] % 4]);
-    struct nnperf_model *m = NULL;
+    char err[1024];
+    struct nnperf_model *m = model[data[0] % 4];
     struct nnperf_analysis *a = NULL;
     struct nnperf_platform *pl = NULL;
     struct nnperf_prediction *p = NULL;
     char *out = NULL;
     size_t len = 0;
-    err[0] = 0;
-    enum nnperf_status st = nnperf_model_load(path, NULL, &m, err, sizeof err);
-    status_ok(st, err);
-    if (st) abort(); /* the test models load */
     struct nnperf_analyze_options ao = {shapes, ns, dims, nd};
     err[0] = 0;
-    st = nnperf_analyze(m, &ao, &a, err, sizeof err);
+    enum nnperf_status st = nnperf_analyze(m, &ao, &a, err, sizeof err);
     status_ok(st, err);
     if (st == NNPERF_OK) {
         struct nnperf_summary s;
@@ -90,7 +111,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         nnperf_free(out);
         out = NULL;
         err[0] = 0;
-        st = nnperf_platform_load(plat_name, &pl, err, sizeof err);
+        st = preset_i >= 0 ? nnperf_platform_copy(preset[preset_i], &pl)
+                           : nnperf_platform_load(plat_name, &pl, err, sizeof err);
         status_ok(st, err);
         if (st == NNPERF_OK && !s.unbound_dims) {
             struct nnperf_predict_options po = {.dtype = dtype, .batch = batch, .memory_model = memory_model};
@@ -137,7 +159,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     nnperf_prediction_free(p);
     nnperf_platform_free(pl);
     nnperf_analysis_free(a);
-    nnperf_model_free(m);
     free(text);
     return 0;
 }
