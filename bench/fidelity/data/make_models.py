@@ -5,7 +5,7 @@ Developer tool only (needs python3-torchvision and python3-onnx; CI never runs i
 committed. Weights are stripped the way models/make_models.py strips them (its strip_weights: every initializer over
 1 KiB becomes an external-data reference to a file that is not shipped).
 
-    /usr/bin/python3 bench/fidelity/data/make_models.py
+    /usr/bin/python3 bench/fidelity/data/make_models.py [NAME...]     (no NAME: all of them)
 
 Models (random weights, eval mode, opset 13, input "input", output "output"):
   cnv_s{1,0.5,0.25,0.125}  QuTiBench's CNV at a channel scale (docs/sources.md [QUTIBENCH]; its topology table:
@@ -16,6 +16,9 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
   mobilenet_v1            MobileNet v1 1.0 (Howard et al. 2017): 3x3 stem 32 stride 2, 13 depthwise-separable
                           blocks, global pool, FC 1000; 1x3x224x224.
   vgg19                   torchvision vgg19; 1x3x224x224.
+  vit_b_32_384            torchvision vit_b_32 built for 384x384 input (ViT-B/32: 12 layers, width 768, 12 heads,
+                          145 tokens), the network of ncnn's benchmark 'vision_transformer' (rpi5_ncnn.csv);
+                          1x3x384x384.
 Prints each model's parameters and MACs (QuTiBench's numbers for CNV/MLP are checked here)."""
 import importlib.util
 import io
@@ -74,12 +77,16 @@ def models():
         yield "mlp_s" + tag, mlp(s)
     yield "mobilenet_v1", mobilenet_v1()
     yield "vgg19", (torchvision.models.vgg19(weights=None), (1, 3, 224, 224))
+    yield "vit_b_32_384", (torchvision.models.vit_b_32(weights=None, image_size=384), (1, 3, 384, 384))
 
 
 def main():
     out = os.path.join(HERE, "models")
     os.makedirs(out, exist_ok=True)
+    only = set(sys.argv[1:])
     for name, (model, shape) in models():
+        if only and name not in only:
+            continue
         model.eval()
         macs, _ = mm.count_macs(model, shape)
         params = mm.count_params(model)
