@@ -49,7 +49,11 @@ struct ct_fit {
     int n_par;
     int skip; /* row left out, or -1 */
     int evals;
-    double spread; /* > 0: the time scale alone is fitted and shrunk toward 1 by it (shrink_scale) */
+    int shrink;    /* a lone time scale is shrunk toward 1 (shrink_scale): keys chosen without --fit */
+    double spread; /* the platform's validation spread (validation.log_spread), 0 when it has none */
+    int hold;      /* the time scale held at 1: the rows do not tell the platform's bias (choose_keys) */
+    double lr[CT_MAX_ROWS]
+             [2]; /* per row, ln(measured / predicted time) of its latency and throughput on the base */
     struct diag *d;
 };
 
@@ -109,9 +113,9 @@ static void apply(const struct ct_fit *f, const double *x, struct hw_desc *hw)
 static double predict_row(const struct ct_row *r, const struct hw_desc *hw, struct diag *d, double *tp)
 {
     struct nnperf_platform plat = {*hw};
-    /* one timeline interval: the fit reads the latency and throughput only, and a fitted time scale can make the
-     * run long enough to fill the largest series on each of the fit's hundreds of predictions */
-    struct nnperf_predict_options o = {.dtype = r->dtype, .batch = r->batch, .interval_s = 1e9};
+    /* no timeline: the fit reads the latency and throughput only, on each of its hundreds of predictions */
+    struct nnperf_predict_options o = {
+        .dtype = r->dtype, .batch = r->batch, .interval_s = NNPERF_NO_TIMELINE};
     struct nnperf_prediction *p;
     char err[512];
     if (nnperf_predict(r->a, &plat, &o, &p, err, sizeof err) != NNPERF_OK) {
@@ -488,21 +492,49 @@ static int errors_of(const struct ct_fit *f, const double *t, const double *tp, 
     return n;
 }
 
-/* With the time scale the only key and the platform's validation spread s (validation.log_spread): one model's
- * error is the platform's common bias plus its own deviation, of spread s; the mean ln ratio m of n measurements
- * estimates the bias with variance s^2 / n, so the scale is shrunk toward 1 by the positive-part James-Stein factor:
- * ln scale = m x max(0, 1 - s^2 / (n m^2)). Measurements within the spread leave the platform as it is; a platform
- * off by a constant factor well beyond it gets nearly the whole scale. */
+/* Student's t at 95% (two-sided) for dof degrees of freedom (1.96 + 2.5 / dof above 10: within 1%) */
+static double t95(int dof)
+{
+    static const double t[] = {0, 12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23};
+    return dof <= 10 ? t[dof] : 1.96 + 2.5 / dof;
+}
+
+/* The spread s of one model's ln ratio (measured / predicted time) around the common bias, for a lone time scale
+ * fitted on the rows in the fit: with two measurements or more, their own sample spread (n - 1 degrees of freedom)
+ * and the critical value Student's t at 95%; with one, the platform's validation spread (its test rows, which the
+ * user's rows are not) and 2. Returns the number of measurements n; 0 when nothing can be said (one measurement on
+ * a platform without a validation spread). */
+static int scale_spread(const struct ct_fit *f, double *s, double *crit)
+{
+    double l[2 * CT_MAX_ROWS], m = 0, v = 0;
+    int n = 0;
+    for (int i = 0; i < f->n_rows; i++) {
+        if (f->rows[i].excluded || i == f->skip) continue;
+        if (f->rows[i].measured_s > 0) l[n++] = f->lr[i][0];
+        if (f->rows[i].measured_tp_fps > 0) l[n++] = f->lr[i][1];
+    }
+    for (int i = 0; i < n; i++) m += l[i] / n;
+    for (int i = 0; i < n; i++) v += (l[i] - m) * (l[i] - m);
+    *s = n >= 2 ? sqrt(v / (n - 1)) : f->spread;
+    *crit = n >= 2 ? t95(n - 1) : 2;
+    return n >= 2 || (n == 1 && f->spread > 0) ? n : 0;
+}
+
+/* With the time scale the only key: one model's ln ratio is the board's common bias plus the model's own
+ * deviation, of spread s (scale_spread); the fitted ln scale m of n measurements estimates the bias with standard
+ * error se = s / sqrt(n). The scale is held at 1 unless |m| > crit x se (a bias that many standard errors from none:
+ * a new model within the spread of the platform is what any model does on it, and tells nothing of the board), and
+ * otherwise shrunk toward 1 by the positive-part James-Stein factor: ln scale = m x max(0, 1 - se^2 / m^2). Rows
+ * that agree with each other on a factor get nearly all of it. */
 static void shrink_scale(const struct ct_fit *f, double *x)
 {
-    if (!(f->spread > 0) || f->n_par != 1 || strcmp(f->par[0].path, "calibration.time_scale") || x[0] == 0)
-        return;
-    int n = 0;
-    for (int i = 0; i < f->n_rows; i++)
-        if (!f->rows[i].excluded && i != f->skip)
-            n += (f->rows[i].measured_s > 0) + (f->rows[i].measured_tp_fps > 0);
-    double a = n > 0 ? 1 - f->spread * f->spread / (n * x[0] * x[0]) : 0;
-    x[0] *= a > 0 ? a : 0;
+    if (!f->shrink || f->n_par != 1 || strcmp(f->par[0].path, "calibration.time_scale")) return;
+    if (f->hold) x[0] = 0;
+    double s, crit;
+    int n = scale_spread(f, &s, &crit);
+    if (x[0] == 0 || n == 0) return;
+    double se = s / sqrt(n);
+    x[0] *= fabs(x[0]) > crit * se ? fmax(0, 1 - se * se / (x[0] * x[0])) : 0;
 }
 
 /* fits the parameters from their initial values into x */
@@ -540,34 +572,50 @@ static double leave_one_out(struct ct_fit *f, const double *x, double *t, double
     return median_abs(e, errors_of(f, t, tp, e));
 }
 
-/* The keys a calibration without --fit frees, from the number of measurements: one scale on every time for one or
- * two (all they can tell). From three on, one physical residual that matters on this platform (the efficiency of
- * its compute, its DDR efficiency, the fixed cost per run, its host link when it has one) may take the scale's
- * place, and from five on keys may join it (forward selection); each step must lower the leave-one-out median
- * |error| by a tenth, and a fit without one row must keep more measurements than keys (else leaving a row out
- * interpolates the others exactly and proves nothing); three keys at most. On a validated platform the scale alone
- * is shrunk by the spread of its test rows (shrink_scale), and a key must beat that. */
-static enum nnperf_status choose_keys(struct ct_fit *f, struct strbuf *lg)
+/* The keys a calibration without --fit frees, from the number of measurements. Up to four: one scale on every time
+ * (all so few can tell), moved only as far as the rows agree on it (shrink_scale). From five on, by leave-one-out
+ * on the user's own rows (each row predicted by a fit that left it out: the honest estimate of the error on a new
+ * model): the candidates are the platform as it is (nothing fitted: its own errors on the rows), the scale, one
+ * physical residual that matters on this platform in the scale's place (the efficiency of its compute, its DDR
+ * efficiency, the fixed cost per run, the host's cost per frame, its host link when it has one), then keys joining
+ * it (forward selection) while a fit without one row keeps more measurements than keys; three keys at most. Each
+ * step must lower the leave-one-out median |error| by a tenth; when the chosen keys do not lower the platform's own
+ * error by a tenth, the scale is held at 1 (f->hold: the rows differ from the platform no more than from each
+ * other). On the fidelity rows, three rows choosing among physical keys or two keys by leave-one-out did worse than
+ * the scale (bench/RESULTS.md, "Calibration on a few rows"). */
+static enum nnperf_status choose_keys(struct ct_fit *f, const double *t0, const double *tp0,
+                                      struct strbuf *lg)
 {
     enum nnperf_status st = add_param(f, "calibration.time_scale");
     int n_res = count_measurements(f);
+    f->shrink = 1;
     if (f->base.val_rows > 0 && f->base.n_set == 0) f->spread = f->base.val_spread;
-    if (st || n_res < 3) {
+    if (st || n_res < 5) {
         if (!st && lg)
-            sb_printf(lg, "keys: calibration.time_scale (%d measurement%s: one scale on every time)\n", n_res,
-                      n_res == 1 ? "" : "s");
+            sb_printf(
+                lg,
+                "keys: calibration.time_scale (%d measurement%s: one scale on every time, moved only as far "
+                "as the rows agree on it)\n",
+                n_res, n_res == 1 ? "" : "s");
         return st;
     }
     static const char *const cand[] = {"efficiency", "memory.ddr_efficiency", "overhead.per_run_s",
-                                       "memory.link_bandwidth"};
-    int used[4] = {0, 0, 0, f->base.link_bw > 0 ? 0 : 1};
-    double x[CT_MAX_PARAMS], t[CT_MAX_ROWS], tp[CT_MAX_ROWS];
+                                       "overhead.host_per_frame_s", "memory.link_bandwidth"};
+    enum { NC = sizeof cand / sizeof *cand };
+    int used[NC] = {0};
+    used[NC - 1] = f->base.link_bw > 0 ? 0 : 1;
+    double x[CT_MAX_PARAMS], t[CT_MAX_ROWS], tp[CT_MAX_ROWS], e[2 * CT_MAX_ROWS];
+    double none = median_abs(e, errors_of(f, t0, tp0, e));
     fit_all(f, x);
     double best = leave_one_out(f, x, t, tp);
-    if (lg) sb_printf(lg, "keys: calibration.time_scale (leave-one-out median |error| %.1f%%)", 100 * best);
+    if (lg)
+        sb_printf(lg,
+                  "keys by leave-one-out median |error| on these rows: the platform as it is %.1f%%; "
+                  "calibration.time_scale %.1f%%",
+                  100 * none, 100 * best);
     /* one physical residual in the scale's place */
     int pick = -1;
-    for (int c = 0; c < 4 && !st; c++) {
+    for (int c = 0; c < NC && !st; c++) {
         if (used[c]) continue;
         f->n_par = 0;
         if ((st = add_param(f, cand[c]))) break;
@@ -584,7 +632,7 @@ static enum nnperf_status choose_keys(struct ct_fit *f, struct strbuf *lg)
     while (!st && f->n_par < 3 && f->n_par + 1 < n_res - 1) {
         pick = -1;
         double pb = best;
-        for (int c = 0; c < 4 && !st; c++) {
+        for (int c = 0; c < NC && !st; c++) {
             if (used[c]) continue;
             if ((st = add_param(f, cand[c]))) break;
             fit_all(f, x);
@@ -597,6 +645,14 @@ static enum nnperf_status choose_keys(struct ct_fit *f, struct strbuf *lg)
         used[pick] = 1;
         if (lg) sb_printf(lg, ", %s (%.1f%%)", cand[pick], 100 * pb);
         best = pb;
+    }
+    if (!st && !(best < 0.9 * none)) { /* no fit predicts a left-out row better than the platform does */
+        f->n_par = 0;
+        st = add_param(f, "calibration.time_scale");
+        f->hold = 1;
+        if (lg)
+            sb_printf(lg, "; none lowers the platform's own %.1f%% by a tenth: time scale held at 1",
+                      100 * none);
     }
     if (lg) sb_printf(lg, "\n");
     return st;
@@ -886,6 +942,11 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
         if ((t[0][i] = predict_row(&f.rows[i], &f.base, &d, &tp[0][i])) <= 0)
             st = d.status ? d.status : NNPERF_E_INVALID;
     if (!st) guard_outliers(&f, t[0], tp[0], &lg);
+    for (int i = 0; !st && i < f.n_rows; i++) {
+        if (f.rows[i].measured_s > 0) f.lr[i][0] = log(f.rows[i].measured_s / t[0][i]);
+        if (f.rows[i].measured_tp_fps > 0 && tp[0][i] > 0)
+            f.lr[i][1] = log(tp[0][i] / f.rows[i].measured_tp_fps);
+    }
     int n_res = count_measurements(&f);
     if (!st && fit && *fit) {
         char *keys = strdup(fit);
@@ -900,23 +961,35 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
                 "or leave --fit out to let the number of rows choose (1 row: one scale on every time)",
                 f.n_par, f.n_par, n_res);
     } else if (!st) {
-        st = choose_keys(&f, &lg); /* on a validated platform, the scale alone is shrunk (f.spread) */
+        st = choose_keys(&f, t[0], tp[0], &lg); /* on a validated platform, a lone scale is shrunk */
     }
     double x[CT_MAX_PARAMS] = {0}, loo = NAN;
     struct hw_desc hw;
     if (!st) {
         fit_all(&f, x);
-        if (f.spread > 0 && f.n_par == 1 && !strcmp(f.par[0].path, "calibration.time_scale")) {
+        double sp, crit;
+        int ns = scale_spread(&f, &sp, &crit);
+        if (f.shrink && f.n_par == 1 && !strcmp(f.par[0].path, "calibration.time_scale") && (ns || f.hold)) {
             double raw[CT_MAX_PARAMS];
             struct ct_fit g = f;
-            g.spread = 0;
+            g.shrink = 0;
             fit_all(&g, raw);
-            sb_printf(
-                &lg,
-                "shrunk toward the platform: the rows say time_scale %.4g; %.4g is written (ln scale "
-                "x max(0, 1 - s^2 / (n ln^2)), s = %.3g the spread of its %d test rows around their bias, "
-                "validation.log_spread: few measurements within that spread do not move it)\n",
-                exp(raw[0]), exp(x[0]), f.spread, f.base.val_rows);
+            if (f.hold)
+                sb_printf(
+                    &lg,
+                    "held at 1: the rows say time_scale %.4g, but a fit without one of them predicts it "
+                    "worse than the platform as it is (leave-one-out, above)\n",
+                    exp(raw[0]));
+            else
+                sb_printf(
+                    &lg,
+                    "shrunk toward the platform: the rows say time_scale %.4g; %.4g is written (held at 1 "
+                    "unless |ln| > %.3g se, else ln x max(0, 1 - se^2 / ln^2); se = s / sqrt(%d), s = %.3g "
+                    "%s: a few measurements within that spread do not move it)\n",
+                    exp(raw[0]), exp(x[0]), crit, ns, sp,
+                    ns >= 2 ? "the spread of these measurements' ratios (Student's t at 95%)"
+                            : "the spread of the platform's test rows around their bias "
+                              "(validation.log_spread)");
         }
         apply(&f, x, &hw);
         for (int i = 0; i < f.n_rows; i++) t[1][i] = predict_row(&f.rows[i], &hw, NULL, &tp[1][i]);
