@@ -4,7 +4,8 @@ rows in bench/fidelity/data, draws 1 and 3 of its test rows (seeded), writes the
 split column: the user's own rows), runs `nnperf calibrate --hw PRESET --table` on them (keys chosen from the number
 of rows), and predicts the preset's OTHER test rows with the calibrated platform. Prints, per preset and draw size,
 the median |error| on those other rows uncalibrated and calibrated (median over the draws), the change (median over
-the draws of each draw's calibrated minus uncalibrated), the worst draw's change, and the ORACLE: the best any single
+the draws of each draw's calibrated minus uncalibrated), the worst draw's change, in how many draws the written
+time scale is not 1 (moved; the first half's calibration), and the ORACLE: the best any single
 time scale could do on those other rows (chosen on the very rows it is scored on: a floor for every scale, not
 something a user can reach; "median ratio": those rows after dividing every time by their own median ratio, the
 issue's simpler form of it). Checks the acceptance of the issue: calibrated <= 10%, and never worse than
@@ -90,9 +91,9 @@ def main():
     # the CLI is a program of its own: a sanitizer runtime preloaded into this python is not for it
     cli_env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
     presets = sorted({r["preset"] for r in rows})
-    miss10 = worse = 0
+    miss10 = worse = apart = 0
     print(f"{'preset':14s} {'test':>4s} {'drawn':>5s} {'uncalibrated':>12s} {'calibrated':>10s} {'change':>7s} "
-          f"{'worst':>6s} {'oracle':>7s} {'median ratio':>12s}  {'keys (per draw)'}")
+          f"{'worst':>6s} {'oracle':>7s} {'median ratio':>12s} {'moved':>5s}  {'keys (per draw)'}")
     with tempfile.TemporaryDirectory() as tmp:
         for p in presets:
             if only and p not in only:
@@ -103,7 +104,7 @@ def main():
             with open(os.path.join(fidelity.ROOT, "presets", p + ".yaml")) as f:
                 text = f.read()
             for k in (1, 3):
-                unc, cal, orc, mro, keys = [], [], [], [], []
+                unc, cal, orc, mro, keys, moved = [], [], [], [], [], 0
                 for d in range(draws):
                     pick = rng.sample(range(len(mine)), k)
                     table = os.path.join(tmp, f"{p}-{k}-{d}.csv")
@@ -131,6 +132,9 @@ def main():
                             l.split()[0].replace("calibration.", "") for l in run.stderr.splitlines()
                             if l.startswith("  ") and "->" in l))
                         errs += predict_on([dict(mine[i]) for i in halves[h]], out)
+                        with open(out) as f:
+                            ts = re.search(r"(?m)^  time_scale: (\S+)", f.read())
+                        moved += h == 0 and not (ts and float(ts.group(1)) == 1)
                     keys.append(dk[0] if dk[0] == dk[1] else "/".join(dk))
                     others = [mine[i] for i in rest]
                     unc.append(fidelity.median_abs([r["error"] for r in others]))
@@ -143,12 +147,15 @@ def main():
                 change, worst = (ch[mid] if len(ch) % 2 else (ch[mid - 1] + ch[mid]) / 2), ch[-1]
                 miss10 += c > 0.10
                 worse += change > 0.02
+                apart += c > u + 0.02
                 ok = c <= 0.10 and change <= 0.02
                 print(f"{p:14s} {len(mine):4d} {k:5d} {100 * u:11.1f}% {100 * c:9.1f}% {100 * change:+6.1f} "
-                      f"{100 * worst:+6.1f} {100 * o:6.1f}% {100 * fidelity.median_abs(mro):11.1f}%  "
+                      f"{100 * worst:+6.1f} {100 * o:6.1f}% {100 * fidelity.median_abs(mro):11.1f}% "
+                      f"{moved:2d}/{draws:<2d}  "
                       f"{'ok  ' if ok else 'MISS'} "
                       f"{' | '.join(sorted(set(keys)))}")
-    print(f"within 10%: misses {miss10}; worse than uncalibrated by more than 2 points: {worse} "
+    print(f"within 10%: misses {miss10}; worse than uncalibrated by more than 2 points: {worse} (paired median "
+          f"change), {apart} (median calibrated against median uncalibrated) "
           f"(seed {a.seed}, {draws} draws; log_spread never from the scored rows)")
     if a.check_worse:
         return 1 if worse else 0
