@@ -260,8 +260,8 @@ const struct hw_key hw_keys[] = {
      .doc = "90th percentile (nearest rank) of the same |errors|"},
     {"validation.log_spread", HW_T_NUM, .unit = HW_U_NONE, 0, 100, 0, D(val_spread),
      .doc = "standard deviation of ln(predicted time / measured time) over the same rows around their mean: how far "
-            "one model's error strays from the platform's common bias; `nnperf calibrate --table` shrinks a time "
-            "scale fitted on few rows by it"},
+            "one model's error strays from the platform's common bias; `nnperf calibrate --table` holds or "
+            "shrinks a time scale fitted on one row by it"},
 
     {"calibration", HW_T_SECTION,
      .doc = "what `nnperf calibrate --table` fitted to a user's measurements (docs/prediction.md, Calibration): a "
