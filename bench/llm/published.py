@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
-"""published.py - `nnperf llm --config` against TensorRT-LLM's published batched throughput and first-token latency
-(bench/llm/published.csv, docs/sources.md [TRTLLM-PERF-061]): one row per published number with the prediction and
-the error, then the median |error| of the fit rows and of the test rows (issue 20's acceptance: test median <= 15%).
-Each row runs `nnperf llm --config CONFIG --hw PRESET [--tp N] --prompt P --generate G --batch B [--compute fp8
---kv fp8] --format json`; TP above 1 runs on the 8-GPU preset. Throughput = batch x generate / end-to-end time (a
-static batch, as gptSessionBenchmark measures it), per GPU where the table gives it per GPU.
+"""published.py - `nnperf llm --config` against TensorRT-LLM's published numbers (bench/llm/published.csv,
+docs/sources.md [TRTLLM-PERF-061], [TRTLLM-PERF-OVERVIEW]): one row per published number with the prediction and
+the error, then the median |error| of the fit rows and of the test rows, in all and per table (issue 20's
+acceptance: test median <= 15%).
+
+Static-batch rows (tables throughput, first_token) run `nnperf llm --config CONFIG --hw PRESET [--tp N] --prompt P
+--generate G --batch B [--compute fp8 --kv fp8] --format json`; TP above 1 runs on the 8-GPU preset. Throughput =
+batch x generate / end-to-end time (a static batch, as gptSessionBenchmark measures it), per GPU where the table
+gives it per GPU. Rows of table trtllm-bench (every request queued at once, in-flight batching) run the serving
+simulation with all `batch` requests in flight (`--serve --concurrency B --requests B`) at the batch and token
+limits trtllm-bench derives for the lengths (bench_limits) and compare its output tokens/s. The runtime column adds
+the --set keys of RUNTIMES.
 
 usage: python3 bench/llm/published.py [--nnperf build/nnperf] [--write]   (--write: the table into bench/RESULTS.md)
 """
 import argparse
 import csv
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -22,7 +29,10 @@ PRESETS = {("a100", False): "a100-80gb", ("a100", True): "8x-a100-80gb",
 # What each runtime's kernels do that the presets do not assume (docs/llm.md, "Published numbers"): TensorRT-LLM
 # v0.6.1's benchmark commands for Llama-2-70B do not set TRTLLM_ENABLE_XQA, so its decode attention is the masked
 # multi-head attention kernel, one thread block per query head ([TRTLLM-GPT-ATTENTION], [TRTLLM-XQA])
-RUNTIMES = {"trtllm-0.5": [], "trtllm-0.6.1": ["compute.kv_per_query_head=true"]}
+RUNTIMES = {"trtllm-0.5": [], "trtllm-0.6.1": ["compute.kv_per_query_head=true"],
+            # TensorRT-LLM 1.0's perf-overview runs give the KV cache 0.95 of the free memory
+            # ([TRTLLM-PERF-OVERVIEW]); its decode attention is XQA (GQA-aware)
+            "trtllm-1.0": ["memory.kv_fraction=0.95"]}
 BEGIN, END = "<!-- llm-published:begin -->", "<!-- llm-published:end -->"
 
 
@@ -31,21 +41,70 @@ def rows():
         return list(csv.DictReader(line for line in f if not line.startswith("#")))
 
 
-def predict(nnperf, r):
+def base_cmd(nnperf, r):
     tp = int(r["tp"])
     cmd = [nnperf, "llm", "--config", os.path.join(ROOT, "tests", "data", "llm", "configs", r["model"] + ".json"),
-           "--hw", PRESETS[(r["gpu"], tp > 1)], "--prompt", r["prompt"], "--generate", r["generate"], "--batch",
-           r["batch"], "--format", "json"]
+           "--hw", PRESETS[(r["gpu"], tp > 1)], "--prompt", r["prompt"], "--generate", r["generate"], "--format",
+           "json"]
     if tp > 1:
         cmd += ["--tp", str(tp)]
     if r["dtype"] == "fp8":
         cmd += ["--compute", "fp8", "--kv", "fp8"]
     for kv in RUNTIMES[r["runtime"]]:
         cmd += ["--set", kv]
+    return cmd
+
+
+def run(cmd):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         return None, p.stderr.strip().splitlines()[-1]
-    s = json.loads(p.stdout)["summary"]
+    return json.loads(p.stdout), None
+
+
+def round_up(x, step):
+    return step * math.ceil(x / step)
+
+
+def tiered(x, tiers, least):
+    """x rounded up to the step of the first (bound, step) tier it is under, at least `least`"""
+    return max(least, next(round_up(x, step) for bound, step in tiers if x < bound))
+
+
+def bench_limits(d, tp, isl, osl, fraction=0.95):
+    """trtllm-bench's max batch size and max tokens per step for a dataset of isl + osl tokens (docs/sources.md
+    [TRTLLM-BENCH-TUNING]): the requests that fit in `fraction` of the GPUs' memory less the weights, at most
+    4,096, rounded up (to 32 below 256, at least 64; to 128 below 1,024; else to 256); tokens per step that batch
+    times 1 + isl / osl, at most 32,768, rounded up (to 256 below 4,096, at least 2,048; to 512 below 8,192; else to
+    1,024). Sizes from nnperf's own JSON (weights and KV bytes per token per device, the device memory)."""
+    s = d["summary"]
+    gib = 1024 ** 3
+    free = (d["device_bytes"] - s["weight_bytes"]) * tp / gib
+    per_request = s["kv_bytes_per_token"] * tp * (isl + osl) / gib
+    raw_bs = min(free * fraction / per_request, 4096)
+    raw_tok = min(raw_bs * (1 + isl / osl), 32768)
+    return (tiered(raw_bs, ((256, 32), (1024, 128), (math.inf, 256)), 64),
+            tiered(raw_tok, ((4096, 256), (8192, 512), (math.inf, 1024)), 2048))
+
+
+def predict(nnperf, r):
+    tp = int(r["tp"])
+    cmd = base_cmd(nnperf, r)
+    if r["quantity"] == "out_tok_s":
+        # every request queued at once (trtllm-bench throughput): the serving simulation with all of them in flight,
+        # at trtllm-bench's own batch and token limits
+        d, why = run(cmd)
+        if d is None:
+            return None, why
+        bs, tok = bench_limits(d, tp, int(r["prompt"]), int(r["generate"]))
+        cmd += ["--serve", "--concurrency", r["batch"], "--requests", r["batch"], "--max-batch", str(bs), "--chunk",
+                str(tok)]
+        d, why = run(cmd)
+        return (None, why) if d is None else (d["serve"]["output_tokens_per_s"], cmd)
+    d, why = run(cmd + ["--batch", r["batch"]])
+    if d is None:
+        return None, why
+    s = d["summary"]
     if r["quantity"] == "ttft_ms":
         return s["ttft_ms"], cmd
     tps = s["batch"] * s["generate"] / (s["e2e_ms"] / 1e3)
@@ -60,6 +119,7 @@ def main():
     out = ["| table | GPU | model | dtype | TP | batch | in / out | quantity | published | predicted | error | split |",
            "|---|---|---|---|---:|---:|---|---|---:|---:|---:|---|"]
     errs = {"fit": [], "test": []}
+    by_table = {}
     for r in rows():
         q, why = predict(a.nnperf, r)
         pub = float(r["value"])
@@ -70,6 +130,7 @@ def main():
             continue
         e = q / pub - 1
         errs[r["split"]].append(abs(e))
+        by_table.setdefault((r["table"] == "trtllm-bench", r["split"]), []).append(abs(e))
         out.append(f"| {r['table']} | {r['gpu']} | {r['model']} | {r['dtype']} | {r['tp']} | {r['batch']} | "
                    f"{r['prompt']} / {r['generate']} | {r['quantity']} | {pub:g} | {q:.4g} | {100 * e:+.1f}% | "
                    f"{r['split']} |")
@@ -79,6 +140,13 @@ def main():
         if v:
             out.append(f"{split}: {len(v)} rows, median |error| {100 * statistics.median(v):.1f}%, "
                        f"max {100 * max(v):.1f}%")
+    for bench in (False, True):
+        for split in ("fit", "test"):
+            v = by_table.get((bench, split))
+            if v:
+                what = "trtllm-bench rows (TensorRT-LLM 1.0)" if bench else "performance.md rows (v0.5 / v0.6.1)"
+                out.append(f"{what}, {split}: {len(v)} rows, median |error| {100 * statistics.median(v):.1f}%, "
+                           f"max {100 * max(v):.1f}%")
     text = "\n".join(out)
     print(text)
     if a.write:
