@@ -751,6 +751,9 @@ struct nnperf_llm_options {
     const struct nnperf_model *draft;
     int spec_tokens;
     double spec_accept;
+    /* pipeline parallelism (pp > 1): the batch runs as this many micro-batches in flight through the stages
+     * (GPipe; docs/llm.md, Parallelism), at most the batch; 0: as many as stages (pp), 1: the whole batch at once */
+    int microbatches;
 };
 
 /* Serving simulation: continuous batching over a paged KV cache (the memory memory.kv_fraction leaves, in blocks),

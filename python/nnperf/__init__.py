@@ -590,7 +590,7 @@ class LLM:
 
 def llm(model=None, platform=None, config=None, prompts=None, generate=None, batches=None, weights=None, kv=None,
         compute=None, allow_offload=False, decode_points=None, dims=None, serve=None, tp=None, pp=None,
-        draft=None, spec_tokens=None, accept=None):
+        draft=None, spec_tokens=None, accept=None, microbatches=None):
     """LLM inference of a decoder-only model on a platform (`nnperf llm`): time to first token, time per output
     token, tokens/s, KV cache and memory for each prompt length x batch. model: an ONNX decoder (a path or an
     nnperf.Model); or config: a Hugging Face config.json (Llama 2/3, Mistral, Mixtral, Qwen2/2.5/3 and their MoE,
@@ -605,7 +605,8 @@ def llm(model=None, platform=None, config=None, prompts=None, generate=None, bat
     lengths ("fixed", "uniform", "exponential"), seed, block_size, chunk, max_batch; the result's `serve` is then
     the dict of the JSON's "serve" object (TTFT/TPOT/e2e p50/p90/p99 in ms, tokens/s, requests/s, KV occupancy).
     tp, pp: tensor and pipeline parallelism over the platform's devices (a multi-GPU preset such as "8x-h100-sxm";
-    tp > 1 needs config: each device's shard is built from it); sizes are then per device.
+    tp > 1 needs config: each device's shard is built from it); sizes are then per device. microbatches: with pp,
+    the micro-batches in flight through the stages (default pp; 1: the whole batch at once).
     draft, accept (and spec_tokens, default 4): speculative decoding with a draft model (an ONNX decoder, an
     nnperf.Model or a config.json path) whose tokens are each accepted with probability accept."""
     if (draft is None) != (accept is None) or (draft is None and spec_tokens is not None):
@@ -622,6 +623,9 @@ def llm(model=None, platform=None, config=None, prompts=None, generate=None, bat
     for name, v in (("tp", tp), ("pp", pp)):
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 1024):
             raise Error(f"{name}: {v!r} is not a number of devices (1 to 1024)")
+    if microbatches is not None and (isinstance(microbatches, bool) or not isinstance(microbatches, int) or
+                                     not 1 <= microbatches <= 4096):
+        raise Error(f"microbatches: {microbatches!r} is not a number of micro-batches (1 to 4096)")
     if config is not None:
         ptr = ctypes.c_void_p()
         _check(_capi.llm_config_load_tp(_path(config), tp or 1, ctypes.byref(ptr), err, _capi.ERRLEN), err)
@@ -639,6 +643,7 @@ def llm(model=None, platform=None, config=None, prompts=None, generate=None, bat
     opts = _capi.LlmOptions(pr, npr, generate or 0, ba, nba, _cstr(weights, "weights"), _cstr(kv, "kv"),
                             _cstr(compute, "compute"), decode_points or 0, dims_c, len(dim_list),
                             1 if allow_offload else 0, None, tp or 0, pp or 0)
+    opts.microbatches = microbatches or 0
     dm = None
     if draft is not None:
         if isinstance(draft, Model):

@@ -110,7 +110,8 @@ class LlmOptions(Structure):
                 ("batches", POINTER(c_int)), ("n_batches", c_int), ("weights", c_char_p), ("kv", c_char_p),
                 ("compute", c_char_p), ("decode_points", c_int), ("dims", POINTER(c_char_p)), ("n_dims", c_int),
                 ("allow_offload", c_int), ("serve", c_void_p), ("tp", c_int), ("pp", c_int),
-                ("draft", c_void_p), ("spec_tokens", c_int), ("spec_accept", c_double)]
+                ("draft", c_void_p), ("spec_tokens", c_int), ("spec_accept", c_double),
+                ("microbatches", c_int)]
 
 
 class ServeOptions(Structure):

@@ -357,13 +357,22 @@ def test_llm_parallel(root, cli):
     r = nnperf.llm(config=cfg, platform="8x-h100-sxm", tp=4, prompts=512, generate=32)
     c = cli_json(cli, "llm", "--config", cfg, "--hw", "8x-h100-sxm", "--tp", "4", "--prompt", "512", "--generate",
                  "32")
-    assert r.summary == c["summary"] and c["parallel"] == {"tp": 4, "pp": 1, "devices": 4}
+    assert r.summary == c["summary"] and c["parallel"] == {"tp": 4, "pp": 1, "devices": 4, "microbatches": 1}
     assert r.summary["fits"] and r.summary["tpot_comm_ms"] > 0
     with pytest.raises(nnperf.Error, match="does not fit"):
         nnperf.llm(config=cfg, platform="8x-h100-sxm", prompts=512, generate=32)
     for bad in (0, 3.5, True, 2000):
         with pytest.raises(nnperf.Error):
             nnperf.llm(config=cfg, platform="8x-h100-sxm", tp=bad, generate=32)
+    # pipeline micro-batches: the same as the CLI's --microbatches; more than 1 without pp is an Error
+    r = nnperf.llm(config=cfg, platform="8x-h100-sxm", tp=2, pp=2, microbatches=4, batches=8, prompts=256,
+                   generate=16)
+    c = cli_json(cli, "llm", "--config", cfg, "--hw", "8x-h100-sxm", "--tp", "2", "--pp", "2", "--microbatches",
+                 "4", "--batch", "8", "--prompt", "256", "--generate", "16")
+    assert r.summary == c["summary"] and c["parallel"]["microbatches"] == 4
+    for bad in (dict(microbatches=2), dict(pp=2, microbatches=0), dict(pp=2, microbatches=True)):
+        with pytest.raises(nnperf.Error):
+            nnperf.llm(config=cfg, platform="8x-h100-sxm", tp=4, generate=16, **bad)
 
 
 def test_llm_serve_trace_slo(root, cli):

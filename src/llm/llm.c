@@ -410,10 +410,11 @@ static double link_time(const struct hw_desc *h, int steps, double bytes)
  * one after the vocabulary-parallel embedding, then an all-gather of the last token's logits ([MEGATRON]); with
  * pipeline parallelism p, p - 1 sends of the hidden states between stages. Activations cross at 16 bits (32 when
  * the model computes in fp32) */
-static double comm_time(const struct run_ctx *rc, int batch, int seq)
+static double comm_time(const struct run_ctx *rc, int batch, int seq, double *send)
 {
     const struct nnperf_llm *l = rc->l;
     const struct hw_desc *h = &rc->plat->hw;
+    *send = 0;
     if (l->tp * l->pp <= 1) return 0;
     double ab = l->compute && dtype_bytes(l->compute) > 2 ? dtype_bytes(l->compute) : 2;
     double x = (double)batch * seq * l->hidden * ab, t = 0;
@@ -422,14 +423,39 @@ static double comm_time(const struct run_ctx *rc, int batch, int seq)
         t += (2.0 * l->layers + 1) * link_time(h, 2 * (tp - 1), 2.0 * (tp - 1) / tp * x);
         t += link_time(h, tp - 1, (tp - 1.0) * batch * l->vocab * ab);
     }
-    if (l->pp > 1) t += (l->pp - 1) * link_time(h, 1, x);
+    if (l->pp > 1) *send = link_time(h, 1, x);
     return t;
 }
 
-static enum nnperf_status run_phase(struct run_ctx *rc, int batch, int seq, int past, struct phase_out *po,
-                                    struct llm_phase *keep)
+/* Pipeline parallelism p with m micro-batches of b sequences (GPipe, [GPIPE]): a stage runs 1/p of the model's time
+ * t(b) (with its all-reduces) for one micro-batch, and a send crosses between stages. One pass of the batch (the
+ * prefill) takes m + p - 1 stage slots; a decode step in steady state max(m, p) (a micro-batch's next token waits
+ * for its last stage: with m < p the stages idle, with m >= p they never do). Between slots, slots - 1 sends (not
+ * overlapped with compute). m = 1 is the whole batch crossing the p stages: t(B) + (p - 1) sends. */
+static double pipeline_time(const struct nnperf_llm *l, int m, int one_pass, double t_b, double send,
+                            double *comm, double tp_comm)
+{
+    int p = l->pp;
+    double slots = one_pass ? m + p - 1 : (m > p ? m : p);
+    *comm = slots * tp_comm / p + (slots - 1) * send;
+    return slots * t_b / p + *comm;
+}
+
+/* One forward pass of `batch` sequences of `seq` tokens over a cache of `past` (one_pass: a prefill, else a step of
+ * a continuing generation). With pipeline parallelism and micro-batches, the graph is analysed at one micro-batch
+ * and timed as the pipeline runs them (pipeline_time); the sizes are the whole batch's (activations: one
+ * micro-batch's, which is what a stage holds at a time); keep gets the micro-batch's layers. */
+static enum nnperf_status run_phase(struct run_ctx *rc, int batch, int seq, int past, int one_pass,
+                                    struct phase_out *po, struct llm_phase *keep)
 {
     struct nnperf_llm *l = rc->l;
+    int whole = batch, m = 1;
+    if (l->pp > 1 && l->microbatches > 1) {
+        int want = l->microbatches < batch ? l->microbatches : batch;
+        batch = (whole + want - 1) / want; /* sequences per micro-batch */
+        m = (whole + batch - 1) / batch;
+    }
+    double scale = (double)whole / batch; /* the batch's sizes from one micro-batch's */
     struct binding b = {{batch, seq, past, (int64_t)past + seq}, rc->o->dims, rc->o->n_dims};
     struct arena tmp;
     ar_init(&tmp, 0);
@@ -466,14 +492,17 @@ static enum nnperf_status run_phase(struct run_ctx *rc, int batch, int seq, int 
         struct nnperf_prediction_summary s;
         nnperf_prediction_summary(p, &s);
         if (!l->compute) l->compute = ar_strdup(&l->ar, s.dtype);
-        po->comm_s = comm_time(rc, batch, seq);
-        po->latency_s = s.latency_s + po->comm_s;
-        po->ddr_bytes = s.ddr_bytes_per_run;
-        po->ops = s.ops_per_run;
+        double send, tp_comm = comm_time(rc, batch, seq, &send);
+        if (l->pp > 1)
+            po->latency_s = pipeline_time(l, m, one_pass, s.latency_s, send, &po->comm_s, tp_comm);
+        else
+            po->comm_s = tp_comm, po->latency_s = s.latency_s + tp_comm;
+        po->ddr_bytes = s.ddr_bytes_per_run * scale;
+        po->ops = s.ops_per_run * scale;
         const struct ir_graph *g = an_graph(&a->st);
         po->kv_bytes = 0;
         for (int i = 0; i < g->n_outputs; i++)
-            if (is_kv_out(g->outputs[i])) po->kv_bytes += value_bytes(g->outputs[i], rc->kvb);
+            if (is_kv_out(g->outputs[i])) po->kv_bytes += value_bytes(g->outputs[i], rc->kvb) * scale;
         po->weight_bytes = weight_bytes(g, rc->wb);
         /* over the graph as the prediction lowered it: a view (repeat-KV) or a mask computed inside the attention
          * kernel is no node there */
@@ -604,6 +633,13 @@ static enum nnperf_status check_parallel(struct nnperf_llm *l, const struct nnpe
                         LLM_MAX_DEVICES);
     l->tp = o->tp ? o->tp : built;
     l->pp = o->pp ? o->pp : 1;
+    if (o->microbatches < 0 || o->microbatches > LLM_MAX_MICROBATCHES)
+        return diag_set(d, NNPERF_E_USAGE, "pipeline micro-batches are 1 to %d (0: as many as stages)",
+                        LLM_MAX_MICROBATCHES);
+    if (o->microbatches > 1 && l->pp == 1)
+        return diag_set(d, NNPERF_E_USAGE, "micro-batches (%d) need pipeline parallelism (--pp above 1)",
+                        o->microbatches);
+    l->microbatches = o->microbatches ? o->microbatches : l->pp;
     if (l->tp != built && built > 1)
         return diag_set(d, NNPERF_E_USAGE,
                         "tensor parallelism %d, but the model was built as one device of %d "
@@ -678,7 +714,7 @@ static enum nnperf_status run_config(struct run_ctx *rc, int prompt, int batch, 
     struct nnperf_llm *l = rc->l;
     int M = rc->o->generate;
     struct phase_out pre = {0}, dec = {0};
-    enum nnperf_status st = run_phase(rc, batch, prompt, 0, &pre, first ? &l->prefill : NULL);
+    enum nnperf_status st = run_phase(rc, batch, prompt, 0, 1, &pre, first ? &l->prefill : NULL);
     if (st) return st;
     /* decode steps: past N .. N+M-1 (with a cache: sequence 1; without: the whole sequence again) */
     int K = rc->o->decode_points < M ? rc->o->decode_points : M;
@@ -695,16 +731,16 @@ static enum nnperf_status run_config(struct run_ctx *rc, int prompt, int batch, 
                           * expected accepted tokens */
             int k = l->spec_tokens;
             struct phase_out dr = {0};
-            st = run_phase(rc, batch, k + 1, p, &o, first && last ? &l->last_decode : NULL);
-            if (!st) st = run_phase(rc->draft, batch, 1, p, &dr, NULL);
+            st = run_phase(rc, batch, k + 1, p, 0, &o, first && last ? &l->last_decode : NULL);
+            if (!st) st = run_phase(rc->draft, batch, 1, p, 0, &dr, NULL);
             if (st) return st;
             o.latency_s = (o.latency_s + k * dr.latency_s) / l->spec_per_step;
             o.comm_s /= l->spec_per_step;
             if (last) draft_w = dr.weight_bytes, draft_kv = dr.kv_bytes;
         } else if (l->has_kv_cache)
-            st = run_phase(rc, batch, 1, p, &o, first && last ? &l->last_decode : NULL);
+            st = run_phase(rc, batch, 1, p, 0, &o, first && last ? &l->last_decode : NULL);
         else
-            st = run_phase(rc, batch, p + 1, 0, &o, first && last ? &l->last_decode : NULL);
+            st = run_phase(rc, batch, p + 1, 0, 0, &o, first && last ? &l->last_decode : NULL);
         if (st) return st;
         cm[n] = o.comm_s;
         t[n++] = o.latency_s;
@@ -916,7 +952,7 @@ static enum nnperf_status price_phase(void *ctx, int batch, int seq, int past, d
 {
     struct run_ctx *rc = ctx;
     struct phase_out po = {0};
-    enum nnperf_status st = run_phase(rc, batch, seq, past, &po, NULL);
+    enum nnperf_status st = run_phase(rc, batch, seq, past, 0, &po, NULL);
     *t = po.latency_s;
     return st;
 }

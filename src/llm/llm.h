@@ -7,10 +7,11 @@
 #include "../predict/predict.h"
 #include "../report/render.h"
 
-#define LLM_MAX_POINTS  64
-#define LLM_MAX_ROWS    4096
-#define LLM_MAX_DIM     ((int64_t)1 << 40) /* the largest value of a dim binding */
-#define LLM_MAX_DEVICES 1024               /* tensor x pipeline parallelism */
+#define LLM_MAX_POINTS       64
+#define LLM_MAX_ROWS         4096
+#define LLM_MAX_DIM          ((int64_t)1 << 40) /* the largest value of a dim binding */
+#define LLM_MAX_DEVICES      1024               /* tensor x pipeline parallelism */
+#define LLM_MAX_MICROBATCHES 4096               /* pipeline micro-batches per batch */
 
 /* the tensor parallelism a model's producer name says it is one device's shard of: "nnperf-llm-config tp=N" (a
  * decoder built by nnperf_llm_config_load_tp, config.c); 1 for any other */
@@ -48,6 +49,7 @@ struct nnperf_llm {
     const char **warn;
     int n_warn, cap_warn;
     int tp, pp;           /* tensor and pipeline parallelism */
+    int microbatches;     /* pipeline parallelism: micro-batches per batch (1 with pp 1) */
     double hidden, vocab; /* the token embedding's width and (this device's) rows; 0 not found */
     double embed_bytes,
         head_bytes;  /* the embedding table and the LM head at the weight dtype (tied: the same) */

@@ -105,8 +105,10 @@ static void table(const struct nnperf_llm *l, struct strbuf *sb)
         sb_printf(
             sb,
             "  interconnect             %s of the first token, %s per output token (tensor %d x pipeline "
-            "%d = %d devices)\n",
+            "%d = %d devices",
             a, b, l->tp, l->pp, l->tp * l->pp);
+        if (l->pp > 1) sb_printf(sb, "; %d micro-batch%s", l->microbatches, l->microbatches > 1 ? "es" : "");
+        sb_puts(sb, ")\n");
         fmt_bytes(a, sizeof a, r->weight_bytes), fmt_bytes(b, sizeof b, r->kv_cache_bytes);
     }
     sb_printf(sb, "  memory%s weights %s + KV cache %s + activations %s = %s",
@@ -269,7 +271,8 @@ static void json(const struct nnperf_llm *l, struct strbuf *sb)
     sb_printf(sb, ",\"device_bytes\":%.0f,\"reserved_bytes\":%.0f", l->device_bytes, l->reserved_bytes);
     jnum(sb, "kv_fraction", l->kv_fraction, 1);
     sb_printf(sb, ",\"position_limit\":%d", l->position_limit);
-    sb_printf(sb, ",\"parallel\":{\"tp\":%d,\"pp\":%d,\"devices\":%d}", l->tp, l->pp, l->tp * l->pp);
+    sb_printf(sb, ",\"parallel\":{\"tp\":%d,\"pp\":%d,\"devices\":%d,\"microbatches\":%d}", l->tp, l->pp,
+              l->tp * l->pp, l->microbatches);
     if (l->spec_tokens) {
         sb_printf(sb, ",\"speculative\":{\"draft_tokens\":%d", l->spec_tokens);
         jnum(sb, "acceptance", l->spec_accept, 1);

@@ -1115,7 +1115,7 @@ static void test_parallel(void)
     four.hw.ic_hop_s = 1e-7;
     int p16 = 16, b3 = 3;
     struct nnperf_llm_options t = {
-        .prompts = &p16, .n_prompts = 1, .batches = &b3, .n_batches = 1, .generate = 8};
+        .prompts = &p16, .n_prompts = 1, .batches = &b3, .n_batches = 1, .generate = 8, .microbatches = 1};
     struct nnperf_llm_row q1, q2;
     CHECK(row_of("tiny-llama", &four, &t, 1, 1, &q1, err, sizeof err));
     CHECK(row_of("tiny-llama", &four, &t, 1, 2, &q2, err, sizeof err));
@@ -1125,6 +1125,29 @@ static void test_parallel(void)
     CHECK(fabs(q2.weight_bytes - ((q1.weight_bytes - ends) / 2 + ends / 2)) < 1);
     CHECK(fabs(q2.ttft_comm_s - link_s(&four, 1, 3 * 16 * 64 * 2.0)) < 1e-15);
     CHECK(fabs(q2.ttft_s - q2.ttft_comm_s - q1.ttft_s) < 1e-12);
+    /* micro-batches (GPipe): a batch of 4 as 2 micro-batches of 2 through 2 stages; a stage runs half of the
+     * model's time at batch 2. The prefill is 2 + 2 - 1 = 3 stage slots and 2 sends, a decode step max(2, 2) = 2
+     * slots and 1 send; the KV cache is the whole batch's, the activations one micro-batch's */
+    int b2 = 2, b4 = 4;
+    struct nnperf_llm_row h2, m2, m1;
+    t.batches = &b2;
+    CHECK(row_of("tiny-llama", &four, &t, 1, 1, &h2, err, sizeof err));
+    t.batches = &b4;
+    CHECK(row_of("tiny-llama", &four, &t, 1, 2, &m1, err, sizeof err));
+    t.microbatches = 2;
+    CHECK(row_of("tiny-llama", &four, &t, 1, 2, &m2, err, sizeof err));
+    double send_pre = link_s(&four, 1, 2 * 16 * 64 * 2.0), send_dec = link_s(&four, 1, 2 * 1 * 64 * 2.0);
+    CHECK(fabs(m2.ttft_s - (3 * h2.ttft_s / 2 + 2 * send_pre)) < 1e-12);
+    CHECK(fabs(m2.ttft_comm_s - 2 * send_pre) < 1e-15);
+    CHECK(fabs(m2.tpot_first_s - (h2.tpot_first_s + send_dec)) < 1e-12);
+    CHECK(m2.kv_cache_bytes == m1.kv_cache_bytes && m2.weight_bytes == m1.weight_bytes);
+    CHECK(m2.activation_bytes < m1.activation_bytes);
+    /* 0: as many as stages */
+    t.microbatches = 0;
+    CHECK(row_of("tiny-llama", &four, &t, 1, 2, &m1, err, sizeof err) && m1.ttft_s == m2.ttft_s);
+    t.microbatches = 2;
+    CHECK(!row_of("tiny-llama", &four, &t, 1, 1, &m1, err, sizeof err) && strstr(err, "need pipeline"));
+    t.microbatches = 1, t.batches = &b3;
     /* misuse */
     CHECK(!row_of("tiny-llama", &four, &t, 3, 1, &q2, err, sizeof err) && strstr(err, "does not divide"));
     CHECK(!row_of("tiny-llama", &four, &t, 1, 3, &q2, err, sizeof err) && strstr(err, "2 decoder layers"));

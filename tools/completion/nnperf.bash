@@ -181,7 +181,7 @@ _nnperf() {
             fi ;;
         esac ;;
     llm)
-        opts="--prompt --batch --generate --weights --kv --compute --decode-points --config --tp --pp --draft --spec-tokens --accept --allow-offload --serve --rate --concurrency --trace --slo-ttft --slo-tpot --slo-percentile --requests --lengths --seed --block-size --chunk --max-batch --dim --hw --set --format -o --output -h --help"
+        opts="--prompt --batch --generate --weights --kv --compute --decode-points --config --tp --pp --microbatches --draft --spec-tokens --accept --allow-offload --serve --rate --concurrency --trace --slo-ttft --slo-tpot --slo-percentile --requests --lengths --seed --block-size --chunk --max-batch --dim --hw --set --format -o --output -h --help"
         case "$prev" in
         --prompt) COMPREPLY=() ;;
         --batch) COMPREPLY=() ;;
@@ -193,6 +193,7 @@ _nnperf() {
         --config) COMPREPLY=($(compgen -f -- "$cur")) ;;
         --tp) COMPREPLY=() ;;
         --pp) COMPREPLY=() ;;
+        --microbatches) COMPREPLY=() ;;
         --draft) COMPREPLY=($(compgen -f -- "$cur")) ;;
         --spec-tokens) COMPREPLY=() ;;
         --accept) COMPREPLY=() ;;

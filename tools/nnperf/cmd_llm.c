@@ -36,6 +36,7 @@ int cmd_llm(const struct cli_args *a)
         .allow_offload = cli_flag(a, OPT_ALLOW_OFFLOAD),
         .tp = a->v[OPT_TP].n ? a->v[OPT_TP].i[0] : 0,
         .pp = a->v[OPT_PP].n ? a->v[OPT_PP].i[0] : 0,
+        .microbatches = a->v[OPT_MICROBATCHES].n ? a->v[OPT_MICROBATCHES].i[0] : 0,
         .spec_tokens = a->v[OPT_SPEC_TOKENS].n ? a->v[OPT_SPEC_TOKENS].i[0] : 0,
         .spec_accept = a->v[OPT_ACCEPT].n ? a->v[OPT_ACCEPT].d[0] : 0,
     };

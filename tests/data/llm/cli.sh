@@ -131,5 +131,11 @@ expect 2 "= 16 devices, but '8x-h100-sxm' has 8 (interconnect.devices" "$nnperf"
     --hw 8x-h100-sxm --tp 8 --pp 2
 expect 2 "tensor parallelism 2 x pipeline parallelism 1 = 2 devices, but 'a100-80gb' has 1" "$nnperf" llm \
     --config "$c/tiny-llama.json" --hw a100-80gb --tp 2
+# pipeline micro-batches: as many as stages unless --microbatches; refused without --pp
+expect 0 "" "$nnperf" llm --config "$c/llama-3-70b.json" --hw 8x-h100-sxm --tp 2 --pp 2 --batch 8 -o "$work/pp.txt"
+grep -q "(tensor 2 x pipeline 2 = 4 devices; 2 micro-batches)" "$work/pp.txt" ||
+    { echo "FAIL: --pp 2 micro-batches"; cat "$work/pp.txt"; fail=$((fail + 1)); }
+expect 2 "micro-batches (4) need pipeline parallelism (--pp above 1)" "$nnperf" llm --config "$c/tiny-llama.json" \
+    --hw a100-80gb --microbatches 4
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
