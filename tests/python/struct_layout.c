@@ -68,6 +68,7 @@ int main(void)
     FIELD(nnperf_llm_options, draft);
     FIELD(nnperf_llm_options, spec_tokens);
     FIELD(nnperf_llm_options, spec_accept);
+    FIELD(nnperf_llm_options, microbatches);
     STRUCT(nnperf_serve_options);
     FIELD(nnperf_serve_options, requests);
     FIELD(nnperf_serve_options, rate);
