@@ -52,7 +52,7 @@ double c_strtod(const char *s, char **end)
 struct ar_block {
     struct ar_block *next;
     size_t size, used;
-    _Alignas(16) unsigned char data[];
+    _Alignas(8) unsigned char data[];
 };
 
 #define AR_MIN_BLOCK ((size_t)64 * 1024)
@@ -68,14 +68,14 @@ void *ar_alloc(struct arena *a, size_t n)
 {
     if (n == 0) n = 1;
     if (n > SIZE_MAX / 2) return NULL;
-    n = (n + 15u) & ~(size_t)15u;
+    n = (n + 7u) & ~(size_t)7u; /* 8 bytes: the largest field of any record (pointers, int64, double) */
     if (a->cap && (a->used_total > a->cap || n > a->cap - a->used_total)) return NULL;
     struct ar_block *b = a->head;
     if (!b || b->size - b->used < n) {
         size_t sz = n > AR_MIN_BLOCK ? n : AR_MIN_BLOCK;
         /* grow block size with the arena so a big graph needs few blocks */
         if (a->used_total / 8 > sz && a->used_total / 8 < (size_t)64 * 1024 * 1024) sz = a->used_total / 8;
-        sz = (sz + 15u) & ~(size_t)15u;
+        sz = (sz + 7u) & ~(size_t)7u;
         /* calloc: a big block comes zeroed from fresh pages (mmap) without a memset touching every page now, and
          * nothing handed out is ever reused, so ar_alloc's memory is zero without a memset of its own */
         b = calloc(1, sizeof(*b) + sz);

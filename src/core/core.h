@@ -38,7 +38,7 @@ struct arena {
 };
 
 void ar_init(struct arena *a, size_t cap);
-/* Zeroed memory aligned to 16 bytes, or NULL when out of memory or over the cap. */
+/* Zeroed memory aligned to 8 bytes, or NULL when out of memory or over the cap. */
 void *ar_alloc(struct arena *a, size_t n);
 /* n elements of size sz, checked for overflow. */
 void *ar_calloc(struct arena *a, size_t n, size_t sz);

@@ -109,6 +109,18 @@ enum ir_data_enc {
 struct ir_node;
 struct ir_graph;
 
+/* Where a tensor's data is (views into the model's arena or file; never copied by an analysis) */
+struct ir_data {
+    int enc; /* enum ir_data_enc */
+    int ext_has_length;
+    const uint8_t *data; /* DE_RAW/VARINT/FIXED*: the bytes of the field */
+    size_t data_len;
+    const uint8_t *tensor_pb; /* DE_REPEATED: the whole TensorProto, decoded on demand */
+    size_t tensor_pb_len;
+    const char *ext_location;
+    uint64_t ext_offset, ext_length;
+};
+
 struct ir_value {
     const char *name;
     unsigned flags; /* IR_V_* */
@@ -119,16 +131,12 @@ struct ir_value {
     struct ir_node *producer;
     int n_consumers;
     int declared; /* shape came from the model (graph input, initializer, value_info) */
+    /* (fields are ordered so that no padding sits between them: a model and its analysis hold one per tensor) */
 
-    /* initializer data (views into the mapping; never copied) */
-    int enc;             /* enum ir_data_enc */
-    const uint8_t *data; /* DE_RAW/VARINT/FIXED*: the bytes of the field */
-    size_t data_len;
-    const uint8_t *tensor_pb; /* DE_REPEATED: the whole TensorProto, decoded on demand */
-    size_t tensor_pb_len;
-    const char *ext_location;
-    uint64_t ext_offset, ext_length;
-    int ext_has_length;
+    /* initializer data: a record of its own, which most values (activations) have none of; NULL = DE_NONE.
+     * Shared by an analysis's copy of the value (never written once loaded: a copy that gives up on its data sets
+     * its own pointer to NULL) */
+    const struct ir_data *init;
 
     /* propagated value of a small tensor (numel <= NNPERF_MAX_CONST_ELEMS): integers and bools as ir_ival (concrete
      * or symbolic), floating point as doubles. nv = number of elements; iv/fv NULL when not known. */
@@ -143,21 +151,27 @@ struct ir_value {
      * unknown when ranks differ or there are no elements), so code that reads only those keeps working. elems NULL
      * (n_elems -1 or 0): the length or an element is not known, only the merged shape is. */
     int n_elems;
-    struct ir_value **elems;
-
     /* 1 when the value does not depend on any graph input: an initializer, or computed only from constants (a
      * compiler folds it; its elements count as parameters of the nodes reading it). 2 when it is known once the
      * dims are bound (shape arithmetic on runtime tensors, and what is computed only from such values): folded too,
      * but not a parameter. 0 otherwise. */
     int is_const;
+    struct ir_value **elems;
+
     /* data-dependent dims: why this value's shape is unknown (a reason shown in warnings) */
     const char *unknown_reason;
     /* declared shape from value_info/outputs when inference left it unknown (used as a fallback) */
     int decl_rank;
-    struct ir_dim *decl_dims;
     int decl_dtype;
+    struct ir_dim *decl_dims;
     int id; /* number in its model's graph tree (ir_number_graph), for an analysis's copy of the graph */
 };
+
+/* enum ir_data_enc of a value's data (DE_NONE when it has none) */
+static inline int ir_value_enc(const struct ir_value *v)
+{
+    return v->init ? v->init->enc : DE_NONE;
+}
 
 enum ir_attr_type {
     AT_UNDEFINED = 0,
@@ -180,6 +194,7 @@ enum ir_attr_type {
 struct ir_attr {
     const char *name;
     int type;             /* enum ir_attr_type */
+    int tp_dtype;         /* AT_TYPE_PROTO: tensor elem type, if any */
     const char *ref_name; /* ref_attr_name inside functions, else NULL */
     int64_t i;
     double f;
@@ -192,7 +207,6 @@ struct ir_attr {
     struct ir_value *t; /* AT_TENSOR */
     struct ir_graph *g; /* AT_GRAPH */
     struct ir_graph **graphs;
-    int tp_dtype; /* AT_TYPE_PROTO: tensor elem type, if any */
 };
 
 /* Cost of one node. MACs and FLOPs are separate: flops = 2*macs + per-element work. */
@@ -214,17 +228,17 @@ struct ir_node {
     struct ir_value **in; /* NULL entries for omitted optional inputs */
     struct ir_value **out;
     int n_attr;
+    int n_sub; /* number of subgraphs (attributes of type graph/graphs) */
     struct ir_attr *attrs;
     int index; /* position in execution order */
     int id;    /* number in its model's graph tree (ir_number_graph) */
     struct ir_graph *graph;
     struct ir_cost cost;
-    int inferred;   /* 1 once shape inference ran on it */
-    int64_t repeat; /* times it runs per inference (Loop trip counts); 1 at top level */
+    int inferred; /* 1 once shape inference ran on it */
     /* values from enclosing scopes that this node's subgraphs read (dependencies for ordering) */
-    struct ir_value **impl;
     int n_impl;
-    int n_sub; /* number of subgraphs (attributes of type graph/graphs) */
+    struct ir_value **impl;
+    int64_t repeat; /* times it runs per inference (Loop trip counts); 1 at top level */
 };
 
 /* Name -> value hash table (open addressing). */

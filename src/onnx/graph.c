@@ -86,7 +86,7 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
         nd->name = ar_printf(L->ar, "%s/%s_%d", rn->prefix, nd->op_type, G->nodes.n);
     if (++L->n_nodes_total > NNPERF_MAX_NODES)
         return diag_set(L->d, NNPERF_E_LIMIT, "the model has more than %d nodes", NNPERF_MAX_NODES);
-    const char **in_names = ar_calloc(L->ar, (size_t)(nin ? nin : 1), sizeof(char *));
+    const char **in_names = ar_calloc(&L->tmp, (size_t)(nin ? nin : 1), sizeof(char *));
     nd->in = ar_calloc(L->ar, (size_t)(nin ? nin : 1), sizeof(struct ir_value *));
     nd->out = ar_calloc(L->ar, (size_t)(nout ? nout : 1), sizeof(struct ir_value *));
     nd->attrs =
@@ -96,12 +96,12 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
     nd->op = -1;
     nd->repeat = 1;
     r = pb_make(p, n);
-    const char **out_names = ar_calloc(L->ar, (size_t)(nout ? nout : 1), sizeof(char *));
+    const char **out_names = ar_calloc(&L->tmp, (size_t)(nout ? nout : 1), sizeof(char *));
     if (!out_names) return ox_nomem(L);
     /* the inputs are bound once every value exists (ox_resolve_graph), in the order the nodes are read: this node
      * before the nodes of its subgraphs */
     int pending_at = L->pending.n;
-    if (!ox_pv_push(L->ar, &L->pending, nd) || !ox_pv_push(L->ar, &L->pending, (void *)in_names))
+    if (!ox_pv_push(&L->tmp, &L->pending, nd) || !ox_pv_push(&L->tmp, &L->pending, (void *)in_names))
         return ox_nomem(L);
     FOR_FIELDS(r, f, "NodeProto")
     {

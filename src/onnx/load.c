@@ -81,10 +81,11 @@ static void bind_ops(const struct ir_model *m, const struct ox_registry *reg, st
     }
 }
 
-enum nnperf_status ox_load_model(struct ir_model *m, const struct ox_registry *reg, struct diag *d)
+static enum nnperf_status load_model(struct ld *L)
 {
-    struct ld L0 = {.m = m, .ar = &m->ar, .d = d, .reg = reg};
-    struct ld *L = &L0;
+    struct ir_model *m = L->m;
+    const struct ox_registry *reg = L->reg;
+    struct diag *d = L->d;
     const char *why;
     struct pb r = pb_make(m->buf, m->len);
     struct pb_field f;
@@ -165,4 +166,13 @@ enum nnperf_status ox_load_model(struct ir_model *m, const struct ox_registry *r
     bind_ops(m, reg, m->graph, memo);
     ir_number_graph(m->graph); /* for the analyses' copies of the graph (ir_clone_graph) */
     return NNPERF_OK;
+}
+
+enum nnperf_status ox_load_model(struct ir_model *m, const struct ox_registry *reg, struct diag *d)
+{
+    struct ld L0 = {.m = m, .ar = &m->ar, .d = d, .reg = reg};
+    ar_init(&L0.tmp, 0);
+    enum nnperf_status st = load_model(&L0);
+    ar_free(&L0.tmp);
+    return st;
 }

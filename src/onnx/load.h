@@ -134,8 +134,10 @@ struct ld {
     int ext_last_found;
     uint64_t ext_last_size;
     /* nodes whose inputs are still names, in the order ox_resolve_graph binds them (graph.c): pairs of the node and
-     * its array of n_in input names; the node is NULL for a function call replaced by its body */
+     * its array of n_in input names; the node is NULL for a function call replaced by its body. Both live in tmp,
+     * an arena of the load's own that is released when the model is loaded (unused when only a tensor is parsed) */
     struct pvec pending;
+    struct arena tmp;
 };
 
 /* Known fields of the messages read here and the wire types they may have (repeated scalars: packed or not).

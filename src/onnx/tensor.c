@@ -70,7 +70,7 @@ static enum nnperf_status ext_number(struct ld *L, const char *what, const char 
 }
 
 /* One external_data entry (StringStringEntryProto): location, offset, length; other keys (checksum) ignored. */
-static enum nnperf_status ext_entry(struct ld *L, const struct pb_field *e, struct ir_value *v,
+static enum nnperf_status ext_entry(struct ld *L, const struct pb_field *e, struct ir_data *D,
                                     const char *what, const char *name)
 {
     const char *why;
@@ -93,12 +93,12 @@ static enum nnperf_status ext_entry(struct ld *L, const struct pb_field *e, stru
         if (memchr(val, 0, val_len))
             return tensor_err(L, NNPERF_E_INVALID, what, name, "external data location has a NUL byte");
         if (!val_len) return tensor_err(L, NNPERF_E_INVALID, what, name, "external data location is empty");
-        v->ext_location = val;
+        D->ext_location = val;
     } else if (!strcmp(key, "offset")) {
-        return ext_number(L, what, name, key, val, &v->ext_offset);
+        return ext_number(L, what, name, key, val, &D->ext_offset);
     } else if (!strcmp(key, "length")) {
-        v->ext_has_length = 1;
-        return ext_number(L, what, name, key, val, &v->ext_length);
+        D->ext_has_length = 1;
+        return ext_number(L, what, name, key, val, &D->ext_length);
     }
     return NNPERF_OK;
 }
@@ -114,9 +114,9 @@ struct tcounts {
 /* Number of stored values of the kept data view (packed typed field), or -1 when malformed. */
 static int64_t stored_values(const struct ir_value *v)
 {
-    if (v->enc == DE_FIXED32) return (int64_t)(v->data_len / 4);
-    if (v->enc == DE_FIXED64) return (int64_t)(v->data_len / 8);
-    return pb_count_varints(v->data, v->data_len);
+    if (v->init->enc == DE_FIXED32) return (int64_t)(v->init->data_len / 4);
+    if (v->init->enc == DE_FIXED64) return (int64_t)(v->init->data_len / 8);
+    return pb_count_varints(v->init->data, v->init->data_len);
 }
 
 /* The data of a tensor must be what its dims and data_type say: raw_data exactly ceil(numel x bits / 8) bytes,
@@ -143,26 +143,26 @@ static enum nnperf_status check_data(struct ld *L, const struct ir_value *v, con
     char shape[200];
     ox_shape_str(v->rank, v->dims, shape, sizeof shape);
     if (v->dtype == DT_STRING) {
-        if (v->enc != DE_NONE && v->enc != DE_EXTERNAL)
+        if (v->init->enc != DE_NONE && v->init->enc != DE_EXTERNAL)
             return tensor_err(L, NNPERF_E_INVALID, what, name,
                               "a string tensor keeps its data in string_data");
-        if (v->enc == DE_NONE && tc->strings != numel)
+        if (v->init->enc == DE_NONE && tc->strings != numel)
             return tensor_err(L, NNPERF_E_INVALID, what, name, "has %lld strings, its shape %s needs %lld",
                               (long long)tc->strings, shape, (long long)numel);
         return NNPERF_OK;
     }
-    switch (v->enc) {
+    switch (v->init->enc) {
     case DE_RAW:
-        if ((int64_t)v->data_len != need)
+        if ((int64_t)v->init->data_len != need)
             return tensor_err(L, NNPERF_E_INVALID, what, name,
-                              "raw_data has %zu bytes, its shape %s of %s needs %lld", v->data_len, shape, dt,
-                              (long long)need);
+                              "raw_data has %zu bytes, its shape %s of %s needs %lld", v->init->data_len,
+                              shape, dt, (long long)need);
         return NNPERF_OK;
     case DE_EXTERNAL:
-        if (v->ext_has_length && v->ext_length != (uint64_t)need)
+        if (v->init->ext_has_length && v->init->ext_length != (uint64_t)need)
             return tensor_err(L, NNPERF_E_INVALID, what, name,
                               "external data length %llu does not match its shape %s of %s (%lld bytes)",
-                              (unsigned long long)v->ext_length, shape, dt, (long long)need);
+                              (unsigned long long)v->init->ext_length, shape, dt, (long long)need);
         return NNPERF_OK;
     case DE_NONE:
         if (numel)
@@ -171,8 +171,8 @@ static enum nnperf_status check_data(struct ld *L, const struct ir_value *v, con
         return NNPERF_OK;
     default: break;
     }
-    int64_t have = v->enc == DE_REPEATED ? tc->unpacked : stored_values(v);
-    if (have < 0) return ox_malformed(L, "TensorProto", "bad packed values", v->data);
+    int64_t have = v->init->enc == DE_REPEATED ? tc->unpacked : stored_values(v);
+    if (have < 0) return ox_malformed(L, "TensorProto", "bad packed values", v->init->data);
     int64_t want = numel;
     if (v->dtype == DT_COMPLEX64 || v->dtype == DT_COMPLEX128) want = numel * 2;
     int four_bit =
@@ -199,7 +199,7 @@ static int open_external(const struct ir_model *m, const struct ir_value *v, con
         *err = errno;
         return 0;
     }
-    int w = snprintf(path, sizeof path, "%s/%s", dir, v->ext_location);
+    int w = snprintf(path, sizeof path, "%s/%s", dir, v->init->ext_location);
     if (w < 0 || (size_t)w >= sizeof path) {
         *err = ENAMETOOLONG;
         goto out;
@@ -212,7 +212,7 @@ static int open_external(const struct ir_model *m, const struct ir_value *v, con
     if (strcmp(dir, "/") && (strncmp(target, dir, dl) || target[dl] != '/')) {
         diag_set(d, NNPERF_E_INVALID,
                  "%s '%s': external data location '%s' leads outside the model's folder (to %s)", what, name,
-                 v->ext_location, target);
+                 v->init->ext_location, target);
         rc = -1;
         goto out;
     }
@@ -255,23 +255,23 @@ out:
 static enum nnperf_status check_external(struct ld *L, const struct ir_value *v, int64_t need,
                                          const char *what, const char *name)
 {
-    if (!L->ext_last || strcmp(L->ext_last, v->ext_location)) {
+    if (!L->ext_last || strcmp(L->ext_last, v->init->ext_location)) {
         /* an input of the model whether it exists or not: a writer must not create or replace it */
-        char *file = ar_printf(L->ar, "%s/%s", L->m->dir ? L->m->dir : ".", v->ext_location);
+        char *file = ar_printf(L->ar, "%s/%s", L->m->dir ? L->m->dir : ".", v->init->ext_location);
         if (!file || !ox_note_file(L->m, file)) return ox_nomem(L);
         int fd, err;
         int rc = open_external(L->m, v, what, name, &fd, &L->ext_last_size, &err, L->d);
         if (rc < 0) return L->d->status;
         if (rc > 0) close(fd);
-        L->ext_last = v->ext_location;
+        L->ext_last = v->init->ext_location;
         L->ext_last_found = rc > 0;
     }
     if (!L->ext_last_found) return NNPERF_OK;
     uint64_t size = L->ext_last_size;
-    if (v->ext_offset > size || (uint64_t)need > size - v->ext_offset)
+    if (v->init->ext_offset > size || (uint64_t)need > size - v->init->ext_offset)
         return tensor_err(L, NNPERF_E_INVALID, what, name,
                           "external data offset %llu + %lld bytes is beyond the end of '%s' (%llu bytes)",
-                          (unsigned long long)v->ext_offset, (long long)need, v->ext_location,
+                          (unsigned long long)v->init->ext_offset, (long long)need, v->init->ext_location,
                           (unsigned long long)size);
     return NNPERF_OK;
 }
@@ -282,12 +282,12 @@ static int propagated(int dt);
  * it: a mapping would then read other bytes, or fault with SIGBUS): the data of a tensor whose values may be
  * propagated (at most NNPERF_MAX_CONST_ELEMS elements, ox_decode_values) is copied into the model's arena, that of
  * a larger one is dropped, as nothing reads it. */
-static enum nnperf_status own_data(struct ld *L, struct ir_value *v)
+static enum nnperf_status own_data(struct ld *L, const struct ir_value *v, struct ir_data *D)
 {
     int64_t numel;
     int keep = propagated(v->dtype) && ir_numel(v, &numel) && numel <= NNPERF_MAX_CONST_ELEMS;
-    const uint8_t **views[2] = {&v->data, &v->tensor_pb};
-    size_t lens[2] = {v->data_len, v->tensor_pb_len};
+    const uint8_t **views[2] = {&D->data, &D->tensor_pb};
+    size_t lens[2] = {D->data_len, D->tensor_pb_len};
     for (int i = 0; i < 2; i++) {
         if (!*views[i]) continue;
         uint8_t *c = keep ? ar_alloc(L->ar, lens[i] ? lens[i] : 1) : NULL;
@@ -332,6 +332,9 @@ enum nnperf_status ox_parse_tensor_proto(struct ld *L, const uint8_t *p, size_t 
     v->dims = ar_calloc(L->ar, (size_t)(ndims ? ndims : 1), sizeof(struct ir_dim));
     if (!v->dims) return ox_nomem(L);
     v->declared = 1;
+    struct ir_data *D = ar_alloc(L->ar, sizeof *D);
+    if (!D) return ox_nomem(L);
+    v->init = D;
     r = pb_make(p, n);
     int di = 0;
     FOR_FIELDS(r, f, "TensorProto")
@@ -368,9 +371,9 @@ enum nnperf_status ox_parse_tensor_proto(struct ld *L, const uint8_t *p, size_t 
             break;
         case TP_RAW:
             if (f.wire == PB_LEN) {
-                v->enc = DE_RAW;
-                v->data = f.data;
-                v->data_len = f.len;
+                D->enc = DE_RAW;
+                D->data = f.data;
+                D->data_len = f.len;
                 has_data = 1;
             }
             break;
@@ -380,10 +383,10 @@ enum nnperf_status ox_parse_tensor_proto(struct ld *L, const uint8_t *p, size_t 
         case TP_DOUBLE:
         case TP_UINT64:
             if (f.wire == PB_LEN) {
-                if (has_data && v->data_len && f.len) break; /* keep the first non-empty field */
-                v->enc = (f.num == TP_FLOAT) ? DE_FIXED32 : (f.num == TP_DOUBLE) ? DE_FIXED64 : DE_VARINT;
-                v->data = f.data;
-                v->data_len = f.len;
+                if (has_data && D->data_len && f.len) break; /* keep the first non-empty field */
+                D->enc = (f.num == TP_FLOAT) ? DE_FIXED32 : (f.num == TP_DOUBLE) ? DE_FIXED64 : DE_VARINT;
+                D->data = f.data;
+                D->data_len = f.len;
                 has_data = 1;
             } else {
                 repeated = 1; /* unpacked repeated scalars */
@@ -399,7 +402,7 @@ enum nnperf_status ox_parse_tensor_proto(struct ld *L, const uint8_t *p, size_t 
             break;
         case TP_EXTERNAL:
             if (f.wire == PB_LEN) {
-                enum nnperf_status st = ext_entry(L, &f, v, what, nm);
+                enum nnperf_status st = ext_entry(L, &f, D, what, nm);
                 if (st) return st;
             }
             break;
@@ -415,10 +418,10 @@ enum nnperf_status ox_parse_tensor_proto(struct ld *L, const uint8_t *p, size_t 
                           (unsigned long long)tc.dtype, DT_COUNT - 1);
     }
     if (external) {
-        if (!v->ext_location)
+        if (!D->ext_location)
             return tensor_err(L, NNPERF_E_PARSE, what, nm, "external data has no 'location'");
-        v->enc = DE_EXTERNAL;
-        const char *loc = v->ext_location;
+        D->enc = DE_EXTERNAL;
+        const char *loc = D->ext_location;
         /* refuse paths that escape the model's directory: absolute, or with a ".." component (symbolic links are
          * resolved where the file is opened: open_external) */
         int escapes = loc[0] == '/' || loc[0] == '\\' || (loc[0] && loc[1] == ':');
@@ -430,15 +433,15 @@ enum nnperf_status ox_parse_tensor_proto(struct ld *L, const uint8_t *p, size_t 
             return tensor_err(L, NNPERF_E_INVALID, what, nm,
                               "external data location '%s' escapes the model's directory", loc);
     } else if (repeated && !has_data) {
-        v->enc = DE_REPEATED;
-        v->tensor_pb = p;
-        v->tensor_pb_len = n;
+        D->enc = DE_REPEATED;
+        D->tensor_pb = p;
+        D->tensor_pb_len = n;
     }
     int64_t need;
     enum nnperf_status st = check_data(L, v, &tc, what, nm, &need);
     if (st) return st;
     if (external) return check_external(L, v, need, what, nm);
-    return L->m->from_file ? own_data(L, v) : NNPERF_OK;
+    return L->m->from_file ? own_data(L, v, D) : NNPERF_OK;
 }
 
 enum nnperf_status ox_parse_tensor(struct ir_model *m, const uint8_t *buf, size_t len, struct ir_value *v,
@@ -574,9 +577,9 @@ static enum nnperf_status decode_elems(const struct ir_model *m, const struct ir
 {
     int bits = ir_dtype_bits(v->dtype);
     size_t need = (size_t)((numel * bits + 7) / 8);
-    const uint8_t *p = v->data;
-    size_t n = v->data_len;
-    int enc = v->enc;
+    const uint8_t *p = v->init->data;
+    size_t n = v->init->data_len;
+    int enc = v->init->enc;
     if (enc == DE_EXTERNAL) {
         int fd, err;
         uint64_t size;
@@ -584,22 +587,22 @@ static enum nnperf_status decode_elems(const struct ir_model *m, const struct ir
         if (rc < 0) return d->status;
         if (rc == 0)
             return diag_set(d, NNPERF_E_IO, "tensor '%s': cannot open external data '%s/%s': %s", v->name,
-                            m->dir ? m->dir : ".", v->ext_location, strerror(err));
+                            m->dir ? m->dir : ".", v->init->ext_location, strerror(err));
         ssize_t got = -1;
-        if (v->ext_offset <= size && need <= size - v->ext_offset)
-            got = pread(fd, ext, need, (off_t)v->ext_offset);
+        if (v->init->ext_offset <= size && need <= size - v->init->ext_offset)
+            got = pread(fd, ext, need, (off_t)v->init->ext_offset);
         close(fd);
         if (got < 0 || (size_t)got != need)
             return diag_set(d, NNPERF_E_IO,
                             "tensor '%s': external data '%s' is shorter than offset %llu + %zu bytes",
-                            v->name, v->ext_location, (unsigned long long)v->ext_offset, need);
+                            v->name, v->init->ext_location, (unsigned long long)v->init->ext_offset, need);
         p = ext;
         n = need;
         enc = DE_RAW;
     }
     if (enc == DE_REPEATED) {
         /* unpacked repeated typed field: gather the varints/fixed values of the data field in order */
-        struct pb r = pb_make(v->tensor_pb, v->tensor_pb_len);
+        struct pb r = pb_make(v->init->tensor_pb, v->init->tensor_pb_len);
         struct pb_field f;
         const char *why;
         int64_t k = 0;
@@ -648,7 +651,7 @@ enum nnperf_status ox_decode_values(const struct ir_model *m, struct arena *ar, 
                                     struct diag *d)
 {
     int64_t numel;
-    if (v->iv || v->fv || v->enc == DE_NONE || !propagated(v->dtype)) return NNPERF_OK;
+    if (v->iv || v->fv || ir_value_enc(v) == DE_NONE || !propagated(v->dtype)) return NNPERF_OK;
     if (!ir_numel(v, &numel) || numel > NNPERF_MAX_CONST_ELEMS) return NNPERF_OK;
     size_t cnt = (size_t)(numel ? numel : 1);
     int64_t *ibuf = calloc(cnt, sizeof *ibuf);

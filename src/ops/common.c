@@ -199,15 +199,15 @@ void op_set_kind(struct op_ctx *c, int i, int type_kind)
 static int load_values(struct op_ctx *c, struct ir_value *v)
 {
     if (v->iv || v->fv) return 1;
-    if (v->enc == DE_NONE) return 0;
-    if (v->enc == DE_EXTERNAL && !ir_dtype_is_int(v->dtype)) {
+    if (ir_value_enc(v) == DE_NONE) return 0;
+    if (ir_value_enc(v) == DE_EXTERNAL && !ir_dtype_is_int(v->dtype)) {
         /* Floating-point values are propagated opportunistically (a bias through Identity, Resize scales): when
          * their external file cannot be read (weight-stripped models) they are just unknown. Integer values are
          * shape data a node needs: failing to read them is an error (a missing external file is only an error
          * when a value from it is needed). */
         struct diag quiet = {0};
         if (ox_decode_values(c->m, c->ar, v, &quiet) != NNPERF_OK) {
-            v->enc = DE_NONE; /* do not try again */
+            v->init = NULL; /* do not try again (this copy only; the model's record is shared) */
             return 0;
         }
         return v->iv || v->fv;

@@ -21,29 +21,24 @@
 
 #include "predict.h"
 
+/* value -> tensor index: open addressing on the value's address (cap a power of two at least twice the tensors;
+ * an empty slot has v NULL); the first tensor of a value is the one found */
 struct vmap {
     const struct ir_value *v;
     int t;
 };
 
-static int cmp_vmap(const void *a, const void *b)
+static size_t vmap_slot(const struct ir_value *v, int cap)
 {
-    const struct vmap *x = a, *y = b;
-    return x->v == y->v ? 0 : (uintptr_t)x->v < (uintptr_t)y->v ? -1 : 1;
+    return (size_t)(((uint64_t)(uintptr_t)v * 0x9E3779B97F4A7C15ull) >> 32) & (size_t)(cap - 1);
 }
 
-static int lookup(const struct vmap *m, int n, const struct ir_value *v)
+static int lookup(const struct vmap *m, int cap, const struct ir_value *v)
 {
-    int lo = 0, hi = n - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (m[mid].v == v) return m[mid].t;
-        if ((uintptr_t)m[mid].v < (uintptr_t)v)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
+    for (size_t i = vmap_slot(v, cap);; i = (i + 1) & (size_t)(cap - 1)) {
+        if (m[i].v == v) return m[i].t;
+        if (!m[i].v) return -1;
     }
-    return -1;
 }
 
 /* Bytes per element of a storage type: a dtype (int4 ... fp32, the fp8 encodings), a weight format named as the
@@ -218,7 +213,7 @@ struct read_set {
 };
 
 /* tensors a layer reads: inputs of its nodes not produced inside it (activations only), into rs->out */
-static int layer_reads(const struct nnperf_prediction *p, int l, const struct vmap *m, int nm,
+static int layer_reads(const struct nnperf_prediction *p, int l, const struct vmap *m, int mcap,
                        struct read_set *rs)
 {
     const struct pr_layer *L = &p->layers[l];
@@ -227,7 +222,7 @@ static int layer_reads(const struct nnperf_prediction *p, int l, const struct vm
         for (int k = 0; k < L->nodes[i]->n_in; k++) {
             const struct ir_value *v = L->nodes[i]->in[k];
             if (!v) continue;
-            int t = lookup(m, nm, v);
+            int t = lookup(m, mcap, v);
             if (t < 0 || p->tensors[t].producer == l || rs->seen[t] == call) continue;
             rs->seen[t] = call;
             if (n < rs->cap) rs->out[n++] = t;
@@ -360,7 +355,7 @@ static double row_bytes(const struct pr_tensor *T)
 }
 
 /* Assigns L->group for every layer (greedy, in execution order) */
-static void make_groups(struct nnperf_prediction *p, const struct vmap *m, int nt, struct read_set *rs)
+static void make_groups(struct nnperf_prediction *p, const struct vmap *m, int mcap, struct read_set *rs)
 {
     double sram = p->hw.sram_bytes, ws = 0, delay = 0; /* delay: rows consumed since the group began */
     int group = -1, open = 0, first = 0;
@@ -372,7 +367,7 @@ static void make_groups(struct nnperf_prediction *p, const struct vmap *m, int n
             continue;
         }
         double rows = window_rows(L), need = L->w_bytes;
-        int nr = layer_reads(p, l, m, nt, rs);
+        int nr = layer_reads(p, l, m, mcap, rs);
         const int *reads = rs->out;
         for (int j = 0; j < nr; j++) {
             const struct pr_tensor *T = &p->tensors[root(p, reads[j])];
@@ -428,6 +423,7 @@ struct whole {
     int tiled, nt;
     int *first_out;
     struct vmap *m;
+    int mcap;
     struct plan s;
     struct read_set rs;
     int *last_group;
@@ -442,7 +438,9 @@ static enum nnperf_status whole_alloc(struct whole *w)
     size_t ncap = (size_t)(cap ? cap : 1);
     p->tensors = ar_calloc(&p->ar, ncap, sizeof *p->tensors);
     w->first_out = ar_calloc(&p->ar, (size_t)p->n_layers + 1, sizeof *w->first_out);
-    w->m = malloc(ncap * sizeof *w->m);
+    w->mcap = 16;
+    while ((size_t)w->mcap < 2 * ncap && w->mcap < (1 << 30)) w->mcap *= 2;
+    w->m = calloc((size_t)w->mcap, sizeof *w->m);
     w->s = (struct plan){p,
                          calloc(ncap, 1),
                          calloc(ncap, 1),
@@ -490,8 +488,11 @@ static void collect_tensors(struct whole *w)
     }
     w->first_out[p->n_layers] = nt;
     p->n_tensors = w->nt = nt;
-    for (int t = 0; t < nt; t++) w->m[t] = (struct vmap){p->tensors[t].v, t};
-    qsort(w->m, (size_t)nt, sizeof *w->m, cmp_vmap);
+    for (int t = 0; t < nt; t++) {
+        size_t i = vmap_slot(p->tensors[t].v, w->mcap);
+        while (w->m[i].v && w->m[i].v != p->tensors[t].v) i = (i + 1) & (size_t)(w->mcap - 1);
+        if (!w->m[i].v) w->m[i] = (struct vmap){p->tensors[t].v, t};
+    }
 }
 
 /* sizes, views (a view layer's outputs share its input's storage: root) and last uses */
@@ -501,7 +502,7 @@ static void size_tensors(struct whole *w)
     int nt = w->nt, *reads = w->rs.out;
     /* a graph input is stored at the type of its first reader */
     for (int l = p->n_layers - 1; l >= 0; l--) {
-        int nr = layer_reads(p, l, w->m, nt, &w->rs);
+        int nr = layer_reads(p, l, w->m, w->mcap, &w->rs);
         for (int j = 0; j < nr; j++)
             if (p->tensors[reads[j]].producer < 0)
                 p->tensors[reads[j]].elem = pr_elem_bytes_at(p, p->layers[l].dtype, 0);
@@ -520,7 +521,7 @@ static void size_tensors(struct whole *w)
         if (T->v->flags & IR_V_OUTPUT) T->last_use = p->n_layers;
     }
     for (int l = 0; l < p->n_layers; l++) {
-        int nr = layer_reads(p, l, w->m, nt, &w->rs);
+        int nr = layer_reads(p, l, w->m, w->mcap, &w->rs);
         for (int j = 0; j < nr; j++)
             if (p->tensors[reads[j]].last_use < l) p->tensors[reads[j]].last_use = l;
         if (is_view_layer(p, &p->layers[l]) && nr == 1)
@@ -541,9 +542,9 @@ static void group_tensors(struct whole *w)
     for (int l = 0; l < p->n_layers; l++) p->layers[l].group = w->tiled ? 0 : -1;
     for (int t = 0; t < w->nt; t++) w->last_group[t] = -1;
     if (!w->tiled) return;
-    make_groups(p, w->m, w->nt, &w->rs);
+    make_groups(p, w->m, w->mcap, &w->rs);
     for (int l = 0; l < p->n_layers; l++) {
-        int nr = layer_reads(p, l, w->m, w->nt, &w->rs);
+        int nr = layer_reads(p, l, w->m, w->mcap, &w->rs);
         for (int j = 0; j < nr; j++) {
             int r = root(p, w->rs.out[j]);
             int gl = p->layers[l].group;
@@ -578,7 +579,7 @@ static void place_reads(struct whole *w, int l)
 {
     struct nnperf_prediction *p = w->p;
     struct pr_layer *L = &p->layers[l];
-    int nr = layer_reads(p, l, w->m, w->nt, &w->rs);
+    int nr = layer_reads(p, l, w->m, w->mcap, &w->rs);
     if (is_view_layer(p, L)) return;
     for (int j = 0; j < nr; j++) {
         int r = root(p, w->rs.out[j]);
@@ -691,7 +692,7 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
 {
     /* frame by frame: each frame reads the weights again; each accelerator call too */
     weight_bytes(p, p->hw.frame_serial ? p->runs : pr_calls(p));
-    struct whole w = {p, p->g, tiled, 0, NULL, NULL, {0}, {0}, NULL};
+    struct whole w = {p, p->g, tiled, 0, NULL, NULL, 0, {0}, {0}, NULL};
     enum nnperf_status st = whole_alloc(&w);
     if (st == NNPERF_OK) {
         collect_tensors(&w);

@@ -127,11 +127,7 @@ static int run_test(const char *dir, char *why, size_t whylen)
             v->dtype = t.dtype;
             v->rank = t.rank;
             v->dims = t.dims;
-            v->enc = t.enc;
-            v->data = t.data;
-            v->data_len = t.data_len;
-            v->tensor_pb = t.tensor_pb;
-            v->tensor_pb_len = t.tensor_pb_len;
+            v->init = t.init;
             v->flags |= IR_V_INIT;
         }
     }

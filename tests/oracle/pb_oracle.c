@@ -159,11 +159,12 @@ static void cmp_tensor(const char *name, const Onnx__TensorProto *t, const struc
             if (!strcmp(e->key, "offset")) off = strtoull(e->value, NULL, 10);
             if (!strcmp(e->key, "length")) len = strtoull(e->value, NULL, 10), has_len = 1;
         }
-        if (v->enc != DE_EXTERNAL || !str_eq(loc, v->ext_location) || off != v->ext_offset ||
-            has_len != v->ext_has_length || (has_len && len != v->ext_length))
+        if (v->init->enc != DE_EXTERNAL || !str_eq(loc, v->init->ext_location) ||
+            off != v->init->ext_offset || has_len != v->init->ext_has_length ||
+            (has_len && len != v->init->ext_length))
             diff("tensor '%s': external data differs (%s %llu %llu vs protobuf-c %s %llu %llu)", name,
-                 v->ext_location ? v->ext_location : "-", (unsigned long long)v->ext_offset,
-                 (unsigned long long)v->ext_length, loc ? loc : "-", off, len);
+                 v->init->ext_location ? v->init->ext_location : "-", (unsigned long long)v->init->ext_offset,
+                 (unsigned long long)v->init->ext_length, loc ? loc : "-", off, len);
         return;
     }
     const void *want = NULL;
@@ -171,17 +172,18 @@ static void cmp_tensor(const char *name, const Onnx__TensorProto *t, const struc
     if (t->has_raw_data) {
         want = t->raw_data.data;
         want_len = t->raw_data.len;
-        if (v->enc != DE_RAW) diff("tensor '%s': raw_data not seen as raw (enc %d)", name, v->enc);
-    } else if (t->n_float_data && v->enc == DE_FIXED32) {
+        if (v->init->enc != DE_RAW)
+            diff("tensor '%s': raw_data not seen as raw (enc %d)", name, v->init->enc);
+    } else if (t->n_float_data && v->init->enc == DE_FIXED32) {
         want = t->float_data;
         want_len = t->n_float_data * sizeof(float);
-    } else if (t->n_double_data && v->enc == DE_FIXED64) {
+    } else if (t->n_double_data && v->init->enc == DE_FIXED64) {
         want = t->double_data;
         want_len = t->n_double_data * sizeof(double);
-    } else if ((t->n_int32_data || t->n_int64_data || t->n_uint64_data) && v->enc == DE_VARINT) {
+    } else if ((t->n_int32_data || t->n_int64_data || t->n_uint64_data) && v->init->enc == DE_VARINT) {
         size_t n = t->n_int32_data + t->n_int64_data + t->n_uint64_data, cnt = 0;
         uint64_t *x = malloc((n ? n : 1) * sizeof *x);
-        if (!x || !varints(v->data, v->data_len, x, n, &cnt) || cnt != n) {
+        if (!x || !varints(v->init->data, v->init->data_len, x, n, &cnt) || cnt != n) {
             diff("tensor '%s': %zu varints, protobuf-c %zu", name, cnt, n);
         } else {
             for (size_t i = 0; i < n; i++) {
@@ -202,14 +204,15 @@ static void cmp_tensor(const char *name, const Onnx__TensorProto *t, const struc
     } else if (t->n_float_data || t->n_double_data || t->n_int32_data || t->n_int64_data ||
                t->n_uint64_data) {
         /* unpacked repeated numbers (decoded on demand from the TensorProto bytes) */
-        if (v->enc != DE_REPEATED) diff("tensor '%s': typed data not found (enc %d)", name, v->enc);
+        if (v->init->enc != DE_REPEATED)
+            diff("tensor '%s': typed data not found (enc %d)", name, v->init->enc);
         return;
     } else {
         return; /* no data, or strings */
     }
-    if (v->data_len != want_len || (want_len && memcmp(v->data, want, want_len))) {
-        diff("tensor '%s': data view of %zu bytes differs from protobuf-c's %zu bytes", name, v->data_len,
-             want_len);
+    if (v->init->data_len != want_len || (want_len && memcmp(v->init->data, want, want_len))) {
+        diff("tensor '%s': data view of %zu bytes differs from protobuf-c's %zu bytes", name,
+             v->init->data_len, want_len);
         return;
     }
     n_bytes_checked += (long)want_len;

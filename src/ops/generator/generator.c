@@ -45,7 +45,7 @@ static enum nnperf_status set_from_tensor(struct op_ctx *c, struct ir_value *t)
 {
     enum nnperf_status st = op_set(c, 0, t->dtype, t->rank, t->dims);
     if (st) return st;
-    if (t->enc != DE_NONE && !t->iv && !t->fv) {
+    if (ir_value_enc(t) != DE_NONE && !t->iv && !t->fv) {
         st = ox_decode_values(c->m, c->ar, t, c->d);
         if (st) return st;
     }
@@ -149,7 +149,7 @@ enum nnperf_status infer_constant_of_shape(struct op_ctx *c)
     int64_t total;
     struct ir_value *o = op_out(c, 0);
     if (!o || !ir_numel(o, &total) || total > NNPERF_MAX_CONST_ELEMS) return NNPERF_OK;
-    if (t && t->enc != DE_NONE && !t->iv && !t->fv && (st = ox_decode_values(c->m, c->ar, t, c->d)))
+    if (t && ir_value_enc(t) != DE_NONE && !t->iv && !t->fv && (st = ox_decode_values(c->m, c->ar, t, c->d)))
         return st;
     if (ir_dtype_is_int(dtype)) {
         if (t && !t->iv) return NNPERF_OK;

@@ -27,7 +27,7 @@ static inline int tv_get(struct op_ctx *c, int i, struct tvals *t)
     if (!x) return 0;
     /* floating weights stored outside the model are not shape data: reading them would need the weights file
      * (absent for weight-stripped models, and a failed read is fatal) */
-    if (x->enc == DE_EXTERNAL && !x->iv && !x->fv && !ir_dtype_is_int(x->dtype)) return 0;
+    if (ir_value_enc(x) == DE_EXTERNAL && !x->iv && !x->fv && !ir_dtype_is_int(x->dtype)) return 0;
     n = op_ivals(c, i, &iv);
     if (n >= 0) {
         t->kind = 1;
