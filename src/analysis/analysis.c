@@ -170,8 +170,10 @@ static int value_known(const struct ir_value *v)
  * evaluates them once, they are no layer and no parameters. */
 static void mark_const(struct ir_node *nd)
 {
-    int gen = nd->op >= 0 && op_table[nd->op].klass != OC_CONTROL && strncmp(nd->op_type, "Random", 6) &&
-              strcmp(nd->op_type, "Bernoulli") && strcmp(nd->op_type, "Multinomial");
+    int op = nd->op;
+    int gen = op >= 0 && op_table[op].klass != OC_CONTROL && op != OPID_RANDOM_NORMAL &&
+              op != OPID_RANDOM_NORMAL_LIKE && op != OPID_RANDOM_UNIFORM && op != OPID_RANDOM_UNIFORM_LIKE &&
+              op != OPID_BERNOULLI && op != OPID_MULTINOMIAL;
     int level = gen ? 1 : 0;
     for (int i = 0; i < nd->n_in && level; i++) {
         const struct ir_value *v = nd->in[i];
