@@ -76,3 +76,15 @@ const char *ox_str(struct ld *L, const struct pb_field *f)
 {
     return ar_strndup(L->ar, (const char *)f->data, f->len);
 }
+
+const char *ox_str_shared(struct ld *L, const struct pb_field *f)
+{
+    for (int i = 0; i < L->n_shared; i++)
+        if (L->shared[i].len == f->len && !memcmp(L->shared[i].s, f->data, f->len)) return L->shared[i].s;
+    const char *s = ox_str(L, f);
+    if (s && L->n_shared < (int)(sizeof L->shared / sizeof L->shared[0])) {
+        L->shared[L->n_shared].s = s;
+        L->shared[L->n_shared++].len = f->len;
+    }
+    return s;
+}

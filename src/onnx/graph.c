@@ -58,10 +58,10 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
             if (!(nd->name = ox_str(L, &f))) return ox_nomem(L);
             break;
         case NP_OP_TYPE:
-            if (!(nd->op_type = ox_str(L, &f))) return ox_nomem(L);
+            if (!(nd->op_type = ox_str_shared(L, &f))) return ox_nomem(L);
             break;
         case NP_DOMAIN:
-            if (!(nd->domain = ox_str(L, &f))) return ox_nomem(L);
+            if (!(nd->domain = ox_str_shared(L, &f))) return ox_nomem(L);
             break;
         case NP_OVERLOAD:
             if (!(overload = ox_str(L, &f))) return ox_nomem(L);
@@ -169,7 +169,7 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
         v->producer = nd;
         nd->out[i] = v;
     }
-    if (!ox_pv_push(L->ar, &G->nodes, nd)) return ox_nomem(L);
+    if (!ox_pv_push(&L->tmp, &G->nodes, nd)) return ox_nomem(L);
     return NNPERF_OK;
 }
 
@@ -313,7 +313,11 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
             set_decl(v, kind, dt, rk, dd);
         }
     }
-    g->nodes = (struct ir_node **)G.nodes.v;
+    /* the node list grew in the load's own arena: the graph keeps an exact copy */
+    if (G.nodes.n) {
+        if (!(g->nodes = ar_calloc(L->ar, (size_t)G.nodes.n, sizeof *g->nodes))) return ox_nomem(L);
+        memcpy(g->nodes, G.nodes.v, (size_t)G.nodes.n * sizeof *g->nodes);
+    }
     g->n_nodes = G.nodes.n;
     g->inputs = (struct ir_value **)inputs.v;
     g->n_inputs = inputs.n;

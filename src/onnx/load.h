@@ -138,6 +138,13 @@ struct ld {
      * an arena of the load's own that is released when the model is loaded (unused when only a tensor is parsed) */
     struct pvec pending;
     struct arena tmp;
+    /* operator types and domains, a few strings that every node repeats: each copied into the model once
+     * (ox_str_shared) */
+    struct {
+        const char *s;
+        size_t len;
+    } shared[64];
+    int n_shared;
 };
 
 /* Known fields of the messages read here and the wire types they may have (repeated scalars: packed or not).
@@ -189,6 +196,8 @@ int ox_wire_ok(struct ld *L, const char *what, const struct fspec *tab, const st
                const uint8_t *at);
 /* f's bytes as a NUL-terminated string in the model arena; NULL when out of memory. */
 const char *ox_str(struct ld *L, const struct pb_field *f);
+const char *ox_str_shared(struct ld *L,
+                          const struct pb_field *f); /* one copy per distinct string (L->shared) */
 
 /* types.c */
 /* "AxBxC" into buf ("scalar" for rank 0). */
