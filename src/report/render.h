@@ -55,6 +55,15 @@ struct rep_extra_tab {
 void rep_pred_html(const struct rep_view *v, const struct rep_extra_tab *extra, int n_extra,
                    struct strbuf *sb);
 
+/* The prediction's expected error: its platform's validation (median and 90th-percentile |error| over the test rows
+ * of bench/fidelity, and their number) or "not validated" with why (p: for --set; may be NULL). Every report that
+ * shows a prediction's number shows it: the long text, the short one of table cells ("+-14% n=18", "not validated"),
+ * and the JSON member "expected_error" ({median, p90, test_rows}, or null when not validated). */
+void rep_expected_error_text(const struct nnperf_prediction *p, const struct nnperf_prediction_summary *s,
+                             char *b, size_t n);
+void rep_expected_error_short(const struct nnperf_prediction_summary *s, char *b, size_t n);
+void rep_json_expected_error(struct rep_json *j, const struct nnperf_prediction_summary *s);
+
 /* ---- the predicted timeline as Chrome trace events (render_trace.c) ---- */
 /* The whole trace document ({"traceEvents": [...], ...}) of one prediction. */
 void rep_pred_trace(const struct rep_view *v, struct strbuf *sb);

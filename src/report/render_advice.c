@@ -16,6 +16,11 @@ static void header(const struct nnperf_advice *adv, struct strbuf *sb)
     sb_printf(sb, "advice for %s on %s (%s, %d frame%s per run): latency %.3f ms per run, %.1f FPS\n",
               adv->model, adv->platform, adv->dtype, adv->frames, adv->frames > 1 ? "s" : "",
               adv->latency_s * 1e3, adv->fps);
+    struct nnperf_prediction_summary s;
+    nnperf_prediction_summary(adv->base, &s);
+    char xe[200];
+    rep_expected_error_text(adv->base, &s, xe, sizeof xe);
+    sb_printf(sb, "expected error of the prediction: %s\n", xe);
     sb_printf(
         sb,
         "%d finding%s, ordered by predicted gain per frame; each gain is the prediction re-run with the "
@@ -66,6 +71,9 @@ static void json(const struct nnperf_advice *adv, struct strbuf *sb)
     rj_int(&j, "frames_per_run", adv->frames);
     rj_num(&j, "latency_ms", adv->latency_s * 1e3);
     rj_num(&j, "fps", adv->fps);
+    struct nnperf_prediction_summary s;
+    nnperf_prediction_summary(adv->base, &s);
+    rep_json_expected_error(&j, &s);
     rj_num(&j, "min_gain_percent", adv->min_gain * 100);
     rj_int(&j, "changes_predicted", adv->n_checked);
     rj_arr(&j, "findings", 1);

@@ -19,18 +19,29 @@ static double ceiling(const double *v, int p)
     return v ? v[p] : NAN;
 }
 
+/* platform p's expected error as a prediction's summary gives it (only the expected_error_* members) */
+static struct nnperf_prediction_summary xe_of(const struct nnperf_compare_data *d, int p)
+{
+    struct nnperf_prediction_summary s;
+    memset(&s, 0, sizeof s);
+    s.expected_error_rows = d->expected_error_rows[p];
+    s.expected_error_median = d->expected_error_median[p];
+    s.expected_error_p90 = d->expected_error_p90[p];
+    return s;
+}
+
 /* the platform's expected error, short ("+-21% n=11", "not valid."), or long; 0 when not given */
 static int expected_error(const struct nnperf_compare_data *d, int p, int lng, char *b, size_t n)
 {
     if (!d->expected_error_rows) return 0;
-    if (d->expected_error_rows[p] <= 0)
+    struct nnperf_prediction_summary s = xe_of(d, p);
+    if (s.expected_error_rows <= 0)
         snprintf(b, n, lng ? "expected error: not validated" : "not valid.");
     else if (lng)
         c_snprintf(b, n, "expected error +-%.0f%% median, +-%.0f%% p90 (%d test rows)",
-                   100 * d->expected_error_median[p], 100 * d->expected_error_p90[p],
-                   d->expected_error_rows[p]);
+                   100 * s.expected_error_median, 100 * s.expected_error_p90, s.expected_error_rows);
     else
-        c_snprintf(b, n, "+-%.0f%% n=%d", 100 * d->expected_error_median[p], d->expected_error_rows[p]);
+        rep_expected_error_short(&s, b, n);
     return 1;
 }
 
@@ -54,12 +65,9 @@ static void render_json(const struct nnperf_compare_data *d, struct strbuf *sb)
         rj_str(&j, "dtype", d->dtypes ? d->dtypes[p] : NULL);
         rj_num(&j, "peak_ops_per_s", ceiling(d->peak_ops, p));
         rj_num(&j, "ddr_bytes_per_s", ceiling(d->ddr_bandwidth, p));
-        if (d->expected_error_rows && d->expected_error_rows[p] > 0) {
-            rj_obj(&j, "expected_error", 0);
-            rj_num(&j, "median", d->expected_error_median[p]);
-            rj_num(&j, "p90", d->expected_error_p90[p]);
-            rj_int(&j, "test_rows", d->expected_error_rows[p]);
-            rj_end(&j);
+        if (d->expected_error_rows) {
+            struct nnperf_prediction_summary s = xe_of(d, p);
+            rep_json_expected_error(&j, &s);
         } else {
             rj_null(&j, "expected_error");
         }

@@ -214,15 +214,7 @@ static void json_summary(const struct rep_view *v, struct rep_json *j)
         else
             rj_null(j, pk[i]);
     }
-    if (s->expected_error_rows) {
-        rj_obj(j, "expected_error", 0);
-        rj_num(j, "median", s->expected_error_median);
-        rj_num(j, "p90", s->expected_error_p90);
-        rj_int(j, "test_rows", s->expected_error_rows);
-        rj_end(j);
-    } else {
-        rj_null(j, "expected_error");
-    }
+    rep_json_expected_error(j, s);
     rj_obj(j, "why", 0);
     rj_obj(j, "time_by_bound", 0);
     for (int k = 0; k < REP_N_BOUNDS; k++) {
@@ -339,16 +331,7 @@ static void power_text(const struct nnperf_prediction_summary *s, char *b, size_
 /* the expected error of the prediction: the platform's validation on test rows, or that there is none */
 static void expected_error_text(const struct rep_view *v, char *b, size_t n)
 {
-    const struct nnperf_prediction_summary *s = &v->s;
-    if (!s->expected_error_rows) {
-        snprintf(b, n, "not validated (%s)",
-                 nnperf_prediction_override_count(v->p) ? "the platform was changed with --set"
-                                                        : "no test rows in bench/fidelity/data");
-        return;
-    }
-    c_snprintf(b, n,
-               "+-%.0f%% median, +-%.0f%% at the 90th percentile (|error| over %d test rows, bench/fidelity)",
-               100 * s->expected_error_median, 100 * s->expected_error_p90, s->expected_error_rows);
+    rep_expected_error_text(v->p, &v->s, b, n);
 }
 
 /* the throughput line, when it differs from one stream's FPS: frames per second with every unit busy, the
@@ -890,4 +873,39 @@ enum nnperf_status nnperf_plot_svg(const struct nnperf_prediction *p, const char
     plot(&v, &sb, 1);
     rep_view_free(&v);
     return rep_finish(&sb, out, len, err, errlen);
+}
+
+void rep_expected_error_text(const struct nnperf_prediction *p, const struct nnperf_prediction_summary *s,
+                             char *b, size_t n)
+{
+    if (!s->expected_error_rows) {
+        snprintf(b, n, "not validated (%s)",
+                 p && nnperf_prediction_override_count(p) ? "the platform was changed with --set"
+                                                          : "no test rows in bench/fidelity/data");
+        return;
+    }
+    c_snprintf(b, n,
+               "+-%.0f%% median, +-%.0f%% at the 90th percentile (|error| over %d test rows, bench/fidelity)",
+               100 * s->expected_error_median, 100 * s->expected_error_p90, s->expected_error_rows);
+}
+
+void rep_expected_error_short(const struct nnperf_prediction_summary *s, char *b, size_t n)
+{
+    if (s->expected_error_rows <= 0)
+        snprintf(b, n, "not validated");
+    else
+        c_snprintf(b, n, "+-%.0f%% n=%d", 100 * s->expected_error_median, s->expected_error_rows);
+}
+
+void rep_json_expected_error(struct rep_json *j, const struct nnperf_prediction_summary *s)
+{
+    if (s->expected_error_rows <= 0) {
+        rj_null(j, "expected_error");
+        return;
+    }
+    rj_obj(j, "expected_error", 0);
+    rj_num(j, "median", s->expected_error_median);
+    rj_num(j, "p90", s->expected_error_p90);
+    rj_int(j, "test_rows", s->expected_error_rows);
+    rj_end(j);
 }

@@ -1,6 +1,7 @@
 /* render_roofline.c - `nnperf roofline`: every layer with predicted time, its arithmetic intensity (aligned ops per
  * DDR byte) and attained ops/s against the platform's ceilings ([ROOFLINE] in docs/sources.md), as a table,
- * JSON (schema "nnperf.roofline", docs/json-schema.md) or CSV. */
+ * JSON (schema "nnperf.roofline", docs/json-schema.md) or CSV; the table and JSON carry the prediction's expected
+ * error (the CSV has only the layers). */
 #include <stddef.h>
 #include <stdio.h>
 
@@ -48,6 +49,7 @@ static void render(const struct rep_view *v, enum nnperf_format fmt, const struc
         rj_num(&j, "peak_ops_per_s", peak);
         rj_num(&j, "ddr_bytes_per_s", bw);
         rj_num(&j, "ridge_ops_per_byte", ridge);
+        rep_json_expected_error(&j, &v->s);
     } else if (fmt == NNPERF_FORMAT_TABLE) {
         char a[3][40];
         rep_si(a[0], sizeof a[0], peak, "ops/s");
@@ -56,6 +58,10 @@ static void render(const struct rep_view *v, enum nnperf_format fmt, const struc
         char line[512];
         snprintf(line, sizeof line, "%s on %s (%s): ceilings peak %s, DDR %s, ridge point %s ops/B", v->model,
                  v->s.platform, v->s.dtype, a[0], a[1], a[2]);
+        rt_wrap_indent(sb, line, o->width, 2);
+        char xe[200];
+        rep_expected_error_text(v->p, &v->s, xe, sizeof xe);
+        snprintf(line, sizeof line, "expected error of the prediction: %s", xe);
         rt_wrap_indent(sb, line, o->width, 2);
     }
     struct rf_rows w;

@@ -1,6 +1,7 @@
 /* render_sweep.c - `nnperf sweep`: one row per configuration of one model (platform, dtype, batch and any other
- * setting): latency per run, FPS, DDR bytes per frame, utilization and how many layers are memory-bound, as a table,
- * JSON (schema "nnperf.sweep", docs/json-schema.md) or CSV. */
+ * setting): latency per run, FPS, DDR bytes per frame, utilization, how many layers are memory-bound and the expected
+ * error of the row's platform (its validation on test rows, or not validated), as a table, JSON (schema
+ * "nnperf.sweep", docs/json-schema.md) or CSV. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +13,23 @@ struct row {
     const char *platform, *dtype, *settings; /* in the sweep's arena */
     int batch, memory_bound;
     double latency_s, fps, ddr_bytes_per_frame, avg_utilization;
+    struct nnperf_prediction_summary xe; /* only the expected_error_* members are kept */
 };
 
 #define R(m) offsetof(struct row, m)
+
+static void xe_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    rep_expected_error_short(&((const struct row *)row)->xe, c->buf, sizeof c->buf);
+    c->s = c->buf;
+}
+
+static void xe_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx, (void)key;
+    rep_json_expected_error(j, &((const struct row *)row)->xe);
+}
 
 /* the columns of every format: JSON members and CSV columns by key, the table's by heading */
 static const struct rf_field fields[] = {
@@ -51,6 +66,15 @@ static const struct rf_field fields[] = {
      .in = RF_ALL,
      .kind = RF_INT,
      .off = R(memory_bound)},
+    {.key = "expected_error",
+     .col = {"expected error", 0, 2, 0, 0},
+     .in = RF_JSON | RF_TABLE,
+     .kind = RF_FN,
+     .fn = xe_cell,
+     .json = xe_json},
+    {.key = "expected_error_median", .in = RF_CSV, .kind = RF_NUM, .off = R(xe.expected_error_median)},
+    {.key = "expected_error_p90", .in = RF_CSV, .kind = RF_NUM, .off = R(xe.expected_error_p90)},
+    {.key = "expected_error_test_rows", .in = RF_CSV, .kind = RF_INT, .off = R(xe.expected_error_rows)},
     {.key = "settings", .col = {"settings", 0, 1, 40, 0}, .in = RF_ALL, .kind = RF_STR, .off = R(settings)},
 };
 #define N_FIELDS ((int)(sizeof fields / sizeof fields[0]))
@@ -120,6 +144,10 @@ enum nnperf_status nnperf_sweep_add(struct nnperf_sweep *sw, const struct nnperf
     r->fps = s.fps;
     r->ddr_bytes_per_frame = s.ddr_bytes_per_frame;
     r->avg_utilization = s.avg_utilization;
+    memset(&r->xe, 0, sizeof r->xe);
+    r->xe.expected_error_rows = s.expected_error_rows;
+    r->xe.expected_error_median = s.expected_error_median;
+    r->xe.expected_error_p90 = s.expected_error_p90;
     r->memory_bound = 0;
     for (int l = 0; l < nnperf_prediction_layer_count(p); l++) {
         struct nnperf_layer_info li;
