@@ -17,16 +17,16 @@ has() { # FILE TEXT WHAT
     grep -qF -- "$2" "$1" || { echo "FAIL: $3 lacks '$2':"; head -5 "$1"; fail=1; }
 }
 m=models/squeezenet1_1.onnx
-"$nn" sweep $m --hw zcu102-dpu,l4 >"$work/sweep.txt" 2>&1 || { echo "FAIL: sweep exit $?"; fail=1; }
+"$nn" sweep $m --hw zcu102-dpu,horizon-j5 >"$work/sweep.txt" 2>&1 || { echo "FAIL: sweep exit $?"; fail=1; }
 has "$work/sweep.txt" "+-$med% n=$rows" "sweep table (zcu102-dpu)"
-has "$work/sweep.txt" "not validated" "sweep table (l4)"
-"$nn" sweep $m --hw zcu102-dpu,l4 --format json >"$work/sweep.json" 2>&1
+has "$work/sweep.txt" "not validated" "sweep table (horizon-j5)"
+"$nn" sweep $m --hw zcu102-dpu,horizon-j5 --format json >"$work/sweep.json" 2>&1
 has "$work/sweep.json" "\"test_rows\":$rows}" "sweep JSON (zcu102-dpu)"
-has "$work/sweep.json" '"expected_error":null' "sweep JSON (l4)"
-"$nn" sweep $m --hw zcu102-dpu,l4 --format csv >"$work/sweep.csv" 2>&1
+has "$work/sweep.json" '"expected_error":null' "sweep JSON (horizon-j5)"
+"$nn" sweep $m --hw zcu102-dpu,horizon-j5 --format csv >"$work/sweep.csv" 2>&1
 has "$work/sweep.csv" "expected_error_median,expected_error_p90,expected_error_test_rows" "sweep CSV header"
 has "$work/sweep.csv" ",$rows," "sweep CSV (zcu102-dpu)"
-has "$work/sweep.csv" ",,,0," "sweep CSV (l4)"
+has "$work/sweep.csv" ",,,0," "sweep CSV (horizon-j5)"
 "$nn" sweep $m --hw zcu102-dpu --set overhead.per_run_s=1e-3 >"$work/set.txt" 2>&1
 has "$work/set.txt" "not validated" "sweep table with --set"
 "$nn" roofline $m --hw zcu102-dpu >"$work/roof.txt" 2>&1 || { echo "FAIL: roofline exit $?"; fail=1; }
@@ -34,8 +34,8 @@ has "$work/roof.txt" "+-$med% median" "roofline table"
 has "$work/roof.txt" "$rows test rows" "roofline table"
 "$nn" roofline $m --hw zcu102-dpu --format json >"$work/roof.json" 2>&1
 has "$work/roof.json" "\"test_rows\":$rows}" "roofline JSON"
-"$nn" roofline $m --hw l4 --format json >"$work/roof_l4.json" 2>&1
-has "$work/roof_l4.json" '"expected_error":null' "roofline JSON (l4)"
+"$nn" roofline $m --hw horizon-j5 --format json >"$work/roof_j5.json" 2>&1
+has "$work/roof_j5.json" '"expected_error":null' "roofline JSON (horizon-j5)"
 "$nn" advise $m --hw zcu102-dpu >"$work/adv.txt" 2>&1 || { echo "FAIL: advise exit $?"; fail=1; }
 has "$work/adv.txt" "expected error of the prediction: +-$med% median" "advise table"
 "$nn" advise $m --hw zcu102-dpu --format json >"$work/adv.json" 2>&1
