@@ -236,7 +236,7 @@ enum nnperf_memory_model {
  * MEMORY_MODELS and the JSON schema's memory_model equal. NULL out of range. */
 int nnperf_memory_model_count(void);
 const char *nnperf_memory_model_name(int m);
-/* The compute models' names ("roofline", "array", "kernels"; nnperf_prediction_summary.compute_model). */
+/* The compute models' names ("roofline", "array", "kernels", "dataflow"; nnperf_prediction_summary.compute_model). */
 int nnperf_compute_model_count(void);
 const char *nnperf_compute_model_name(int i);
 
@@ -276,7 +276,7 @@ void nnperf_prediction_free(struct nnperf_prediction *p);
 struct nnperf_prediction_summary {
     const char *platform, *dtype;
     const char *memory_model,
-        *compute_model; /* "planned", "weights-only", "tiled"; "roofline", "array", "kernels" */
+        *compute_model; /* "planned", "weights-only", "tiled"; "roofline", "array", "kernels", "dataflow" */
     int frames_per_run;
     int cores, cores_per_inference; /* the platform's cores; those one inference runs on */
     double latency_s, fps;          /* one inference (per run); fps = frames_per_run / latency */

@@ -18,6 +18,7 @@
 #define HW_MAX_ALIGN    8
 #define HW_MAX_FUSION   32
 #define HW_MAX_PATTERN  8
+#define HW_MAX_FOLD     64 /* compute.dataflow.folding entries */
 /* In a fusion pattern, SiLU stands for Mul(x, Sigmoid(x)) (how exporters write SiLU / Swish). */
 #define HW_SILU       "SiLU"
 #define HW_MAX_KEY    64 /* a dotted key path ("compute.efficiency.conv") */
@@ -33,6 +34,12 @@ struct hw_align {
     unsigned class_mask; /* bit (1u << OC_xxx) per operator class */
     int64_t n, c, h, w;  /* multiples; 0 or 1 = no padding on that axis */
     int pow2;            /* pad every dim to the next power of two */
+};
+
+/* the folding of one layer's engine in a dataflow accelerator (compute.dataflow.folding[]) */
+struct hw_fold {
+    char node[HW_MAX_NAME]; /* the ONNX node that leads the layer */
+    int64_t pe, simd;       /* output channels and reduction elements it computes per cycle */
 };
 
 struct hw_pattern {
@@ -103,6 +110,11 @@ struct hw_desc {
     int kv_per_query_head; /* decode attention reads a grouped-query KV head once per query head */
     int weight_only;       /* a dtype without a peak is weight-only quantization: computed at default_dtype */
     int frame_serial; /* a batch runs frame by frame: per-layer cost and streamed weights once per frame */
+    /* a dataflow accelerator (FINN): one engine per layer at this clock, folded as fold[] says (absent: PE = SIMD =
+     * 1); all layers stream at once. 0 = not a dataflow accelerator */
+    double dataflow_hz;
+    int n_fold;
+    struct hw_fold fold[HW_MAX_FOLD];
     char memory_model[HW_MAX_NAME]; /* "planned", "tiled", "weights-only"; "" = planned */
     double weight_sram_bytes; /* on-chip weight memory: weights that fit stay resident across inferences */
     double link_bw; /* host link (USB, PCIe) bytes/s: inputs, outputs and streamed weights; 0 = none */

@@ -17,6 +17,7 @@
 #define DS(m) sizeof(((struct hw_desc *)0)->m)
 #define AL(m) offsetof(struct hw_align, m)
 #define PT(m) offsetof(struct hw_pattern, m)
+#define FO(m) offsetof(struct hw_fold, m)
 
 #define RATE_MIN 1e6  /* ops/s or bytes/s */
 #define OPS_MAX  1e18 /* ops/s: 1000 x a 2024 GPU's dense peak */
@@ -154,6 +155,23 @@ const struct hw_key hw_keys[] = {
             "`overhead.per_layer_s` and reading its streamed weights for each frame (`overhead.per_run_s` once per "
             "run; a layer finishes every frame before the next layer starts, so the tensors between layers hold the "
             "whole batch); false: a layer computes the whole batch in one pass"},
+    {"compute.dataflow", HW_T_SECTION,
+     .doc = "a dataflow accelerator (FINN): every conv/matmul layer has an engine of its own, folded to compute PE "
+            "output channels x SIMD reduction elements per cycle, and all layers stream at once: a layer takes "
+            "ceil(channels / PE) x ceil(reduction / SIMD) x output pixels cycles per frame, a run of B frames the "
+            "sum of one frame's layer times plus B - 1 times the slowest (docs/prediction.md, Dataflow accelerators)"},
+    {"compute.dataflow.clock_hz", HW_T_NUM, .unit = HW_U_HZ, 1e6, 1e10, HW_F_ZERO_OFF, D(dataflow_hz),
+     .doc = "the engines' clock; 0 = not a dataflow accelerator"},
+    {"compute.dataflow.folding", HW_T_LIST, .max = HW_MAX_FOLD, .off = D(fold), .size = sizeof(struct hw_fold),
+     .count_off = D(n_fold),
+     .doc = "the folding of each layer's engine, one mapping each (a FINN folding_config.json's PE and SIMD); a layer "
+            "not listed is fully folded (PE = SIMD = 1, FINN's default)"},
+    {"compute.dataflow.folding[].node", HW_T_TEXT, .flags = HW_F_REQUIRED, .off = FO(node),
+     .size = sizeof(((struct hw_fold *)0)->node), .doc = "the ONNX node that leads the layer (`nnperf analyze` shows it)"},
+    {"compute.dataflow.folding[].pe", HW_T_I64, .min = 1, .max = DIM_MAX, .flags = HW_F_REQUIRED, .off = FO(pe),
+     .doc = "output channels per cycle (a depthwise conv: channels)"},
+    {"compute.dataflow.folding[].simd", HW_T_I64, .min = 1, .max = DIM_MAX, .flags = HW_F_REQUIRED, .off = FO(simd),
+     .doc = "reduction elements per cycle: input channels x kernel taps of a conv, a matmul's inner dimension"},
     {"memory", HW_T_SECTION, .doc = "memories"},
     {"memory.sram_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(sram_bytes),
      .doc = "on-chip buffer for activations; 0 = none (tensors go to DDR)"},

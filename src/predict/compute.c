@@ -20,6 +20,11 @@
  *   compute = mac + output elements x output_s + non-Relu fused activation elements x activation_pass_s (MAC
  *             layers); elements read and written x element_s (other layers; reshapes move nothing)
  *   time    = compute + weight bytes / DDR bandwidth + per-layer overhead
+ * "dataflow" (a FINN accelerator; the platform gives compute.dataflow; docs/prediction.md, Dataflow accelerators):
+ *   a conv/matmul layer runs on an engine of its own folded to PE output channels x SIMD reduction elements per
+ *   cycle (FINN's matrix-vector unit; a depthwise conv's: channels x kernel taps):
+ *   compute = groups x ceil(channels / PE) x ceil(reduction / SIMD) x output pixels / clock; every other layer and
+ *   the memory time as in the roofline. The schedule streams all layers at once (schedule.c).
  * The peak per inference is peak_ops x cores_per_inference / cores (all cores unless the platform says one inference runs on fewer:
  * splits layers across cores). */
 #include <math.h>
@@ -411,8 +416,37 @@ static void kernels_layer(struct nnperf_prediction *p, struct pr_layer *L)
         L->bound = L->t_compute >= L->t_memory ? PB_COMPUTE : PB_MEMORY;
 }
 
+/* ---- the dataflow model ---- */
+
+/* the compute.dataflow.folding entry of the layer (by its first or its main node), or -1: fully folded */
+static int layer_fold(const struct hw_desc *hw, const struct pr_layer *L)
+{
+    for (int i = 0; i < hw->n_fold; i++)
+        if ((L->n_nodes > 0 && L->nodes[0]->name && !strcmp(hw->fold[i].node, L->nodes[0]->name)) ||
+            (L->main && L->main->name && !strcmp(hw->fold[i].node, L->main->name)))
+            return i;
+    return -1;
+}
+
+static void dataflow_layer(struct nnperf_prediction *p, struct pr_layer *L)
+{
+    roofline_layer(p, L);
+    double red, chan, pix, sin;
+    if (L->fallback || !(L->mac_ops > 0) || !L->main || !mac_geometry(L->main, 1, &red, &chan, &pix, &sin))
+        return;
+    int f = layer_fold(&p->hw, L);
+    double pe = f >= 0 ? (double)p->hw.fold[f].pe : 1, simd = f >= 0 ? (double)p->hw.fold[f].simd : 1;
+    /* groups computed one after another: the layer's MACs over one group's loops (1 but for grouped convs) */
+    double per = red * chan * pix, groups = per > 0 ? fmax(1, round(L->mac_ops / 2 / p->runs / per)) : 1;
+    double cycles = groups * ceil(chan / pe) * ceil(red / simd) * pix * p->runs;
+    L->t_compute = cycles / p->hw.dataflow_hz;
+    L->util = cycles > 0 ? L->mac_ops / 2 / (cycles * pe * simd) : 1;
+    finish(p, L);
+}
+
 int pr_compute_model_of(const struct hw_desc *hw, int dtype)
 {
+    if (hw->dataflow_hz > 0) return PR_COMPUTE_DATAFLOW;
     if (hw->kc.output_s > 0 || hw->kc.pass_s > 0 || hw->kc.element_s > 0) return PR_COMPUTE_KERNELS;
     return dtype >= 0 && dtype < HW_NDT && hw->array.reduce[dtype] > 0 ? PR_COMPUTE_ARRAY
                                                                        : PR_COMPUTE_ROOFLINE;
@@ -422,6 +456,7 @@ const struct pr_compute_model_row pr_compute_models[] = {
     [PR_COMPUTE_ROOFLINE] = {"roofline", roofline_layer},
     [PR_COMPUTE_ARRAY] = {"array", array_layer},
     [PR_COMPUTE_KERNELS] = {"kernels", kernels_layer},
+    [PR_COMPUTE_DATAFLOW] = {"dataflow", dataflow_layer},
 };
 const int pr_n_compute_models = (int)(sizeof pr_compute_models / sizeof pr_compute_models[0]);
 
@@ -438,5 +473,15 @@ const char *nnperf_compute_model_name(int i)
 enum nnperf_status pr_compute(struct nnperf_prediction *p)
 {
     for (int l = 0; l < p->n_layers; l++) pr_compute_models[p->compute_model].layer_time(p, &p->layers[l]);
+    if (p->compute_model == PR_COMPUTE_DATAFLOW)
+        for (int i = 0; i < p->hw.n_fold; i++) {
+            int used = 0;
+            for (int l = 0; l < p->n_layers && !used; l++) used = layer_fold(&p->hw, &p->layers[l]) == i;
+            if (!used)
+                pr_warn(
+                    p,
+                    "compute.dataflow.folding: node '%s' leads no layer of this model: its folding is unused",
+                    p->hw.fold[i].node);
+        }
     return NNPERF_OK;
 }

@@ -140,6 +140,7 @@ struct nnperf_prediction {
     double latency, mac_ops, vec_ops, w_bytes, load_bytes, store_bytes, spill_bytes;
     double avg_util;
     double throughput_fps; /* frames/s with every core busy (runrate.c) */
+    double pipe_s; /* a dataflow accelerator: the slowest layer's time per frame (schedule.c); else 0 */
     int throughput_limit;  /* enum pr_tp_limit: what capped it */
     double energy_per_run; /* J; NaN when the platform describes no power */
     int fallback_layers, spilled_tensors, unknown_layers;
@@ -197,6 +198,7 @@ enum pr_compute_model {
     PR_COMPUTE_ARRAY = 1, /* MAC array lanes, vector unit, strided input (the platform describes the array) */
     PR_COMPUTE_KERNELS =
         2, /* a CPU's kernels: MACs + per-element costs (the platform gives compute.kernel_costs) */
+    PR_COMPUTE_DATAFLOW = 3, /* an engine per conv/matmul layer, folded PE x SIMD (compute.dataflow) */
 };
 /* The terms of a layer in the kernel-cost model, before the platform's coefficients: seconds of MACs at the peak
  * (split by the efficiency that applies), element counts (per run) and the weight stream's time. */

@@ -45,8 +45,9 @@ enum nnperf_status pr_throughput(struct nnperf_prediction *p)
     int per = p->hw.cores_per_inference > 0 && p->hw.cores_per_inference < cores ? p->hw.cores_per_inference
                                                                                  : cores;
     int n = cores / per;
-    double host = p->hw.host_frame_s * b * ts;     /* the host stages of the run's frames */
-    double alone = p->latency - host;              /* the accelerator's part of one run */
+    double host = p->hw.host_frame_s * b * ts; /* the host stages of the run's frames */
+    /* the accelerator's part of one run; a dataflow pipeline's runs follow each other at its slowest layer's pace */
+    double alone = p->pipe_s > 0 ? p->pipe_s * b : p->latency - host;
     double shared = shared_ddr_run_s(p, n, alone); /* the same with n inferences sharing the DDR */
     p->throughput_fps = shared > 0 ? n * b / shared : 0;
     p->throughput_limit = shared > alone * 1.01 ? PR_TP_DDR : PR_TP_CORES;

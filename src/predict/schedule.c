@@ -6,6 +6,10 @@
  * compute, sum of memory time); layer times are scaled to add up to it, then laid out one after another.
  * grouped: as sequential, but the layers of a depth-first group (tiled memory model) interleave tile by tile, so each
  * is active over the whole group's span (HBDK's overlapping "active period of time").
+ * dataflow (compute.dataflow, a FINN accelerator): every layer has an engine of its own and all stream at once; a
+ * frame passes the layers one after another, the next frame follows at the pace of the slowest, so a run of B frames
+ * takes the sum of the layers' times per frame plus B - 1 times the slowest (pipe_s); layer l is active from its
+ * first frame's start to its last frame's end.
  * calibration.time_scale (a user's calibration) multiplies every time of the run before the layout.
  * Before the first layer: the host stages of every frame (overhead.host_per_frame_s: pre-/post-processing on the
  * host CPU, in series with the run in one thread) and the per-call cost once per accelerator call (a batch on an
@@ -48,12 +52,17 @@ enum nnperf_status pr_schedule(struct nnperf_prediction *p)
             L->t_compute *= k, L->t_memory *= k, L->t_transfer *= k, L->t_overhead *= k, L->t_total *= k;
         }
     double t = run_fixed_s(p) * k; /* the host stages and the per-call cost come first */
+    int pipe = p->hw.dataflow_hz > 0;
+    double frames = p->batch > 0 ? p->batch : 1;
+    p->pipe_s = 0;
+    for (int l = 0; pipe && l < p->n_layers; l++) p->pipe_s = fmax(p->pipe_s, p->layers[l].t_total / frames);
+    double rest = pipe ? (frames - 1) * p->pipe_s : 0; /* the later frames, behind the slowest layer */
     p->mac_ops = p->vec_ops = p->w_bytes = p->load_bytes = p->store_bytes = p->spill_bytes = 0;
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
         L->start = t;
-        t += L->t_total;
-        L->end = t;
+        t += pipe ? L->t_total / frames : L->t_total;
+        L->end = t + rest;
         p->mac_ops += L->mac_ops;
         p->vec_ops += L->vec_ops;
         p->w_bytes += L->w_bytes;
@@ -61,7 +70,7 @@ enum nnperf_status pr_schedule(struct nnperf_prediction *p)
         p->store_bytes += L->store_bytes;
         p->spill_bytes += L->spill_store_bytes + L->spill_load_bytes;
     }
-    p->latency = t;
+    p->latency = t + rest;
     if (pr_memory_models[p->memory_model].schedule == PR_SCHED_GROUPED)
         for (int a = 0, b; a < p->n_layers; a = b) {
             for (b = a + 1; b < p->n_layers && p->layers[b].group == p->layers[a].group; b++) {

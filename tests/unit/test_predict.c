@@ -244,6 +244,54 @@ static void test_frame_serial(void)
     nnperf_model_free(m);
 }
 
+/* compute.dataflow: strided_dw's 1x1 conv (32 -> 32 channels, 16x16 outputs) folded PE 8 x SIMD 4 takes
+ * 4 x 8 x 256 = 8192 cycles a frame, its depthwise 3x3 (32 channels) PE 4 x SIMD 9 takes 8 x 1 x 256 = 2048; at
+ * 100 MHz 81.92 and 20.48 us. One frame: their sum; four frames: the sum plus 3 x the slowest; the throughput is
+ * the slowest layer's pace. Without a folding entry a layer is fully folded (PE = SIMD = 1). */
+static void test_dataflow(void)
+{
+    static const char *yaml =
+        "format: 1\nname: df\ncompute:\n  peak_ops: {int8: 1e15}\n  efficiency: {default: 1}\n"
+        "  dataflow:\n    clock_hz: 1e8\n    folding:\n      - {node: down, pe: 8, simd: 4}\n%s"
+        "memory:\n  ddr_bandwidth: 1e15\n  overlap: true\noverhead:\n  per_layer_s: 0\n";
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("strided_dw", &m);
+    if (!a) {
+        CHECK(0);
+        return;
+    }
+    char text[1024];
+    snprintf(text, sizeof text, yaml, "      - {node: dw, pe: 4, simd: 9}\n");
+    double down = 8192 / 1e8, dw = 2048 / 1e8;
+    for (int b = 1; b <= 4; b += 3) {
+        struct nnperf_predict_options o = {.batch = b};
+        struct nnperf_prediction *p = predict_text(a, text, NULL, &o);
+        CHECK(p != NULL);
+        if (!p) continue;
+        struct nnperf_prediction_summary s;
+        nnperf_prediction_summary(p, &s);
+        CHECK(!strcmp(s.compute_model, "dataflow"));
+        CHECK(NEAR(s.latency_s, down + dw + (b - 1) * down));
+        CHECK(NEAR(s.throughput_fps, 1 / down));
+        CHECK(s.warnings == 0);
+        nnperf_prediction_free(p);
+    }
+    /* dw unlisted: fully folded, 32 x 9 x 256 cycles; an entry naming no layer is reported */
+    snprintf(text, sizeof text, yaml, "      - {node: nowhere, pe: 2, simd: 2}\n");
+    struct nnperf_predict_options o = {.batch = 1};
+    struct nnperf_prediction *p = predict_text(a, text, NULL, &o);
+    CHECK(p != NULL);
+    if (p) {
+        struct nnperf_prediction_summary s;
+        nnperf_prediction_summary(p, &s);
+        CHECK(NEAR(s.latency_s, down + 32 * 9 * 256 / 1e8));
+        CHECK(s.warnings == 1 && strstr(nnperf_prediction_warning(p, 0), "'nowhere'") != NULL);
+        nnperf_prediction_free(p);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 static void test_fallback(void)
 {
     struct nnperf_model *m;
@@ -845,6 +893,7 @@ int main(void)
     test_spill();
     test_batch_weights();
     test_frame_serial();
+    test_dataflow();
     test_fallback();
     test_timeline();
     test_array_silu();
