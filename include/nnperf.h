@@ -301,6 +301,10 @@ struct nnperf_prediction_summary {
      * scaling), "shared DDR" (the inferences in flight share the DDR bandwidth), "host CPU" (the per-frame host
      * stages on the host cores), "host link" */
     const char *throughput_limit;
+    /* what the power figures hold (docs/prediction.md, Power): "static and dynamic" (the platform gives its idle
+     * power, power.static_w, drawn over the whole run), "dynamic only" (no static power: power_w is low and
+     * fps_per_w high at a low load, an upper bound for comparisons); NULL when the platform describes no power */
+    const char *power_basis;
 };
 void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_prediction_summary *s);
 const char *nnperf_prediction_warning(const struct nnperf_prediction *p, int i);
@@ -493,6 +497,12 @@ struct nnperf_compare_data {
      * test rows and their number; 0 rows: not validated), as nnperf_prediction_summary gives it; NULL = not given */
     const int *expected_error_rows;
     const double *expected_error_median, *expected_error_p90;
+    /* [platform]: what its FPS per watt holds, nnperf_prediction_summary's power_basis ("static and dynamic",
+     * "dynamic only"; NULL entries: no power described); NULL = not given */
+    const char *const *power_basis;
+    /* the sweep's DDR bytes and spilled bytes per frame (same index as sweep_fps; NULL = not given): where a line
+     * bends back (throughput falls as the batch grows) the reports say why (docs/json-schema.md, nnperf.compare) */
+    const double *sweep_ddr_bytes, *sweep_spill_bytes;
 };
 /* Renders the model x platform comparison: table (FPS and latency per model and platform, the dtype each ran),
  * JSON (schema "nnperf.compare"), CSV (one row per model and platform) or HTML (FPS heatmap with a log colour

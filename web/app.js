@@ -12,7 +12,7 @@
   /* the order of nw_summary's numbers (web/nnperf_web.c) */
   var SUMMARY = ['latency_s', 'fps', 'throughput_fps', 'fps_per_w', 'power_w', 'energy_j_per_frame',
                  'ddr_bytes_per_frame', 'avg_utilization', 'spilled_tensors', 'fallback_layers', 'layers',
-                 'frames_per_run', 'warnings'];
+                 'frames_per_run', 'warnings', 'power_static'];
   var M = null, ERR = 0, ERRLEN = 2048, SUMBUF = 0;
   var st = {name: '', buf: 0, len: 0, model: 0, analysis: 0, preset: '', sets: [], dims: {}, inputs: '',
             json: null, compare: [], timings: {}};
@@ -215,7 +215,10 @@
         var t = Math.log(1 + r.fps) / Math.log(1 + best);
         f.style.background = 'hsl(' + Math.round(10 + 110 * t) + ',70%,' + Math.round(88 - 20 * t) + '%)';
         cell(tr, r.latency_ms, num(r.latency_ms));
-        cell(tr, r.fps_per_w, r.fps_per_w === null ? 'n/a' : num(r.fps_per_w));
+        var dyn = r.fps_per_w !== null && r.s.power_static === 0;
+        cell(tr, r.fps_per_w, r.fps_per_w === null ? 'n/a' : num(r.fps_per_w) + (dyn ? ' *' : '')).title =
+          dyn ? 'dynamic power only: the platform gives no idle power, so its FPS/W is an upper bound' :
+          r.fps_per_w === null ? 'the platform describes no power' : 'static (idle) and dynamic power';
         cell(tr, r.throughput_fps, num(r.throughput_fps));
         cell(tr, r.fits ? 1 : 0, r.fits ? 'yes' : 'no: ' + r.s.spilled_tensors + ' spill', 'l').title =
           'tensors the memory plan spills from on-chip SRAM to DDR: ' + r.s.spilled_tensors;
@@ -274,7 +277,9 @@
       ['platform', s.platform + (st.sets.length ? ' (edited)' : ''), null], ['dtype', s.dtype, null],
       ['latency', num(s.latency_ms) + ' ms', s.latency_ms], ['FPS', num(s.fps), s.fps],
       ['throughput (all cores)', num(s.throughput_fps) + ' FPS', s.throughput_fps],
-      ['FPS/W', s.fps_per_w === null ? 'n/a (no power model)' : num(s.fps_per_w), s.fps_per_w],
+      ['FPS/W', s.fps_per_w === null ? 'n/a (no power model)' : num(s.fps_per_w) +
+        (s.power_basis === 'dynamic only' ? ' (dynamic only: no idle power given, an upper bound)' :
+         ' (static and dynamic)'), s.fps_per_w],
       ['power', s.power_w === null ? 'n/a' : num(s.power_w) + ' W', s.power_w],
       ['ops per frame', si(s.ops_per_frame), s.ops_per_frame],
       ['DDR bytes per frame', si(s.ddr_bytes_per_frame) + 'B', s.ddr_bytes_per_frame],

@@ -8,6 +8,7 @@
  * Handles: a model borrows the bytes it was loaded from (the caller frees them after nnperf_model_free); an analysis
  * borrows its model, a prediction its analysis: free the later ones first. Strings returned here are freed with
  * nnperf_free. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,19 +128,13 @@ NW_EXPORT int nw_summary(const struct nnperf_prediction *p, double *out, int cap
 {
     struct nnperf_prediction_summary s;
     nnperf_prediction_summary(p, &s);
-    const double v[] = {s.latency_s,
-                        s.fps,
-                        s.throughput_fps,
-                        s.fps_per_w,
-                        s.power_w,
-                        s.energy_j_per_frame,
-                        s.ddr_bytes_per_frame,
-                        s.avg_utilization,
-                        s.spilled_tensors,
-                        s.fallback_layers,
-                        s.layers,
-                        s.frames_per_run,
-                        s.warnings};
+    const double v[] = {s.latency_s, s.fps, s.throughput_fps, s.fps_per_w, s.power_w, s.energy_j_per_frame,
+                        s.ddr_bytes_per_frame, s.avg_utilization, s.spilled_tensors, s.fallback_layers,
+                        s.layers, s.frames_per_run, s.warnings,
+                        /* what FPS/W holds: 1 static and dynamic power, 0 dynamic only, NaN no power */
+                        !s.power_basis                          ? NAN
+                        : strcmp(s.power_basis, "dynamic only") ? 1
+                                                                : 0};
     int n = (int)(sizeof v / sizeof v[0]);
     if (n > cap) n = cap;
     memcpy(out, v, (size_t)n * sizeof v[0]);

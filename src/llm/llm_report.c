@@ -450,19 +450,33 @@ static void html(const struct nnperf_llm *l, struct strbuf *sb)
     html_layers(&l->last_decode, "decode-layers", sb);
     rh_tab_close(sb);
     rh_tab_open(sb, "context", "KV cache and latency against the context", 0);
-    /* KV cache of the first configuration's batch, linear in the context, up to the largest that fits (or 2x the
-     * generation's end) */
-    double end = r->prompt + r->generate, cmax = l->max_context > end ? l->max_context : 2 * end;
+    /* KV cache of the first configuration's batch, linear in the context, up to the model's context (its position
+     * limit; 2x the generation's end where it is unknown), or less where the memory runs out first */
+    double end = r->prompt + r->generate, cmax = l->position_limit > 0 ? l->position_limit : 2 * end;
+    if (l->max_context > end && l->max_context < cmax) cmax = l->max_context;
     double kx[2] = {0, cmax}, ky[2] = {0, r->kv_bytes_per_token * r->batch * cmax / 1e6};
     struct rep_series ks = {"KV cache (MB)", 2, kx, ky, NULL};
-    struct rep_plot kp = {"KV cache against the context", "context (tokens)", "MB", 0, 0, 0};
+    char knote[160];
+    const char *kn = knote;
+    if (cmax == l->max_context && l->max_context != l->position_limit)
+        snprintf(knote, sizeof knote, "up to the largest context that fits the memory at batch %d: %d tokens",
+                 r->batch, l->max_context);
+    else if (l->position_limit > 0)
+        snprintf(knote, sizeof knote, "up to the model's position limit: %d tokens", l->position_limit);
+    else
+        c_snprintf(knote, sizeof knote,
+                   "up to 2x the generation's end (%.0f tokens): the model's position limit is "
+                   "unknown",
+                   2 * end);
+    struct rep_plot kp = {"KV cache against the context", "context (tokens)", "MB", 0, 0, 0, 0, &kn, 1};
     sb_puts(sb, "<div class=\"plot\">");
     rp_lines(&kp, &ks, 1, sb, 0);
     sb_puts(sb, "</div>\n");
     double ty[LLM_MAX_POINTS];
     for (int i = 0; i < l->n_points; i++) ty[i] = l->point_s[i] * 1e3;
     struct rep_series ts = {"decode step (ms)", l->n_points, l->point_ctx, ty, NULL};
-    struct rep_plot tp = {"Time per output token against the context", "context (tokens)", "ms", 0, 0, 0};
+    struct rep_plot tp = {
+        "Time per output token against the context", "context (tokens)", "ms", 0, 0, 0, 0, NULL, 0};
     sb_puts(sb, "<div class=\"plot\">");
     rp_lines(&tp, &ts, 1, sb, 0);
     sb_puts(sb, "</div>\n");

@@ -61,7 +61,9 @@ void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_
     s->expected_error_median = s->expected_error_rows ? p->hw.val_median : NAN;
     s->expected_error_p90 = s->expected_error_rows ? p->hw.val_p90 : NAN;
     s->energy_j_per_frame = s->power_w = s->fps_per_w = NAN;
+    s->power_basis = NULL;
     if (isfinite(p->energy_per_run)) { /* the power stage (runrate.c) */
+        s->power_basis = p->hw.static_w > 0 ? "static and dynamic" : "dynamic only";
         s->energy_j_per_frame = p->energy_per_run / b;
         s->power_w = p->energy_per_run / p->latency;
         s->fps_per_w = s->power_w > 0 ? s->fps / s->power_w : NAN;

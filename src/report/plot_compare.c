@@ -122,10 +122,37 @@ static int pt_ok(const struct rep_plot *pl, double x, double y)
     return isfinite(x) && isfinite(y) && (!pl->xlog || x > 0) && (!pl->ylog || y > 0);
 }
 
+/* A note under a plot in lines of at most NOTE_CH characters (11 px text in the 860 px), broken at blanks, the
+ * first at y and each next 15 px lower: written to sb (NULL: only counted); returns the number of lines. */
+enum { NOTE_CH = 132 };
+static int note_wrap(struct strbuf *sb, const char *q, double y)
+{
+    int lines = 0;
+    const char *first = q;
+    while (*q) {
+        size_t len = strlen(q), cut = len;
+        if (len > NOTE_CH) {
+            cut = NOTE_CH;
+            while (cut > NOTE_CH / 2 && q[cut] != ' ') cut--;
+        }
+        if (sb) {
+            char line[NOTE_CH + 8];
+            snprintf(line, sizeof line, "%s%.*s", q == first ? "" : "  ", (int)cut, q);
+            rs_text(sb, 12, y + 15.0 * lines, "start", 11, "class=\"plot-note\" fill=\"#8a3b00\"", line);
+        }
+        lines++;
+        q += cut;
+        while (*q == ' ') q++;
+    }
+    return lines;
+}
+
 void rp_lines(const struct rep_plot *pl, const struct rep_series *s, int n, struct strbuf *sb, int standalone)
 {
     const double L = 80, R = 640, T = 40, B = 330;
-    int W = 860, H = 390;
+    int note_lines = 0; /* the notes under the plot, word-wrapped to the width */
+    for (int i = 0; pl->notes && i < pl->n_notes; i++) note_lines += note_wrap(NULL, pl->notes[i], 0);
+    int W = 860, H = 390 + 15 * note_lines;
     struct rep_axis ax = {HUGE_VAL, -HUGE_VAL, pl->xlog, L + 8, R - 8, 0},
                     ay = {HUGE_VAL, -HUGE_VAL, pl->ylog, B - 8, T + 8, 0};
     for (int k = 0; k < n; k++)
@@ -212,7 +239,8 @@ void rp_lines(const struct rep_plot *pl, const struct rep_series *s, int n, stru
             sb_printf(sb, ": %s, %s</title></circle>\n", xb, yb);
             double lx = ra_px(&ax, s[k].x[j]) + 7, ly = ra_px(&ay, s[k].y[j]) - 5;
             int clash = 0;
-            if (pl->pareto && s[k].labels && s[k].labels[j]) {
+            int labelled = (pl->pareto || pl->point_labels) && s[k].labels && s[k].labels[j];
+            if (labelled) {
                 double lw = 6.0 * (double)strlen(s[k].labels[j]);
                 for (int q = 0; q < n_placed && !clash; q++)
                     clash = fabs(placed[q][1] - ly) < 11 && lx < placed[q][0] + placed[q][2] &&
@@ -220,8 +248,7 @@ void rp_lines(const struct rep_plot *pl, const struct rep_series *s, int n, stru
                 if (!clash && n_placed < 256)
                     placed[n_placed][0] = lx, placed[n_placed][1] = ly, placed[n_placed++][2] = lw;
             }
-            if (pl->pareto && s[k].labels && s[k].labels[j] && !clash)
-                rs_text(&lab, lx, ly, "start", 10, "fill=\"#444\"", s[k].labels[j]);
+            if (labelled && !clash) rs_text(&lab, lx, ly, "start", 10, "fill=\"#444\"", s[k].labels[j]);
         }
         free(ord);
     }
@@ -242,6 +269,8 @@ void rp_lines(const struct rep_plot *pl, const struct rep_series *s, int n, stru
         rs_text(sb, R + 46, y, "start", 11, NULL, s[k].name);
     }
     if (n > 20) rs_text(sb, R + 20, T + 8 + 20 * 18.0, "start", 11, "fill=\"#555\"", "(more in the table)");
+    for (int i = 0, ln = 0; pl->notes && i < pl->n_notes; i++) /* under the axis label */
+        ln += note_wrap(sb, pl->notes[i], 392 + 15.0 * ln);
     rs_close(sb);
 }
 

@@ -15,8 +15,8 @@
 #define TL_W     1160.0
 #define TL_L     170.0
 #define TL_R     (TL_W - 24.0)
-#define LANE_H   22.0
-#define LANE_GAP 4.0
+#define LANE_H   16.0
+#define LANE_GAP 3.0
 #define N_HEAVY  10 /* layers named in the legend */
 #define MAX_ZOOM 100.0
 #define TICK_PX  90.0 /* about one time tick per this many pixels (the page script uses the same) */
@@ -172,18 +172,18 @@ void rp_timeline(const struct rep_view *v, struct strbuf *sb, int standalone)
     ra_nice(&disp, (int)((TL_R - TL_L) / TICK_PX));
     t.ax = (struct rep_axis){disp.lo / t.scale, disp.hi / t.scale, 0, TL_L, TL_R, disp.step / t.scale};
     /* layout, top to bottom */
-    double y = 44;
+    double y = 40; /* at most one screen high at 1024 x 768 with two units (tests/browser) */
     t.lanes_top = y;
     for (int u = 0; u < t.units; u++) {
-        y += 16; /* the unit's name */
+        y += 15; /* the unit's name */
         for (int l = 0; l < 3; l++) t.lane_y[u][l] = y, y += LANE_H + LANE_GAP;
         y += 6;
     }
     t.lanes_bottom = y - 6;
-    double ax1 = t.lanes_bottom + 6, u0 = ax1 + 58, u1 = u0 + 80, ax2 = u1 + 6, b0 = ax2 + 58, b1 = b0 + 100,
-           ax3 = b1 + 6, leg = ax3 + 58;
-    int rows = (N_HEAVY + 1) / 2;
-    double H = leg + 18.0 * rows + 56;
+    double ax1 = t.lanes_bottom + 6, u0 = ax1 + 44, u1 = u0 + 64, ax2 = u1 + 6, b0 = ax2 + 44, b1 = b0 + 80,
+           ax3 = b1 + 6, leg = ax3 + 46;
+    int rows = (N_HEAVY + 2) / 3; /* the legend in three columns */
+    double H = leg + 18.0 * rows + 42;
     /* the shortest drawn layer is a few pixels wide at the largest zoom */
     double tmin = HUGE_VAL;
     for (int s = 0; s < v->n_shown; s++) {
@@ -282,7 +282,7 @@ void rp_timeline(const struct rep_view *v, struct strbuf *sb, int standalone)
             snprintf(un, sizeof un, "fallback (%s)", v->su.fallback ? v->su.fallback : "cpu");
         rs_text(sb, 8, t.lane_y[u][0] - 5, "start", 12, "font-weight=\"bold\"", un);
         for (int l = 0; l < 3; l++)
-            rs_text(sb, TL_L - 12, t.lane_y[u][l] + 15, "end", 12, NULL, lane_names[l]);
+            rs_text(sb, TL_L - 12, t.lane_y[u][l] + LANE_H - 4, "end", 11, NULL, lane_names[l]);
     }
     rs_text(sb, TL_L + 4, u0 - 8, "start", 12, "font-weight=\"bold\"", "compute utilization per interval");
     y_axis(sb, &au, 0, "utilization (%)");
@@ -307,13 +307,13 @@ void rp_timeline(const struct rep_view *v, struct strbuf *sb, int standalone)
     rs_text(sb, 8, leg - 8, "start", 12, "font-weight=\"bold\"", "heaviest layers (colour on the lanes):");
     for (int i = 0; i < N_HEAVY && t.heavy_rank[i] >= 0; i++) {
         const struct rep_layer *Ly = &v->L[t.heavy_rank[i]];
-        double x = 8 + (i / rows) * (TL_W / 2), yy = leg + 18.0 * (i % rows) + 6;
+        double x = 8 + (i / rows) * (TL_W / 3), yy = leg + 18.0 * (i % rows) + 6;
         char tm[48], pc[16], name[64];
         rep_time(tm, sizeof tm, Ly->li.t_total);
         rep_pct(pc, sizeof pc, Ly->share);
         size_t nl = strlen(Ly->li.name);
-        snprintf(name, sizeof name, "%s%s", nl > 48 ? ".." : "",
-                 nl > 48 ? Ly->li.name + nl - 46 : Ly->li.name);
+        snprintf(name, sizeof name, "%s%s", nl > 32 ? ".." : "", /* a third of the width each */
+                 nl > 32 ? Ly->li.name + nl - 30 : Ly->li.name);
         snprintf(lb, sizeof lb, "%d. %s (%s) %s, %s", i + 1, name, Ly->li.op, tm, pc);
         sb_printf(sb, "<g data-legend=\"%d\">", Ly->index);
         rs_rect(sb, x, yy - 10, 12, 12, rep_palette(i));

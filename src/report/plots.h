@@ -47,6 +47,9 @@ struct rep_plot {
     const char *title, *xlabel, *ylabel;
     int xlog, ylog;
     int pareto; /* 1: draw points and each series' pareto front (higher x and higher y are better), not lines */
+    int point_labels;         /* 1: every point's label written beside it (left out where it would overlap) */
+    const char *const *notes; /* lines written under the plot (why a line bends); NULL = none */
+    int n_notes;
 };
 void rp_lines(const struct rep_plot *pl, const struct rep_series *s, int n, struct strbuf *sb,
               int standalone);

@@ -30,6 +30,35 @@ static struct nnperf_prediction_summary xe_of(const struct nnperf_compare_data *
     return s;
 }
 
+static int sweep_bend(const struct nnperf_compare_data *d, int m, int p, int b, char *r, size_t n);
+
+/* what a platform's FPS per watt holds: "static and dynamic", "dynamic only" or NULL (no power described) */
+static const char *power_basis(const struct nnperf_compare_data *d, int p)
+{
+    return d->power_basis ? d->power_basis[p] : NULL;
+}
+
+static int dynamic_only(const struct nnperf_compare_data *d, int p)
+{
+    const char *b = power_basis(d, p);
+    return b && !strcmp(b, "dynamic only");
+}
+
+/* the caveat under an FPS per watt table: which platforms' watts leave out the idle power; 0 when none do */
+static int power_caveat(const struct nnperf_compare_data *d, struct strbuf *sb)
+{
+    int n = 0;
+    for (int p = 0; p < d->n_platforms; p++)
+        if (dynamic_only(d, p))
+            sb_printf(sb, "%s%s", n++ ? ", " : "dynamic power only (no idle power given): ", d->platforms[p]);
+    if (n)
+        sb_puts(
+            sb,
+            ". Their watts leave out what the board draws at rest, so their FPS per watt is an upper bound "
+            "and flatters them next to platforms with static power.");
+    return n;
+}
+
 /* the platform's expected error, short ("+-21% n=11", "not valid."), or long; 0 when not given */
 static int expected_error(const struct nnperf_compare_data *d, int p, int lng, char *b, size_t n)
 {
@@ -65,6 +94,7 @@ static void render_json(const struct nnperf_compare_data *d, struct strbuf *sb)
         rj_str(&j, "dtype", d->dtypes ? d->dtypes[p] : NULL);
         rj_num(&j, "peak_ops_per_s", ceiling(d->peak_ops, p));
         rj_num(&j, "ddr_bytes_per_s", ceiling(d->ddr_bandwidth, p));
+        rj_str(&j, "power_basis", power_basis(d, p));
         if (d->expected_error_rows) {
             struct nnperf_prediction_summary s = xe_of(d, p);
             rep_json_expected_error(&j, &s);
@@ -94,6 +124,28 @@ static void render_json(const struct nnperf_compare_data *d, struct strbuf *sb)
             rj_end(&j);
         }
     rj_end(&j);
+    if (d->n_batches) { /* the batch sweep: one entry per model, platform and batch */
+        rj_arr(&j, "sweep", 1);
+        for (int m = 0; m < M; m++)
+            for (int p = 0; p < P; p++)
+                for (int b = 0; b < d->n_batches; b++) {
+                    size_t k = ((size_t)m * (size_t)P + (size_t)p) * (size_t)d->n_batches + (size_t)b;
+                    char r[320];
+                    int ok = isfinite(d->sweep_fps[k]);
+                    rj_obj(&j, NULL, 0);
+                    rj_str(&j, "model", d->models[m]);
+                    rj_str(&j, "platform", d->platforms[p]);
+                    rj_int(&j, "batch", d->batches[b]);
+                    rj_num(&j, "fps", d->sweep_fps[k]);
+                    rj_num(&j, "latency_ms", ok ? d->sweep_latency_ms[k] : NAN);
+                    rj_num(&j, "ddr_bytes_per_frame", ok && d->sweep_ddr_bytes ? d->sweep_ddr_bytes[k] : NAN);
+                    rj_num(&j, "spill_bytes_per_frame",
+                           ok && d->sweep_spill_bytes ? d->sweep_spill_bytes[k] : NAN);
+                    rj_str(&j, "bend", sweep_bend(d, m, p, b, r, sizeof r) ? r : NULL);
+                    rj_end(&j);
+                }
+        rj_end(&j);
+    }
     rj_arr(&j, "warnings", 1);
     for (int i = 0; d->warnings && i < d->n_warnings; i++) rj_str(&j, NULL, d->warnings[i]);
     rj_end(&j);
@@ -121,7 +173,7 @@ static void render_csv(const struct nnperf_compare_data *d, struct strbuf *sb)
     rc_init(&c, sb);
     rc_header(&c,
               "model,platform,dtype,fps,latency_ms,ops_per_frame,ddr_bytes_per_frame,accuracy_percent,error,"
-              "fps_per_w");
+              "fps_per_w,power_basis");
     for (int m = 0; m < d->n_models; m++)
         for (int p = 0; p < d->n_platforms; p++) {
             const struct nnperf_compare_cell *cell = &d->cells[m * d->n_platforms + p];
@@ -136,6 +188,7 @@ static void render_csv(const struct nnperf_compare_data *d, struct strbuf *sb)
             rc_num(&c, d->accuracy ? d->accuracy[m] : NAN);
             rc_str(&c, ok ? "" : cell->error ? cell->error : "not predicted");
             rc_num(&c, ok ? cell->fps_per_w : NAN);
+            rc_str(&c, power_basis(d, p) ? power_basis(d, p) : "");
             rc_end(&c);
         }
 }
@@ -178,6 +231,14 @@ static void render_table(const struct nnperf_compare_data *d, const struct nnper
                     sb_printf(sb, " %*s", col_w, x);
                 }
             }
+            if (pass == 2) { /* under the FPS per watt: what the watts hold */
+                sb_printf(sb, "\n%-*s", (int)name_w, "power");
+                for (int p = h0; p < h1; p++)
+                    sb_printf(sb, " %*s", col_w,
+                              !power_basis(d, p)   ? "-"
+                              : dynamic_only(d, p) ? "dynamic only"
+                                                   : "static+dyn.");
+            }
             sb_putc(sb, '\n');
             for (int m = 0; m < M; m++) {
                 size_t l = strlen(d->models[m]);
@@ -192,6 +253,13 @@ static void render_table(const struct nnperf_compare_data *d, const struct nnper
                         sb_printf(sb, " %*.2f", col_w, cell_value(c, pass));
                 }
                 sb_putc(sb, '\n');
+            }
+            if (pass == 2 && h1 == P) {
+                struct strbuf c;
+                sb_init(&c, 4096);
+                if (power_caveat(d, &c) && c.p) rt_wrap_indent(sb, c.p, o->width, 0);
+                if (c.overflow) sb->overflow = 1;
+                sb_free(&c);
             }
         }
     }
@@ -216,6 +284,13 @@ static void html_tables(const struct nnperf_compare_data *d, struct strbuf *sb)
     int M = d->n_models, P = d->n_platforms;
     static const char *const ids[] = {"fps", "latency", "fpsw"};
     for (int pass = 0; pass < 2 + any_power(d); pass++) {
+        if (pass == 2) { /* the caveat above the FPS per watt table */
+            struct strbuf c;
+            sb_init(&c, 4096);
+            if (power_caveat(d, &c) && c.p) rh_note(sb, NULL, NULL, c.p);
+            if (c.overflow) sb->overflow = 1;
+            sb_free(&c);
+        }
         sb_printf(
             sb,
             "<h3>%s</h3>\n<div class=\"tablewrap\"><table class=\"sortable\" id=\"%s-table\">\n<thead><tr>"
@@ -231,6 +306,8 @@ static void html_tables(const struct nnperf_compare_data *d, struct strbuf *sb)
                 sb_puts(sb, "<br>");
                 rep_esc(sb, x);
             }
+            if (pass == 2 && power_basis(d, p))
+                sb_puts(sb, dynamic_only(d, p) ? "<br>dynamic power only" : "<br>static and dynamic power");
             sb_puts(sb, "</span></th>");
         }
         sb_puts(sb, "</tr></thead>\n<tbody>\n");
@@ -267,38 +344,90 @@ static void html_tables(const struct nnperf_compare_data *d, struct strbuf *sb)
     free(errs), free(lines);
 }
 
+/* Why the sweep line of model m on platform p bends back at batch index b (throughput falls as the batch grows): 1
+ * and the reason in r, from the DDR and spilled bytes per frame of the two batches; 0 where it does not bend. */
+static int sweep_bend(const struct nnperf_compare_data *d, int m, int p, int b, char *r, size_t n)
+{
+    int nb = d->n_batches;
+    size_t k = ((size_t)m * (size_t)d->n_platforms + (size_t)p) * (size_t)nb + (size_t)b;
+    if (b < 1 || !isfinite(d->sweep_fps[k]) || !isfinite(d->sweep_fps[k - 1]) ||
+        !(d->sweep_fps[k] < 0.99 * d->sweep_fps[k - 1])) /* flat within 1%: no bend */
+        return 0;
+    int b0 = d->batches[b - 1], b1 = d->batches[b];
+    char f0[32], f1[32], x0[32], x1[32];
+    rep_si(f0, sizeof f0, d->sweep_fps[k - 1], "");
+    rep_si(f1, sizeof f1, d->sweep_fps[k], "");
+    double s0 = d->sweep_spill_bytes ? d->sweep_spill_bytes[k - 1] : NAN,
+           s1 = d->sweep_spill_bytes ? d->sweep_spill_bytes[k] : NAN;
+    double d0 = d->sweep_ddr_bytes ? d->sweep_ddr_bytes[k - 1] : NAN,
+           d1 = d->sweep_ddr_bytes ? d->sweep_ddr_bytes[k] : NAN;
+    int len = snprintf(r, n, "throughput falls from %s FPS at batch %d to %s at batch %d: ", f0, b0, f1, b1);
+    if (len < 0 || (size_t)len >= n) return 1;
+    r += len, n -= (size_t)len;
+    if (isfinite(s1) && isfinite(s0) && s1 > s0 * 1.05 + 1024) {
+        rep_si(x0, sizeof x0, s0, "B");
+        rep_si(x1, sizeof x1, s1, "B");
+        snprintf(r, n, "memory limit, its activations spill to DDR (%s per frame, %s at batch %d)", x1, x0,
+                 b0);
+    } else if (isfinite(d1) && isfinite(d0) && d1 > d0 * 1.05) {
+        rep_si(x0, sizeof x0, d0, "B");
+        rep_si(x1, sizeof x1, d1, "B");
+        snprintf(
+            r, n,
+            "memory limit, DDR traffic per frame rises from %s to %s (the working set leaves the on-chip "
+            "memory)",
+            x0, x1);
+    } else {
+        snprintf(r, n, "the latency grows faster than the batch");
+    }
+    return 1;
+}
+
 static void html_sweep(const struct nnperf_compare_data *d, struct strbuf *sb)
 {
     int M = d->n_models, P = d->n_platforms, nb = d->n_batches;
     sb_puts(sb, "<p class=\"muted\">One line per platform; points are batch sizes ");
     for (int b = 0; b < nb; b++) sb_printf(sb, "%s%d", b ? ", " : "", d->batches[b]);
-    sb_puts(sb, ". Up and to the right costs latency for throughput.</p>\n");
+    sb_puts(
+        sb,
+        " (labels b1, b2, ...). Up and to the right costs latency for throughput; a line that bends back "
+        "(less throughput for a larger batch) is marked * and the reason is written under its plot.</p>\n");
     struct rep_series *s = calloc((size_t)(P > 0 ? P : 1), sizeof *s);
     double *x = calloc((size_t)(P * nb + 1), sizeof *x), *y = calloc((size_t)(P * nb + 1), sizeof *y);
-    char(*lab)[24] = calloc((size_t)(nb + 1), sizeof *lab);
-    const char **labp = calloc((size_t)(nb + 1), sizeof *labp);
-    if (!s || !x || !y || !lab || !labp) sb->overflow = 1;
-    for (int m = 0; s && x && y && lab && labp && m < M; m++) {
-        for (int b = 0; b < nb; b++) {
-            snprintf(lab[b], sizeof lab[b], "batch %d", d->batches[b]);
-            labp[b] = lab[b];
-        }
+    /* per platform and batch: the point's label ("b16", "b16 *" where the line bends back) */
+    char(*lab)[24] = calloc((size_t)(P * nb + 1), sizeof *lab);
+    const char **labp = calloc((size_t)(P * nb + 1), sizeof *labp);
+    char(*why)[400] = calloc((size_t)(P * nb + 1), sizeof *why); /* the notes under the plot */
+    const char **whyp = calloc((size_t)(P * nb + 1), sizeof *whyp);
+    if (!s || !x || !y || !lab || !labp || !why || !whyp) sb->overflow = 1;
+    for (int m = 0; s && x && y && lab && labp && why && whyp && m < M; m++) {
+        int nw = 0;
         for (int p = 0; p < P; p++) {
             for (int b = 0; b < nb; b++) {
                 size_t k = ((size_t)m * (size_t)P + (size_t)p) * (size_t)nb + (size_t)b;
+                char r[320];
+                int bent = sweep_bend(d, m, p, b, r, sizeof r);
                 x[p * nb + b] = d->sweep_fps[k];
                 y[p * nb + b] = d->sweep_latency_ms[k];
+                snprintf(lab[p * nb + b], sizeof lab[0], "b%d%s", d->batches[b], bent ? " *" : "");
+                labp[p * nb + b] = lab[p * nb + b];
+                if (bent) {
+                    snprintf(why[nw], sizeof why[0], "* %s: %s", d->platforms[p], r);
+                    whyp[nw] = why[nw];
+                    nw++;
+                }
             }
-            s[p] = (struct rep_series){d->platforms[p], nb, x + p * nb, y + p * nb, labp};
+            s[p] = (struct rep_series){d->platforms[p], nb, x + p * nb, y + p * nb, labp + p * nb};
         }
         char t[256];
         snprintf(t, sizeof t, "%s: latency vs throughput", d->models[m]);
-        struct rep_plot pl = {t, "throughput (frames/s, log)", "latency per run (ms, log)", 1, 1, 0};
+        struct rep_plot pl = {t, "throughput (frames/s, log)", "latency per run (ms, log)", 1, 1, 0, 1, whyp,
+                              nw};
         sb_puts(sb, "<div class=\"plot\">");
         rp_lines(&pl, s, P, sb, 0);
         sb_puts(sb, "</div>\n");
     }
-    free(s), free(x), free(y), free(lab), free(labp);
+    free(s), free(x), free(y), free(lab), free(labp), free(why), free(whyp);
 }
 
 static void html_accuracy(const struct nnperf_compare_data *d, struct strbuf *sb)
@@ -318,7 +447,8 @@ static void html_accuracy(const struct nnperf_compare_data *d, struct strbuf *sb
             }
             s[p] = (struct rep_series){d->platforms[p], M, x + p * M, y + p * M, d->models};
         }
-        struct rep_plot pl = {"Accuracy vs throughput", "throughput (FPS, log)", "accuracy (%)", 1, 0, 1};
+        struct rep_plot pl = {
+            "Accuracy vs throughput", "throughput (FPS, log)", "accuracy (%)", 1, 0, 1, 0, NULL, 0};
         sb_puts(sb, "<div class=\"plot\">");
         rp_lines(&pl, s, P, sb, 0);
         sb_puts(sb, "</div>\n");
@@ -370,6 +500,10 @@ static void render_html(const struct nnperf_compare_data *d, struct strbuf *sb)
         sb_puts(sb, "</div>\n");
         if (any_power(d)) { /* efficiency where the platforms describe power */
             for (int i = 0; i < M * P; i++) fps[i] = d->cells[i].fps_per_w;
+            for (int p = 0; p < P; p++)
+                if (dynamic_only(d, p))
+                    snprintf(cols[p], sizeof cols[p], "%s (%s, dynamic only)", d->platforms[p],
+                             dtype_of(d, p));
             struct rep_heat hw = {M, P, d->models, colp, fps, "FPS per watt"};
             sb_puts(sb, "<div class=\"plot\">");
             rp_heatmap(&hw, sb, 0);

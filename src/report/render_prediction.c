@@ -214,6 +214,7 @@ static void json_summary(const struct rep_view *v, struct rep_json *j)
         else
             rj_null(j, pk[i]);
     }
+    rj_str(j, "power_basis", s->power_basis);
     rep_json_expected_error(j, s);
     rj_obj(j, "why", 0);
     rj_obj(j, "time_by_bound", 0);
@@ -325,7 +326,10 @@ static void power_text(const struct nnperf_prediction_summary *s, char *b, size_
     int me = ej >= 1e-3 && ej < 1, mw = pw >= 1e-3 && pw < 1;
     rep_si(e, sizeof e, me ? ej * 1e3 : ej, me ? "mJ" : "J");
     rep_si(w, sizeof w, mw ? pw * 1e3 : pw, mw ? "mW" : "W");
-    c_snprintf(b, n, "%s average, %s per frame, %.4g FPS/W", w, e, s->fps_per_w);
+    c_snprintf(b, n, "%s average, %s per frame, %.4g FPS/W%s", w, e, s->fps_per_w,
+               s->power_basis && !strcmp(s->power_basis, "dynamic only")
+                   ? " (dynamic only: the platform gives no idle power, so FPS/W is an upper bound)"
+                   : " (static and dynamic)");
 }
 
 /* the expected error of the prediction: the platform's validation on test rows, or that there is none */
@@ -433,7 +437,7 @@ static void text_summary(const struct rep_view *v, int width, struct strbuf *sb)
     if (throughput_text(s, tp, sizeof tp)) kv_line(sb, width, "throughput", "%s", tp);
     rep_pct(a[7], 48, s->avg_utilization);
     kv_line(sb, width, "average utilization", "%s", a[7]);
-    char pw[160];
+    char pw[256];
     power_text(s, pw, sizeof pw);
     kv_line(sb, width, "power", "%s", pw);
     if (v->n_hidden)
@@ -591,7 +595,7 @@ static void html_summary(const struct rep_view *v, struct strbuf *sb)
     if (throughput_text(s, b, sizeof b)) rh_kv(sb, "throughput", b);
     rep_pct(b, sizeof b, s->avg_utilization);
     rh_kv(sb, "average compute utilization", b);
-    char pw[160];
+    char pw[256];
     power_text(s, pw, sizeof pw);
     rh_kv(sb, "power", pw);
     if (platform_notes(v->p, 0, "not published: the platform assumes these values", &t))

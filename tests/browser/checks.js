@@ -7,7 +7,8 @@
  *   counts   the layer counts agree across tabs: the summary's total and shown layers, the rows of the layer table,
  *            and in every plot the layers it says it drew are the layers it drew;
  *   screen   the timeline is at most one screen high (the window's height) whatever the number of layers;
- *   table    the layer table does not overflow its box (no horizontal scrolling) at the window's width;
+ *   table    no table overflows its box (no horizontal scrolling) at the window's width, nor does the page, and
+ *            no plot is wider than the page;
  *   zoom     zooming the timeline widens it, keeps its ticks even and its data inside the plot areas;
  *   why      a prediction's summary has the why block (time by bound, the heaviest layers) in view on opening;
  *   roofline at most half of a roofline's points sit at its right edge (no bytes through any memory), and the
@@ -132,11 +133,20 @@
       Array.prototype.forEach.call(svg.querySelectorAll('g.axis'), checkTicks);
       checkInside(svg);
     });
-    if (sec.querySelector('#layer-table')) {
-      var wrap = sec.querySelector('#layer-table').parentNode;
+    Array.prototype.forEach.call(sec.querySelectorAll('table'), function (t) {
+      var wrap = t.parentNode;
       if (wrap.scrollWidth > wrap.clientWidth + 1)
-        fail('table: the layer table is ' + wrap.scrollWidth + ' px wide in a ' + wrap.clientWidth + ' px box');
-    }
+        fail('table: the ' + (t.id || t.className || 'table') + ' in tab ' + buttons[i].getAttribute('data-tab') +
+             ' is ' + wrap.scrollWidth + ' px wide in a ' + wrap.clientWidth + ' px box');
+    });
+    if (document.documentElement.scrollWidth > window.innerWidth + 1)
+      fail('table: tab ' + buttons[i].getAttribute('data-tab') + ' makes the page ' +
+           document.documentElement.scrollWidth + ' px wide in a ' + window.innerWidth + ' px window');
+    Array.prototype.forEach.call(sec.querySelectorAll('svg'), function (svg) {
+      if (rect(svg).right > window.innerWidth + 1 && !svg.closest('.tl'))
+        fail('table: a plot (' + where(svg).slice(0, -2) + ') reaches ' + Math.round(rect(svg).right) + ' px in a ' +
+             window.innerWidth + ' px window');
+    });
     Array.prototype.forEach.call(sec.querySelectorAll('.tl'), function (w) {
       var svg = w.querySelector('svg.timeline'), h = rect(svg).height;
       if (h > window.innerHeight) fail('screen: the timeline is ' + Math.round(h) + ' px high, the window ' + window.innerHeight);

@@ -3,9 +3,10 @@
 # transformers; swin_t on the ZCU102, whose timeline has lanes for the DPU and for its CPU fallback) and a compare
 # report. Each page runs its own self-test (URL fragment #selftest: every tab's elements exist, sorting the layer
 # table by time works, no script error, no blocked request) and writes PASS/FAIL into the DOM, which chromium dumps.
-# A copy of each page with checks.js added is opened in a 1400 x 900 and in a 1024 x 900 window and checked as laid out: tick labels increase evenly, no plot element outside its plot area,
-# layer counts agree across tabs, the timeline is at most one screen high and zooms, the layer table does not
-# overflow. The test also fails on any console message of level error and on any network request in chromium's net
+# A copy of each page with checks.js added is opened in a 1400 x 900 and in a 1024 x 768 window and checked as laid
+# out: tick labels increase evenly, no plot element outside its plot area, layer counts agree across tabs, the
+# timeline is at most one screen high and zooms, neither the page nor any table is wider than the window, no plot
+# is wider than the page. The test also fails on any console message of level error and on any network request in chromium's net
 # log (the pages may only load themselves). Screenshots of every tab of the resnet50 and compare pages go to OUTDIR
 # (NNPERF_SCREENSHOTS=all: of every page).
 # usage: run.sh NNPERF OUTDIR      exit 77 (skipped) when chromium is not installed
@@ -45,9 +46,14 @@ chrome() { # chrome PROFILE ARGS... : headless chromium that cannot reach anythi
 "$NN" analyze models/vit_b_16.onnx --hw jetson-orin-nano --format html --quiet -o "$OUT/vit_b_16_orin.html" || fail=1
 # the README's link-bound device: its roofline points spread by the memory that bounds them (link, DDR)
 "$NN" analyze models/resnet50.onnx --hw edgetpu-fast --format html --quiet -o "$OUT/resnet50_edgetpu.html" || fail=1
+# the other HTML pages: an LLM report (its context plot), advice, an analysis without a platform
+"$NN" llm tests/data/llm/tiny-llama-hf.onnx --hw a100-80gb --prompt 64,128 --batch 1,4 --generate 32 --format html \
+  -o "$OUT/llm.html" || fail=1
+"$NN" advise models/resnet50.onnx --hw horizon-j5 --batch 4 --format html -o "$OUT/advise.html" || fail=1
+"$NN" analyze models/efficientnet_b0.onnx --format html --quiet -o "$OUT/analysis.html" || fail=1
 [ "$fail" -eq 0 ] || { echo "FAIL: could not write the reports"; exit 1; }
 
-for page in resnet50 vit_b_16 compare swin_t resnet50_j5 vit_b_16_orin resnet50_edgetpu; do
+for page in resnet50 vit_b_16 compare swin_t resnet50_j5 vit_b_16_orin resnet50_edgetpu llm advise analysis; do
   f="$OUT/$page.html"
   if grep -Eiq '<[a-z][^>]*[[:space:]](src|href|action)=|https?://|@import|url\(' "$f"; then
     echo "FAIL $page: the page references something outside itself"
@@ -61,9 +67,9 @@ for page in resnet50 vit_b_16 compare swin_t resnet50_j5 vit_b_16_orin resnet50_
   chrome "$prof" --window-size=1400,900 --log-net-log="$OUT/$page.netlog.json" \
     --dump-dom "file://$OUT/$page.checks.html#selftest" >"$OUT/$page.dom.html" 2>"$OUT/$page.log"
   rm -rf "$prof"
-  # the same layout checks in a window 1024 px wide (a small laptop)
+  # the same layout checks in a window of 1024 x 768 (a small laptop): the page, its tables and the timeline fit
   prof=$(mktemp -d)
-  chrome "$prof" --window-size=1024,900 --dump-dom "file://$OUT/$page.checks.html" >"$OUT/$page.1024.dom.html" \
+  chrome "$prof" --window-size=1024,768 --dump-dom "file://$OUT/$page.checks.html" >"$OUT/$page.1024.dom.html" \
     2>"$OUT/$page.1024.log"
   rm -rf "$prof"
   res=$(sed -n '/<pre id="checks-result">/,/<\/pre>/p' "$OUT/$page.1024.dom.html")

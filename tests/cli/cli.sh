@@ -245,5 +245,41 @@ sys.exit(not (d['horizon-j5'] is None and x['test_rows'] == int(v['test_rows']) 
 expect 0 "" "$nn" compare "$M" --hw zcu102-dpu,horizon-j5 -o "$work/c.txt"
 check "compare table: an 'exp. error' row with the band and 'not valid.'" grep -Eq '^exp. error +[+]-[0-9]+% n=[0-9]+ +not valid.$' "$work/c.txt"
 
+# power (issue 21): FPS per watt holds static and dynamic power where a preset gives its idle power (the Edge TPU's,
+# [QUTIBENCH-POWER]), and every output says "dynamic only" where it does not (the A100's: TDP spread over the peak)
+R=models/resnet50.onnx
+expect 0 "" "$nn" compare "$R" --hw horizon-j5,coral-usb,a100-80gb --format json -o "$work/p.json"
+check "compare --format json: power_basis per platform, and the J5 line's bend at batch 16 explained" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = {p['name']: p['power_basis'] for p in d['platform_details']}
+assert b == {'horizon-j5': None, 'coral-usb': 'static and dynamic', 'a100-80gb': 'dynamic only'}, b
+sw = {(x['platform'], x['batch']): x for x in d['sweep']}
+assert len(sw) == 15 and [x['batch'] for x in d['sweep'][:5]] == [1, 2, 4, 8, 16]
+j = sw[('horizon-j5', 16)]
+assert j['fps'] < sw[('horizon-j5', 8)]['fps'] and j['bend'].startswith('throughput falls from') and 'memory limit' in j['bend'], j
+assert all(x['bend'] is None for x in d['sweep'] if x['platform'] == 'a100-80gb'), 'the A100 line rises'
+for x in d['sweep']:  # a bend exactly where the throughput falls by over 1%
+    if x['batch'] > 1:
+        prev = next(y for y in d['sweep'] if y['platform'] == x['platform'] and y['batch'] == x['batch'] // 2)
+        assert (x['bend'] is not None) == (x['fps'] < 0.99 * prev['fps']), x
+" "$work/p.json"
+expect 0 "" "$nn" compare "$R" --hw coral-usb,a100-80gb --width 80 -o "$work/p.txt"
+check "compare table: a 'power' row under the FPS per watt and the caveat naming a100-80gb" sh -c "
+grep -Eq '^power +static[+]dyn[.] +dynamic only\$' '$work/p.txt' && grep -q 'dynamic power only (no idle power given): a100-80gb' '$work/p.txt' &&
+! awk 'length > 80' '$work/p.txt' | grep -q ."
+expect 0 "" "$nn" analyze "$R" --hw a100-80gb -o "$work/p1.txt"
+check "analyze: the A100's power line says dynamic only" grep -q 'FPS/W (dynamic only' "$work/p1.txt"
+expect 0 "" "$nn" analyze "$R" --hw coral-usb --format json -o "$work/p2.json"
+check "analyze --format json: the Coral's power_basis and its idle power in the power" python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['summary']
+assert s['power_basis'] == 'static and dynamic' and s['power_w'] > 0.80, s['power_w']" "$work/p2.json"
+expect 0 "" "$nn" compare "$R" --hw horizon-j5,a100-80gb --format html -o "$work/p.html"
+check "compare html: batch labels on the sweep points, the bend marked and explained under the plot" sh -c "
+grep -q '>b16 \*</text>' '$work/p.html' && grep -q '>b1</text>' '$work/p.html' &&
+grep -q 'class=\"plot-note\"[^>]*>\* horizon-j5: throughput falls from' '$work/p.html' &&
+grep -q 'dynamic power only (no idle power given): a100-80gb' '$work/p.html'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -23,20 +23,22 @@ int cmd_compare(const struct cli_args *a)
     double *peak = calloc((size_t)P, sizeof *peak), *bw = calloc((size_t)P, sizeof *bw);
     double *xm = calloc((size_t)P, sizeof *xm), *xp = calloc((size_t)P, sizeof *xp); /* expected error */
     int *xr = calloc((size_t)P, sizeof *xr);
-    if (!plats || !cells || !errs || !dtypes || !peak || !bw || !xm || !xp || !xr ||
+    const char **pb = calloc((size_t)P, sizeof *pb); /* power basis: static strings of the library */
+    if (!plats || !cells || !errs || !dtypes || !peak || !bw || !xm || !xp || !xr || !pb ||
         cli_load_platforms(&r, plats)) {
         free(plats), free(cells), free(errs), free(dtypes), free(peak), free(bw), free(xm), free(xp),
-            free(xr);
+            free(xr), free(pb);
         return 2;
     }
-    /* html: accuracies for the pareto front and a batch sweep for the latency-vs-throughput lines */
+    /* html and json: accuracies for the pareto front and a batch sweep for the latency-vs-throughput lines */
     static const int sweep_batches[] = {1, 2, 4, 8, 16};
-    int html = r.fmt == NNPERF_FORMAT_HTML, nb = html ? 5 : 0;
+    int nb = r.fmt == NNPERF_FORMAT_HTML || r.fmt == NNPERF_FORMAT_JSON ? 5 : 0;
     double *acc = calloc((size_t)M, sizeof *acc);
     size_t ncell = (size_t)(P * M) * (size_t)(nb ? nb : 1);
     double *sw_fps = calloc(ncell, sizeof *sw_fps), *sw_lat = calloc(ncell, sizeof *sw_lat);
+    double *sw_ddr = calloc(ncell, sizeof *sw_ddr), *sw_spill = calloc(ncell, sizeof *sw_spill);
     int rc = 0;
-    if (!acc || !sw_fps || !sw_lat || cli_parse_accuracy(&r, acc)) rc = 2;
+    if (!acc || !sw_fps || !sw_lat || !sw_ddr || !sw_spill || cli_parse_accuracy(&r, acc)) rc = 2;
     /* the dtype each platform runs: the one asked for, else the platform's default */
     for (int hi = 0; hi < P && !rc; hi++) {
         struct nnperf_platform_info info;
@@ -73,12 +75,12 @@ int cmd_compare(const struct cli_args *a)
             struct nnperf_prediction *p;
             struct nnperf_compare_cell *c = &cells[mi * P + hi];
             c->fps = c->latency_ms = c->ops_per_frame = c->ddr_bytes_per_frame = c->fps_per_w = NAN;
-            for (int b = 0; b < nb; b++) { /* the sweep for the html report's latency-vs-throughput lines */
+            for (int b = 0; b < nb; b++) { /* the sweep for the latency-vs-throughput lines */
                 struct nnperf_predict_options bo = po;
                 struct nnperf_prediction *bp;
                 size_t k = (size_t)(mi * P + hi) * (size_t)nb + (size_t)b;
                 bo.batch = sweep_batches[b];
-                sw_fps[k] = sw_lat[k] = NAN;
+                sw_fps[k] = sw_lat[k] = sw_ddr[k] = sw_spill[k] = NAN;
                 cli_progress(++step, steps, cli_model_name(r.models[mi]));
                 if (nnperf_predict(an, plats[hi], &bo, &bp, errs[mi * P + hi], sizeof errs[0]) != NNPERF_OK)
                     continue;
@@ -86,6 +88,8 @@ int cmd_compare(const struct cli_args *a)
                 nnperf_prediction_summary(bp, &bs);
                 sw_fps[k] = bs.fps;
                 sw_lat[k] = bs.latency_s * 1e3;
+                sw_ddr[k] = bs.ddr_bytes_per_frame;
+                sw_spill[k] = bs.spill_bytes_per_frame;
                 nnperf_prediction_free(bp);
             }
             cli_progress(++step, steps, cli_model_name(r.models[mi]));
@@ -103,6 +107,7 @@ int cmd_compare(const struct cli_args *a)
             c->ddr_bytes_per_frame = s.ddr_bytes_per_frame;
             nnperf_prediction_ceilings(p, &peak[hi], &bw[hi]);
             xr[hi] = s.expected_error_rows, xm[hi] = s.expected_error_median, xp[hi] = s.expected_error_p90;
+            pb[hi] = s.power_basis;
             nnperf_prediction_free(p);
         }
         nnperf_analysis_free(an);
@@ -134,7 +139,10 @@ int cmd_compare(const struct cli_args *a)
                                         .n_warnings = n_warns,
                                         .expected_error_rows = xr,
                                         .expected_error_median = xm,
-                                        .expected_error_p90 = xp};
+                                        .expected_error_p90 = xp,
+                                        .power_basis = pb,
+                                        .sweep_ddr_bytes = sw_ddr,
+                                        .sweep_spill_bytes = sw_spill};
         struct nnperf_render_options ro = {.width = cli_table_width(a)};
         char *text = NULL, err[1024];
         size_t tlen = 0;
@@ -148,7 +156,7 @@ int cmd_compare(const struct cli_args *a)
     }
     for (int hi = 0; hi < P; hi++) nnperf_platform_free(plats[hi]);
     free(plats), free(cells), free(errs), free(dtypes), free(peak), free(bw), free(xm), free(xp), free(xr),
-        free(acc), free(sw_fps), free(sw_lat);
+        free(pb), free(acc), free(sw_fps), free(sw_lat), free(sw_ddr), free(sw_spill);
     free(names);
     for (int i = 0; i < n_warns; i++) free(warns[i]);
     free(warns);
