@@ -127,10 +127,12 @@ static void table(const struct nnperf_llm *l, struct strbuf *sb)
             sb_printf(sb, "  offloaded                %s of weights streamed from host memory every step\n",
                       a);
         }
-        sb_printf(
-            sb, "  largest batch that fits  %d (at %d tokens); largest context at batch %d: %d tokens%s\n",
-            l->max_batch, r->prompt + r->generate, r->batch, l->max_context,
-            l->position_limit && l->max_context == l->position_limit ? " (the model's position limit)" : "");
+        sb_printf(sb,
+                  "  largest batch that fits  %d (at %d tokens); largest context at batch %d: %d tokens%s\n",
+                  l->max_batch, r->prompt + r->generate, r->batch, l->max_context,
+                  l->position_limit && l->max_context == l->position_limit ? " (the model's position limit)"
+                  : !l->position_limit ? " (memory only: the model's position limit is unknown)"
+                                       : "");
     } else
         sb_puts(sb, " (device memory unknown)\n");
     if (l->position_limit)

@@ -160,11 +160,18 @@ static double cell_value(const struct nnperf_compare_cell *c, int pass)
     return pass == 0 ? c->fps : pass == 1 ? c->latency_ms : c->fps_per_w;
 }
 
+/* whether a platform in [p0, p1) has an FPS per watt for some model */
+static int power_in(const struct nnperf_compare_data *d, int p0, int p1)
+{
+    for (int m = 0; m < d->n_models; m++)
+        for (int p = p0; p < p1; p++)
+            if (isfinite(d->cells[m * d->n_platforms + p].fps_per_w)) return 1;
+    return 0;
+}
+
 static int any_power(const struct nnperf_compare_data *d)
 {
-    for (int i = 0; i < d->n_models * d->n_platforms; i++)
-        if (isfinite(d->cells[i].fps_per_w)) return 1;
-    return 0;
+    return power_in(d, 0, d->n_platforms);
 }
 
 static void render_csv(const struct nnperf_compare_data *d, struct strbuf *sb)
@@ -213,7 +220,8 @@ static void render_table(const struct nnperf_compare_data *d, const struct nnper
     }
     for (int h0 = 0; h0 < P; h0 += per) {
         int h1 = h0 + per < P ? h0 + per : P;
-        for (int pass = 0; pass < 2 + any_power(d); pass++) {
+        for (int pass = 0; pass < 2 + power_in(d, h0, h1);
+             pass++) { /* FPS per watt where a platform has it */
             sb_printf(sb, "%s%s\n", h0 || pass ? "\n" : "", pass_title[pass]);
             sb_printf(sb, "%-*s", (int)name_w, "model");
             for (int p = h0; p < h1; p++) {
@@ -254,7 +262,7 @@ static void render_table(const struct nnperf_compare_data *d, const struct nnper
                 }
                 sb_putc(sb, '\n');
             }
-            if (pass == 2 && h1 == P) {
+            if (pass == 2 && !power_in(d, h1, P)) { /* the caveat after the last FPS per watt table */
                 struct strbuf c;
                 sb_init(&c, 4096);
                 if (power_caveat(d, &c) && c.p) rt_wrap_indent(sb, c.p, o->width, 0);
@@ -270,9 +278,13 @@ static void render_table(const struct nnperf_compare_data *d, const struct nnper
         for (int m = 0; m < M; m++)
             for (int p = 0; p < P; p++) {
                 const struct nnperf_compare_cell *c = &d->cells[m * P + p];
-                if (!isfinite(c->fps))
-                    sb_printf(sb, "  %s on %s: %s\n", d->models[m], d->platforms[p],
-                              c->error ? c->error : "not predicted");
+                if (!isfinite(c->fps)) { /* word-wrapped to the width, continued 4 columns in */
+                    char line[1024];
+                    snprintf(line, sizeof line, "%s on %s: %s", d->models[m], d->platforms[p],
+                             c->error ? c->error : "not predicted");
+                    sb_puts(sb, "  ");
+                    rt_wrap_indent(sb, line, o->width, 4);
+                }
             }
     }
 }

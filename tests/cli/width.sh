@@ -1,6 +1,6 @@
 #!/bin/sh
-# Every line of `hw list`, `--help`, `help analyze` and a sweep table fits the width (80 and 100 columns: $COLUMNS
-# for the first three, --width for the sweep), and the sweep leaves out its constant columns (named in the note)
+# Every line of `hw list`, `--help`, `help analyze`, a sweep, compare and roofline table fits the width (80 and 100
+# columns: $COLUMNS for the first three, --width for the tables), and the sweep leaves out its constant columns (named in the note)
 # before a column that varies (issue 21).
 # usage: width.sh NNPERF WORKDIR   (run from the source root)
 set -u
@@ -30,6 +30,21 @@ for w in 80 100; do
     grep -q 'settings' "$work/sweep" || { echo "FAIL: sweep at $w: the varying settings column is left out"; fail=1; }
     grep -q 'In every row: platform rdk-s100, dtype int8' "$work/sweep" ||
         { echo "FAIL: sweep at $w: the note does not name the constant columns"; fail=1; }
+    # compare: six platforms in blocks, a long model name, a cell that cannot be predicted (its reason wrapped), the
+    # power caveat; roofline: long layer names
+    "$nn" compare models/resnet50.onnx models/mobilenet_v3_large.onnx --hw zcu102-dpu,horizon-j5,jetson-orin-nano,coral-usb,a100-80gb,tx2-maxn \
+        --width "$w" -q >"$work/compare" 2>&1 || { echo "FAIL: compare exit $?"; fail=1; }
+    fits "$w" "compare" "$work/compare"
+    test "$(grep -c '^FPS$' "$work/compare")" -ge 2 || { echo "FAIL: compare at $w: the platforms are not in blocks"; fail=1; }
+    grep -q 'dynamic power only (no idle power given): a100-80gb, tx2-maxn' "$work/compare" ||
+        { echo "FAIL: compare at $w: no power caveat"; fail=1; }
+    "$nn" compare models/resnet50.onnx --hw zcu102-dpu,l4 --dtype fp16 --width "$w" -q >"$work/compare2" 2>&1 ||
+        { echo "FAIL: compare --dtype fp16 exit $?"; fail=1; }
+    fits "$w" "compare with a cell that cannot be predicted" "$work/compare2"
+    grep -q "has no fp16 peak" "$work/compare2" || { echo "FAIL: compare at $w: the reason is lost"; fail=1; }
+    "$nn" roofline models/swin_t.onnx --hw zcu102-dpu --width "$w" >"$work/roofline" 2>/dev/null ||
+        { echo "FAIL: roofline exit $?"; fail=1; }
+    fits "$w" "roofline" "$work/roofline"
 done
 # a preset name is the first word of a line that does not start with a blank (the bash completion relies on it)
 COLUMNS=80 "$nn" hw list | awk 'NR>1 && /^[^ ]/ && NF>1 { print $1 }' >"$work/names"

@@ -75,6 +75,26 @@ done
 grep -q '"ttft_ms"' "$work/r.json" || { echo "FAIL: no ttft_ms in JSON"; fail=$((fail + 1)); }
 [ "$(wc -l <"$work/r.csv")" -eq 5 ] || { echo "FAIL: CSV has not 4 rows"; fail=$((fail + 1)); }
 grep -q "largest batch that fits" "$work/r.table" || { echo "FAIL: table lacks the fit"; fail=$((fail + 1)); }
+# the context plot stops at the model's context (issue 21): its position limit, or 2x the generation's end where the
+# model has no rotary table to read it from (tiny-llama-genai-nolimit.onnx: the tables behind an Identity)
+for x in "$m:512:up to the model's position limit: 512 tokens" \
+         "$dir/tiny-llama-genai-nolimit.onnx:96:up to 2x the generation's end (96 tokens)"; do
+    f=${x%%:*}; r=${x#*:}; lim=${r%%:*}; note=${r#*:}
+    expect 0 "" "$nnperf" llm "$f" --hw a100-80gb --prompt 32 --generate 16 --format html -o "$work/ctx.html"
+    python3 - "$work/ctx.html" "$lim" "$note" <<'PY' || { echo "FAIL: context plot of $f"; fail=$((fail + 1)); }
+import html, re, sys
+page, lim, note = open(sys.argv[1]).read(), int(sys.argv[2]), sys.argv[3]
+svg = page[page.index("<title>KV cache against the context</title>"):]
+svg = html.unescape(svg[:svg.index("</svg>")])
+ticks = re.findall(r'class="tick"[^>]*>([0-9.]+)( [kMGT])?</text>', svg)
+xs = [float(v) * {'': 1, ' k': 1e3, ' M': 1e6, ' G': 1e9, ' T': 1e12}[k] for v, k in ticks]
+assert note in svg, "no note '%s'" % note
+assert xs and max(xs) <= 1.25 * lim, (max(xs), lim)
+PY
+done
+expect 0 "" "$nnperf" llm "$dir/tiny-llama-genai-nolimit.onnx" --hw a100-80gb --prompt 32 --generate 16 -o "$work/nl.txt"
+grep -q "tokens (memory only: the model's position limit is unknown)" "$work/nl.txt" ||
+    { echo "FAIL: the largest context of a model without a position limit"; fail=$((fail + 1)); }
 # --serve: a closed loop of 8 requests runs near the static batch-8 prediction of the same report (8 x 128 tokens
 # over its end-to-end time), every one of 1000 requests finishes, and the options are checked
 s="$nnperf llm --config $c/llama-3.1-8b.json --hw a100-80gb --batch 8 --generate 128 --serve --concurrency 8"
