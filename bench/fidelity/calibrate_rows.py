@@ -85,7 +85,7 @@ def main():
     a = ap.parse_args()
     only = set(a.preset.split(",")) if a.preset else set()
     nnperf = os.path.abspath(a.nnperf)
-    draws, rng = a.draws, random.Random(a.seed)
+    draws = a.draws
     rows = [r for r in fidelity.read_rows() if r["split"] == "test" and (not only or r["preset"] in only)]
     fidelity.predict_rows(rows)  # out of the box: the uncalibrated errors
     # the CLI is a program of its own: a sanitizer runtime preloaded into this python is not for it
@@ -104,6 +104,7 @@ def main():
             with open(os.path.join(fidelity.ROOT, "presets", p + ".yaml")) as f:
                 text = f.read()
             for k in (1, 3):
+                rng = random.Random(f"{a.seed}-{p}-{k}")  # a preset's draws do not depend on the other presets
                 unc, cal, orc, mro, keys, moved = [], [], [], [], [], 0
                 for d in range(draws):
                     pick = rng.sample(range(len(mine)), k)
