@@ -36,6 +36,10 @@ done
 check sweep models/resnet50.onnx --hw jetson-orin-nano,jetson-agx-orin --dtype int8,fp16 --batch 1,2,4,8,16,32 --format csv
 check sweep models/mobilenet_v2.onnx --hw rdk-s100 --set memory.ddr_bandwidth=8G,16G,32G --set compute.peak_ops.int8=64T,128T --format json
 check sweep models/resnet50.onnx --hw zcu102-dpu --batch 1,2,4,8,16
+for mm in tiled weights-only; do
+  check sweep models/mobilenet_v2.onnx --hw horizon-j5,coral-usb --batch 1,3,8 --memory-model $mm --format json
+done
+check sweep tests/data/quant/resnet18_qdq.onnx --hw rdk-s100,raspberry-pi-5 --batch 1,2,4 --dtype int8,fp32 --format csv
 check compare models/resnet50.onnx models/mobilenet_v2.onnx --hw horizon-j5,zcu102-dpu,jetson-orin-nano --format json
 check compare models/mobilenet_v2.onnx --hw coral-usb,a100-80gb
 # the other commands and formats: roofline/sweep table and csv, memory models, advise, --top/--width, compare

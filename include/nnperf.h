@@ -266,11 +266,21 @@ struct nnperf_predict_options {
     /* 1: predict an analysis with unbound symbolic input dims anyway (their nodes count as 0 s, with a warning);
      * 0: refuse it (nnperf_analysis_check_bound) */
     int allow_unbound;
+    /* 1: no timeline series (nnperf_prediction_interval_count gives 0 intervals; the summary's avg_utilization is computed all
+     * the same): for callers that read only the summary and the layers, such as sweeps */
+    int no_timeline;
 };
 
 enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct nnperf_platform *p,
                                   const struct nnperf_predict_options *opts, struct nnperf_prediction **out,
                                   char *err, size_t errlen);
+/* nnperf_predict with the analysis, platform (as it was when `like` was predicted) and options of the prediction
+ * `like`, at another batch (as nnperf_predict_options.batch; 0 = the default). Lowering and fusion, which no batch
+ * changes, are not run again: the new prediction shares them with `like` (either may be freed first; not for use
+ * from two threads at once) and its results equal nnperf_predict's. A sweep over batches prices each in a fraction
+ * of the time. Errors as nnperf_predict's for the batch. */
+enum nnperf_status nnperf_predict_batch(const struct nnperf_prediction *like, int batch,
+                                        struct nnperf_prediction **out, char *err, size_t errlen);
 void nnperf_prediction_free(struct nnperf_prediction *p);
 
 struct nnperf_prediction_summary {

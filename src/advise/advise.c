@@ -258,7 +258,7 @@ static const struct pr_layer *layer_of_node(const struct nnperf_prediction *P, i
 void adv_check_fallback(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
-    const struct hw_desc *hw = &P->hw;
+    const struct hw_desc *hw = P->hw;
     for (int l = 0; l < P->n_layers && !r->st; l++) {
         const struct pr_layer *L = &P->layers[l];
         if (!L->fallback) continue;
@@ -372,7 +372,7 @@ void adv_check_fusion(struct adv_run *r)
         for (int i = 0; i < n; i++)
             if (g->nodes[chain[i]] != act) ops[m++] = g->nodes[chain[i]]->op_type;
         ops[m++] = act->op_type;
-        if (!has_pattern(&P->hw, ops, m)) continue;
+        if (!has_pattern(P->hw, ops, m)) continue;
         struct adv_finding *f = start(r, "fusion-blocked");
         struct pr_change *c = f ? change(r, f, WI_FUSE) : NULL;
         int *nodes = ar_calloc(&r->adv->ar, (size_t)n, sizeof *nodes);
@@ -472,8 +472,8 @@ static int align_applies(const struct nnperf_prediction *P, const struct pr_laye
     if (!on_accel(L) || !L->out || L->out_rank < 2 || L->mac_ops <= 0) return 0;
     if (L->klass != OC_CONV && L->klass != OC_GEMM && L->klass != OC_MATMUL) return 0;
     *rule = NULL;
-    for (int k = 0; k < P->hw.n_align && !*rule; k++)
-        if (P->hw.align[k].class_mask & (1u << L->klass)) *rule = &P->hw.align[k];
+    for (int k = 0; k < P->hw->n_align && !*rule; k++)
+        if (P->hw->align[k].class_mask & (1u << L->klass)) *rule = &P->hw->align[k];
     if (!*rule || (*rule)->pow2 || (*rule)->c <= 1) return 0;
     int ax = L->out_rank == 4 ? 1 : L->out_rank - 1;
     *c = dim(L->out, ax), *ca = L->aligned_dims[ax];
@@ -635,7 +635,7 @@ void adv_check_spill(struct adv_run *r)
         add_layer(f, &P->layers[last]);
         char ev[640], ch[512], bs[32], ss[32];
         fmt_bytes(bs, sizeof bs, T->bytes / P->batch);
-        fmt_bytes(ss, sizeof ss, P->hw.sram_bytes);
+        fmt_bytes(ss, sizeof ss, P->hw->sram_bytes);
         snprintf(
             ev, sizeof ev,
             "'%s' (%s per frame) from layer '%s' is read again by '%s', %d layers later; it does not stay in "
@@ -809,15 +809,15 @@ void adv_check_batch(struct adv_run *r)
 /* dtype d has DTYPE_MIN_RATIO x the peak of the prediction's */
 static int faster_dtype(const struct nnperf_prediction *P, int d)
 {
-    return d != P->dtype && P->hw.peak_ops[d] >= DTYPE_MIN_RATIO * P->hw.peak_ops[P->dtype];
+    return d != P->dtype && P->hw->peak_ops[d] >= DTYPE_MIN_RATIO * P->hw->peak_ops[P->dtype];
 }
 
 void adv_check_dtype(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
-    double cur = P->hw.peak_ops[P->dtype];
+    double cur = P->hw->peak_ops[P->dtype];
     for (int d = 0; d < HW_NDT && !r->st; d++) {
-        double pk = P->hw.peak_ops[d];
+        double pk = P->hw->peak_ops[d];
         if (!faster_dtype(P, d)) continue;
         struct adv_finding *f = start(r, "dtype");
         if (!f) return;
@@ -898,7 +898,7 @@ enum nnperf_status nnperf_advise(const struct nnperf_analysis *a, const struct n
     adv->a = a;
     adv->min_gain = opts && opts->min_gain > 0 ? opts->min_gain : 0.005;
     adv->model = ar_strdup(&adv->ar, a->st.m->path ? a->st.m->path : "model");
-    adv->platform = ar_strdup(&adv->ar, r.base->hw.name);
+    adv->platform = ar_strdup(&adv->ar, r.base->hw->name);
     adv->dtype = hw_dtype_name(r.base->dtype);
     adv->frames = r.base->batch;
     adv->latency_s = r.base->latency;

@@ -8,25 +8,29 @@
 
 void nnperf_prediction_free(struct nnperf_prediction *p)
 {
-    if (!p) return;
+    /* a prediction others derive from (nnperf_predict_batch) lives on until the last of them is freed */
+    if (!p || --p->refs > 0) return;
+    struct nnperf_prediction *base = p->base;
     ar_free(&p->ar);
     free(p);
+    nnperf_prediction_free(base);
 }
 
 void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_prediction_summary *s)
 {
     memset(s, 0, sizeof *s);
     double b = p->batch;
-    s->platform = p->hw.name;
+    s->platform = p->hw->name;
     s->dtype = hw_dtype_name(p->dtype);
     s->frames_per_run = p->batch;
     s->latency_s = p->latency;
     s->fps = p->latency > 0 ? b / p->latency : 0;
     s->memory_model = pr_memory_models[p->memory_model].name;
     s->compute_model = pr_compute_models[p->compute_model].name;
-    int cores = p->hw.cores > 0 ? p->hw.cores : 1;
-    int per = p->hw.cores_per_inference > 0 && p->hw.cores_per_inference < cores ? p->hw.cores_per_inference
-                                                                                 : cores;
+    int cores = p->hw->cores > 0 ? p->hw->cores : 1;
+    int per = p->hw->cores_per_inference > 0 && p->hw->cores_per_inference < cores
+                  ? p->hw->cores_per_inference
+                  : cores;
     s->cores = cores;
     s->cores_per_inference = per;
     s->throughput_fps = p->throughput_fps; /* the throughput stage (runrate.c) */
@@ -57,9 +61,9 @@ void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_
     s->unknown_layers = p->unknown_layers;
     s->warnings = p->n_warn;
     /* a platform changed after loading is no longer the one the rows validated */
-    s->expected_error_rows = p->hw.n_set ? 0 : p->hw.val_rows;
-    s->expected_error_median = s->expected_error_rows ? p->hw.val_median : NAN;
-    s->expected_error_p90 = s->expected_error_rows ? p->hw.val_p90 : NAN;
+    s->expected_error_rows = p->hw->n_set ? 0 : p->hw->val_rows;
+    s->expected_error_median = s->expected_error_rows ? p->hw->val_median : NAN;
+    s->expected_error_p90 = s->expected_error_rows ? p->hw->val_p90 : NAN;
     s->energy_j_per_frame = s->power_w = s->fps_per_w = NAN;
     s->power_basis = NULL;
     if (isfinite(p->energy_per_run)) { /* the power stage (runrate.c) */
@@ -112,7 +116,7 @@ void nnperf_prediction_layer(const struct nnperf_prediction *p, int i, struct nn
     li->t_compute = L->t_compute;
     li->t_memory = L->t_memory;
     li->t_total = L->t_total;
-    li->energy_j = pr_has_power(&p->hw) ? pr_layer_energy(p, L) + p->hw.static_w * L->t_total : NAN;
+    li->energy_j = pr_has_power(p->hw) ? pr_layer_energy(p, L) + p->hw->static_w * L->t_total : NAN;
     li->start = L->start;
     li->end = L->end;
     li->intensity = li->ddr_bytes > 0 ? li->aligned_ops / li->ddr_bytes : 0;
@@ -127,20 +131,20 @@ void nnperf_prediction_ceilings(const struct nnperf_prediction *p, double *peak_
 
 int nnperf_prediction_override_count(const struct nnperf_prediction *p)
 {
-    return p ? p->hw.n_set : 0;
+    return p ? p->hw->n_set : 0;
 }
 
 const char *nnperf_prediction_override(const struct nnperf_prediction *p, int i)
 {
-    return p && i >= 0 && i < p->hw.n_set ? p->hw.set[i] : NULL;
+    return p && i >= 0 && i < p->hw->n_set ? p->hw->set[i] : NULL;
 }
 
 int nnperf_prediction_assumption_count(const struct nnperf_prediction *p)
 {
-    return p ? p->hw.n_assume : 0;
+    return p ? p->hw->n_assume : 0;
 }
 
 const char *nnperf_prediction_assumption(const struct nnperf_prediction *p, int i)
 {
-    return p && i >= 0 && i < p->hw.n_assume ? p->hw.assume[i] : NULL;
+    return p && i >= 0 && i < p->hw->n_assume ? p->hw->assume[i] : NULL;
 }

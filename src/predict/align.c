@@ -47,8 +47,8 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
         const struct ir_node *pn = v->producer; /* a what-if may leave its layer unpadded */
         int unpad = pn && pn->index >= 0 && pn->index < p->g->n_nodes && p->node_in[pn->index].unpadded;
         if (!L->fallback && !unpad)
-            for (int r = 0; r < p->hw.n_align && !rule; r++)
-                if (p->hw.align[r].class_mask & (1u << L->klass)) rule = &p->hw.align[r];
+            for (int r = 0; r < p->hw->n_align && !rule; r++)
+                if (p->hw->align[r].class_mask & (1u << L->klass)) rule = &p->hw->align[r];
         if (rule && v->rank > 0) {
             int64_t *d = L->aligned_dims;
             if (rule->pow2) {

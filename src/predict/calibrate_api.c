@@ -108,7 +108,7 @@ enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char
     double err_pct = meas > 0 ? 100.0 * (pred - meas) / meas : 0;
     if (fmt == NNPERF_FORMAT_JSON) {
         sb_puts(&sb, "{\"schema\":\"nnperf.validate\",\"schema_version\":1,\"platform\":");
-        sb_json_str(&sb, p->hw.name);
+        sb_json_str(&sb, p->hw->name);
         char x[4][40];
         core_exact(x[0], sizeof x[0], pred * 1e3);
         core_exact(x[1], sizeof x[1], prof.run_median_us / 1e3);

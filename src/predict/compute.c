@@ -47,20 +47,20 @@ static double safe_div(double a, double b)
 
 double pr_ddr_bw(const struct nnperf_prediction *p)
 {
-    return p->hw.ddr_bw * (p->hw.ddr_eff > 0 ? p->hw.ddr_eff : 1.0);
+    return p->hw->ddr_bw * (p->hw->ddr_eff > 0 ? p->hw->ddr_eff : 1.0);
 }
 
 /* a layer's fixed cost in a run: overhead.per_layer_s, once per frame where the runtime runs a batch frame by frame
  * (compute.frame_serial), else once per accelerator call (compute.frames_per_call) */
 static double layer_overhead(const struct nnperf_prediction *p)
 {
-    return p->hw.layer_overhead_s * (p->hw.frame_serial && p->runs > 1 ? p->runs : pr_calls(p));
+    return p->hw->layer_overhead_s * (p->hw->frame_serial && p->runs > 1 ? p->runs : pr_calls(p));
 }
 
 /* The peak at dtype dt (a layer's own: pr_layer.dtype). */
 static double pr_peak_at(const struct nnperf_prediction *p, int dt)
 {
-    const struct hw_desc *hw = &p->hw;
+    const struct hw_desc *hw = p->hw;
     int cores = hw->cores > 0 ? hw->cores : 1;
     int per =
         hw->cores_per_inference > 0 && hw->cores_per_inference < cores ? hw->cores_per_inference : cores;
@@ -75,7 +75,7 @@ double pr_peak(const struct nnperf_prediction *p)
 /* time on the fallback unit */
 static void fallback_layer(struct nnperf_prediction *p, struct pr_layer *L, double ddr_bytes, int has_work)
 {
-    const struct hw_fallback *fb = &p->hw.fb;
+    const struct hw_fallback *fb = &p->hw->fb;
     double rate = fb->peak_ops * (fb->efficiency > 0 ? fb->efficiency : 1.0);
     L->t_compute = safe_div(L->mac_ops + L->vec_ops, rate);
     L->t_memory = safe_div(ddr_bytes, fb->bandwidth);
@@ -93,11 +93,11 @@ enum pr_memory pr_memory_bound(const struct nnperf_prediction *p, const struct p
                                double *bw)
 {
     if (L->fallback) {
-        *bytes = ddr_bytes_of(L), *bw = p->hw.fb.bandwidth;
+        *bytes = ddr_bytes_of(L), *bw = p->hw->fb.bandwidth;
         return PM_DDR;
     }
     double b[3] = {ddr_bytes_of(L), L->sram_bytes, L->link_bytes};
-    double w[3] = {pr_ddr_bw(p), p->hw.sram_bw, p->hw.link_bw};
+    double w[3] = {pr_ddr_bw(p), p->hw->sram_bw, p->hw->link_bw};
     int k = PM_DDR; /* the slowest of the three; DDR on a tie */
     for (int m = PM_SRAM; m <= PM_LINK; m++)
         if (safe_div(b[m], w[m]) > safe_div(b[k], w[k])) k = m;
@@ -118,12 +118,12 @@ static double memory_time(const struct nnperf_prediction *p, const struct pr_lay
 /* total and bound from the parts */
 double pr_body(const struct nnperf_prediction *p, const struct pr_layer *L, double t_compute)
 {
-    if (p->hw.overlap && p->hw.overlap_exp > 0 && t_compute > 0 && L->t_memory > 0) {
+    if (p->hw->overlap && p->hw->overlap_exp > 0 && t_compute > 0 && L->t_memory > 0) {
         /* partial overlap near the ridge point: (compute^k + memory^k)^(1/k), scaled by the larger part */
-        double hi = t_compute > L->t_memory ? t_compute : L->t_memory, k = p->hw.overlap_exp;
+        double hi = t_compute > L->t_memory ? t_compute : L->t_memory, k = p->hw->overlap_exp;
         return hi * pow(pow(t_compute / hi, k) + pow(L->t_memory / hi, k), 1 / k);
     }
-    if (p->hw.overlap) return t_compute > L->t_memory ? t_compute : L->t_memory;
+    if (p->hw->overlap) return t_compute > L->t_memory ? t_compute : L->t_memory;
     /* without overlap, the activations a layer loads and stores add to its compute (a CPU writes and re-reads its
      * tensors around each kernel) while its weights still stream alongside (sequential, prefetched) */
     double tw = L->fallback ? 0 : safe_div(L->w_bytes, pr_ddr_bw(p));
@@ -158,7 +158,7 @@ static int has_work(const struct pr_layer *L)
  * bandwidth). */
 static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, int work)
 {
-    const struct hw_desc *hw = &p->hw;
+    const struct hw_desc *hw = p->hw;
     L->t_memory = memory_time(p, L);
     if (L->t_compute <= 0 && L->klass != OC_VIEW && L->klass >= 0 && L->klass < OC_COUNT &&
         hw->eff[L->klass] > 0)
@@ -169,7 +169,7 @@ static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, 
 
 static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
 {
-    const struct hw_desc *hw = &p->hw;
+    const struct hw_desc *hw = p->hw;
     double peak = pr_peak_at(p, L->dtype);
     double ddr_bytes = ddr_bytes_of(L);
     int work = has_work(L);
@@ -293,7 +293,7 @@ static double vector_work(const struct nnperf_prediction *p, const struct pr_lay
 
 static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
 {
-    const struct hw_desc *hw = &p->hw;
+    const struct hw_desc *hw = p->hw;
     double lanes_r = hw->array.reduce[L->dtype], lanes_k = hw->array.channels[L->dtype];
     double lanes_p = hw->array.pixels[L->dtype];
     double ddr_bytes = ddr_bytes_of(L);
@@ -338,7 +338,7 @@ int pr_has_power(const struct hw_desc *hw)
 
 double pr_layer_energy(const struct nnperf_prediction *p, const struct pr_layer *L)
 {
-    const struct hw_desc *hw = &p->hw;
+    const struct hw_desc *hw = p->hw;
     return (L->mac_ops_aligned + L->vec_ops_aligned) * hw->op_j[L->dtype] +
            (ddr_bytes_of(L) + L->link_bytes + L->transfer_bytes) * hw->ddr_j + L->sram_bytes * hw->sram_j;
 }
@@ -391,7 +391,7 @@ void pr_kernel_terms(const struct nnperf_prediction *p, const struct pr_layer *L
 
 static void kernels_layer(struct nnperf_prediction *p, struct pr_layer *L)
 {
-    const struct hw_desc *hw = &p->hw;
+    const struct hw_desc *hw = p->hw;
     if (L->fallback) {
         fallback_layer(p, L, ddr_bytes_of(L), has_work(L));
         finish(p, L);
@@ -434,12 +434,12 @@ static void dataflow_layer(struct nnperf_prediction *p, struct pr_layer *L)
     double red, chan, pix, sin;
     if (L->fallback || !(L->mac_ops > 0) || !L->main || !mac_geometry(L->main, 1, &red, &chan, &pix, &sin))
         return;
-    int f = layer_fold(&p->hw, L);
-    double pe = f >= 0 ? (double)p->hw.fold[f].pe : 1, simd = f >= 0 ? (double)p->hw.fold[f].simd : 1;
+    int f = layer_fold(p->hw, L);
+    double pe = f >= 0 ? (double)p->hw->fold[f].pe : 1, simd = f >= 0 ? (double)p->hw->fold[f].simd : 1;
     /* groups computed one after another: the layer's MACs over one group's loops (1 but for grouped convs) */
     double per = red * chan * pix, groups = per > 0 ? fmax(1, round(L->mac_ops / 2 / p->runs / per)) : 1;
     double cycles = groups * ceil(chan / pe) * ceil(red / simd) * pix * p->runs;
-    L->t_compute = cycles / p->hw.dataflow_hz;
+    L->t_compute = cycles / p->hw->dataflow_hz;
     L->util = cycles > 0 ? L->mac_ops / 2 / (cycles * pe * simd) : 1;
     finish(p, L);
 }
@@ -474,14 +474,14 @@ enum nnperf_status pr_compute(struct nnperf_prediction *p)
 {
     for (int l = 0; l < p->n_layers; l++) pr_compute_models[p->compute_model].layer_time(p, &p->layers[l]);
     if (p->compute_model == PR_COMPUTE_DATAFLOW)
-        for (int i = 0; i < p->hw.n_fold; i++) {
+        for (int i = 0; i < p->hw->n_fold; i++) {
             int used = 0;
-            for (int l = 0; l < p->n_layers && !used; l++) used = layer_fold(&p->hw, &p->layers[l]) == i;
+            for (int l = 0; l < p->n_layers && !used; l++) used = layer_fold(p->hw, &p->layers[l]) == i;
             if (!used)
                 pr_warn(
                     p,
                     "compute.dataflow.folding: node '%s' leads no layer of this model: its folding is unused",
-                    p->hw.fold[i].node);
+                    p->hw->fold[i].node);
         }
     return NNPERF_OK;
 }

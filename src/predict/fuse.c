@@ -88,7 +88,7 @@ static int silu_pair(const struct nnperf_prediction *p, const struct pr_cons *c,
     }
     if (s < 0 || m < 0 || p->layer_of[s] != -2 || p->layer_of[m] != -2) return 0;
     if (single_consumer(c, n, g->nodes[s]->out[0]) != m || g->nodes[m]->n_in != 2) return 0;
-    if (!hw_supports(&p->hw, "Sigmoid") || !hw_supports(&p->hw, "Mul")) return 0;
+    if (!hw_supports(p->hw, "Sigmoid") || !hw_supports(p->hw, "Mul")) return 0;
     *sg = s;
     *mu = m;
     return 1;
@@ -124,15 +124,15 @@ static int forced_span(struct nnperf_prediction *p, int k, int n, struct lspan *
     return 0;
 }
 
-/* a layer's sums and names from its nodes (in execution order); layer_of points at it. mac_scale scales its
- * arithmetic (a causal fused attention skips the masked part). */
+/* a layer's sums and names from its nodes (in execution order); layer_of points at it. Its work per run is
+ * pr_work's. */
 static void layer_sums(struct nnperf_prediction *p, int l)
 {
     struct pr_layer *L = &p->layers[l];
-    const struct hw_desc *hw = &p->hw;
+    const struct hw_desc *hw = p->hw;
     L->cost_known = 1;
     L->main = NULL;
-    L->mac_ops = L->vec_ops = L->params = L->packed_bytes = 0;
+    L->params = L->packed_bytes = 0;
     uint64_t best = 0;
     double best_vec = -1;
     for (int i = 0; i < L->n_nodes; i++) {
@@ -147,13 +147,9 @@ static void layer_sums(struct nnperf_prediction *p, int l)
             best = nd->cost.macs;
             best_vec = in->vec_ops;
         }
-        L->mac_ops += in->mac_ops * p->runs;
-        L->vec_ops += in->vec_ops * p->runs;
         L->params += in->params;
         L->packed_bytes += in->packed_bytes;
     }
-    L->mac_ops *= L->work_scale > 0 ? L->work_scale : 1;
-    L->vec_ops *= L->work_scale > 0 ? L->work_scale : 1;
     L->name =
         L->n_nodes > 1 ? ar_printf(&p->ar, "%s+%d", L->nodes[0]->name, L->n_nodes - 1) : L->nodes[0]->name;
     L->klass = L->attention ? OC_ATTENTION : p->node_in[L->main->index].klass;
@@ -169,20 +165,37 @@ static void layer_sums(struct nnperf_prediction *p, int l)
     L->out = last->n_out ? last->out[0] : NULL;
 }
 
+enum nnperf_status pr_work(struct nnperf_prediction *p)
+{
+    for (int l = 0; l < p->n_layers; l++) {
+        struct pr_layer *L = &p->layers[l];
+        L->mac_ops = L->vec_ops = 0;
+        for (int i = 0; i < L->n_nodes; i++) {
+            const struct pr_node_in *in = &p->node_in[L->nodes[i]->index];
+            L->mac_ops += in->mac_ops * p->runs;
+            L->vec_ops += in->vec_ops * p->runs;
+        }
+        /* a causal fused attention skips the masked part */
+        L->mac_ops *= L->work_scale > 0 ? L->work_scale : 1;
+        L->vec_ops *= L->work_scale > 0 ? L->work_scale : 1;
+    }
+    return NNPERF_OK;
+}
+
 static void finish_layers(struct nnperf_prediction *p)
 {
     p->fallback_layers = p->unknown_layers = 0;
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
         layer_sums(p, l);
-        if (L->fallback && !p->hw.fb.present) {
+        if (L->fallback && !p->hw->fb.present) {
             pr_warn(p,
                     "layer '%s' (%s) is not supported by %s and the platform has no fallback unit: counted "
                     "on the "
                     "accelerator",
-                    L->name, L->main->op_type, p->hw.name);
+                    L->name, L->main->op_type, p->hw->name);
             L->fallback = 0;
-            if (p->hw.peak_ops[L->dtype] <= 0) L->dtype = p->dtype;
+            if (p->hw->peak_ops[L->dtype] <= 0) L->dtype = p->dtype;
         }
         if (L->fallback) p->fallback_layers++;
         if (!L->cost_known) p->unknown_layers++;
@@ -314,7 +327,7 @@ static int pointwise_class(int k)
 static int pointwise_layer(const struct nnperf_prediction *p, const struct pr_layer *L)
 {
     for (int i = 0; i < L->n_nodes; i++) {
-        if (!hw_supports(&p->hw, L->nodes[i]->op_type)) return 0;
+        if (!hw_supports(p->hw, L->nodes[i]->op_type)) return 0;
         if (!pointwise_class(p->node_in[L->nodes[i]->index].klass)) return 0;
     }
     return L->n_nodes > 0;
@@ -358,7 +371,7 @@ static enum nnperf_status fuse_pointwise(struct nnperf_prediction *p)
         if (best < 0) continue;
         int fb = 0;
         for (int i = 0; i < p->layers[best].n_nodes; i++)
-            if (!hw_supports(&p->hw, p->layers[best].nodes[i]->op_type)) fb = 1;
+            if (!hw_supports(p->hw, p->layers[best].nodes[i]->op_type)) fb = 1;
         if (fb) continue;
         root[l] = best;
         rmax[best] = l;
@@ -502,7 +515,7 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
 {
     const struct ir_graph *g = p->g;
     int n = g->n_nodes;
-    const struct hw_desc *hw = &p->hw;
+    const struct hw_desc *hw = p->hw;
     p->layer_of = ar_calloc(&p->ar, (size_t)(n ? n : 1), sizeof *p->layer_of);
     int ncons = 0;
     for (int k = 0; k < n; k++) ncons += g->nodes[k]->n_in;

@@ -387,11 +387,11 @@ static void rewire(struct lower *x)
 static int float_dtype(const struct nnperf_prediction *p)
 {
     if (p->dtype_given) return p->dtype;
-    int d = p->hw.default_dtype;
-    if ((d == HW_FP16 || d == HW_BF16 || d == HW_FP32) && p->hw.peak_ops[d] > 0) return d;
+    int d = p->hw->default_dtype;
+    if ((d == HW_FP16 || d == HW_BF16 || d == HW_FP32) && p->hw->peak_ops[d] > 0) return d;
     static const int order[] = {HW_FP16, HW_BF16, HW_FP32};
     for (int i = 0; i < 3; i++)
-        if (p->hw.peak_ops[order[i]] > 0) return order[i];
+        if (p->hw->peak_ops[order[i]] > 0) return order[i];
     return -1;
 }
 
@@ -405,11 +405,11 @@ static void assign_dtypes(struct lower *x)
     int warned = 0;
     for (int k = 0; k < n; k++) {
         int q = x->qdt[k];
-        if (q < 0 || p->hw.peak_ops[q] > 0) continue;
-        int to = q == HW_INT4 && p->hw.peak_ops[HW_INT8] > 0 ? HW_INT8 : QDT_FLOAT;
+        if (q < 0 || p->hw->peak_ops[q] > 0) continue;
+        int to = q == HW_INT4 && p->hw->peak_ops[HW_INT8] > 0 ? HW_INT8 : QDT_FLOAT;
         if (!warned)
             pr_warn(p, "the graph's %s layers: %s has no %s peak, they compute at %s", hw_dtype_name(q),
-                    p->hw.name, hw_dtype_name(q), to >= 0 ? hw_dtype_name(to) : "the float type");
+                    p->hw->name, hw_dtype_name(q), to >= 0 ? hw_dtype_name(to) : "the float type");
         warned = 1;
         x->qdt[k] = (signed char)to;
     }
@@ -432,7 +432,7 @@ static void assign_dtypes(struct lower *x)
     if (best < 0) return;
     p->graph_dtype = best;
     p->dtype = best;
-    p->compute_model = pr_compute_model_of(&p->hw, best);
+    p->compute_model = pr_compute_model_of(p->hw, best);
     /* the float MAC layers beside the quantized ones are worth a word: they usually dominate the time */
     int nf = 0;
     const char *first = NULL;

@@ -311,7 +311,7 @@ int pr_wants_attention_mask(const struct ir_node *nd)
 
 enum nnperf_status pr_run_attention_mask(struct lower *x)
 {
-    if (!x->p->hw.fused_attention) return NNPERF_OK;
+    if (!x->p->hw->fused_attention) return NNPERF_OK;
     struct pr_cons_ix cx = {NULL, 0};
     if (!pr_cons_build(x->g, &cx)) return diag_set(&x->p->d, NNPERF_E_NOMEM, "out of memory");
     int n = attention_masks(x, &cx);

@@ -126,7 +126,7 @@ double pr_elem_bytes_at(const struct nnperf_prediction *p, int dt, int is_weight
  * run, over the host link when the platform has one, else from DDR. */
 static void weight_bytes(struct nnperf_prediction *p, double per_run)
 {
-    double room = p->hw.weight_sram_bytes;
+    double room = p->hw->weight_sram_bytes;
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
         double b = L->params * pr_elem_bytes_at(p, L->dtype, 1) + L->packed_bytes;
@@ -135,8 +135,8 @@ static void weight_bytes(struct nnperf_prediction *p, double per_run)
             room -= b;
             continue;
         }
-        if (p->hw.weight_sram_bytes > 0) room = 0; /* once one layer does not fit, the rest stream */
-        if (p->hw.link_bw > 0 && !L->fallback)
+        if (p->hw->weight_sram_bytes > 0) room = 0; /* once one layer does not fit, the rest stream */
+        if (p->hw->link_bw > 0 && !L->fallback)
             L->link_bytes = b * per_run;
         else
             L->w_bytes = b * per_run;
@@ -354,10 +354,11 @@ static double row_bytes(const struct pr_tensor *T)
     return T->bytes;
 }
 
-/* Assigns L->group for every layer (greedy, in execution order) */
-static void make_groups(struct nnperf_prediction *p, const struct vmap *m, int mcap, struct read_set *rs)
+/* Assigns L->group for every layer (greedy, in execution order); layer l reads reads[read_at[l]] ..
+ * reads[read_at[l + 1]] */
+static void make_groups(struct nnperf_prediction *p, const int *read_at, const int *all_reads)
 {
-    double sram = p->hw.sram_bytes, ws = 0, delay = 0; /* delay: rows consumed since the group began */
+    double sram = p->hw->sram_bytes, ws = 0, delay = 0; /* delay: rows consumed since the group began */
     int group = -1, open = 0, first = 0;
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
@@ -367,8 +368,8 @@ static void make_groups(struct nnperf_prediction *p, const struct vmap *m, int m
             continue;
         }
         double rows = window_rows(L), need = L->w_bytes;
-        int nr = layer_reads(p, l, m, mcap, rs);
-        const int *reads = rs->out;
+        int nr = read_at[l + 1] - read_at[l];
+        const int *reads = all_reads + read_at[l];
         for (int j = 0; j < nr; j++) {
             const struct pr_tensor *T = &p->tensors[root(p, reads[j])];
             double r = rows;
@@ -414,33 +415,162 @@ static int is_kv(const struct ir_graph *g, const struct ir_value *v)
 
 /* ---- whole tensors in SRAM or DDR ("planned"; "tiled" adds depth-first groups) ---- */
 
-/* A whole-tensor plan in the making: the tensors (graph inputs, then each layer's outputs: first_out[l] ..
- * first_out[l + 1]), m (values to tensors, sorted), the tensors a layer reads (rs), each tensor's readers' group
- * (last_group, tiled: -2 mixed) and the SRAM (s). */
+/* What a whole-tensor plan's tensors are, whatever the batch: the tensors (graph inputs, then each layer's outputs:
+ * first_out[l] .. first_out[l + 1]) with their storage, producer, last use, element size and unit_bytes, and the
+ * tensors each layer reads (reads[read_at[l]] .. reads[read_at[l + 1]]). Built once per prediction, or once for
+ * all the predictions derived from one (nnperf_predict_batch), in that one's arena. */
+struct pr_plan_shape {
+    struct pr_tensor *tensors;
+    int nt;
+    int *first_out;
+    int *read_at, *reads;
+};
+
+/* A whole-tensor plan in the making: the shape, each tensor's readers' group (last_group, tiled: -2 mixed) and the
+ * SRAM (s). */
 struct whole {
     struct nnperf_prediction *p;
     const struct ir_graph *g;
     int tiled, nt;
-    int *first_out;
-    struct vmap *m;
-    int mcap;
+    const struct pr_plan_shape *sh;
     struct plan s;
-    struct read_set rs;
     int *last_group;
 };
+
+/* the tensors layer l reads, *n of them */
+static const int *reads_of(const struct whole *w, int l, int *n)
+{
+    *n = w->sh->read_at[l + 1] - w->sh->read_at[l];
+    return w->sh->reads + w->sh->read_at[l];
+}
+
+/* tensors: graph inputs, then every layer output that leaves its layer, in layer order; m: values to tensors (mcap
+ * slots, empty) */
+static int collect_tensors(const struct nnperf_prediction *p, struct pr_plan_shape *sh, struct vmap *m,
+                           int mcap)
+{
+    const struct ir_graph *g = p->g;
+    int nt = 0;
+    for (int i = 0; i < g->n_inputs; i++) {
+        const struct ir_value *v = g->inputs[i];
+        if (v->flags & IR_V_INIT) continue;
+        sh->tensors[nt] = (struct pr_tensor){v, nt, -1, -1, 0, 0, 0, 0, 0};
+        nt++;
+    }
+    for (int l = 0; l < p->n_layers; l++) {
+        const struct pr_layer *L = &p->layers[l];
+        sh->first_out[l] = nt;
+        for (int i = 0; i < L->n_nodes; i++)
+            for (int k = 0; k < L->nodes[i]->n_out; k++) {
+                const struct ir_value *v = L->nodes[i]->out[k];
+                if (!v || (!v->n_consumers && !(v->flags & IR_V_OUTPUT))) continue;
+                sh->tensors[nt] = (struct pr_tensor){v, nt, l, -1, 0, 0, 0, 0, 0};
+                nt++;
+            }
+    }
+    sh->first_out[p->n_layers] = nt;
+    sh->nt = nt;
+    for (int t = 0; t < nt; t++) {
+        size_t i = vmap_slot(sh->tensors[t].v, mcap);
+        while (m[i].v && m[i].v != sh->tensors[t].v) i = (i + 1) & (size_t)(mcap - 1);
+        if (!m[i].v) m[i] = (struct vmap){sh->tensors[t].v, t};
+    }
+    return nt;
+}
+
+static int shape_root(const struct pr_plan_shape *sh, int t)
+{
+    while (sh->tensors[t].storage != t) t = sh->tensors[t].storage;
+    return t;
+}
+
+/* element sizes, unit bytes, views (a view layer's outputs share its input's storage: root) and last uses */
+static void shape_tensors(const struct nnperf_prediction *p, struct pr_plan_shape *sh)
+{
+    int nt = sh->nt;
+    /* a graph input is stored at the type of its first reader */
+    for (int l = p->n_layers - 1; l >= 0; l--)
+        for (int j = sh->read_at[l]; j < sh->read_at[l + 1]; j++)
+            if (sh->tensors[sh->reads[j]].producer < 0)
+                sh->tensors[sh->reads[j]].elem = pr_elem_bytes_at(p, p->layers[l].dtype, 0);
+    for (int t = 0; t < nt; t++) {
+        struct pr_tensor *T = &sh->tensors[t];
+        int64_t n;
+        if (T->producer >= 0) T->elem = pr_elem_bytes_at(p, p->layers[T->producer].dtype, 0);
+        if (T->elem <= 0) T->elem = pr_elem_bytes(p, 0);
+        double teb = p->kv_elem > 0 && is_kv(p->g, T->v) ? p->kv_elem : T->elem;
+        T->unit_bytes = ir_numel(T->v, &n) ? (double)n * teb : 0;
+        if (T->v->flags & IR_V_OUTPUT) T->last_use = p->n_layers;
+    }
+    for (int l = 0; l < p->n_layers; l++) {
+        const int *reads = sh->reads + sh->read_at[l];
+        int nr = sh->read_at[l + 1] - sh->read_at[l];
+        for (int j = 0; j < nr; j++)
+            if (sh->tensors[reads[j]].last_use < l) sh->tensors[reads[j]].last_use = l;
+        if (is_view_layer(p, &p->layers[l]) && nr == 1)
+            for (int t = sh->first_out[l]; t < sh->first_out[l + 1]; t++)
+                sh->tensors[t].storage = shape_root(sh, reads[0]);
+    }
+    /* a root lives until the last use of any alias */
+    for (int t = 0; t < nt; t++) {
+        int r = shape_root(sh, t);
+        if (sh->tensors[t].last_use > sh->tensors[r].last_use)
+            sh->tensors[r].last_use = sh->tensors[t].last_use;
+    }
+}
+
+/* the plan's shape, built into arena ar */
+static struct pr_plan_shape *build_shape(struct nnperf_prediction *p, struct arena *ar)
+{
+    int cap = p->g->n_inputs;
+    for (int l = 0; l < p->n_layers; l++)
+        for (int i = 0; i < p->layers[l].n_nodes; i++) cap += p->layers[l].nodes[i]->n_out;
+    size_t ncap = (size_t)(cap ? cap : 1);
+    struct pr_plan_shape *sh = ar_alloc(ar, sizeof *sh);
+    int mcap = 16;
+    while ((size_t)mcap < 2 * ncap && mcap < (1 << 30)) mcap *= 2;
+    struct vmap *m = calloc((size_t)mcap, sizeof *m);
+    struct read_set rs = {malloc(ncap * sizeof(int)), calloc(ncap, sizeof(int)), (int)ncap, 0};
+    if (sh) {
+        sh->tensors = ar_calloc(ar, ncap, sizeof *sh->tensors);
+        sh->first_out = ar_calloc(ar, (size_t)p->n_layers + 1, sizeof *sh->first_out);
+        sh->read_at = ar_calloc(ar, (size_t)p->n_layers + 1, sizeof *sh->read_at);
+    }
+    int ok = sh && m && rs.out && rs.seen && sh->tensors && sh->first_out && sh->read_at;
+    if (ok) {
+        collect_tensors(p, sh, m, mcap);
+        p->tensors = sh->tensors; /* layer_reads reads the producers */
+        for (int l = 0; l < p->n_layers; l++)
+            sh->read_at[l + 1] = sh->read_at[l] + layer_reads(p, l, m, mcap, &rs);
+        sh->reads =
+            ar_calloc(ar, (size_t)(sh->read_at[p->n_layers] ? sh->read_at[p->n_layers] : 1), sizeof(int));
+        ok = sh->reads != NULL;
+        for (int l = 0; ok && l < p->n_layers; l++) {
+            int nr = layer_reads(p, l, m, mcap, &rs);
+            memcpy(sh->reads + sh->read_at[l], rs.out, (size_t)nr * sizeof(int));
+        }
+        if (ok) shape_tensors(p, sh);
+    }
+    free(m), free(rs.out), free(rs.seen);
+    return ok ? sh : NULL;
+}
 
 static enum nnperf_status whole_alloc(struct whole *w)
 {
     struct nnperf_prediction *p = w->p;
-    int cap = w->g->n_inputs;
-    for (int l = 0; l < p->n_layers; l++)
-        for (int i = 0; i < p->layers[l].n_nodes; i++) cap += p->layers[l].nodes[i]->n_out;
-    size_t ncap = (size_t)(cap ? cap : 1);
-    p->tensors = ar_calloc(&p->ar, ncap, sizeof *p->tensors);
-    w->first_out = ar_calloc(&p->ar, (size_t)p->n_layers + 1, sizeof *w->first_out);
-    w->mcap = 16;
-    while ((size_t)w->mcap < 2 * ncap && w->mcap < (1 << 30)) w->mcap *= 2;
-    w->m = calloc((size_t)w->mcap, sizeof *w->m);
+    /* a prediction derived from another for another batch shares the other's shape (made on first use) */
+    struct nnperf_prediction *b = p->base;
+    const struct pr_plan_shape *sh = b && b->plan_shape ? b->plan_shape : build_shape(p, b ? &b->ar : &p->ar);
+    if (!sh) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    if (b)
+        b->plan_shape = (struct pr_plan_shape *)sh;
+    else
+        p->plan_shape = (struct pr_plan_shape *)sh;
+    w->sh = sh;
+    w->nt = sh->nt;
+    size_t ncap = (size_t)(sh->nt ? sh->nt : 1);
+    p->tensors = b ? ar_calloc(&p->ar, ncap, sizeof *p->tensors) : sh->tensors;
+    if (b && p->tensors) memcpy(p->tensors, sh->tensors, (size_t)sh->nt * sizeof *p->tensors);
     w->s = (struct plan){p,
                          calloc(ncap, 1),
                          calloc(ncap, 1),
@@ -450,88 +580,33 @@ static enum nnperf_status whole_alloc(struct whole *w)
                          malloc(ncap * sizeof(int)),
                          calloc(ncap, sizeof(double)),
                          0};
-    w->rs = (struct read_set){malloc(ncap * sizeof(int)), calloc(ncap, sizeof(int)), (int)ncap, 0};
     w->last_group = malloc(ncap * sizeof *w->last_group);
-    if (!p->tensors || !w->first_out || !w->m || !w->s.resident || !w->s.in_ddr || !w->s.heap ||
-        !w->s.bucket_head || !w->s.bucket_next || !w->s.foot || !w->rs.out || !w->rs.seen || !w->last_group)
+    if (!p->tensors || !w->s.resident || !w->s.in_ddr || !w->s.heap || !w->s.bucket_head ||
+        !w->s.bucket_next || !w->s.foot || !w->last_group)
         return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     return NNPERF_OK;
 }
 
 static void whole_free(struct whole *w)
 {
-    free(w->m), free(w->s.resident), free(w->s.in_ddr), free(w->s.heap), free(w->s.bucket_head);
-    free(w->s.bucket_next), free(w->s.foot), free(w->rs.out), free(w->rs.seen), free(w->last_group);
+    free(w->s.resident), free(w->s.in_ddr), free(w->s.heap), free(w->s.bucket_head);
+    free(w->s.bucket_next), free(w->s.foot), free(w->last_group);
 }
 
-/* tensors: graph inputs, then every layer output that leaves its layer, in layer order */
-static void collect_tensors(struct whole *w)
-{
-    struct nnperf_prediction *p = w->p;
-    int nt = 0;
-    for (int i = 0; i < w->g->n_inputs; i++) {
-        const struct ir_value *v = w->g->inputs[i];
-        if (v->flags & IR_V_INIT) continue;
-        p->tensors[nt] = (struct pr_tensor){v, nt, -1, -1, 0, 0, 0, 0};
-        nt++;
-    }
-    for (int l = 0; l < p->n_layers; l++) {
-        const struct pr_layer *L = &p->layers[l];
-        w->first_out[l] = nt;
-        for (int i = 0; i < L->n_nodes; i++)
-            for (int k = 0; k < L->nodes[i]->n_out; k++) {
-                const struct ir_value *v = L->nodes[i]->out[k];
-                if (!v || (!v->n_consumers && !(v->flags & IR_V_OUTPUT))) continue;
-                p->tensors[nt] = (struct pr_tensor){v, nt, l, -1, 0, 0, 0, 0};
-                nt++;
-            }
-    }
-    w->first_out[p->n_layers] = nt;
-    p->n_tensors = w->nt = nt;
-    for (int t = 0; t < nt; t++) {
-        size_t i = vmap_slot(p->tensors[t].v, w->mcap);
-        while (w->m[i].v && w->m[i].v != p->tensors[t].v) i = (i + 1) & (size_t)(w->mcap - 1);
-        if (!w->m[i].v) w->m[i] = (struct vmap){p->tensors[t].v, t};
-    }
-}
-
-/* sizes, views (a view layer's outputs share its input's storage: root) and last uses */
+/* the batch's bytes of every tensor (unit bytes x graph executions per run, the alignment of its producer, a
+ * what-if's channel change); nothing placed yet */
 static void size_tensors(struct whole *w)
 {
     struct nnperf_prediction *p = w->p;
-    int nt = w->nt, *reads = w->rs.out;
-    /* a graph input is stored at the type of its first reader */
-    for (int l = p->n_layers - 1; l >= 0; l--) {
-        int nr = layer_reads(p, l, w->m, w->mcap, &w->rs);
-        for (int j = 0; j < nr; j++)
-            if (p->tensors[reads[j]].producer < 0)
-                p->tensors[reads[j]].elem = pr_elem_bytes_at(p, p->layers[l].dtype, 0);
-    }
-    for (int t = 0; t < nt; t++) {
+    p->n_tensors = w->nt;
+    for (int t = 0; t < w->nt; t++) {
         struct pr_tensor *T = &p->tensors[t];
-        int64_t n;
-        if (T->producer >= 0) T->elem = pr_elem_bytes_at(p, p->layers[T->producer].dtype, 0);
-        if (T->elem <= 0) T->elem = pr_elem_bytes(p, 0);
-        double teb = p->kv_elem > 0 && is_kv(w->g, T->v) ? p->kv_elem : T->elem;
-        T->bytes = ir_numel(T->v, &n) ? (double)n * teb * p->runs : 0;
+        T->bytes = T->unit_bytes * p->runs;
         if (T->producer >= 0 && p->layers[T->producer].out == T->v)
             T->bytes *= p->layers[T->producer].align_factor;
         const struct pr_value_in *vi = pr_value(p, T->v); /* a what-if's channel change */
         if (vi) T->bytes *= vi->bytes_scale;
-        if (T->v->flags & IR_V_OUTPUT) T->last_use = p->n_layers;
-    }
-    for (int l = 0; l < p->n_layers; l++) {
-        int nr = layer_reads(p, l, w->m, w->mcap, &w->rs);
-        for (int j = 0; j < nr; j++)
-            if (p->tensors[reads[j]].last_use < l) p->tensors[reads[j]].last_use = l;
-        if (is_view_layer(p, &p->layers[l]) && nr == 1)
-            for (int t = w->first_out[l]; t < w->first_out[l + 1]; t++)
-                p->tensors[t].storage = root(p, reads[0]);
-    }
-    /* a root lives until the last use of any alias */
-    for (int t = 0; t < nt; t++) {
-        int r = root(p, t);
-        if (p->tensors[t].last_use > p->tensors[r].last_use) p->tensors[r].last_use = p->tensors[t].last_use;
+        T->in_sram = T->spilled = 0;
     }
 }
 
@@ -542,11 +617,12 @@ static void group_tensors(struct whole *w)
     for (int l = 0; l < p->n_layers; l++) p->layers[l].group = w->tiled ? 0 : -1;
     for (int t = 0; t < w->nt; t++) w->last_group[t] = -1;
     if (!w->tiled) return;
-    make_groups(p, w->m, w->mcap, &w->rs);
+    make_groups(p, w->sh->read_at, w->sh->reads);
     for (int l = 0; l < p->n_layers; l++) {
-        int nr = layer_reads(p, l, w->m, w->mcap, &w->rs);
+        int nr;
+        const int *reads = reads_of(w, l, &nr);
         for (int j = 0; j < nr; j++) {
-            int r = root(p, w->rs.out[j]);
+            int r = root(p, reads[j]);
             int gl = p->layers[l].group;
             w->last_group[r] = w->last_group[r] == -1 || w->last_group[r] == gl ? gl : -2;
         }
@@ -558,7 +634,7 @@ static void group_tensors(struct whole *w)
  * GroupQueryAttention (one new token) reading v as its past key or value; else once. */
 static double kv_reads(const struct nnperf_prediction *p, const struct pr_layer *L, const struct ir_value *v)
 {
-    if (!p->hw.kv_per_query_head) return 1;
+    if (!p->hw->kv_per_query_head) return 1;
     for (int i = 0; i < L->n_nodes; i++) {
         const struct ir_node *nd = L->nodes[i];
         if (nd->op != OPID_MS_GROUP_QUERY_ATTENTION || nd->n_in < 5 || (nd->in[3] != v && nd->in[4] != v) ||
@@ -579,10 +655,11 @@ static void place_reads(struct whole *w, int l)
 {
     struct nnperf_prediction *p = w->p;
     struct pr_layer *L = &p->layers[l];
-    int nr = layer_reads(p, l, w->m, w->mcap, &w->rs);
+    int nr;
+    const int *reads = reads_of(w, l, &nr);
     if (is_view_layer(p, L)) return;
     for (int j = 0; j < nr; j++) {
-        int r = root(p, w->rs.out[j]);
+        int r = root(p, reads[j]);
         struct pr_tensor *T = &p->tensors[r];
         if (skips_read(p, L, T->v)) continue;
         if (L->fallback) {
@@ -597,7 +674,7 @@ static void place_reads(struct whole *w, int l)
             L->sram_bytes += T->bytes; /* on chip: whole, or row by row inside a depth-first group */
         } else if (T->spilled) {
             L->spill_load_bytes += T->bytes;
-        } else if (T->producer < 0 && p->hw.link_bw > 0) {
+        } else if (T->producer < 0 && p->hw->link_bw > 0) {
             L->link_bytes += T->bytes; /* a graph input arrives over the host link */
         } else {
             L->load_bytes += T->bytes * kv_reads(p, L, T->v);
@@ -613,7 +690,7 @@ static void place_output(struct whole *w, int l, int t)
     struct pr_layer *L = &p->layers[l];
     struct plan *s = &w->s;
     struct pr_tensor *T = &p->tensors[t];
-    double sram = p->hw.sram_bytes;
+    double sram = p->hw->sram_bytes;
     if (root(p, t) != t) return;
     if (L->fallback) {
         L->transfer_bytes += T->bytes;
@@ -628,7 +705,7 @@ static void place_output(struct whole *w, int l, int t)
         double peb = p->kv_elem > 0 && past && is_kv(w->g, past) ? p->kv_elem : T->elem;
         double old = past && ir_numel(past, &n) ? (double)n * peb * p->runs : 0;
         double out = T->bytes - (old < T->bytes ? old : 0);
-        if (p->hw.link_bw > 0)
+        if (p->hw->link_bw > 0)
             L->link_bytes += out; /* a graph output leaves over the host link */
         else
             L->store_bytes += out;
@@ -691,11 +768,10 @@ static void free_dead(struct whole *w, int l)
 static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
 {
     /* frame by frame: each frame reads the weights again; each accelerator call too */
-    weight_bytes(p, p->hw.frame_serial ? p->runs : pr_calls(p));
-    struct whole w = {p, p->g, tiled, 0, NULL, NULL, 0, {0}, {0}, NULL};
+    weight_bytes(p, p->hw->frame_serial ? p->runs : pr_calls(p));
+    struct whole w = {p, p->g, tiled, 0, NULL, {0}, NULL};
     enum nnperf_status st = whole_alloc(&w);
     if (st == NNPERF_OK) {
-        collect_tensors(&w);
         size_tensors(&w);
         group_tensors(&w);
         /* walk the layers with the SRAM as a set of resident roots; graph inputs arrive in DDR */
@@ -704,7 +780,7 @@ static enum nnperf_status plan_whole(struct nnperf_prediction *p, int tiled)
             if (p->tensors[t].producer < 0) w.s.in_ddr[t] = 1;
         for (int l = 0; l < p->n_layers; l++) {
             place_reads(&w, l);
-            for (int t = w.first_out[l]; t < w.first_out[l + 1]; t++) place_output(&w, l, t);
+            for (int t = w.sh->first_out[l]; t < w.sh->first_out[l + 1]; t++) place_output(&w, l, t);
             free_dead(&w, l);
         }
         for (int t = 0; t < w.nt; t++)

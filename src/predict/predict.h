@@ -5,7 +5,11 @@
  * whatif.c), then runs an explicit, ordered table of stages, each a function over the state that reads what earlier
  * stages wrote and adds its own:
  *
- *     lower -> fuse -> align -> memory model -> compute model -> schedule -> timeline
+ *     lower -> fuse | work -> align -> memory model -> compute model -> schedule -> throughput -> power -> timeline
+ *
+ * The stages before the bar depend on the analysis, the platform, the dtypes and the what-if, never on the batch:
+ * nnperf_predict_batch makes a prediction for another batch by sharing what they made (struct pr_layer's first
+ * fields, node_in, the lowered graph) and running only the stages after the bar.
  *
  * Memory models (how activations and weights reach the compute units) and compute models (how long a layer's work
  * takes) are enums with a table of implementations each (memory.c, compute.c): a new model is one function and one
@@ -16,6 +20,8 @@
 #include "../analysis/analysis.h"
 #include "../hw/hw.h"
 #include "whatif.h"
+
+#include <stddef.h>
 
 enum pr_bound { PB_COMPUTE, PB_MEMORY, PB_OVERHEAD, PB_UNKNOWN };
 
@@ -57,16 +63,18 @@ struct pr_group_in {
 /* A tensor passed between layers (an activation), after view aliasing. */
 struct pr_tensor {
     const struct ir_value *v;
-    int storage;  /* index of the tensor whose memory this one shares (views alias), else itself */
-    int producer; /* layer index, -1 = graph input */
-    int last_use; /* last consuming layer, or n_layers for graph outputs */
-    double bytes; /* per run, at the prediction dtype, after alignment */
-    int in_sram;  /* 1 when it lives on chip for its whole life */
-    int spilled;  /* 1 when stored to DDR and read back */
-    double elem;  /* bytes per element (its producer's dtype; a graph input: its first reader's) */
+    int storage;       /* index of the tensor whose memory this one shares (views alias), else itself */
+    int producer;      /* layer index, -1 = graph input */
+    int last_use;      /* last consuming layer, or n_layers for graph outputs */
+    double bytes;      /* per run, at the prediction dtype, after alignment */
+    int in_sram;       /* 1 when it lives on chip for its whole life */
+    int spilled;       /* 1 when stored to DDR and read back */
+    double elem;       /* bytes per element (its producer's dtype; a graph input: its first reader's) */
+    double unit_bytes; /* of one execution of the graph at elem (before the batch, alignment and what-ifs) */
 };
 
 struct pr_layer {
+    /* ---- made by lowering and fusion (the batch changes none of them: nnperf_predict_batch copies them) ---- */
     const char *name;
     struct ir_node **nodes; /* in execution order; nodes[0] names the layer, main is the costliest */
     int n_nodes;
@@ -75,29 +83,32 @@ struct pr_layer {
     int dtype;    /* enum hw_dtype it computes at: its main node's (pr_node_in.dtype), else p->dtype */
     int fallback; /* runs on the fallback unit */
     int cost_known;
+    const struct ir_value *out; /* the layer's (first) output */
+    double params;              /* weight elements read */
+    double packed_bytes;        /* weight bytes read at their stored size (packed codes) */
+    double
+        work_scale; /* > 0: its arithmetic scales by this (a causal fused attention skips the masked part) */
+    int attention;  /* a fused attention kernel (MatMul -> Softmax -> MatMul): its class is OC_ATTENTION */
+    /* ---- made by the per-batch stages, from mac_ops on (zero before them) ---- */
     /* work per run (frames_per_run frames) */
     double mac_ops, vec_ops; /* effective: 2 x MACs, other FLOPs */
     double align_factor;     /* aligned / original output elements (>= 1) */
     double mac_ops_aligned, vec_ops_aligned;
-    const struct ir_value *out; /* the layer's (first) output */
     int64_t aligned_dims[NNPERF_MAX_RANK];
     int out_rank;
-    double params;       /* weight elements read */
-    double packed_bytes; /* weight bytes read at their stored size (packed codes) */
     /* DDR traffic per run, bytes */
     double w_bytes, load_bytes, store_bytes, spill_store_bytes, spill_load_bytes, sram_bytes;
     double transfer_bytes, quant_elems; /* fallback boundary crossing */
     double link_bytes; /* over the host link (USB, PCIe): inputs, outputs, streamed weights */
     double util;       /* MAC array utilization from the layer's shape (array model; 1 = full) */
-    double
-        work_scale; /* > 0: its arithmetic scales by this (a causal fused attention skips the masked part) */
-    int attention;  /* a fused attention kernel (MatMul -> Softmax -> MatMul): its class is OC_ATTENTION */
-    int group;      /* tiled memory model: the depth-first group (layers on chip together) */
+    int group;         /* tiled memory model: the depth-first group (layers on chip together) */
     /* times, seconds per run */
     double t_compute, t_memory, t_transfer, t_overhead, t_total;
     int bound;
     double start, end;
 };
+/* The size of the part of struct pr_layer that lowering and fusion make. */
+#define PR_LAYER_SHARED offsetof(struct pr_layer, mac_ops)
 
 struct pr_interval {
     double util, load_bw, store_bw; /* utilization in [0,1]; bytes/s */
@@ -110,19 +121,32 @@ struct nnperf_prediction {
     const struct an_state *an;
     const struct ir_graph *g; /* the analysed top graph; after the lowering stage, its lowered copy */
     /* inputs */
-    struct hw_desc hw; /* a copy of the platform (a what-if may let it run more operators) */
-    int dtype;         /* enum hw_dtype: --dtype or the default; a quantized graph's own type after lower.c */
-    int dtype_given;   /* the options (or the what-if) set dtype */
-    int graph_dtype;   /* -1, or the quantized type the graph's own layers compute at (lower.c) */
-    int batch;         /* frames per run */
-    int graph_batch;   /* frames one execution of the analysed graph computes (its inputs' batch) */
-    double runs;       /* executions of the graph per run: batch / graph_batch */
-    int batch_given;   /* the options or the what-if set batch */
-    int causal;        /* attention is causal (a decoder) */
+    const struct hw_desc *hw; /* the platform: hw_own, or the prediction's this one derives from (base) */
+    struct hw_desc
+        *hw_own;     /* a copy of the platform (a what-if may let it run more operators); NULL: derived */
+    int dtype;       /* enum hw_dtype: --dtype or the default; a quantized graph's own type after lower.c */
+    int dtype_given; /* the options (or the what-if) set dtype */
+    int graph_dtype; /* -1, or the quantized type the graph's own layers compute at (lower.c) */
+    int batch;       /* frames per run */
+    int graph_batch; /* frames one execution of the analysed graph computes (its inputs' batch) */
+    double runs;     /* executions of the graph per run: batch / graph_batch */
+    int batch_given; /* the options or the what-if set batch */
+    int causal;      /* attention is causal (a decoder) */
     double w_elem, a_elem, kv_elem; /* bytes per weight, activation, KV element; 0 = the dtype's */
     int memory_model;               /* enum nnperf_memory_model */
     int compute_model;              /* enum pr_compute_model */
-    double interval_s;
+    double interval_s;              /* the timeline's (widened when it would have too many intervals) */
+    double interval_opt;            /* as the options gave it */
+    int whatif_batch;               /* the what-if's batch (0: none), which replaces any other */
+    int no_timeline;                /* the options' no_timeline: pr_timeline computes avg_util only */
+    /* Sharing (nnperf_predict_batch): a prediction for another batch derives from this one and shares what the
+     * structure stages made (the platform copy, the lowered graph, node_in, val_in, groups, layer_of, the layers'
+     * node lists and names, the first n_warn_shared warnings), holding a reference on base until it is freed. */
+    struct nnperf_prediction *base; /* the prediction derived from, or NULL */
+    int refs;                       /* 1 + the predictions derived from this one and not yet freed */
+    int n_warn_shared;              /* warnings made before the per-batch stages */
+    struct pr_plan_shape
+        *plan_shape;            /* memory.c: the whole-tensor plan's tensors and reads, whatever the batch */
     struct pr_node_in *node_in; /* [g->n_nodes] */
     struct pr_value_in *val_in;
     int n_val_in;
@@ -162,6 +186,8 @@ void pr_warn(struct nnperf_prediction *p, const char *fmt, ...)
 enum nnperf_status
 pr_lower(struct nnperf_prediction *p); /* lower.c: the graph as a deployment compiler runs it */
 enum nnperf_status pr_fuse(struct nnperf_prediction *p);
+/* the per-batch stages, from here on (nnperf_predict_batch runs only these): */
+enum nnperf_status pr_work(struct nnperf_prediction *p); /* fuse.c: each layer's work per run (batch) */
 enum nnperf_status pr_align(struct nnperf_prediction *p);
 enum nnperf_status pr_memory(struct nnperf_prediction *p);     /* dispatches on p->memory_model */
 enum nnperf_status pr_compute(struct nnperf_prediction *p);    /* dispatches on p->compute_model */

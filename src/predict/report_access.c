@@ -19,7 +19,7 @@ void nnperf_prediction_setup(const struct nnperf_prediction *p, struct nnperf_pr
         break;
     case PR_SCHED_GROUPED:
         s->schedule =
-            p->hw.overlap
+            p->hw->overlap
                 ? "Layers run one after another, except that the layers of a depth-first group (tiled "
                   "memory model) interleave tile by tile: each is active over the whole group's span, and "
                   "the lanes show its share of the group's time. Within a layer, DDR loads and stores "
@@ -30,23 +30,23 @@ void nnperf_prediction_setup(const struct nnperf_prediction *p, struct nnperf_pr
                   "follow each other.";
         break;
     default:
-        s->schedule = p->hw.overlap
+        s->schedule = p->hw->overlap
                           ? "Layers run one after another in execution order (no two layers overlap)."
                             " Within a layer, DDR loads and stores overlap its compute."
                           : "Layers run one after another in execution order (no two layers overlap)."
                             " Within a layer, loads, compute and stores follow each other.";
     }
-    if (p->hw.dataflow_hz > 0)
+    if (p->hw->dataflow_hz > 0)
         s->schedule =
             "A dataflow pipeline (compute.dataflow): every layer has an engine of its own and all stream "
             "at once; a frame passes the layers one after another and the next follows at the pace of "
             "the slowest layer, so each layer is active from its first frame to its last.";
-    s->description = p->hw.description;
-    s->fallback = p->hw.fb.name[0] ? p->hw.fb.name : (p->fallback_layers ? "cpu" : NULL);
+    s->description = p->hw->description;
+    s->fallback = p->hw->fb.name[0] ? p->hw->fb.name : (p->fallback_layers ? "cpu" : NULL);
     nnperf_prediction_ceilings(p, &s->peak_ops, &s->ddr_bandwidth);
-    s->ddr_nominal = p->hw.ddr_bw;
-    s->ddr_efficiency = p->hw.ddr_eff > 0 ? p->hw.ddr_eff : 1.0;
-    s->sram_bytes = p->hw.sram_bytes;
+    s->ddr_nominal = p->hw->ddr_bw;
+    s->ddr_efficiency = p->hw->ddr_eff > 0 ? p->hw->ddr_eff : 1.0;
+    s->sram_bytes = p->hw->sram_bytes;
     s->interval_s = p->interval_s;
 }
 
@@ -104,8 +104,8 @@ int nnperf_prediction_layer_busy(const struct nnperf_prediction *p, int i, struc
     double store_b = L->store_bytes + L->spill_store_bytes;
     double t_load = load_b + store_b > 0 ? L->t_memory * load_b / (load_b + store_b) : L->t_memory;
     double t_store = L->t_memory - t_load;
-    double body = p->hw.overlap ? (L->t_compute > L->t_memory ? L->t_compute : L->t_memory)
-                                : L->t_compute + L->t_memory;
+    double body = p->hw->overlap ? (L->t_compute > L->t_memory ? L->t_compute : L->t_memory)
+                                 : L->t_compute + L->t_memory;
     double nominal = L->t_overhead + L->t_transfer + body;
     if (nominal <= 0 || L->t_total <= 0) return 0;
     double k = L->t_total / nominal, t = slot0, end = slot0 + L->t_total;
@@ -115,7 +115,7 @@ int nnperf_prediction_layer_busy(const struct nnperf_prediction *p, int i, struc
         b[n++] = (struct nnperf_busy){unit, NNPERF_LANE_OTHER, t, t + (L->t_overhead + L->t_transfer) * k};
         t = b[n - 1].end;
     }
-    if (p->hw.overlap) {
+    if (p->hw->overlap) {
         if (t_load > 0) b[n++] = (struct nnperf_busy){unit, NNPERF_LANE_LOAD, t, t + t_load * k};
         if (L->t_compute > 0)
             b[n++] = (struct nnperf_busy){unit, NNPERF_LANE_COMPUTE, t, t + L->t_compute * k};

@@ -40,34 +40,35 @@ static double shared_ddr_run_s(const struct nnperf_prediction *p, int n, double 
 enum nnperf_status pr_throughput(struct nnperf_prediction *p)
 {
     double b = p->batch > 0 ? p->batch : 1;
-    double ts = p->hw.cal_time_scale > 0 ? p->hw.cal_time_scale : 1;
-    int cores = p->hw.cores > 0 ? p->hw.cores : 1;
-    int per = p->hw.cores_per_inference > 0 && p->hw.cores_per_inference < cores ? p->hw.cores_per_inference
-                                                                                 : cores;
+    double ts = p->hw->cal_time_scale > 0 ? p->hw->cal_time_scale : 1;
+    int cores = p->hw->cores > 0 ? p->hw->cores : 1;
+    int per = p->hw->cores_per_inference > 0 && p->hw->cores_per_inference < cores
+                  ? p->hw->cores_per_inference
+                  : cores;
     int n = cores / per;
-    double host = p->hw.host_frame_s * b * ts; /* the host stages of the run's frames */
+    double host = p->hw->host_frame_s * b * ts; /* the host stages of the run's frames */
     /* the accelerator's part of one run; a dataflow pipeline's runs follow each other at its slowest layer's pace */
     double alone = p->pipe_s > 0 ? p->pipe_s * b : p->latency - host;
     double shared = shared_ddr_run_s(p, n, alone); /* the same with n inferences sharing the DDR */
     p->throughput_fps = shared > 0 ? n * b / shared : 0;
     p->throughput_limit = shared > alone * 1.01 ? PR_TP_DDR : PR_TP_CORES;
-    int hc = p->hw.host_cores > 0 ? p->hw.host_cores : 1;
+    int hc = p->hw->host_cores > 0 ? p->hw->host_cores : 1;
     if (host > 0 && hc * b / host < p->throughput_fps)
         p->throughput_fps = hc * b / host, p->throughput_limit = PR_TP_HOST;
     double run_ddr = p->w_bytes + p->load_bytes + p->store_bytes + p->spill_bytes, link = 0;
     for (int l = 0; l < p->n_layers; l++) link += p->layers[l].link_bytes;
     if (run_ddr > 0 && pr_ddr_bw(p) * b / run_ddr < p->throughput_fps)
         p->throughput_fps = pr_ddr_bw(p) * b / run_ddr, p->throughput_limit = PR_TP_DDR;
-    if (link > 0 && p->hw.link_bw * b / link < p->throughput_fps)
-        p->throughput_fps = p->hw.link_bw * b / link, p->throughput_limit = PR_TP_LINK;
+    if (link > 0 && p->hw->link_bw * b / link < p->throughput_fps)
+        p->throughput_fps = p->hw->link_bw * b / link, p->throughput_limit = PR_TP_LINK;
     return NNPERF_OK;
 }
 
 enum nnperf_status pr_power(struct nnperf_prediction *p)
 {
     p->energy_per_run = NAN;
-    if (!pr_has_power(&p->hw) || !(p->latency > 0)) return NNPERF_OK;
-    double e = p->hw.static_w * p->latency; /* static power over the whole run */
+    if (!pr_has_power(p->hw) || !(p->latency > 0)) return NNPERF_OK;
+    double e = p->hw->static_w * p->latency; /* static power over the whole run */
     for (int l = 0; l < p->n_layers; l++) e += pr_layer_energy(p, &p->layers[l]);
     p->energy_per_run = e;
     return NNPERF_OK;

@@ -20,13 +20,13 @@
 
 double pr_calls(const struct nnperf_prediction *p)
 {
-    int f = p->hw.frames_per_call;
+    int f = p->hw->frames_per_call;
     return f > 0 && p->batch > f ? ceil((double)p->batch / f) : 1;
 }
 
 static double run_fixed_s(const struct nnperf_prediction *p)
 {
-    return p->hw.run_overhead_s * pr_calls(p) + p->hw.host_frame_s * p->batch;
+    return p->hw->run_overhead_s * pr_calls(p) + p->hw->host_frame_s * p->batch;
 }
 
 enum nnperf_status pr_schedule(struct nnperf_prediction *p)
@@ -45,14 +45,14 @@ enum nnperf_status pr_schedule(struct nnperf_prediction *p)
         }
     }
     /* a calibrated time scale (calibration.time_scale) applies to every time of the run */
-    double k = p->hw.cal_time_scale > 0 ? p->hw.cal_time_scale : 1;
+    double k = p->hw->cal_time_scale > 0 ? p->hw->cal_time_scale : 1;
     if (k != 1)
         for (int l = 0; l < p->n_layers; l++) {
             struct pr_layer *L = &p->layers[l];
             L->t_compute *= k, L->t_memory *= k, L->t_transfer *= k, L->t_overhead *= k, L->t_total *= k;
         }
     double t = run_fixed_s(p) * k; /* the host stages and the per-call cost come first */
-    int pipe = p->hw.dataflow_hz > 0;
+    int pipe = p->hw->dataflow_hz > 0;
     double frames = p->batch > 0 ? p->batch : 1;
     p->pipe_s = 0;
     for (int l = 0; pipe && l < p->n_layers; l++) p->pipe_s = fmax(p->pipe_s, p->layers[l].t_total / frames);

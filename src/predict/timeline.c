@@ -1,6 +1,7 @@
 /* timeline.c - HBDK-style temporal statistics: for intervals of interval_s seconds over one run, the compute
  * unit's utilization (ops done / (peak x time), in [0, 1]) and the DDR load and store bandwidth. Each layer's work
- * and bytes are spread evenly over its active period, so the series add up to the totals. */
+ * and bytes are spread evenly over its active period, so the series add up to the totals. With the option
+ * no_timeline only the average utilization is computed (no series, and no warning about widening it). */
 #include <math.h>
 
 #include "predict.h"
@@ -14,7 +15,7 @@ enum nnperf_status pr_timeline(struct nnperf_prediction *p)
         p->avg_util = 0;
         return NNPERF_OK;
     }
-    double n = ceil(p->latency / dt - 1e-9);
+    double n = p->no_timeline ? 0 : ceil(p->latency / dt - 1e-9);
     if (n > PR_MAX_INTERVALS) {
         /* keep the series bounded (a tiny interval or a huge latency): widen the interval, and say so */
         double wide = p->latency / PR_MAX_INTERVALS;
@@ -26,9 +27,9 @@ enum nnperf_status pr_timeline(struct nnperf_prediction *p)
         n = PR_MAX_INTERVALS;
         p->interval_s = dt;
     }
-    p->n_iv = n < 1 ? 1 : (int)n;
-    p->iv = ar_calloc(&p->ar, (size_t)p->n_iv, sizeof *p->iv);
-    if (!p->iv) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    p->n_iv = p->no_timeline ? 0 : n < 1 ? 1 : (int)n;
+    p->iv = p->n_iv ? ar_calloc(&p->ar, (size_t)p->n_iv, sizeof *p->iv) : NULL;
+    if (p->n_iv && !p->iv) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     double util_time = 0;
     for (int l = 0; l < p->n_layers; l++) {
         const struct pr_layer *L = &p->layers[l];
@@ -38,6 +39,8 @@ enum nnperf_status pr_timeline(struct nnperf_prediction *p)
         if (util > 1) util = 1;
         double load = L->w_bytes + L->load_bytes + L->spill_load_bytes;
         double store = L->store_bytes + L->spill_store_bytes;
+        util_time += util * len;
+        if (!p->n_iv) continue;
         int a = (int)floor(L->start / dt), b = (int)floor(L->end / dt);
         if (b >= p->n_iv) b = p->n_iv - 1;
         for (int i = a; i <= b; i++) {
@@ -50,7 +53,6 @@ enum nnperf_status pr_timeline(struct nnperf_prediction *p)
             p->iv[i].load_bw += load * frac;
             p->iv[i].store_bw += store * frac;
         }
-        util_time += util * len;
     }
     for (int i = 0; i < p->n_iv; i++) {
         double len = (i == p->n_iv - 1) ? p->latency - i * dt : dt;

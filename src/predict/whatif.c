@@ -107,7 +107,7 @@ enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_wh
         struct pr_value_in *vi;
         switch (c->kind) {
         case WI_SUPPORT_OP:
-            if (c->op) allow_op(&p->hw, c->op);
+            if (c->op) allow_op(p->hw_own, c->op);
             break;
         case WI_FUSE: p->groups[p->n_groups++] = (struct pr_group_in){c->nodes, c->n_nodes}; break;
         case WI_CHANNELS:

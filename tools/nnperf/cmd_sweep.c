@@ -1,6 +1,8 @@
 /* cmd_sweep.c - `nnperf sweep MODEL --hw P --batch 1,2,4 --dtype int8,fp16 [--set KEY=V1,V2 ...]`: latency vs
  * throughput for every configuration (QuTiBench's latency-vs-throughput lines), and platform what-ifs: each --set
- * with several values is an axis, several axes a grid. The model is analysed once; only the passes re-run. */
+ * with several values is an axis, several axes a grid. The model is analysed once; per platform and dtype it is
+ * lowered and fused once (nnperf_predict_batch), and per batch only the stages a batch changes run, without the
+ * timeline the sweep does not report. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,15 +127,19 @@ int cmd_sweep(const struct cli_args *a)
                 if (w > 0 && (size_t)w < sizeof settings - used) used += (size_t)w;
             }
             if (copy) pl = copy;
-            for (int di = 0; di < nd && !rc; di++)
+            for (int di = 0; di < nd && !rc; di++) {
+                /* the first batch predicted; the others share its lowering and fusion */
+                struct nnperf_prediction *like = NULL;
                 for (int bi = 0; bi < r.n_batches && !rc; bi++) {
                     struct nnperf_predict_options po = {.dtype = r.n_dtypes ? r.dtypes[di] : NULL,
                                                         .batch = r.batches[bi],
                                                         .memory_model = r.memory_model,
-                                                        .interval_s = r.interval_s};
+                                                        .interval_s = r.interval_s,
+                                                        .no_timeline = 1};
                     struct nnperf_prediction *p;
                     cli_progress(done++, total, r.hw[hi]);
-                    if (nnperf_predict(an, pl, &po, &p, err, sizeof err) != NNPERF_OK) {
+                    if ((like ? nnperf_predict_batch(like, po.batch, &p, err, sizeof err)
+                              : nnperf_predict(an, pl, &po, &p, err, sizeof err)) != NNPERF_OK) {
                         cli_warn(r.quiet, "%s, %s, batch %d%s%s: %s", r.hw[hi],
                                  po.dtype ? po.dtype : "default", po.batch, nax ? ", " : "", settings, err);
                         continue;
@@ -142,8 +148,13 @@ int cmd_sweep(const struct cli_args *a)
                         cli_error("sweep: %s", err);
                         rc = 2;
                     }
-                    nnperf_prediction_free(p);
+                    if (!like)
+                        like = p;
+                    else
+                        nnperf_prediction_free(p);
                 }
+                nnperf_prediction_free(like);
+            }
             nnperf_platform_free(copy);
         }
     cli_progress_end();
