@@ -548,76 +548,6 @@ static int all_zero_pads(const struct ir_node *n)
     return attr_same(n, "pads", 0, &v) && v == 0;
 }
 
-/* What each operator is to the accelerator, by registry index (one table, no operator-name compares). */
-enum role {
-    R_UNSUPPORTED,
-    R_CONSTANT, /* Constant: no data */
-    R_CONV,     /* Conv, ConvTranspose: a layer */
-    R_LINEAR,   /* Gemm, MatMul with constant weights: a layer */
-    R_ACT,      /* Relu, Abs: the activation of the layer in front (arg: enum mcu_act) */
-    R_CLIP,     /* Clip: ReLU when its minimum is >= 0, else the 8-bit clamp every layer applies */
-    R_VIEW,     /* no work: Identity, Dropout, Flatten, Reshape, Squeeze, Unsqueeze */
-    R_PAD,      /* a view when it pads nothing */
-    R_ROUND,    /* Round, Floor: the rounding the accelerator applies to what it writes */
-    R_SCALE, /* Mul / Div by a power-of-two number: a layer's output shift (or the export's rounding steps) */
-    R_BN,    /* BatchNormalization: folded into the convolution in front */
-    R_POOL,  /* MaxPool, AveragePool (arg: enum mcu_pool) */
-    R_GPOOL, /* GlobalMaxPool, GlobalAveragePool (arg: enum mcu_pool) */
-    R_ELT,   /* Add, Sub, Sum, Xor, Or (arg: enum mcu_elt) */
-    R_CONCAT,  /* Concat along channels */
-    R_SOFTMAX, /* Softmax, LogSoftmax: on the Arm core at the output */
-};
-
-static const struct {
-    int op, role, arg;
-} roles[] = {
-    {OPID_CONSTANT, R_CONSTANT, 0},
-    {OPID_CONV, R_CONV, 0},
-    {OPID_CONV_TRANSPOSE, R_CONV, 0},
-    {OPID_GEMM, R_LINEAR, 0},
-    {OPID_MAT_MUL, R_LINEAR, 0},
-    {OPID_RELU, R_ACT, MCU_ACT_RELU},
-    {OPID_ABS, R_ACT, MCU_ACT_ABS},
-    {OPID_CLIP, R_CLIP, 0},
-    {OPID_IDENTITY, R_VIEW, 0},
-    {OPID_DROPOUT, R_VIEW, 0},
-    {OPID_FLATTEN, R_VIEW, 0},
-    {OPID_RESHAPE, R_VIEW, 0},
-    {OPID_SQUEEZE, R_VIEW, 0},
-    {OPID_UNSQUEEZE, R_VIEW, 0},
-    {OPID_PAD, R_PAD, 0},
-    {OPID_ROUND, R_ROUND, 0},
-    {OPID_FLOOR, R_ROUND, 0},
-    {OPID_MUL, R_SCALE, 0},
-    {OPID_DIV, R_SCALE, 0},
-    {OPID_BATCH_NORMALIZATION, R_BN, 0},
-    {OPID_MAX_POOL, R_POOL, MCU_POOL_MAX},
-    {OPID_AVERAGE_POOL, R_POOL, MCU_POOL_AVG},
-    {OPID_GLOBAL_MAX_POOL, R_GPOOL, MCU_POOL_MAX},
-    {OPID_GLOBAL_AVERAGE_POOL, R_GPOOL, MCU_POOL_AVG},
-    {OPID_ADD, R_ELT, MCU_ELT_ADD},
-    {OPID_SUM, R_ELT, MCU_ELT_ADD},
-    {OPID_SUB, R_ELT, MCU_ELT_SUB},
-    {OPID_XOR, R_ELT, MCU_ELT_XOR},
-    {OPID_BITWISE_XOR, R_ELT, MCU_ELT_XOR},
-    {OPID_OR, R_ELT, MCU_ELT_OR},
-    {OPID_BITWISE_OR, R_ELT, MCU_ELT_OR},
-    {OPID_CONCAT, R_CONCAT, 0},
-    {OPID_SOFTMAX, R_SOFTMAX, 0},
-    {OPID_LOG_SOFTMAX, R_SOFTMAX, 0},
-};
-
-static int role_of(const struct ir_node *n, int *arg)
-{
-    *arg = 0;
-    for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++)
-        if (roles[i].op == n->op) {
-            *arg = roles[i].arg;
-            return roles[i].role;
-        }
-    return R_UNSUPPORTED;
-}
-
 /* A view of entry x: the output is the same bytes (a flatten to N x features reads its source flattened). */
 static int build_view(struct builder *b, const struct ir_node *n, int x)
 {
@@ -682,23 +612,249 @@ static int build_scale(struct builder *b, const struct ir_node *n, int x)
     return build_view(b, n, x);
 }
 
-static int build_node(struct builder *b, const struct ir_node *n)
+/* ---- lowering: what each operator is to the accelerator ----
+ * One row per operator the accelerator takes, by registry index (no operator-name compares): the function that
+ * lowers a node, given the entry x of its first data input and the row's argument (an activation, pooling or
+ * element-wise operation). An operator without a row, or a node its function refuses (not_supported), is reported
+ * as not supported by the CNN accelerator. */
+
+/* the output of node n is unusable: reported as not supported */
+static int not_supported(struct builder *b, const struct ir_node *n)
 {
-    int arg, role = role_of(n, &arg);
-    if (role == R_CONSTANT) return 0;
-    const struct ir_value *y = n->n_out > 0 ? n->out[0] : NULL;
-    if (!y) return 0;
-    /* shape arithmetic on a runtime tensor (torch's x.view(x.size(0), -1): Shape, Gather, Unsqueeze, Concat), known
-     * once the dims are bound, is no data either */
-    int shape_only = role != R_CONV && role != R_LINEAR;
-    for (int i = 0; i < n->n_out && shape_only; i++) shape_only = !n->out[i] || n->out[i]->is_const;
-    if (shape_only) {
-        for (int i = 0; i < n->n_out; i++)
-            if (n->out[i] && add_vt(b, n->out[i], VT_CONST) < 0) return -1;
+    unsupported(b, n, "%s", "operator not supported by the CNN accelerator");
+    return add_vt(b, n->out[0], VT_BAD) < 0 ? -1 : 0;
+}
+
+/* Conv, ConvTranspose, Gemm, MatMul with constant weights: a layer */
+static int lower_layer(struct builder *b, const struct ir_node *n, int x, int arg)
+{
+    (void)arg;
+    return build_compute(b, n, x);
+}
+
+/* Relu, Abs: the activation of the layer in front (arg: enum mcu_act) */
+static int lower_act(struct builder *b, const struct ir_node *n, int x, int arg)
+{
+    return build_act(b, n, x, arg);
+}
+
+/* Clip: ReLU when its minimum is >= 0, else the 8-bit clamp every layer applies anyway */
+static int lower_clip(struct builder *b, const struct ir_node *n, int x, int arg)
+{
+    (void)arg;
+    double lo = -1;
+    if (n->n_in > 1 && n->in[1]) {
+        if (!const_scalar(b, n->in[1], &lo)) lo = -1;
+    } else if (attr(n, "min"))
+        lo = attr(n, "min")->f;
+    return lo >= 0 ? build_act(b, n, x, MCU_ACT_RELU) : build_view(b, n, x);
+}
+
+/* no work: Identity, Dropout, Flatten, Reshape, Squeeze, Unsqueeze; Round, Floor (the rounding the accelerator
+ * applies to what it writes) */
+static int lower_view(struct builder *b, const struct ir_node *n, int x, int arg)
+{
+    (void)arg;
+    return build_view(b, n, x);
+}
+
+/* Pad: a view when it pads nothing */
+static int lower_pad(struct builder *b, const struct ir_node *n, int x, int arg)
+{
+    (void)arg;
+    return all_zero_pads(n) ? build_view(b, n, x) : not_supported(b, n);
+}
+
+/* Mul / Div by a power-of-two number: a layer's output shift (or the export's rounding steps) */
+static int lower_scale(struct builder *b, const struct ir_node *n, int x, int arg)
+{
+    (void)arg;
+    return build_scale(b, n, x);
+}
+
+/* BatchNormalization: folded into the convolution in front */
+static int lower_bn(struct builder *b, const struct ir_node *n, int x, int arg)
+{
+    (void)arg;
+    const struct ir_value *y = n->out[0];
+    struct vt *t = &b->vt[x];
+    if (t->kind == VT_REAL && t->layer >= 0 && b->p->layers[t->layer].op != MCU_OP_NONE &&
+        b->p->layers[t->layer].act == MCU_ACT_NONE && t->v->n_consumers == 1) {
+        struct mcu_layer *l = &b->p->layers[t->layer];
+        add_node_name(b, l, n);
+        if (!l->bias) l->bias = l->out_ch;
+        mcu_msg_add(b->p->notes, MCU_R_OPERATOR, t->layer,
+                    "node '%s' (BatchNormalization) folded into layer %d (ai8x-training folds BN before "
+                    "synthesis)",
+                    n->name, t->layer);
+        int e = add_vt(b, y, VT_REAL);
+        if (e < 0) return -1;
+        b->vt[e].layer = (int)(l - b->p->layers);
         return 0;
     }
-    /* entry of the first data input (constants and initializers are not data) */
-    int x = -1, bad = 0;
+    unsupported(b, n, "%s", "batch normalization not directly after a convolution cannot be folded");
+    return add_vt(b, y, VT_BAD) < 0 ? -1 : 0;
+}
+
+/* MaxPool, AveragePool (arg: enum mcu_pool): pooling of the layer that reads it */
+static int lower_pool(struct builder *b, const struct ir_node *n, int x, int arg)
+{
+    const struct ir_attr *ks = attr(n, "kernel_shape");
+    int64_t stride, pad, dil;
+    int st_ok = attr_same(n, "strides", 1, &stride), pad_ok = attr_same(n, "pads", 0, &pad);
+    int dil_ok = attr_same(n, "dilations", 1, &dil);
+    int kh = ks && ks->n >= 1 ? (int)ks->ints[0] : 1, kw = ks && ks->n >= 2 ? (int)ks->ints[1] : 1;
+    if (!st_ok || !pad_ok || pad != 0 || !dil_ok || dil != 1) {
+        unsupported(b, n, "%s",
+                    "pooling with padding, dilation or different strides per axis (supported: no padding, "
+                    "one stride 1-16)");
+    }
+    int e = add_vt(b, n->out[0], VT_POOLED);
+    if (e < 0) return -1;
+    struct vt *t = &b->vt[e];
+    t->pool = arg;
+    t->pkh = kh, t->pkw = kw, t->pstr = (int)stride;
+    t->src = x;
+    if (b->vt[x].kind == VT_POOLED || b->vt[x].kind == VT_FLAT) {
+        if (materialize(b, x, n) < -1) return -1;
+    }
+    return 0;
+}
+
+/* GlobalMaxPool, GlobalAveragePool (arg: enum mcu_pool): a pooling over the whole map */
+static int lower_global_pool(struct builder *b, const struct ir_node *n, int x, int arg)
+{
+    struct vt *s = &b->vt[x];
+    int e = add_vt(b, n->out[0], VT_POOLED);
+    if (e < 0) return -1;
+    struct vt *t = &b->vt[e];
+    t->pool = arg;
+    t->pkh = s->h, t->pkw = s->w, t->pstr = s->h > s->w ? s->h : s->w;
+    t->src = x;
+    if (b->vt[x].kind != VT_REAL && materialize(b, x, n) < -1) return -1;
+    return 0;
+}
+
+/* the operands of an element-wise operation or a concatenation: layer outputs (materialized where they are not
+ * yet), into ops[]; returns how many, or -1 when refused (reported: the output is unusable), -2 out of memory */
+static int join_operands(struct builder *b, const struct ir_node *n, int x, int concat, int *ops)
+{
+    int k = 0;
+    for (int i = 0; i < n->n_in; i++) {
+        const struct ir_value *v = n->in[i];
+        if (!v) continue;
+        int e = find_vt(b, v);
+        if (e < 0 || (v->flags & IR_V_INIT) || b->vt[e].kind == VT_CONST || k == MCU_MAX_OPERANDS) {
+            unsupported(b, n, "%s",
+                        k == MCU_MAX_OPERANDS
+                            ? "more than 16 operands"
+                            : "an operand that is a constant (operands must be layer outputs)");
+            return -1;
+        }
+        ops[k++] = e;
+    }
+    for (int i = 0; i < k && !concat; i++)
+        if (b->vt[ops[i]].c != b->vt[x].c || b->vt[ops[i]].h != b->vt[x].h || b->vt[ops[i]].w != b->vt[x].w) {
+            unsupported(b, n, "%s", "broadcasting operands (element-wise operands must have one shape)");
+            return -1;
+        }
+    for (int i = 0; i < k; i++) {
+        int kind = b->vt[ops[i]].kind;
+        if (kind == VT_ELT || kind == VT_CONCAT || kind == VT_FLAT ||
+            (kind == VT_POOLED && b->vt[b->vt[ops[i]].src].kind != VT_REAL))
+            if (materialize(b, ops[i], n) < -1) return -2;
+    }
+    return k;
+}
+
+/* Add, Sub, Sum, Xor, Or (arg: enum mcu_elt), Concat along channels (arg: MCU_ELT_NONE): the operation of the layer
+ * that reads it, over its operands */
+static int lower_join(struct builder *b, const struct ir_node *n, int x, int arg)
+{
+    const struct ir_value *y = n->out[0];
+    int concat = n->op == OPID_CONCAT;
+    if (concat) {
+        int64_t axis = attr_int(n, "axis", 1);
+        if (axis < 0) axis += y->rank;
+        if (axis != 1) {
+            unsupported(b, n, "%s", "concatenation along another axis than channels");
+            return add_vt(b, y, VT_BAD) < 0 ? -1 : 0;
+        }
+    }
+    int ops[MCU_MAX_OPERANDS], k = join_operands(b, n, x, concat, ops);
+    if (k == -2) return -1;
+    if (k < 0) return add_vt(b, y, VT_BAD) < 0 ? -1 : 0;
+    int e = add_vt(b, y, concat ? VT_CONCAT : VT_ELT);
+    if (e < 0) return -1;
+    struct vt *t = &b->vt[e];
+    t->elt = arg;
+    t->n_ops = k;
+    memcpy(t->ops, ops, (size_t)k * sizeof ops[0]);
+    return 0;
+}
+
+/* Softmax, LogSoftmax: on the Arm core, at the output only (the CNN has no softmax) */
+static int lower_softmax(struct builder *b, const struct ir_node *n, int x, int arg)
+{
+    (void)x, (void)arg;
+    if (!is_graph_output(n->out[0])) return not_supported(b, n);
+    mcu_msg_add(b->p->notes, MCU_R_OPERATOR, -1,
+                "node '%s' (%s) at the output runs on the Arm core (the CNN has no softmax)", n->name,
+                n->op_type);
+    return add_vt(b, n->out[0], VT_BAD) < 0 ? -1 : 0;
+}
+
+enum {
+    LW_CONSTANT = 1, /* Constant: no data */
+    LW_LAYER = 2,    /* makes a layer of weights: never shape arithmetic, whatever its outputs */
+};
+static const struct lowering {
+    int (*lower)(struct builder *b, const struct ir_node *n, int x, int arg);
+    int arg;
+    unsigned flags;
+} lowerings[OPID_COUNT] = {
+    [OPID_CONSTANT] = {NULL, 0, LW_CONSTANT},
+    [OPID_CONV] = {lower_layer, 0, LW_LAYER},
+    [OPID_CONV_TRANSPOSE] = {lower_layer, 0, LW_LAYER},
+    [OPID_GEMM] = {lower_layer, 0, LW_LAYER},
+    [OPID_MAT_MUL] = {lower_layer, 0, LW_LAYER},
+    [OPID_RELU] = {lower_act, MCU_ACT_RELU, 0},
+    [OPID_ABS] = {lower_act, MCU_ACT_ABS, 0},
+    [OPID_CLIP] = {lower_clip, 0, 0},
+    [OPID_IDENTITY] = {lower_view, 0, 0},
+    [OPID_DROPOUT] = {lower_view, 0, 0},
+    [OPID_FLATTEN] = {lower_view, 0, 0},
+    [OPID_RESHAPE] = {lower_view, 0, 0},
+    [OPID_SQUEEZE] = {lower_view, 0, 0},
+    [OPID_UNSQUEEZE] = {lower_view, 0, 0},
+    [OPID_PAD] = {lower_pad, 0, 0},
+    [OPID_ROUND] = {lower_view, 0, 0},
+    [OPID_FLOOR] = {lower_view, 0, 0},
+    [OPID_MUL] = {lower_scale, 0, 0},
+    [OPID_DIV] = {lower_scale, 0, 0},
+    [OPID_BATCH_NORMALIZATION] = {lower_bn, 0, 0},
+    [OPID_MAX_POOL] = {lower_pool, MCU_POOL_MAX, 0},
+    [OPID_AVERAGE_POOL] = {lower_pool, MCU_POOL_AVG, 0},
+    [OPID_GLOBAL_MAX_POOL] = {lower_global_pool, MCU_POOL_MAX, 0},
+    [OPID_GLOBAL_AVERAGE_POOL] = {lower_global_pool, MCU_POOL_AVG, 0},
+    [OPID_ADD] = {lower_join, MCU_ELT_ADD, 0},
+    [OPID_SUM] = {lower_join, MCU_ELT_ADD, 0},
+    [OPID_SUB] = {lower_join, MCU_ELT_SUB, 0},
+    [OPID_XOR] = {lower_join, MCU_ELT_XOR, 0},
+    [OPID_BITWISE_XOR] = {lower_join, MCU_ELT_XOR, 0},
+    [OPID_OR] = {lower_join, MCU_ELT_OR, 0},
+    [OPID_BITWISE_OR] = {lower_join, MCU_ELT_OR, 0},
+    [OPID_CONCAT] = {lower_join, MCU_ELT_NONE, 0},
+    [OPID_SOFTMAX] = {lower_softmax, 0, 0},
+    [OPID_LOG_SOFTMAX] = {lower_softmax, 0, 0},
+};
+
+/* the entry of node n's first data input (constants and initializers are not data) into *x: 0, or 1 when it reads
+ * the output of an unsupported node (already reported) */
+static int data_input(struct builder *b, const struct ir_node *n, int *x)
+{
+    int bad = 0;
+    *x = -1;
     for (int i = 0; i < n->n_in; i++) {
         const struct ir_value *v = n->in[i];
         if (!v || (v->flags & IR_V_INIT) || (v->producer && v->producer->op == OPID_CONSTANT)) continue;
@@ -706,147 +862,34 @@ static int build_node(struct builder *b, const struct ir_node *n)
         if (e >= 0 && b->vt[e].kind == VT_CONST) continue; /* computed from constants only */
         if (e < 0 || b->vt[e].kind == VT_BAD)
             bad = 1;
-        else if (x < 0)
-            x = e;
+        else if (*x < 0)
+            *x = e;
     }
-    if (bad || x < 0) {
-        /* downstream of an unsupported node (already reported), or a node of constants only */
-        for (int i = 0; i < n->n_out; i++)
-            if (n->out[i] && add_vt(b, n->out[i], bad ? VT_BAD : VT_CONST) < 0) return -1;
-        return 0;
-    }
-    switch (role) {
-    case R_CONV:
-    case R_LINEAR: return build_compute(b, n, x);
-    case R_ACT: return build_act(b, n, x, arg);
-    case R_CLIP: {
-        double lo = -1;
-        if (n->n_in > 1 && n->in[1]) {
-            if (!const_scalar(b, n->in[1], &lo)) lo = -1;
-        } else if (attr(n, "min"))
-            lo = attr(n, "min")->f;
-        /* Clip with a negative minimum is the 8-bit clamp every layer applies anyway */
-        return lo >= 0 ? build_act(b, n, x, MCU_ACT_RELU) : build_view(b, n, x);
-    }
-    case R_PAD:
-        if (!all_zero_pads(n)) break;
-        return build_view(b, n, x);
-    case R_VIEW:
-    case R_ROUND: return build_view(b, n, x);
-    case R_SCALE: return build_scale(b, n, x);
-    case R_BN: {
-        struct vt *t = &b->vt[x];
-        if (t->kind == VT_REAL && t->layer >= 0 && b->p->layers[t->layer].op != MCU_OP_NONE &&
-            b->p->layers[t->layer].act == MCU_ACT_NONE && t->v->n_consumers == 1) {
-            struct mcu_layer *l = &b->p->layers[t->layer];
-            add_node_name(b, l, n);
-            if (!l->bias) l->bias = l->out_ch;
-            mcu_msg_add(b->p->notes, MCU_R_OPERATOR, t->layer,
-                        "node '%s' (BatchNormalization) folded into layer %d (ai8x-training folds BN before "
-                        "synthesis)",
-                        n->name, t->layer);
-            int e = add_vt(b, y, VT_REAL);
-            if (e < 0) return -1;
-            b->vt[e].layer = (int)(l - b->p->layers);
-            return 0;
-        }
-        unsupported(b, n, "%s", "batch normalization not directly after a convolution cannot be folded");
-        return add_vt(b, y, VT_BAD) < 0 ? -1 : 0;
-    }
-    case R_POOL: {
-        const struct ir_attr *ks = attr(n, "kernel_shape");
-        int64_t stride, pad, dil;
-        int st_ok = attr_same(n, "strides", 1, &stride), pad_ok = attr_same(n, "pads", 0, &pad);
-        int dil_ok = attr_same(n, "dilations", 1, &dil);
-        int kh = ks && ks->n >= 1 ? (int)ks->ints[0] : 1, kw = ks && ks->n >= 2 ? (int)ks->ints[1] : 1;
-        if (!st_ok || !pad_ok || pad != 0 || !dil_ok || dil != 1) {
-            unsupported(
-                b, n, "%s",
-                "pooling with padding, dilation or different strides per axis (supported: no padding, "
-                "one stride 1-16)");
-        }
-        int e = add_vt(b, y, VT_POOLED);
-        if (e < 0) return -1;
-        struct vt *t = &b->vt[e];
-        t->pool = arg;
-        t->pkh = kh, t->pkw = kw, t->pstr = (int)stride;
-        t->src = x;
-        if (b->vt[x].kind == VT_POOLED || b->vt[x].kind == VT_FLAT) {
-            if (materialize(b, x, n) < -1) return -1;
-        }
-        return 0;
-    }
-    case R_GPOOL: {
-        struct vt *s = &b->vt[x];
-        int e = add_vt(b, y, VT_POOLED);
-        if (e < 0) return -1;
-        struct vt *t = &b->vt[e];
-        t->pool = arg;
-        t->pkh = s->h, t->pkw = s->w, t->pstr = s->h > s->w ? s->h : s->w;
-        t->src = x;
-        if (b->vt[x].kind != VT_REAL && materialize(b, x, n) < -1) return -1;
-        return 0;
-    }
-    case R_ELT:
-    case R_CONCAT: {
-        int elt = role == R_ELT ? arg : MCU_ELT_NONE;
-        int concat = role == R_CONCAT;
-        if (concat) {
-            int rank = y->rank;
-            int64_t axis = attr_int(n, "axis", 1);
-            if (axis < 0) axis += rank;
-            if (axis != 1) {
-                unsupported(b, n, "%s", "concatenation along another axis than channels");
-                return add_vt(b, y, VT_BAD) < 0 ? -1 : 0;
-            }
-        }
-        int ops[MCU_MAX_OPERANDS], k = 0;
-        for (int i = 0; i < n->n_in; i++) {
-            const struct ir_value *v = n->in[i];
-            if (!v) continue;
-            int e = find_vt(b, v);
-            if (e < 0 || (v->flags & IR_V_INIT) || b->vt[e].kind == VT_CONST || k == MCU_MAX_OPERANDS) {
-                unsupported(b, n, "%s",
-                            k == MCU_MAX_OPERANDS
-                                ? "more than 16 operands"
-                                : "an operand that is a constant (operands must be layer outputs)");
-                return add_vt(b, y, VT_BAD) < 0 ? -1 : 0;
-            }
-            ops[k++] = e;
-        }
-        if (!concat) {
-            for (int i = 0; i < k; i++)
-                if (b->vt[ops[i]].c != b->vt[x].c || b->vt[ops[i]].h != b->vt[x].h ||
-                    b->vt[ops[i]].w != b->vt[x].w) {
-                    unsupported(b, n, "%s",
-                                "broadcasting operands (element-wise operands must have one shape)");
-                    return add_vt(b, y, VT_BAD) < 0 ? -1 : 0;
-                }
-        }
-        for (int i = 0; i < k; i++) {
-            int kind = b->vt[ops[i]].kind;
-            if (kind == VT_ELT || kind == VT_CONCAT || kind == VT_FLAT ||
-                (kind == VT_POOLED && b->vt[b->vt[ops[i]].src].kind != VT_REAL))
-                if (materialize(b, ops[i], n) < -1) return -1;
-        }
-        int e = add_vt(b, y, concat ? VT_CONCAT : VT_ELT);
-        if (e < 0) return -1;
-        struct vt *t = &b->vt[e];
-        t->elt = elt;
-        t->n_ops = k;
-        memcpy(t->ops, ops, (size_t)k * sizeof ops[0]);
-        return 0;
-    }
-    case R_SOFTMAX:
-        if (!is_graph_output(y)) break;
-        mcu_msg_add(b->p->notes, MCU_R_OPERATOR, -1,
-                    "node '%s' (%s) at the output runs on the Arm core (the CNN has no softmax)", n->name,
-                    n->op_type);
-        return add_vt(b, y, VT_BAD) < 0 ? -1 : 0;
-    default: break;
-    }
-    unsupported(b, n, "%s", "operator not supported by the CNN accelerator");
-    return add_vt(b, y, VT_BAD) < 0 ? -1 : 0;
+    return bad;
+}
+
+/* every output of n, as kind */
+static int outputs_as(struct builder *b, const struct ir_node *n, int kind)
+{
+    for (int i = 0; i < n->n_out; i++)
+        if (n->out[i] && add_vt(b, n->out[i], kind) < 0) return -1;
+    return 0;
+}
+
+static int build_node(struct builder *b, const struct ir_node *n)
+{
+    static const struct lowering none = {NULL, 0, 0};
+    const struct lowering *lw = n->op >= 0 && n->op < OPID_COUNT ? &lowerings[n->op] : &none;
+    if ((lw->flags & LW_CONSTANT) || n->n_out < 1 || !n->out[0]) return 0;
+    /* shape arithmetic on a runtime tensor (torch's x.view(x.size(0), -1): Shape, Gather, Unsqueeze, Concat), known
+     * once the dims are bound, is no data either */
+    int shape_only = !(lw->flags & LW_LAYER);
+    for (int i = 0; i < n->n_out && shape_only; i++) shape_only = !n->out[i] || n->out[i]->is_const;
+    if (shape_only) return outputs_as(b, n, VT_CONST);
+    int x, bad = data_input(b, n, &x);
+    /* downstream of an unsupported node (already reported), or a node of constants only */
+    if (bad || x < 0) return outputs_as(b, n, bad ? VT_BAD : VT_CONST);
+    return lw->lower ? lw->lower(b, n, x, lw->arg) : not_supported(b, n);
 }
 
 static const char *guess_dataset(int c, int h, int w)
