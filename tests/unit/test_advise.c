@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "advise/advise.h"
+#include "common/testpredict.h"
 #include "nnperf.h"
 #include "tinytest.h"
 
@@ -53,45 +54,43 @@ static const struct lcase layer_rules[] = {
     {"transform_yes", "tr", "data-transform"},       {"grouped_yes", "conv", "grouped-conv"},
 };
 
-static int load_analyze(const char *name, struct nnperf_model **m, struct nnperf_analysis **a);
+/* model name of tests/data/advise, loaded and analysed (predicted on plat when predict is set) */
+static int setup(struct tp_run *r, const char *name, int predict)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/data/advise/%s.onnx", name);
+    return tp_run(r, path, NULL, predict ? plat : NULL, NULL);
+}
 
 static void test_rule_for_layer(const struct lcase *c)
 {
-    char err[512];
-    struct nnperf_model *m;
-    struct nnperf_analysis *a;
-    struct nnperf_prediction *p;
-    if (!load_analyze(c->model, &m, &a)) {
+    struct tp_run r;
+    if (!setup(&r, c->model, 1)) {
         CHECK(0);
+        tp_free(&r);
         return;
     }
-    if (nnperf_predict(a, plat, NULL, &p, err, sizeof err) != NNPERF_OK) {
-        fprintf(stderr, "%s: %s\n", c->model, err);
-        CHECK(0);
-    } else {
-        int seen = 0;
-        for (int i = 0; i < nnperf_prediction_layer_count(p); i++) {
-            struct nnperf_layer_info li;
-            nnperf_prediction_layer(p, i, &li);
-            const char *r = nnperf_advice_rule_for_layer(p, i);
-            if (!c->layer) {
-                if (r) fprintf(stderr, "%s: layer '%s' gets rule %s\n", c->model, li.name, r);
-                CHECK(r == NULL);
-            } else if (!strncmp(li.name, c->layer, strlen(c->layer))) {
-                seen = 1;
-                if (!r || strcmp(r, c->rule))
-                    fprintf(stderr, "%s: '%s' gets %s\n", c->model, li.name, r ? r : "none");
-                CHECK(r && !strcmp(r, c->rule));
-            }
+    const struct nnperf_prediction *p = r.p;
+    int seen = 0;
+    for (int i = 0; i < nnperf_prediction_layer_count(p); i++) {
+        struct nnperf_layer_info li;
+        nnperf_prediction_layer(p, i, &li);
+        const char *rule = nnperf_advice_rule_for_layer(p, i);
+        if (!c->layer) {
+            if (rule) fprintf(stderr, "%s: layer '%s' gets rule %s\n", c->model, li.name, rule);
+            CHECK(rule == NULL);
+        } else if (!strncmp(li.name, c->layer, strlen(c->layer))) {
+            seen = 1;
+            if (!rule || strcmp(rule, c->rule))
+                fprintf(stderr, "%s: '%s' gets %s\n", c->model, li.name, rule ? rule : "none");
+            CHECK(rule && !strcmp(rule, c->rule));
         }
-        CHECK(seen || !c->layer);
-        CHECK(nnperf_advice_rule_for_layer(p, -1) == NULL);
-        CHECK(nnperf_advice_rule_for_layer(p, nnperf_prediction_layer_count(p)) == NULL);
-        CHECK(nnperf_advice_rule_for_layer(NULL, 0) == NULL);
-        nnperf_prediction_free(p);
     }
-    nnperf_analysis_free(a);
-    nnperf_model_free(m);
+    CHECK(seen || !c->layer);
+    CHECK(nnperf_advice_rule_for_layer(p, -1) == NULL);
+    CHECK(nnperf_advice_rule_for_layer(p, nnperf_prediction_layer_count(p)) == NULL);
+    CHECK(nnperf_advice_rule_for_layer(NULL, 0) == NULL);
+    tp_free(&r);
 }
 
 static double per_frame(const struct nnperf_prediction *p)
@@ -136,31 +135,16 @@ static void check_gains(const struct nnperf_analysis *a, const struct nnperf_adv
     nnperf_prediction_free(base);
 }
 
-static int load_analyze(const char *name, struct nnperf_model **m, struct nnperf_analysis **a)
-{
-    char path[256], err[512];
-    snprintf(path, sizeof path, "tests/data/advise/%s.onnx", name);
-    if (nnperf_model_load(path, NULL, m, err, sizeof err) != NNPERF_OK) {
-        fprintf(stderr, "%s\n", err);
-        return 0;
-    }
-    if (nnperf_analyze(*m, NULL, a, err, sizeof err) != NNPERF_OK) {
-        fprintf(stderr, "%s\n", err);
-        nnperf_model_free(*m);
-        return 0;
-    }
-    return 1;
-}
-
 static void run_case(const struct rcase *c)
 {
     char err[512];
-    struct nnperf_model *m;
-    struct nnperf_analysis *a;
-    if (!load_analyze(c->model, &m, &a)) {
+    struct tp_run r;
+    if (!setup(&r, c->model, 0)) {
         CHECK(0);
+        tp_free(&r);
         return;
     }
+    const struct nnperf_analysis *a = r.a;
     struct nnperf_advise_options ao = {.predict = {.dtype = c->dtype}};
     struct nnperf_advice *adv;
     if (nnperf_advise(a, plat, &ao, &adv, err, sizeof err) != NNPERF_OK) {
@@ -202,8 +186,7 @@ static void run_case(const struct rcase *c)
         CHECK(nnperf_advice_render(adv, NNPERF_FORMAT_CSV, &out, &len, err, sizeof err) == NNPERF_E_USAGE);
         nnperf_advice_free(adv);
     }
-    nnperf_analysis_free(a);
-    nnperf_model_free(m);
+    tp_free(&r);
 }
 
 /* The what-if of a finding against the graph edited by hand: predicting model `yes` with the what-if of its `rule`
@@ -225,18 +208,15 @@ static const struct ecase edits[] = {
 static void test_whatif_equals_edit(const struct ecase *c)
 {
     char err[512];
-    struct nnperf_model *m1, *m2;
-    struct nnperf_analysis *a1, *a2;
-    if (!load_analyze(c->yes, &m1, &a1)) {
+    struct tp_run r1, r2;
+    int ok1 = setup(&r1, c->yes, 0), ok2 = setup(&r2, c->edited, 0);
+    if (!ok1 || !ok2) {
         CHECK(0);
+        tp_free(&r1);
+        tp_free(&r2);
         return;
     }
-    if (!load_analyze(c->edited, &m2, &a2)) {
-        CHECK(0);
-        nnperf_analysis_free(a1);
-        nnperf_model_free(m1);
-        return;
-    }
+    const struct nnperf_analysis *a1 = r1.a, *a2 = r2.a;
     struct nnperf_advise_options ao = {0};
     struct nnperf_advice *adv = NULL;
     struct nnperf_prediction *with = NULL, *edited = NULL;
@@ -262,10 +242,8 @@ static void test_whatif_equals_edit(const struct ecase *c)
     }
     CHECK(found);
     nnperf_advice_free(adv);
-    nnperf_analysis_free(a1);
-    nnperf_model_free(m1);
-    nnperf_analysis_free(a2);
-    nnperf_model_free(m2);
+    tp_free(&r1);
+    tp_free(&r2);
 }
 
 /* without a what-if nothing changes; a what-if inside the options is refused by nnperf_advise */

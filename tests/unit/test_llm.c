@@ -11,6 +11,7 @@
 
 #include "llm/llm.h"
 #include "common/testfiles.h"
+#include "common/testpredict.h"
 #include "tinytest.h"
 
 #define DIR "tests/data/llm/"
@@ -331,18 +332,15 @@ static void test_errors(void)
     nnperf_model_free(m);
 }
 
+/* model name analysed with inputs and predicted on plat; r holds the three (tp_free) */
 static struct nnperf_prediction *predict_phase(const char *name, const struct nnperf_platform *plat,
-                                               struct nnperf_model **m, struct nnperf_analysis **a,
-                                               const char *const *inputs, int n)
+                                               struct tp_run *r, const char *const *inputs, int n)
 {
-    char err[512];
-    struct nnperf_prediction *p = NULL;
-    *a = NULL;
-    *m = load(name);
+    char path[256];
+    snprintf(path, sizeof path, DIR "%s.onnx", name);
     struct nnperf_analyze_options ao = {inputs, n, NULL, 0};
-    if (*m && nnperf_analyze(*m, &ao, a, err, sizeof err) == NNPERF_OK)
-        nnperf_predict(*a, plat, NULL, &p, err, sizeof err);
-    return p;
+    tp_run(r, path, &ao, plat, NULL);
+    return r->p;
 }
 
 /* prediction side: a decode step appends to the cache in place (the Concat writes one token and does not read the
@@ -356,9 +354,8 @@ static void test_decode_traffic(void)
                             "past_key_values.0.value=1x2x12x16",
                             "past_key_values.1.key=1x2x12x16",
                             "past_key_values.1.value=1x2x12x16"};
-    struct nnperf_model *m;
-    struct nnperf_analysis *a;
-    struct nnperf_prediction *p = predict_phase("tiny-llama-hf", &gpu, &m, &a, inputs, 7);
+    struct tp_run r;
+    struct nnperf_prediction *p = predict_phase("tiny-llama-hf", &gpu, &r, inputs, 7);
     CHECK(p != NULL);
     int concat = 0, expand = 0;
     for (int i = 0; p && i < nnperf_prediction_layer_count(p); i++) {
@@ -378,16 +375,14 @@ static void test_decode_traffic(void)
     /* the padding mask's broadcast (the causal mask is folded: shapes only); the K/V repeats are views that form
      * no layer (lowering rule repeat_kv, tests/unit/test_decoder.c) */
     CHECK_EQ_U(expand, 1);
-    nnperf_prediction_free(p);
-    nnperf_analysis_free(a);
-    nnperf_model_free(m);
+    tp_free(&r);
     const char *gin[] = {"input_ids=1x4",
                          "attention_mask=1x4",
                          "past_key_values.0.key=1x2x0x16",
                          "past_key_values.0.value=1x2x0x16",
                          "past_key_values.1.key=1x2x0x16",
                          "past_key_values.1.value=1x2x0x16"};
-    p = predict_phase("tiny-llama-genai-int4", &gpu, &m, &a, gin, 6);
+    p = predict_phase("tiny-llama-genai-int4", &gpu, &r, gin, 6);
     CHECK(p != NULL);
     int q = 0;
     for (int i = 0; p && i < nnperf_prediction_layer_count(p); i++) {
@@ -400,9 +395,7 @@ static void test_decode_traffic(void)
         }
     }
     CHECK(q);
-    nnperf_prediction_free(p);
-    nnperf_analysis_free(a);
-    nnperf_model_free(m);
+    tp_free(&r);
 }
 
 /* compute.kv_per_query_head: a decode step's GroupQueryAttention (tiny-llama: 4 query heads over 2 KV heads) reads
@@ -412,9 +405,8 @@ static double gqa_load(const char *const *inputs, int n, int per_query_head, dou
 {
     struct nnperf_platform p = gpu;
     p.hw.kv_per_query_head = per_query_head;
-    struct nnperf_model *m;
-    struct nnperf_analysis *a;
-    struct nnperf_prediction *pr = predict_phase("tiny-llama-genai", &p, &m, &a, inputs, n);
+    struct tp_run r;
+    struct nnperf_prediction *pr = predict_phase("tiny-llama-genai", &p, &r, inputs, n);
     double gqa = 0;
     *others = 0;
     for (int i = 0; pr && i < nnperf_prediction_layer_count(pr); i++) {
@@ -425,9 +417,7 @@ static double gqa_load(const char *const *inputs, int n, int per_query_head, dou
         else
             *others += li.ddr_bytes;
     }
-    nnperf_prediction_free(pr);
-    nnperf_analysis_free(a);
-    nnperf_model_free(m);
+    tp_free(&r);
     return gqa;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/testpredict.h"
 #include "nnperf.h"
 #include "tinytest.h"
 
@@ -47,15 +48,14 @@ static void same(const char *what, const struct nnperf_prediction *p, const stru
 static void check_model(const char *path, const char *const *dims, int n_dims, int causal)
 {
     char err[1024];
-    struct nnperf_model *m;
-    struct nnperf_analysis *a;
     struct nnperf_analyze_options ao = {NULL, 0, dims, n_dims};
-    if (nnperf_model_load(path, NULL, &m, err, sizeof err) != NNPERF_OK ||
-        (nnperf_analyze(m, &ao, &a, err, sizeof err) != NNPERF_OK && (nnperf_model_free(m), 1))) {
-        fprintf(stderr, "%s: %s\n", path, err);
+    struct tp_run r;
+    if (!tp_run(&r, path, &ao, NULL, NULL)) {
         CHECK(0);
+        tp_free(&r);
         return;
     }
+    const struct nnperf_analysis *a = r.a;
     static const int batches[] = {1, 8};
     for (int pi = 0; pi < nnperf_platform_preset_count(); pi++) {
         struct nnperf_platform *pl;
@@ -100,23 +100,22 @@ static void check_model(const char *path, const char *const *dims, int n_dims, i
         }
         nnperf_platform_free(pl);
     }
-    nnperf_analysis_free(a);
-    nnperf_model_free(m);
+    tp_free(&r);
 }
 
 /* no_timeline: no series, the same summary and layers; the batch errors are nnperf_predict's */
 static void check_no_timeline(void)
 {
     char err[512], err2[512];
-    struct nnperf_model *m;
-    struct nnperf_analysis *a;
+    struct tp_run run;
     struct nnperf_platform *pl;
-    if (nnperf_model_load("models/resnet18.onnx", NULL, &m, err, sizeof err) != NNPERF_OK) {
+    if (!tp_run(&run, "models/resnet18.onnx", NULL, NULL, NULL) ||
+        nnperf_platform_load("horizon-j5", &pl, err, sizeof err) != NNPERF_OK) {
         CHECK(0);
+        tp_free(&run);
         return;
     }
-    CHECK(nnperf_analyze(m, NULL, &a, err, sizeof err) == NNPERF_OK);
-    CHECK(nnperf_platform_load("horizon-j5", &pl, err, sizeof err) == NNPERF_OK);
+    const struct nnperf_analysis *a = run.a;
     struct nnperf_predict_options o = {.batch = 4}, on = {.batch = 4, .no_timeline = 1};
     struct nnperf_prediction *p, *q, *r;
     CHECK(nnperf_predict(a, pl, &o, &p, err, sizeof err) == NNPERF_OK);
@@ -139,8 +138,7 @@ static void check_no_timeline(void)
     nnperf_prediction_free(p);
     nnperf_prediction_free(q);
     nnperf_platform_free(pl);
-    nnperf_analysis_free(a);
-    nnperf_model_free(m);
+    tp_free(&run);
 }
 
 int main(void)
