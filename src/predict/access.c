@@ -67,7 +67,7 @@ void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_
     s->energy_j_per_frame = s->power_w = s->fps_per_w = NAN;
     s->power_basis = NULL;
     if (isfinite(p->energy_per_run)) { /* the power stage (runrate.c) */
-        s->power_basis = p->hw.static_w > 0 ? "static and dynamic" : "dynamic only";
+        s->power_basis = p->hw->static_w > 0 ? "static and dynamic" : "dynamic only";
         s->energy_j_per_frame = p->energy_per_run / b;
         s->power_w = p->energy_per_run / p->latency;
         s->fps_per_w = s->power_w > 0 ? s->fps / s->power_w : NAN;
