@@ -242,17 +242,13 @@ const char *nnperf_compute_model_name(int i);
 
 struct nnperf_whatif; /* a design change (advice, below): opaque */
 
-/* nnperf_predict_options.interval_s that skips the timeline stage (the series stay empty) */
-#define NNPERF_NO_TIMELINE (-1.0)
-
 struct nnperf_predict_options {
     const char *dtype; /* "int4", "int8", "fp16", "bf16", "fp32"; NULL = the platform's default */
     int batch; /* frames per run; 0 = those of the analysis's inputs (nnperf_analysis_batch), or the platform's
                 * frames_per_run when it is a multiple of them. Inputs bound at batch M run the graph batch / M
                 * times per run: batch must be a multiple of M (M = 1: any batch) */
     int memory_model;  /* enum nnperf_memory_model */
-    double interval_s; /* timeline interval; 0 = 0.5 ms; NNPERF_NO_TIMELINE: no timeline series (for a caller
-                        * that reads only the totals, such as a fit's hundreds of predictions) */
+    double interval_s; /* timeline interval; 0 = 0.5 ms (no_timeline, below: no series at all) */
     /* a design change to predict (from nnperf_advice_finding); NULL = the model as it is. It must come
      * from advice on the same analysis. */
     const struct nnperf_whatif *whatif;
@@ -267,7 +263,7 @@ struct nnperf_predict_options {
      * 0: refuse it (nnperf_analysis_check_bound) */
     int allow_unbound;
     /* 1: no timeline series (nnperf_prediction_interval_count gives 0 intervals; the summary's avg_utilization is computed all
-     * the same): for callers that read only the summary and the layers, such as sweeps */
+     * the same): for callers that read only the summary and the layers, such as sweeps and calibration's fits */
     int no_timeline;
 };
 

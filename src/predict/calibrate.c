@@ -311,8 +311,7 @@ enum nnperf_status perf_calibrate(struct hw_desc *hw, int dtype, struct perf_cal
     enum nnperf_status st = NNPERF_OK;
     const char *dt = hw_dtype_name(dtype);
     for (int i = 0; i < n && !st; i++) {
-        struct nnperf_predict_options o = {
-            .dtype = dt, .batch = 0, .memory_model = 0, .interval_s = NNPERF_NO_TIMELINE};
+        struct nnperf_predict_options o = {.dtype = dt, .batch = 0, .memory_model = 0, .no_timeline = 1};
         char err[512];
         st = nnperf_predict(in[i].analysis, &plat, &o, &preds[i], err, sizeof err);
         if (st) {

@@ -114,8 +114,7 @@ static double predict_row(const struct ct_row *r, const struct hw_desc *hw, stru
 {
     struct nnperf_platform plat = {*hw};
     /* no timeline: the fit reads the latency and throughput only, on each of its hundreds of predictions */
-    struct nnperf_predict_options o = {
-        .dtype = r->dtype, .batch = r->batch, .interval_s = NNPERF_NO_TIMELINE};
+    struct nnperf_predict_options o = {.dtype = r->dtype, .batch = r->batch, .no_timeline = 1};
     struct nnperf_prediction *p;
     char err[512];
     if (nnperf_predict(r->a, &plat, &o, &p, err, sizeof err) != NNPERF_OK) {

@@ -74,9 +74,7 @@ static enum nnperf_status read_options(struct nnperf_prediction *p, const struct
         st = diag_set(&p->d, NNPERF_E_USAGE, "unknown memory model %d", opts->memory_model);
     else if (opts->memory_model != NNPERF_MEMORY_DEFAULT)
         p->memory_model = opts->memory_model;
-    if (opts->interval_s == NNPERF_NO_TIMELINE)
-        p->interval_s = 0; /* pr_timeline: no series */
-    else if (opts->interval_s < 0)
+    if (opts->interval_s < 0)
         st = diag_set(&p->d, NNPERF_E_USAGE, "the timeline interval must be positive");
     else if (opts->interval_s > 0)
         p->interval_s = p->interval_opt = opts->interval_s;
