@@ -75,14 +75,20 @@ int cmd_compare(const struct cli_args *a)
             struct nnperf_prediction *p;
             struct nnperf_compare_cell *c = &cells[mi * P + hi];
             c->fps = c->latency_ms = c->ops_per_frame = c->ddr_bytes_per_frame = c->fps_per_w = NAN;
-            for (int b = 0; b < nb; b++) { /* the sweep for the latency-vs-throughput lines */
+            /* the sweep for the latency-vs-throughput lines: totals only (no timeline), and the batches after the
+             * first predicted share its lowering and fusion (nnperf_predict_batch, as `nnperf sweep` does) */
+            struct nnperf_prediction *like = NULL;
+            for (int b = 0; b < nb; b++) {
                 struct nnperf_predict_options bo = po;
                 struct nnperf_prediction *bp;
                 size_t k = (size_t)(mi * P + hi) * (size_t)nb + (size_t)b;
                 bo.batch = sweep_batches[b];
+                bo.no_timeline = 1;
                 sw_fps[k] = sw_lat[k] = sw_ddr[k] = sw_spill[k] = NAN;
                 cli_progress(++step, steps, cli_model_name(r.models[mi]));
-                if (nnperf_predict(an, plats[hi], &bo, &bp, errs[mi * P + hi], sizeof errs[0]) != NNPERF_OK)
+                if ((like ? nnperf_predict_batch(like, bo.batch, &bp, errs[mi * P + hi], sizeof errs[0])
+                          : nnperf_predict(an, plats[hi], &bo, &bp, errs[mi * P + hi], sizeof errs[0])) !=
+                    NNPERF_OK)
                     continue;
                 struct nnperf_prediction_summary bs;
                 nnperf_prediction_summary(bp, &bs);
@@ -90,8 +96,12 @@ int cmd_compare(const struct cli_args *a)
                 sw_lat[k] = bs.latency_s * 1e3;
                 sw_ddr[k] = bs.ddr_bytes_per_frame;
                 sw_spill[k] = bs.spill_bytes_per_frame;
-                nnperf_prediction_free(bp);
+                if (!like)
+                    like = bp;
+                else
+                    nnperf_prediction_free(bp);
             }
+            nnperf_prediction_free(like);
             cli_progress(++step, steps, cli_model_name(r.models[mi]));
             if (nnperf_predict(an, plats[hi], &po, &p, errs[mi * P + hi], sizeof errs[0]) != NNPERF_OK) {
                 c->error = errs[mi * P + hi];
