@@ -14,10 +14,11 @@
 #define RF_MAX 40 /* fields of one report */
 
 /* the formats a field is written in (.in) */
-#define RF_JSON  1u
-#define RF_CSV   2u
-#define RF_TABLE 4u
-#define RF_ALL   (RF_JSON | RF_CSV | RF_TABLE)
+#define RF_JSON    1u
+#define RF_CSV     2u
+#define RF_TABLE   4u
+#define RF_ALL     (RF_JSON | RF_CSV | RF_TABLE)
+#define RF_MACHINE (RF_JSON | RF_CSV) /* the formats for programs */
 
 enum rf_kind {
     RF_STR, /* const char * at .off; NULL: JSON null, CSV and table empty */

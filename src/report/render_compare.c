@@ -3,6 +3,7 @@
  * docs/json-schema.md), CSV or an HTML page (heatmap, tables, whole-model roofline, latency-vs-throughput lines,
  * accuracy pareto fronts). */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,108 @@ static int expected_error(const struct nnperf_compare_data *d, int p, int lng, c
     return 1;
 }
 
+/* ---- the machine-readable rows: one field table each for JSON and CSV (fields.h) ----
+ * The table and the HTML page are model x platform matrices (a column per platform), written below. */
+
+/* one model on one platform: a member of "cells" and a CSV row */
+struct cell_row {
+    const char *model, *platform, *dtype, *error, *power_basis;
+    double fps, latency_ms, ops_per_frame, ddr_bytes_per_frame, attained, fps_per_w, accuracy;
+};
+
+#define C(m) offsetof(struct cell_row, m)
+
+/* the JSON and CSV place fps_per_w differently: two fields, one per place */
+static const struct rf_field cell_fields[] = {
+    {.key = "model", .in = RF_MACHINE, .kind = RF_STR, .off = C(model)},
+    {.key = "platform", .in = RF_MACHINE, .kind = RF_STR, .off = C(platform)},
+    {.key = "dtype", .in = RF_MACHINE, .kind = RF_STR, .off = C(dtype)},
+    {.key = "fps", .in = RF_MACHINE, .kind = RF_NUM, .off = C(fps)},
+    {.key = "latency_ms", .in = RF_MACHINE, .kind = RF_NUM, .off = C(latency_ms)},
+    {.key = "ops_per_frame", .in = RF_MACHINE, .kind = RF_NUM, .off = C(ops_per_frame)},
+    {.key = "ddr_bytes_per_frame", .in = RF_MACHINE, .kind = RF_NUM, .off = C(ddr_bytes_per_frame)},
+    {.key = "attained_ops_per_s", .in = RF_JSON, .kind = RF_NUM, .off = C(attained)},
+    {.key = "fps_per_w", .in = RF_JSON, .kind = RF_NUM, .off = C(fps_per_w)},
+    {.key = "accuracy_percent", .in = RF_MACHINE, .kind = RF_NUM, .off = C(accuracy)},
+    {.key = "error", .in = RF_MACHINE, .kind = RF_STR, .off = C(error)},
+    {.key = "fps_per_w", .in = RF_CSV, .kind = RF_NUM, .off = C(fps_per_w)},
+    {.key = "power_basis", .in = RF_CSV, .kind = RF_STR, .off = C(power_basis)},
+};
+
+static struct cell_row cell_row(const struct nnperf_compare_data *d, int m, int p)
+{
+    const struct nnperf_compare_cell *c = &d->cells[m * d->n_platforms + p];
+    int ok = isfinite(c->fps);
+    return (struct cell_row){
+        .model = d->models[m],
+        .platform = d->platforms[p],
+        .dtype = d->dtypes ? d->dtypes[p] : NULL,
+        .error = ok         ? NULL
+                 : c->error ? c->error
+                            : "not predicted",
+        .power_basis = power_basis(d, p),
+        .fps = c->fps,
+        .latency_ms = ok ? c->latency_ms : NAN,
+        .ops_per_frame = ok ? c->ops_per_frame : NAN,
+        .ddr_bytes_per_frame = ok ? c->ddr_bytes_per_frame : NAN,
+        .attained = ok ? c->ops_per_frame * c->fps : NAN,
+        .fps_per_w = ok ? c->fps_per_w : NAN,
+        .accuracy = d->accuracy ? d->accuracy[m] : NAN,
+    };
+}
+
+/* one platform: a member of "platform_details" */
+struct platform_row {
+    const char *name, *dtype, *power_basis;
+    double peak_ops, ddr_bandwidth;
+    int p;
+};
+
+#define P(m) offsetof(struct platform_row, m)
+
+static void xe_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    const struct nnperf_compare_data *d = ctx;
+    if (d->expected_error_rows) {
+        struct nnperf_prediction_summary s = xe_of(d, ((const struct platform_row *)row)->p);
+        rep_json_expected_error(j, &s);
+    } else {
+        rj_null(j, key);
+    }
+}
+
+static const struct rf_field platform_fields[] = {
+    {.key = "name", .in = RF_JSON, .kind = RF_STR, .off = P(name)},
+    {.key = "dtype", .in = RF_JSON, .kind = RF_STR, .off = P(dtype)},
+    {.key = "peak_ops_per_s", .in = RF_JSON, .kind = RF_NUM, .off = P(peak_ops)},
+    {.key = "ddr_bytes_per_s", .in = RF_JSON, .kind = RF_NUM, .off = P(ddr_bandwidth)},
+    {.key = "power_basis", .in = RF_JSON, .kind = RF_STR, .off = P(power_basis)},
+    {.key = "expected_error", .in = RF_JSON, .kind = RF_FN, .json = xe_json},
+};
+
+/* one point of the batch sweep: a member of "sweep" */
+struct sweep_row {
+    const char *model, *platform, *bend;
+    int batch;
+    double fps, latency_ms, ddr_bytes_per_frame, spill_bytes_per_frame;
+    char why[320];
+};
+
+#define S(m) offsetof(struct sweep_row, m)
+
+static const struct rf_field sweep_fields[] = {
+    {.key = "model", .in = RF_JSON, .kind = RF_STR, .off = S(model)},
+    {.key = "platform", .in = RF_JSON, .kind = RF_STR, .off = S(platform)},
+    {.key = "batch", .in = RF_JSON, .kind = RF_INT, .off = S(batch)},
+    {.key = "fps", .in = RF_JSON, .kind = RF_NUM, .off = S(fps)},
+    {.key = "latency_ms", .in = RF_JSON, .kind = RF_NUM, .off = S(latency_ms)},
+    {.key = "ddr_bytes_per_frame", .in = RF_JSON, .kind = RF_NUM, .off = S(ddr_bytes_per_frame)},
+    {.key = "spill_bytes_per_frame", .in = RF_JSON, .kind = RF_NUM, .off = S(spill_bytes_per_frame)},
+    {.key = "bend", .in = RF_JSON, .kind = RF_STR, .off = S(bend)},
+};
+
+#define NF(f) ((int)(sizeof f / sizeof f[0]))
+
 static void render_json(const struct nnperf_compare_data *d, struct strbuf *sb)
 {
     int M = d->n_models, P = d->n_platforms;
@@ -87,64 +190,38 @@ static void render_json(const struct nnperf_compare_data *d, struct strbuf *sb)
     rj_arr(&j, "platforms", 0);
     for (int p = 0; p < P; p++) rj_str(&j, NULL, d->platforms[p]);
     rj_end(&j);
-    rj_arr(&j, "platform_details", 1);
+    struct rf_rows w;
+    rf_begin(&w, NNPERF_FORMAT_JSON, platform_fields, NF(platform_fields), d, sb, &j, "platform_details");
     for (int p = 0; p < P; p++) {
-        rj_obj(&j, NULL, 0);
-        rj_str(&j, "name", d->platforms[p]);
-        rj_str(&j, "dtype", d->dtypes ? d->dtypes[p] : NULL);
-        rj_num(&j, "peak_ops_per_s", ceiling(d->peak_ops, p));
-        rj_num(&j, "ddr_bytes_per_s", ceiling(d->ddr_bandwidth, p));
-        rj_str(&j, "power_basis", power_basis(d, p));
-        if (d->expected_error_rows) {
-            struct nnperf_prediction_summary s = xe_of(d, p);
-            rep_json_expected_error(&j, &s);
-        } else {
-            rj_null(&j, "expected_error");
-        }
-        rj_end(&j);
+        struct platform_row r = {d->platforms[p],         d->dtypes ? d->dtypes[p] : NULL, power_basis(d, p),
+                                 ceiling(d->peak_ops, p), ceiling(d->ddr_bandwidth, p),    p};
+        rf_row(&w, &r);
     }
-    rj_end(&j);
-    rj_arr(&j, "cells", 1);
+    rf_end(&w, sb, 0, 0, NULL);
+    rf_begin(&w, NNPERF_FORMAT_JSON, cell_fields, NF(cell_fields), d, sb, &j, "cells");
     for (int m = 0; m < M; m++)
         for (int p = 0; p < P; p++) {
-            const struct nnperf_compare_cell *c = &d->cells[m * P + p];
-            int ok = isfinite(c->fps);
-            rj_obj(&j, NULL, 0);
-            rj_str(&j, "model", d->models[m]);
-            rj_str(&j, "platform", d->platforms[p]);
-            rj_str(&j, "dtype", d->dtypes ? d->dtypes[p] : NULL);
-            rj_num(&j, "fps", c->fps);
-            rj_num(&j, "latency_ms", ok ? c->latency_ms : NAN);
-            rj_num(&j, "ops_per_frame", ok ? c->ops_per_frame : NAN);
-            rj_num(&j, "ddr_bytes_per_frame", ok ? c->ddr_bytes_per_frame : NAN);
-            rj_num(&j, "attained_ops_per_s", ok ? c->ops_per_frame * c->fps : NAN);
-            rj_num(&j, "fps_per_w", ok ? c->fps_per_w : NAN);
-            rj_num(&j, "accuracy_percent", d->accuracy ? d->accuracy[m] : NAN);
-            rj_str(&j, "error", ok ? NULL : c->error ? c->error : "not predicted");
-            rj_end(&j);
+            struct cell_row r = cell_row(d, m, p);
+            rf_row(&w, &r);
         }
-    rj_end(&j);
+    rf_end(&w, sb, 0, 0, NULL);
     if (d->n_batches) { /* the batch sweep: one entry per model, platform and batch */
-        rj_arr(&j, "sweep", 1);
+        rf_begin(&w, NNPERF_FORMAT_JSON, sweep_fields, NF(sweep_fields), d, sb, &j, "sweep");
         for (int m = 0; m < M; m++)
             for (int p = 0; p < P; p++)
                 for (int b = 0; b < d->n_batches; b++) {
                     size_t k = ((size_t)m * (size_t)P + (size_t)p) * (size_t)d->n_batches + (size_t)b;
-                    char r[320];
+                    struct sweep_row r;
                     int ok = isfinite(d->sweep_fps[k]);
-                    rj_obj(&j, NULL, 0);
-                    rj_str(&j, "model", d->models[m]);
-                    rj_str(&j, "platform", d->platforms[p]);
-                    rj_int(&j, "batch", d->batches[b]);
-                    rj_num(&j, "fps", d->sweep_fps[k]);
-                    rj_num(&j, "latency_ms", ok ? d->sweep_latency_ms[k] : NAN);
-                    rj_num(&j, "ddr_bytes_per_frame", ok && d->sweep_ddr_bytes ? d->sweep_ddr_bytes[k] : NAN);
-                    rj_num(&j, "spill_bytes_per_frame",
-                           ok && d->sweep_spill_bytes ? d->sweep_spill_bytes[k] : NAN);
-                    rj_str(&j, "bend", sweep_bend(d, m, p, b, r, sizeof r) ? r : NULL);
-                    rj_end(&j);
+                    r.model = d->models[m], r.platform = d->platforms[p], r.batch = d->batches[b];
+                    r.fps = d->sweep_fps[k];
+                    r.latency_ms = ok ? d->sweep_latency_ms[k] : NAN;
+                    r.ddr_bytes_per_frame = ok && d->sweep_ddr_bytes ? d->sweep_ddr_bytes[k] : NAN;
+                    r.spill_bytes_per_frame = ok && d->sweep_spill_bytes ? d->sweep_spill_bytes[k] : NAN;
+                    r.bend = sweep_bend(d, m, p, b, r.why, sizeof r.why) ? r.why : NULL;
+                    rf_row(&w, &r);
                 }
-        rj_end(&j);
+        rf_end(&w, sb, 0, 0, NULL);
     }
     rj_arr(&j, "warnings", 1);
     for (int i = 0; d->warnings && i < d->n_warnings; i++) rj_str(&j, NULL, d->warnings[i]);
@@ -176,28 +253,14 @@ static int any_power(const struct nnperf_compare_data *d)
 
 static void render_csv(const struct nnperf_compare_data *d, struct strbuf *sb)
 {
-    struct rep_csv c;
-    rc_init(&c, sb);
-    rc_header(&c,
-              "model,platform,dtype,fps,latency_ms,ops_per_frame,ddr_bytes_per_frame,accuracy_percent,error,"
-              "fps_per_w,power_basis");
+    struct rf_rows w;
+    rf_begin(&w, NNPERF_FORMAT_CSV, cell_fields, NF(cell_fields), d, sb, NULL, NULL);
     for (int m = 0; m < d->n_models; m++)
         for (int p = 0; p < d->n_platforms; p++) {
-            const struct nnperf_compare_cell *cell = &d->cells[m * d->n_platforms + p];
-            int ok = isfinite(cell->fps);
-            rc_str(&c, d->models[m]);
-            rc_str(&c, d->platforms[p]);
-            rc_str(&c, d->dtypes ? d->dtypes[p] : "");
-            rc_num(&c, cell->fps);
-            rc_num(&c, ok ? cell->latency_ms : NAN);
-            rc_num(&c, ok ? cell->ops_per_frame : NAN);
-            rc_num(&c, ok ? cell->ddr_bytes_per_frame : NAN);
-            rc_num(&c, d->accuracy ? d->accuracy[m] : NAN);
-            rc_str(&c, ok ? "" : cell->error ? cell->error : "not predicted");
-            rc_num(&c, ok ? cell->fps_per_w : NAN);
-            rc_str(&c, power_basis(d, p) ? power_basis(d, p) : "");
-            rc_end(&c);
+            struct cell_row r = cell_row(d, m, p);
+            rf_row(&w, &r);
         }
+    rf_end(&w, sb, 0, 0, NULL);
 }
 
 /* FPS and latency: a table per block of platforms that fits the width */
