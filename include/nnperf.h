@@ -623,11 +623,11 @@ enum nnperf_status nnperf_validate(const struct nnperf_prediction *p, const char
                                    enum nnperf_format fmt, char **out, size_t *len, double *predicted_s,
                                    double *measured_s, char *err, size_t errlen);
 /* The measured time per run of each layer of p (matched by name as nnperf_validate does): layer_us[i] for
- * i < min(cap, layer count), microseconds; *unmatched_us the kernels no layer matched, *run_us the median whole run
- * (either may be NULL). Errors: those of reading the profile, naming the file. */
+ * i < min(cap, layer count), microseconds; *unmatched_us the kernels no layer matched, *run_us the median whole run,
+ * *runs the number of profiled runs (each may be NULL). Errors: those of reading the profile, naming the file. */
 enum nnperf_status nnperf_profile_layer_times(const struct nnperf_prediction *p, const char *profile,
                                               double *layer_us, int cap, double *unmatched_us, double *run_us,
-                                              char *err, size_t errlen);
+                                              int *runs, char *err, size_t errlen);
 /* `nnperf validate --format trace`: one Chrome trace-event document with two processes, the prediction's timeline
  * (as NNPERF_FORMAT_TRACE) and the measured profile's layers laid end to end in execution order (each as long as
  * its measured time per run, then the kernels no layer matched), so both open side by side in ui.perfetto.dev.

@@ -71,6 +71,7 @@ static const char *people(const struct rf_field *f, struct rf_cell *c)
     case RF_P_SI: rep_si(c->buf, sizeof c->buf, c->x, f->unit ? f->unit : ""); break;
     case RF_P_TIME: rep_time(c->buf, sizeof c->buf, c->x); break;
     case RF_P_PCT: rep_pct(c->buf, sizeof c->buf, c->x); break;
+    case RF_P_FIX1: c_snprintf(c->buf, sizeof c->buf, "%.1f", c->x); break;
     case RF_P_FIX2: c_snprintf(c->buf, sizeof c->buf, "%.2f", c->x); break;
     }
     return c->buf;

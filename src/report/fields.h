@@ -33,6 +33,7 @@ enum rf_people {
     RF_P_SI,   /* rep_si with .unit */
     RF_P_TIME, /* rep_time of the value in seconds (before .scale) */
     RF_P_PCT,  /* rep_pct of a fraction */
+    RF_P_FIX1, /* "%.1f" */
     RF_P_FIX2  /* "%.2f" */
 };
 

@@ -159,7 +159,7 @@ enum nnperf_status nnperf_validate_trace(const struct nnperf_prediction *p, cons
         if (err && errlen) snprintf(err, errlen, "out of memory");
         return NNPERF_E_NOMEM;
     }
-    st = nnperf_profile_layer_times(p, profile, us, v.n, &unmatched, &run, err, errlen);
+    st = nnperf_profile_layer_times(p, profile, us, v.n, &unmatched, &run, NULL, err, errlen);
     if (st) {
         free(us);
         rep_view_free(&v);
