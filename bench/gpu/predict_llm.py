@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""predict_llm.py - `nnperf llm --config` against the decoder rows measured on an H100 with PyTorch
+(bench/llm/measured_h100.csv, bench/gpu/README.md): first-token latency and static-batch output tokens/s, each row
+with the prediction and its error, then the median |error| (every row is a test row).
+
+usage: python3 bench/gpu/predict_llm.py [--nnperf build/nnperf]
+"""
+import argparse
+import csv
+import os
+import statistics
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench", "llm"))
+from published import run  # noqa: E402  (one way to run nnperf and read its JSON)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nnperf", default=os.path.join(ROOT, "build", "nnperf"))
+    a = ap.parse_args()
+    with open(os.path.join(ROOT, "bench", "llm", "measured_h100.csv")) as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    print("| quantity | batch | prompt / generate | measured | eager | predicted | error |")
+    print("|---|---:|---|---:|---:|---:|---:|")
+    errs = []
+    for r in rows:
+        cmd = [a.nnperf, "llm", "--config", os.path.join(ROOT, "tests", "data", "llm", "configs", r["model"] + ".json"),
+               "--hw", "h100-sxm", "--prompt", r["prompt"], "--generate", r["generate"], "--batch", r["batch"],
+               "--format", "json"]
+        d, why = run(cmd)
+        if d is None:
+            sys.exit(f"{r}: {why}")
+        s = d["summary"]
+        q = s["ttft_ms"] if r["quantity"] == "ttft_ms" else s["batch"] * s["generate"] / (s["e2e_ms"] / 1e3)
+        e = q / float(r["value"]) - 1
+        errs.append(abs(e))
+        print(f"| {r['quantity']} | {r['batch']} | {r['prompt']} / {r['generate']} | {float(r['value']):.4g} | "
+              f"{float(r['eager_value']):.4g} | {q:.4g} | {100 * e:+.1f}% |")
+    print(f"\ntest: {len(errs)} rows, median |error| {100 * statistics.median(errs):.1f}%, max {100 * max(errs):.1f}%")
+
+
+if __name__ == "__main__":
+    main()
