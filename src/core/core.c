@@ -337,6 +337,133 @@ void sb_printf(struct strbuf *s, const char *fmt, ...)
     free(big);
 }
 
+/* The first of "%.15g", "%.16g", "%.17g" that reads back as x (the slow, general way: printf and strtod). */
+static void exact_printf(char *b, size_t n, double x)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        c_snprintf(b, n, "%.*g", prec, x);
+        if (c_strtod(b, NULL) == x) return;
+    }
+}
+
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 exact_u128;
+
+/* exact_printf's text for a non-integer x with 1e-6 <= |x| < 2^53, in exact integer arithmetic (no printf, no
+ * strtod); 0 for any other x (the caller then takes exact_printf). With x = m / 2^E (m the 53-bit significand) and
+ * s chosen so that N = floor(x * 10^s) has 17 digits, M = m * 10^s = x * 10^s * 2^E is an exact integer below 2^127:
+ * - printf's "%.Pg" is x rounded to P significant digits, ties to even (glibc rounds the exact binary value in the
+ *   current rounding mode, to nearest): the 17-digit N with its remainder M mod 2^E, rounded at digit P;
+ * - strtod reads a decimal D back as x when D lies within half a gap of x (a quarter below a power of two, where the
+ *   gap below halves), a tie going to the even significand: |D * 10^s * 2^E - M| against 10^s / 2 (or / 4);
+ * - the text is "%g"'s: style e when the rounded exponent is below -4 or at least P, trailing zeros dropped.
+ * tests/unit/test_report.c compares it with exact_printf's way over random and edge-case doubles. */
+static int exact_fast(char *b, size_t n, double x)
+{
+    static const uint64_t p10[20] = {1ull,
+                                     10ull,
+                                     100ull,
+                                     1000ull,
+                                     10000ull,
+                                     100000ull,
+                                     1000000ull,
+                                     10000000ull,
+                                     100000000ull,
+                                     1000000000ull,
+                                     10000000000ull,
+                                     100000000000ull,
+                                     1000000000000ull,
+                                     10000000000000ull,
+                                     100000000000000ull,
+                                     1000000000000000ull,
+                                     10000000000000000ull,
+                                     100000000000000000ull,
+                                     1000000000000000000ull,
+                                     10000000000000000000ull};
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    int bexp = (int)(bits >> 52 & 0x7ff);
+    if (n < 32 || bexp == 0 || bexp == 0x7ff) return 0;
+    uint64_t m = (bits & ((1ull << 52) - 1)) | 1ull << 52;
+    int E = 1075 - bexp; /* x = m / 2^E */
+    if (E <= 0 || E > 80) return 0;
+    /* 10^X <= |x| < 10^(X+1): X is floor(log10(2) * k) or one more, where 2^k <= |x| < 2^(k+1) */
+    int k = 52 - E;
+    int X = k >= 0 ? (k * 78913) >> 18 : -((-k * 78913 + 262143) >> 18); /* floor(k * log10(2)), |k| < 1600 */
+    if (X < -6 || X > 15) return 0;
+    int s = 16 - X;
+    exact_u128 pw = s <= 19 ? p10[s] : (exact_u128)p10[19] * p10[s - 19];
+    exact_u128 M = (exact_u128)m * pw;
+    uint64_t N = (uint64_t)(M >> E);
+    if (N >= p10[17]) { /* X one more */
+        X++;
+        s--;
+        pw = s <= 19 ? p10[s] : (exact_u128)p10[19] * p10[s - 19];
+        M = (exact_u128)m * pw;
+        N = (uint64_t)(M >> E);
+    }
+    if (N < p10[16] || N >= p10[17]) return 0; /* cannot happen; the general way then */
+    exact_u128 T = (exact_u128)1 << E, r = M & (T - 1);
+    int P;
+    uint64_t q = 0;
+    for (P = 15; P <= 17; P++) {
+        uint64_t div = p10[17 - P];
+        q = N / div;
+        exact_u128 half2 = 2 * ((exact_u128)(N % div) * T + r), unit = (exact_u128)div * T;
+        if (half2 > unit || (half2 == unit && (q & 1))) q++;
+        exact_u128 Y = (exact_u128)(q * div) * T;
+        exact_u128 d = Y >= M ? Y - M : M - Y;
+        exact_u128 dk = d * (Y < M && m == 1ull << 52 ? 4 : 2);
+        if (dk < pw || (dk == pw && !(m & 1))) break;
+    }
+    if (P > 17) return 0; /* 17 digits always read back: cannot happen */
+    if (q == p10[P]) {    /* rounded up to the next power of ten */
+        q = p10[P - 1];
+        X++;
+    }
+    char dg[20];
+    for (int i = P - 1; i >= 0; i--) {
+        dg[i] = (char)('0' + q % 10);
+        q /= 10;
+    }
+    int nd = P;
+    while (nd > 1 && dg[nd - 1] == '0') nd--;
+    char *o = b;
+    if (bits >> 63) *o++ = '-';
+    if (X < -4 || X >= P) {
+        *o++ = dg[0];
+        if (nd > 1) {
+            *o++ = '.';
+            for (int i = 1; i < nd; i++) *o++ = dg[i];
+        }
+        int e = X < 0 ? -X : X;
+        *o++ = 'e';
+        *o++ = X < 0 ? '-' : '+';
+        *o++ = (char)('0' + e / 10);
+        *o++ = (char)('0' + e % 10);
+    } else if (X >= 0) {
+        for (int i = 0; i <= X; i++) *o++ = dg[i];
+        if (nd > X + 1) {
+            *o++ = '.';
+            for (int i = X + 1; i < nd; i++) *o++ = dg[i];
+        }
+    } else {
+        *o++ = '0';
+        *o++ = '.';
+        for (int i = 0; i < -X - 1; i++) *o++ = '0';
+        for (int i = 0; i < nd; i++) *o++ = dg[i];
+    }
+    *o = 0;
+    return 1;
+}
+#else
+static int exact_fast(char *b, size_t n, double x)
+{
+    (void)b, (void)n, (void)x;
+    return 0;
+}
+#endif
+
 void core_exact(char *b, size_t n, double x)
 {
     if (!isfinite(x)) {
@@ -357,10 +484,7 @@ void core_exact(char *b, size_t n, double x)
         if (n) b[i < n ? i : n - 1] = 0;
         return;
     }
-    for (int prec = 15; prec <= 17; prec++) {
-        c_snprintf(b, n, "%.*g", prec, x);
-        if (c_strtod(b, NULL) == x) return;
-    }
+    if (!exact_fast(b, n, x)) exact_printf(b, n, x);
 }
 
 int core_utf8_len(const char *p, unsigned *cp)

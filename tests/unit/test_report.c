@@ -4,6 +4,7 @@
  * builder. */
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -408,11 +409,73 @@ static void test_why(const char *model, const char *platform)
     nnperf_model_free(m);
 }
 
+/* core_exact's text is the first of "%.15g", "%.16g", "%.17g" that reads back as x (its definition, computed here
+ * with printf and strtod) for doubles of every kind its integer-arithmetic way covers and the edges of that way:
+ * random bit patterns, short decimals, quotients, powers of two and their neighbours (where the gap below halves),
+ * dyadic fractions whose 18th digit is a tie. */
+static uint64_t xs_state = 0x9e3779b97f4a7c15ull;
+static uint64_t xs_next(void)
+{
+    xs_state ^= xs_state << 13;
+    xs_state ^= xs_state >> 7;
+    xs_state ^= xs_state << 17;
+    return xs_state;
+}
+
+static int exact_bad;
+static void exact_same(double x)
+{
+    char got[40], want[64];
+    core_exact(got, sizeof got, x);
+    if (isfinite(x) && x == floor(x) && fabs(x) < 9007199254740992.0) return; /* integers: digits by hand */
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(want, sizeof want, "%.*g", prec, x);
+        if (strtod(want, NULL) == x) break;
+    }
+    if (!isfinite(x)) strcpy(want, "null");
+    if (strcmp(got, want) && exact_bad++ < 10)
+        fprintf(stderr, "core_exact(%a): \"%s\", printf: \"%s\"\n", x, got, want);
+}
+
+static void test_exact(void)
+{
+    for (int i = 0; i < 40000; i++) { /* random bits with binary exponents from 2^-24 to 2^56 */
+        uint64_t r = xs_next(), bits = (r & ((1ull << 52) - 1)) | (uint64_t)(1023 - 24 + (int)(r >> 52) % 81)
+                                                                      << 52;
+        double x;
+        memcpy(&x, &bits, sizeof x);
+        exact_same(x);
+        exact_same(-x);
+    }
+    for (int i = 0; i < 20000; i++) { /* anywhere, subnormals and huge values included */
+        uint64_t bits = xs_next();
+        double x;
+        memcpy(&x, &bits, sizeof x);
+        exact_same(x);
+    }
+    for (int i = 0; i < 40000; i++) { /* short decimals and quotients, as reports hold */
+        uint64_t r = xs_next();
+        exact_same((double)(r % 100000) / pow(10, (double)((r >> 40) % 12)));
+        exact_same((double)(r % 1000003 + 1) / (double)((r >> 24) % 9973 + 1));
+        exact_same((double)(r >> 11) / 9007199254740992.0 * pow(10, (double)((r >> 3) % 22) - 6));
+    }
+    for (int e = -24; e <= 54; e++) { /* powers of two, their neighbours, ties at the 18th digit */
+        exact_same(nextafter(ldexp(1, e), 0));
+        for (int k = -3; k <= 3; k++) {
+            exact_same(ldexp(1, e) + ldexp(k, e - 52));
+            exact_same(ldexp(1, e) * (1 + ldexp(1, -17 - k)));
+        }
+    }
+    for (int j = 1; j < 5000; j++) exact_same((double)j / 131072);
+    CHECK(exact_bad == 0);
+}
+
 int main(void)
 {
     test_why("models/resnet50.onnx", "horizon-j5");
     test_why("tests/data/predict/shortcut.onnx", "zcu102-dpu");
     test_fmt();
+    test_exact();
     test_json();
     test_table();
     test_options();
