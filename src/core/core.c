@@ -522,9 +522,16 @@ int core_text_char(const char *p)
     return n;
 }
 
+/* past the printable ASCII bytes at p (' ' to '~', which core_text_char takes one at a time) */
+static const char *skip_ascii(const char *p)
+{
+    while ((unsigned char)(*p - 0x20) < 0x5f) p++;
+    return p;
+}
+
 int core_text_plain(const char *p)
 {
-    for (int n; *p; p += n)
+    for (int n; *(p = skip_ascii(p)); p += n)
         if (!(n = core_text_char(p))) return 0;
     return 1;
 }
@@ -532,7 +539,7 @@ int core_text_plain(const char *p)
 void sb_put_text(struct strbuf *s, const char *p, const char *keep)
 {
     const char *run = p; /* printable characters are appended in one go */
-    while (*p) {
+    while (*(p = skip_ascii(p))) {
         int n = core_text_char(p);
         if (n) {
             p += n;
@@ -557,10 +564,12 @@ static const unsigned char json_esc[256] = {
 
 void sb_json_str(struct strbuf *s, const char *p)
 {
-    size_t n = strlen(p);
-    /* the common case, nothing to escape: quotes and bytes in one copy */
-    const unsigned char *c = (const unsigned char *)p, *end = c + n;
-    while (c < end && !json_esc[*c]) c++;
+    /* the common case, nothing to escape: quotes and bytes in one copy (the NUL is one of the bytes json_esc flags,
+     * so one pass finds both the length and whether anything needs escaping) */
+    const unsigned char *c = (const unsigned char *)p;
+    while (!json_esc[*c]) c++;
+    size_t n = *c ? strlen(p) : (size_t)(c - (const unsigned char *)p);
+    const unsigned char *end = (const unsigned char *)p + n;
     if (c == end) {
         if (!sb_room(s, n + 2)) return;
         char *o = s->p + s->len;
