@@ -3,10 +3,12 @@
  * out_offset, operation, kernel_size, pad, activate, max_pool/avg_pool, pool_stride, eltwise, in_sequences,
  * write_gap, flatten, streaming, quantization; the keys and values the vendor's loader reads, [AI8X-SYNTHESIS] in docs/sources.md), which
  * that loader accepts as written. Output is deterministic: fixed formats, C locale number printing, no timestamps. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../core/yamlw.h"
+#include "../report/fields.h"
 #include "mcu.h"
 
 const char *mcu_op_name(int op)
@@ -85,6 +87,315 @@ static void put_msgs(struct strbuf *sb, const struct mcu_msgs *ms)
     }
 }
 
+/* ---- a layer's columns: the JSON's members and the two tables' columns (fields.h) ----
+ * ctx is the plan. The fields up to PLAN_AT are the layer program's table, those from PLAN_AT the plan's; the JSON
+ * walks them all. */
+
+#define L(m) offsetof(struct mcu_layer, m)
+
+static void index_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    c->i = (const struct mcu_layer *)row - ((const struct mcu_plan *)ctx)->layers;
+    c->is_num = c->is_int = 1;
+}
+
+static void operation_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    c->s = op_of(row);
+}
+
+static void program_op_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const struct mcu_layer *l = row;
+    snprintf(c->buf, sizeof c->buf, "%s%s", op_of(l), l->flatten ? "+flat" : "");
+    c->s = c->buf;
+}
+
+static void kernel_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    kernel_str(c->buf, sizeof c->buf, row);
+    c->s = c->buf;
+}
+
+static void pool_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    pool_str(c->buf, sizeof c->buf, row);
+    c->s = c->buf;
+}
+
+static void act_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    c->s = act_name(((const struct mcu_layer *)row)->act);
+}
+
+/* the element-wise operation: JSON null and "-" in the table when none */
+static void elt_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const struct mcu_layer *l = row;
+    c->s = l->elt ? mcu_elt_name(l->elt) : NULL;
+    c->text = l->elt ? NULL : "-";
+}
+
+static void inputs_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    seq_str(c->buf, sizeof c->buf, row);
+    c->s = c->buf;
+}
+
+static void dims_cell(char *b, size_t n, int h, int w, struct rf_cell *c)
+{
+    snprintf(b, n, "%dx%d", h, w);
+    c->s = b;
+}
+
+static void in_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const struct mcu_layer *l = row;
+    dims_cell(c->buf, sizeof c->buf, l->in_h, l->in_w, c);
+}
+
+static void out_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const struct mcu_layer *l = row;
+    dims_cell(c->buf, sizeof c->buf, l->out_h, l->out_w, c);
+}
+
+static void nodes_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const struct mcu_layer *l = row;
+    c->s = l->passthrough ? l->name : l->nodes;
+}
+
+static void mask_cell(uint64_t m, struct rf_cell *c)
+{
+    snprintf(c->buf, sizeof c->buf, "0x%016llx", (unsigned long long)m);
+    c->s = c->buf;
+}
+
+static void processors_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    mask_cell(((const struct mcu_layer *)row)->in_mask, c);
+}
+
+static void out_processors_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    mask_cell(((const struct mcu_layer *)row)->out_mask, c);
+}
+
+static void offset_cell(int64_t off, struct rf_cell *c)
+{
+    snprintf(c->buf, sizeof c->buf, "0x%04llx", (unsigned long long)off);
+    c->s = c->buf;
+}
+
+static void in_offset_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    offset_cell(((const struct mcu_layer *)row)->in_offset, c);
+}
+
+static void out_offset_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    offset_cell(((const struct mcu_layer *)row)->out_offset, c);
+}
+
+static void kernel_words_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const struct mcu_layer *l = row;
+    if (l->kern_len)
+        snprintf(c->buf, sizeof c->buf, "%d-%d", l->kern_offset, l->kern_offset + l->kern_len - 1);
+    else
+        snprintf(c->buf, sizeof c->buf, "-");
+    c->s = c->buf;
+}
+
+static void bias_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const struct mcu_layer *l = row;
+    if (l->bias_group >= 0)
+        snprintf(c->buf, sizeof c->buf, "g%d+%d", l->bias_group, l->bias_offset);
+    else
+        snprintf(c->buf, sizeof c->buf, "-");
+    c->s = c->buf;
+}
+
+static void latency_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    c->x = (double)((const struct mcu_layer *)row)->cycles * 1e6 / ((const struct mcu_plan *)ctx)->clock_hz;
+    c->is_num = 1;
+}
+
+/* JSON members that are arrays or objects */
+static void pair(struct rep_json *j, const char *key, int a, int b)
+{
+    rj_arr(j, key, 0);
+    rj_int(j, NULL, a);
+    rj_int(j, NULL, b);
+    rj_end(j);
+}
+
+static void kernel_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx;
+    pair(j, key, ((const struct mcu_layer *)row)->kh, ((const struct mcu_layer *)row)->kw);
+}
+
+static void in_dims_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx;
+    pair(j, key, ((const struct mcu_layer *)row)->in_h, ((const struct mcu_layer *)row)->in_w);
+}
+
+static void pooled_dims_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx;
+    pair(j, key, ((const struct mcu_layer *)row)->pooled_h, ((const struct mcu_layer *)row)->pooled_w);
+}
+
+static void out_dims_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx;
+    pair(j, key, ((const struct mcu_layer *)row)->out_h, ((const struct mcu_layer *)row)->out_w);
+}
+
+static void pool_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx;
+    const struct mcu_layer *l = row;
+    if (!l->pool) {
+        rj_null(j, key);
+        return;
+    }
+    rj_obj(j, key, 0);
+    rj_str(j, "type", l->pool == MCU_POOL_MAX ? "max" : "avg");
+    pair(j, "size", l->pool_kh, l->pool_kw);
+    rj_int(j, "stride", l->pool_stride);
+    rj_bool(j, "first", l->pool_first);
+    rj_end(j);
+}
+
+static void in_sequences_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx;
+    const struct mcu_layer *l = row;
+    rj_arr(j, key, 0);
+    for (int k = 0; k < l->n_in; k++) rj_int(j, NULL, l->in_seq[k]);
+    rj_end(j);
+}
+
+#define RF_JT (RF_JSON | RF_TABLE)
+
+static const struct rf_field layer_fields[] = {
+    /* the layer program */
+    {.key = "index", .col = {"#", 1, 0, 0, 0}, .in = RF_JT, .kind = RF_FN, .fn = index_cell},
+    {.key = "name", .in = RF_JSON, .kind = RF_STR, .off = L(name)},
+    {.key = "nodes", .in = RF_JSON, .kind = RF_STR, .off = L(nodes)},
+    {.key = "operation", .in = RF_JSON, .kind = RF_FN, .fn = operation_cell},
+    {.col = {"operation", 0, 0, 0, 0}, .in = RF_TABLE, .kind = RF_FN, .fn = program_op_cell},
+    {.key = "kernel",
+     .col = {"kernel", 0, 0, 0, 0},
+     .in = RF_JT,
+     .kind = RF_FN,
+     .fn = kernel_cell,
+     .json = kernel_json},
+    {.key = "pad", .col = {"pad", 1, 0, 0, 0}, .in = RF_JT, .kind = RF_INT, .off = L(pad)},
+    {.key = "stride", .in = RF_JSON, .kind = RF_INT, .off = L(stride)},
+    {.key = "groups", .in = RF_JSON, .kind = RF_INT, .off = L(groups)},
+    {.key = "pool",
+     .col = {"pool", 0, 0, 0, 0},
+     .in = RF_JT,
+     .kind = RF_FN,
+     .fn = pool_cell,
+     .json = pool_json},
+    {.key = "activation", .col = {"act", 0, 0, 0, 0}, .in = RF_JT, .kind = RF_FN, .fn = act_cell},
+    {.key = "eltwise", .col = {"elt", 0, 0, 0, 0}, .in = RF_JT, .kind = RF_FN, .fn = elt_cell},
+    {.key = "in_sequences",
+     .col = {"inputs", 0, 0, 0, 0},
+     .in = RF_JT,
+     .kind = RF_FN,
+     .fn = inputs_cell,
+     .json = in_sequences_json},
+    {.key = "flatten", .in = RF_JSON, .kind = RF_BOOL, .off = L(flatten)},
+    {.key = "in_channels", .col = {"in ch", 1, 0, 0, 0}, .in = RF_JT, .kind = RF_INT, .off = L(in_ch)},
+    {.key = "out_channels", .col = {"out ch", 1, 0, 0, 0}, .in = RF_JT, .kind = RF_INT, .off = L(out_ch)},
+    {.key = "in_dims",
+     .col = {"in", 0, 0, 0, 0},
+     .in = RF_JT,
+     .kind = RF_FN,
+     .fn = in_cell,
+     .json = in_dims_json},
+    {.key = "pooled_dims", .in = RF_JSON, .kind = RF_FN, .json = pooled_dims_json},
+    {.key = "out_dims",
+     .col = {"out", 0, 0, 0, 0},
+     .in = RF_JT,
+     .kind = RF_FN,
+     .fn = out_cell,
+     .json = out_dims_json},
+    {.key = "passes", .col = {"passes", 1, 0, 0, 0}, .in = RF_JT, .kind = RF_INT, .off = L(passes)},
+    {.key = "weights", .in = RF_JSON, .kind = RF_I64, .off = L(weights)},
+    {.key = "macs", .in = RF_JSON, .kind = RF_U64, .off = L(macs)},
+    {.col = {"nodes", 0, 0, 0, 0}, .in = RF_TABLE, .kind = RF_FN, .fn = nodes_cell},
+    /* the plan (PLAN_AT) */
+    {.col = {"#", 1, 0, 0, 0}, .in = RF_TABLE, .kind = RF_FN, .fn = index_cell},
+    {.key = "processors",
+     .col = {"processors", 0, 0, 0, 0},
+     .in = RF_JT,
+     .kind = RF_FN,
+     .fn = processors_cell},
+    {.key = "output_processors",
+     .col = {"output procs", 0, 0, 0, 0},
+     .in = RF_JT,
+     .kind = RF_FN,
+     .fn = out_processors_cell},
+    {.key = "in_offset", .in = RF_JSON, .kind = RF_I64, .off = L(in_offset)},
+    {.col = {"in_offset", 0, 0, 0, 0}, .in = RF_TABLE, .kind = RF_FN, .fn = in_offset_cell},
+    {.key = "out_offset", .in = RF_JSON, .kind = RF_I64, .off = L(out_offset)},
+    {.col = {"out_offset", 0, 0, 0, 0}, .in = RF_TABLE, .kind = RF_FN, .fn = out_offset_cell},
+    {.key = "write_gap", .col = {"gap", 1, 0, 0, 0}, .in = RF_JT, .kind = RF_INT, .off = L(write_gap)},
+    {.key = "out_bytes", .in = RF_JSON, .kind = RF_I64, .off = L(out_bytes)},
+    {.key = "kernel_offset", .in = RF_JSON, .kind = RF_INT, .off = L(kern_offset)},
+    {.key = "kernel_words", .in = RF_JSON, .kind = RF_INT, .off = L(kern_len)},
+    {.col = {"kernel words", 0, 0, 0, 0}, .in = RF_TABLE, .kind = RF_FN, .fn = kernel_words_cell},
+    {.key = "bias_group", .in = RF_JSON, .kind = RF_INT, .off = L(bias_group)},
+    {.key = "bias_offset", .in = RF_JSON, .kind = RF_INT, .off = L(bias_offset)},
+    {.col = {"bias", 0, 0, 0, 0}, .in = RF_TABLE, .kind = RF_FN, .fn = bias_cell},
+    {.key = "weight_bits", .in = RF_JSON, .kind = RF_INT, .off = L(weight_bits)},
+    {.key = "streaming", .in = RF_JSON, .kind = RF_BOOL, .off = L(streaming)},
+    {.key = "cycles", .col = {"cycles", 1, 0, 0, 0}, .in = RF_JT, .kind = RF_U64, .off = L(cycles)},
+    {.key = "latency_us",
+     .col = {"us", 1, 0, 0, 0},
+     .in = RF_JT,
+     .kind = RF_FN,
+     .fn = latency_cell,
+     .people = RF_P_FIX2},
+};
+#define N_FIELDS ((int)(sizeof layer_fields / sizeof layer_fields[0]))
+#define PLAN_AT  23 /* the first field of the plan's table */
+
+/* the layers as one of the two tables (fields [from, to)), after 2 spaces */
+static void layer_table(const struct mcu_plan *p, int from, int to, struct strbuf *sb)
+{
+    struct rf_rows w;
+    rf_begin(&w, NNPERF_FORMAT_TABLE, layer_fields + from, to - from, p, sb, NULL, NULL);
+    for (int i = 0; i < p->n_layers; i++) rf_row(&w, &p->layers[i]);
+    rf_end(&w, sb, 0, 2, NULL);
+}
+
 static void render_table(const struct mcu_plan *p, struct strbuf *sb)
 {
     const struct mcu_device *d = p->dev;
@@ -98,44 +409,10 @@ static void render_table(const struct mcu_plan *p, struct strbuf *sb)
     sb_printf(sb, "result: %s\n\n", p->fits ? "fits" : "does not fit");
 
     sb_puts(sb, "layer program:\n");
-    sb_printf(sb, "  %3s %-15s %-6s %3s %-9s %-4s %-5s %-8s %6s %6s %-9s %-9s %6s  %s\n", "#", "operation",
-              "kernel", "pad", "pool", "act", "elt", "inputs", "in ch", "out ch", "in", "out", "passes",
-              "nodes");
-    for (int i = 0; i < p->n_layers; i++) {
-        const struct mcu_layer *l = &p->layers[i];
-        char k[16], pl[32], seq[64], in[32], out[32], op[24];
-        kernel_str(k, sizeof k, l);
-        pool_str(pl, sizeof pl, l);
-        seq_str(seq, sizeof seq, l);
-        snprintf(in, sizeof in, "%dx%d", l->in_h, l->in_w);
-        snprintf(out, sizeof out, "%dx%d", l->out_h, l->out_w);
-        snprintf(op, sizeof op, "%s%s", op_of(l), l->flatten ? "+flat" : "");
-        sb_printf(sb, "  %3d %-15s %-6s %3d %-9s %-4s %-5s %-8s %6d %6d %-9s %-9s %6d  ", i, op, k, l->pad,
-                  pl, act_name(l->act), l->elt ? mcu_elt_name(l->elt) : "-", seq, l->in_ch, l->out_ch, in,
-                  out, l->passes);
-        sb_put_text(sb, l->passthrough ? l->name : l->nodes, NULL);
-        sb_putc(sb, '\n');
-    }
+    layer_table(p, 0, PLAN_AT, sb);
 
     sb_puts(sb, "\nplan (offsets are bytes inside each data-memory instance; kernel words are 72-bit):\n");
-    sb_printf(sb, "  %3s %-18s %-18s %-9s %-10s %3s %-16s %-10s %10s %10s\n", "#", "processors",
-              "output procs", "in_offset", "out_offset", "gap", "kernel words", "bias", "cycles", "us");
-    for (int i = 0; i < p->n_layers; i++) {
-        const struct mcu_layer *l = &p->layers[i];
-        char kw[32], bias[24];
-        if (l->kern_len)
-            snprintf(kw, sizeof kw, "%d-%d", l->kern_offset, l->kern_offset + l->kern_len - 1);
-        else
-            snprintf(kw, sizeof kw, "-");
-        if (l->bias_group >= 0)
-            snprintf(bias, sizeof bias, "g%d+%d", l->bias_group, l->bias_offset);
-        else
-            snprintf(bias, sizeof bias, "-");
-        sb_printf(sb, "  %3d 0x%016llx 0x%016llx 0x%04llx    0x%04llx     %3d %-16s %-10s %10llu %10.2f\n", i,
-                  (unsigned long long)l->in_mask, (unsigned long long)l->out_mask,
-                  (unsigned long long)l->in_offset, (unsigned long long)l->out_offset, l->write_gap, kw, bias,
-                  (unsigned long long)l->cycles, (double)l->cycles / p->clock_hz * 1e6);
-    }
+    layer_table(p, PLAN_AT, N_FIELDS, sb);
 
     /* kernel map: one row per processor, one column per group of words, the layer (0-9, a-z, then '*') */
     int kmax = kmax_words(d), cols = 64, per = (kmax + cols - 1) / cols;
@@ -190,78 +467,53 @@ static void render_table(const struct mcu_plan *p, struct strbuf *sb)
     put_msgs(sb, p->warnings);
 }
 
+static void json_msgs(struct rep_json *j, const char *key, const struct mcu_msgs *ms)
+{
+    rj_arr(j, key, 1);
+    for (int i = 0; i < ms->n; i++) rj_str(j, NULL, ms->m[i].text);
+    rj_end(j);
+}
+
 static void render_json(const struct mcu_plan *p, struct strbuf *sb)
 {
     const struct mcu_device *d = p->dev;
-    sb_puts(sb, "{\n  \"schema\": \"nnperf.map\",\n  \"schema_version\": 1,\n  \"model\": ");
-    sb_json_str(sb, p->model ? p->model : "");
-    sb_printf(sb, ",\n  \"target\": \"%s\",\n  \"weight_bits\": %d,\n  \"fits\": %s,\n", d->name,
-              p->weight_bits, p->fits ? "true" : "false");
-    sb_puts(sb, "  \"layers\": [");
-    for (int i = 0; i < p->n_layers; i++) {
-        const struct mcu_layer *l = &p->layers[i];
-        sb_printf(sb, "%s\n    {\"index\": %d, \"name\": ", i ? "," : "", i);
-        sb_json_str(sb, l->name);
-        sb_puts(sb, ", \"nodes\": ");
-        sb_json_str(sb, l->nodes);
-        sb_printf(
-            sb, ", \"operation\": \"%s\", \"kernel\": [%d, %d], \"pad\": %d, \"stride\": %d, \"groups\": %d",
-            op_of(l), l->kh, l->kw, l->pad, l->stride, l->groups);
-        if (l->pool)
-            sb_printf(sb, ", \"pool\": {\"type\": \"%s\", \"size\": [%d, %d], \"stride\": %d, \"first\": %s}",
-                      l->pool == MCU_POOL_MAX ? "max" : "avg", l->pool_kh, l->pool_kw, l->pool_stride,
-                      l->pool_first ? "true" : "false");
-        else
-            sb_puts(sb, ", \"pool\": null");
-        sb_printf(sb, ", \"activation\": \"%s\", \"eltwise\": %s%s%s, \"in_sequences\": [", act_name(l->act),
-                  l->elt ? "\"" : "", l->elt ? mcu_elt_name(l->elt) : "null", l->elt ? "\"" : "");
-        for (int k = 0; k < l->n_in; k++) sb_printf(sb, "%s%d", k ? ", " : "", l->in_seq[k]);
-        sb_printf(
-            sb,
-            "], \"flatten\": %s, \"in_channels\": %d, \"out_channels\": %d, \"in_dims\": [%d, %d], "
-            "\"pooled_dims\": [%d, %d], \"out_dims\": [%d, %d], \"passes\": %d, \"weights\": %lld, "
-            "\"macs\": %llu,\n     \"processors\": \"0x%016llx\", \"output_processors\": \"0x%016llx\", "
-            "\"in_offset\": %lld, \"out_offset\": %lld, \"write_gap\": %d, \"out_bytes\": %lld, "
-            "\"kernel_offset\": %d, \"kernel_words\": %d, \"bias_group\": %d, \"bias_offset\": %d, "
-            "\"weight_bits\": %d, \"streaming\": %s, \"cycles\": %llu, \"latency_us\": %.3f}",
-            l->flatten ? "true" : "false", l->in_ch, l->out_ch, l->in_h, l->in_w, l->pooled_h, l->pooled_w,
-            l->out_h, l->out_w, l->passes, (long long)l->weights, (unsigned long long)l->macs,
-            (unsigned long long)l->in_mask, (unsigned long long)l->out_mask, (long long)l->in_offset,
-            (long long)l->out_offset, l->write_gap, (long long)l->out_bytes, l->kern_offset, l->kern_len,
-            l->bias_group, l->bias_offset, l->weight_bits, l->streaming ? "true" : "false",
-            (unsigned long long)l->cycles, (double)l->cycles / p->clock_hz * 1e6);
-    }
-    sb_puts(sb, "\n  ],\n");
+    struct rep_json j;
+    rj_init(&j, sb);
+    rj_obj(&j, NULL, 1);
+    rj_header(&j, "nnperf.map", 1);
+    rj_str(&j, "model", p->model ? p->model : "");
+    rj_str(&j, "target", d->name);
+    rj_int(&j, "weight_bits", p->weight_bits);
+    rj_bool(&j, "fits", p->fits);
+    struct rf_rows w;
+    rf_begin(&w, NNPERF_FORMAT_JSON, layer_fields, N_FIELDS, p, sb, &j, "layers");
+    for (int i = 0; i < p->n_layers; i++) rf_row(&w, &p->layers[i]);
+    rf_end(&w, sb, 0, 0, NULL);
     int64_t cap = mcu_kern_bytes_total(d);
-    sb_printf(sb,
-              "  \"usage\": {\"weight_bytes\": %lld, \"weight_capacity\": %lld, \"kernel_words\": %lld, "
-              "\"kernel_words_capacity\": %lld, \"bias_bytes\": %lld, \"bias_capacity\": %d, "
-              "\"data_instance_bytes\": %lld, \"data_peak\": [",
-              (long long)p->weight_bytes, (long long)cap, (long long)p->kern_words_used, (long long)(cap / 9),
-              (long long)p->bias_bytes, d->bias_groups * d->bias_group_bytes, (long long)d->instance_bytes);
-    for (int k = 0; k < 16; k++) sb_printf(sb, "%s%lld", k ? ", " : "", (long long)p->data_peak[k]);
-    sb_printf(sb, "], \"layers\": %d, \"max_layers\": %d, \"passthrough_layers\": %d},\n", p->n_layers,
-              d->max_layers, p->passthroughs);
-    sb_printf(sb, "  \"latency\": {\"cycles\": %llu, \"clock_hz\": %.0f, \"us\": %.3f},\n",
-              (unsigned long long)p->cycles, p->clock_hz, p->latency_s * 1e6);
-    sb_puts(sb, "  \"problems\": [");
-    for (int i = 0; i < p->problems->n; i++) {
-        sb_puts(sb, i ? ",\n    " : "\n    ");
-        sb_json_str(sb, p->problems->m[i].text);
-    }
-    sb_puts(sb, p->problems->n ? "\n  ],\n" : "],\n");
-    sb_puts(sb, "  \"notes\": [");
-    for (int i = 0; i < p->notes->n; i++) {
-        sb_puts(sb, i ? ",\n    " : "\n    ");
-        sb_json_str(sb, p->notes->m[i].text);
-    }
-    sb_puts(sb, p->notes->n ? "\n  ],\n" : "],\n");
-    sb_puts(sb, "  \"warnings\": [");
-    for (int i = 0; i < p->warnings->n; i++) {
-        sb_puts(sb, i ? ",\n    " : "\n    ");
-        sb_json_str(sb, p->warnings->m[i].text);
-    }
-    sb_puts(sb, p->warnings->n ? "\n  ]\n}\n" : "]\n}\n");
+    rj_obj(&j, "usage", 0);
+    rj_int(&j, "weight_bytes", p->weight_bytes);
+    rj_int(&j, "weight_capacity", cap);
+    rj_int(&j, "kernel_words", p->kern_words_used);
+    rj_int(&j, "kernel_words_capacity", cap / 9);
+    rj_int(&j, "bias_bytes", p->bias_bytes);
+    rj_int(&j, "bias_capacity", (long long)d->bias_groups * d->bias_group_bytes);
+    rj_int(&j, "data_instance_bytes", d->instance_bytes);
+    rj_arr(&j, "data_peak", 0);
+    for (int k = 0; k < 16; k++) rj_int(&j, NULL, p->data_peak[k]);
+    rj_end(&j);
+    rj_int(&j, "layers", p->n_layers);
+    rj_int(&j, "max_layers", d->max_layers);
+    rj_int(&j, "passthrough_layers", p->passthroughs);
+    rj_end(&j);
+    rj_obj(&j, "latency", 0);
+    rj_uint(&j, "cycles", p->cycles);
+    rj_num(&j, "clock_hz", p->clock_hz);
+    rj_num(&j, "us", p->latency_s * 1e6);
+    rj_end(&j);
+    json_msgs(&j, "problems", p->problems);
+    json_msgs(&j, "notes", p->notes);
+    json_msgs(&j, "warnings", p->warnings);
+    rj_end(&j);
 }
 
 /* The ai8x-synthesis description: every key and value through libyaml's emitter (core/yamlw.h), so that no model

@@ -1,5 +1,6 @@
 /* fields.c - the writers walking a report's field table (fields.h): JSON members, CSV columns, table cells. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +49,18 @@ static void get(const struct rf_rows *w, const struct rf_field *f, const void *r
         c->i = v, c->is_num = c->is_int = 1;
         break;
     }
+    case RF_I64: {
+        int64_t v;
+        memcpy(&v, p, sizeof v);
+        c->i = v, c->is_num = c->is_int = 1;
+        break;
+    }
+    case RF_U64: {
+        uint64_t v;
+        memcpy(&v, p, sizeof v);
+        c->i = (long long)v, c->is_num = c->is_int = 1; /* the bits kept: read back unsigned */
+        break;
+    }
     case RF_FN: f->fn(w->ctx, row, c); break;
     }
 }
@@ -64,7 +77,10 @@ static const char *people(const struct rf_field *f, struct rf_cell *c)
     if (!c->is_num) return c->s;
     if (f->kind == RF_BOOL) return c->i ? "yes" : "no";
     if (c->is_int) {
-        snprintf(c->buf, sizeof c->buf, "%lld", c->i);
+        if (f->kind == RF_U64)
+            snprintf(c->buf, sizeof c->buf, "%llu", (unsigned long long)c->i);
+        else
+            snprintf(c->buf, sizeof c->buf, "%lld", c->i);
         return c->buf;
     }
     switch (f->people) {
@@ -96,6 +112,8 @@ void rf_row(struct rf_rows *w, const void *row)
         if (w->fmt == NNPERF_FORMAT_JSON) {
             if (f->kind == RF_BOOL)
                 rj_bool(w->j, f->key, (int)c->i);
+            else if (f->kind == RF_U64)
+                rj_uint(w->j, f->key, (unsigned long long)c->i);
             else if (c->is_int)
                 rj_int(w->j, f->key, c->i);
             else if (c->is_num)
@@ -103,7 +121,9 @@ void rf_row(struct rf_rows *w, const void *row)
             else
                 rj_str(w->j, f->key, c->s);
         } else if (w->fmt == NNPERF_FORMAT_CSV) {
-            if (c->is_int)
+            if (f->kind == RF_U64)
+                rc_str(&w->c, people(f, c));
+            else if (c->is_int)
                 rc_int(&w->c, c->i);
             else if (c->is_num)
                 rc_num(&w->c, machine(f, c->x));

@@ -24,6 +24,8 @@ enum rf_kind {
     RF_STR, /* const char * at .off; NULL: JSON null, CSV and table empty */
     RF_NUM, /* double at .off, x .scale for JSON and CSV (exact; not finite: null / empty), .people for tables */
     RF_INT,  /* int at .off: JSON and CSV integers, "%d" for tables */
+    RF_I64,  /* int64_t at .off, written as RF_INT */
+    RF_U64,  /* uint64_t at .off, written as RF_INT (unsigned) */
     RF_BOOL, /* int at .off: JSON true/false, CSV 1/0, "yes"/"no" */
     RF_FN /* .fn fills the cell (computed values); .json, when set, writes the JSON member itself (arrays) */
 };

@@ -741,7 +741,7 @@ static void test_clock(void)
         CHECK(p->latency_s > 701.56e-6 && p->latency_s < 701.58e-6);
         char *text = NULL;
         CHECK(nnperf_mcu_plan_render(h, "json", &text, NULL, err, sizeof err) == NNPERF_OK);
-        CHECK(text && strstr(text, "\"clock_hz\": 100000000"));
+        CHECK(text && strstr(text, "\"clock_hz\":100000000"));
         free(text);
         nnperf_mcu_plan_free(h);
     }
