@@ -2,6 +2,7 @@
  * row per prompt and batch) or a self-contained HTML page (Summary, Prefill, Decode and Context tabs: layer
  * tables of the first configuration's prefill and last decode step, KV cache and latency against the context). */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,86 @@ static const char *fits_word(int fits)
 {
     return fits < 0 ? "unknown" : fits ? "fits" : "does not fit";
 }
+
+/* ---- the columns of a configuration's row and of a phase's layer (fields.h) ---- */
+
+#define R(m) offsetof(struct nnperf_llm_row, m)
+#define MS(k_, in_, m_, head_)                                                                               \
+    {                                                                                                        \
+        .key = k_, .col = {head_, 1, 0, 0, 0}, .in = in_, .kind = RF_NUM, .off = R(m_), .scale = 1e3,        \
+        .people = RF_P_TIME                                                                                  \
+    }
+#define BYTES(k_, in_, m_, head_)                                                                            \
+    {                                                                                                        \
+        .key = k_, .col = {head_, 1, 0, 0, 0}, .in = in_, .kind = RF_NUM, .off = R(m_), .whole = 1,          \
+        .unit = "B"                                                                                          \
+    }
+
+/* whether it fits: JSON true/false/null, CSV true/false/empty, the table's words */
+static void fits_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    int fits = ((const struct nnperf_llm_row *)row)->fits;
+    c->s = fits < 0 ? NULL : fits ? "true" : "false";
+    c->text = fits_word(fits);
+}
+
+static void fits_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx;
+    int fits = ((const struct nnperf_llm_row *)row)->fits;
+    if (fits < 0)
+        rj_null(j, key);
+    else
+        rj_bool(j, key, fits);
+}
+
+#define JC RF_MACHINE
+#define JT (RF_JSON | RF_TABLE)
+static const struct rf_field row_fields[] = {
+    {.key = "prompt", .col = {"prompt", 1, 0, 0, 0}, .in = RF_ALL, .kind = RF_INT, .off = R(prompt)},
+    {.key = "generate", .in = JC, .kind = RF_INT, .off = R(generate)},
+    {.key = "batch", .col = {"batch", 1, 0, 0, 0}, .in = RF_ALL, .kind = RF_INT, .off = R(batch)},
+    MS("ttft_ms", RF_ALL, ttft_s, "TTFT"),
+    MS("tpot_ms", JT, tpot_mean_s, "TPOT mean"),
+    MS("tpot_first_ms", JC, tpot_first_s, NULL),
+    MS("tpot_last_ms", JC, tpot_last_s, NULL),
+    MS("tpot_ms", RF_CSV, tpot_mean_s, NULL),
+    {.key = "decode_tokens_per_s",
+     .col = {"tokens/s", 1, 0, 0, 0},
+     .in = RF_ALL,
+     .kind = RF_NUM,
+     .off = R(decode_tokens_per_s),
+     .people = RF_P_FIX2},
+    MS("e2e_ms", RF_ALL, e2e_s, "end to end"),
+    BYTES("kv_cache_bytes", RF_ALL, kv_cache_bytes, "KV cache"),
+    {.key = "kv_bytes_per_token", .in = JC, .kind = RF_NUM, .off = R(kv_bytes_per_token)},
+    BYTES("weight_bytes", JC, weight_bytes, NULL),
+    BYTES("activation_bytes", JC, activation_bytes, NULL),
+    BYTES("memory_bytes", RF_ALL, memory_bytes, "memory"),
+    {.key = "fits",
+     .col = {"fits", 0, 0, 0, 0},
+     .in = RF_ALL,
+     .kind = RF_FN,
+     .fn = fits_cell,
+     .json = fits_json},
+    BYTES("offload_bytes", RF_JSON, offload_bytes, NULL),
+    MS("ttft_comm_ms", RF_JSON, ttft_comm_s, NULL),
+    MS("tpot_comm_ms", RF_JSON, tpot_comm_s, NULL),
+};
+#define N_ROW_FIELDS ((int)(sizeof row_fields / sizeof row_fields[0]))
+
+#define LL(m) offsetof(struct llm_layer, m)
+static const struct rf_field layer_fields[] = {
+    {.key = "name", .in = RF_JSON, .kind = RF_STR, .off = LL(name)},
+    {.key = "op", .in = RF_JSON, .kind = RF_STR, .off = LL(op)},
+    {.key = "class", .in = RF_JSON, .kind = RF_STR, .off = LL(klass)},
+    {.key = "bound", .in = RF_JSON, .kind = RF_STR, .off = LL(bound)},
+    {.key = "ops", .in = RF_JSON, .kind = RF_NUM, .off = LL(ops)},
+    {.key = "ddr_bytes", .in = RF_JSON, .kind = RF_NUM, .off = LL(ddr_bytes)},
+    {.key = "time_us", .in = RF_JSON, .kind = RF_NUM, .off = LL(t_total), .scale = 1e6},
+};
+#define N_LAYER_FIELDS ((int)(sizeof layer_fields / sizeof layer_fields[0]))
 
 /* ---- table ---- */
 
@@ -138,17 +219,11 @@ static void table(const struct nnperf_llm *l, struct strbuf *sb)
     if (l->position_limit)
         sb_printf(sb, "  position limit           %d tokens (%s)\n", l->position_limit, l->position_of);
     if (l->n_rows > 1) {
-        sb_printf(sb, "\n%7s %6s %12s %12s %12s %12s %12s %12s  %s\n", "prompt", "batch", "TTFT", "TPOT mean",
-                  "tokens/s", "end to end", "KV cache", "memory", "fits");
-        for (int i = 0; i < l->n_rows; i++) {
-            const struct nnperf_llm_row *x = &l->rows[i];
-            fmt_ms(a, sizeof a, x->ttft_s), fmt_ms(b, sizeof b, x->tpot_mean_s),
-                fmt_ms(c, sizeof c, x->e2e_s);
-            char e[48], f[48];
-            fmt_bytes(e, sizeof e, x->kv_cache_bytes), fmt_bytes(f, sizeof f, x->memory_bytes);
-            sb_printf(sb, "%7d %6d %12s %12s %12.2f %12s %12s %12s  %s\n", x->prompt, x->batch, a, b,
-                      x->decode_tokens_per_s, c, e, f, fits_word(x->fits));
-        }
+        sb_putc(sb, '\n');
+        struct rf_rows w;
+        rf_begin(&w, NNPERF_FORMAT_TABLE, row_fields, N_ROW_FIELDS, NULL, sb, NULL, NULL);
+        for (int i = 0; i < l->n_rows; i++) rf_row(&w, &l->rows[i]);
+        rf_end(&w, sb, 0, 0, NULL);
     }
     if (l->served) table_serve(l, sb);
     if (l->n_warn) {
@@ -159,172 +234,158 @@ static void table(const struct nnperf_llm *l, struct strbuf *sb)
 
 /* ---- JSON ---- */
 
-static void jnum(struct strbuf *sb, const char *key, double v, int comma)
+/* a quantity kept as a double that counts whole things (bytes, tokens): written as an integer */
+static void rj_whole(struct rep_json *j, const char *key, double x)
 {
-    char b[40];
-    core_exact(b, sizeof b, v);
-    sb_printf(sb, "%s\"%s\":%s", comma ? "," : "", key, b);
+    rj_num(j, key, nearbyint(x));
 }
 
-static void json_row(const struct nnperf_llm_row *r, struct strbuf *sb)
+static void json_phase(struct rep_json *j, const char *key, const struct llm_phase *ph)
 {
-    sb_printf(sb, "\"prompt\":%d,\"generate\":%d,\"batch\":%d", r->prompt, r->generate, r->batch);
-    jnum(sb, "ttft_ms", r->ttft_s * 1e3, 1);
-    jnum(sb, "tpot_ms", r->tpot_mean_s * 1e3, 1);
-    jnum(sb, "tpot_first_ms", r->tpot_first_s * 1e3, 1);
-    jnum(sb, "tpot_last_ms", r->tpot_last_s * 1e3, 1);
-    jnum(sb, "decode_tokens_per_s", r->decode_tokens_per_s, 1);
-    jnum(sb, "e2e_ms", r->e2e_s * 1e3, 1);
-    sb_printf(sb, ",\"kv_cache_bytes\":%.0f", r->kv_cache_bytes);
-    jnum(sb, "kv_bytes_per_token", r->kv_bytes_per_token, 1);
-    sb_printf(sb, ",\"weight_bytes\":%.0f,\"activation_bytes\":%.0f,\"memory_bytes\":%.0f", r->weight_bytes,
-              r->activation_bytes, r->memory_bytes);
-    sb_printf(sb, ",\"fits\":%s", r->fits < 0 ? "null" : r->fits ? "true" : "false");
-    sb_printf(sb, ",\"offload_bytes\":%.0f", r->offload_bytes);
-    jnum(sb, "ttft_comm_ms", r->ttft_comm_s * 1e3, 1);
-    jnum(sb, "tpot_comm_ms", r->tpot_comm_s * 1e3, 1);
+    rj_obj(j, key, 0);
+    rj_int(j, "batch", ph->batch);
+    rj_int(j, "sequence", ph->seq);
+    rj_int(j, "past", ph->past);
+    rj_num(j, "latency_ms", ph->latency_s * 1e3);
+    rj_num(j, "ddr_bytes", ph->ddr_bytes);
+    struct rf_rows w;
+    rf_begin(&w, NNPERF_FORMAT_JSON, layer_fields, N_LAYER_FIELDS, NULL, NULL, j, "layers");
+    for (int i = 0; i < ph->n_layers; i++) rf_row(&w, &ph->layers[i]);
+    rf_end(&w, NULL, 0, 0, NULL);
+    rj_end(j);
 }
 
-static void json_layers(const struct llm_phase *ph, struct strbuf *sb)
+/* {"p50": ..., "p90": ..., "p99": ...} of three times in seconds, in ms */
+static void json_percentiles(struct rep_json *j, const char *key, const double *v)
 {
-    sb_printf(sb, "{\"batch\":%d,\"sequence\":%d,\"past\":%d", ph->batch, ph->seq, ph->past);
-    jnum(sb, "latency_ms", ph->latency_s * 1e3, 1);
-    jnum(sb, "ddr_bytes", ph->ddr_bytes, 1);
-    sb_puts(sb, ",\"layers\":[");
-    for (int i = 0; i < ph->n_layers; i++) {
-        const struct llm_layer *L = &ph->layers[i];
-        sb_puts(sb, i ? ",\n{\"name\":" : "\n{\"name\":");
-        sb_json_str(sb, L->name);
-        sb_puts(sb, ",\"op\":");
-        sb_json_str(sb, L->op);
-        sb_printf(sb, ",\"class\":\"%s\",\"bound\":\"%s\"", L->klass, L->bound);
-        jnum(sb, "ops", L->ops, 1);
-        jnum(sb, "ddr_bytes", L->ddr_bytes, 1);
-        jnum(sb, "time_us", L->t_total * 1e6, 1);
-        sb_puts(sb, "}");
-    }
-    sb_puts(sb, "]}");
+    rj_obj(j, key, 0);
+    rj_num(j, "p50", v[0] * 1e3);
+    rj_num(j, "p90", v[1] * 1e3);
+    rj_num(j, "p99", v[2] * 1e3);
+    rj_end(j);
 }
 
-static void json_serve(const struct nnperf_llm *l, struct strbuf *sb)
+static void json_serve(const struct nnperf_llm *l, struct rep_json *j)
 {
     const struct nnperf_serve_options *o = &l->serve_opts;
     const struct nnperf_serve_result *s = &l->serve;
-    sb_printf(sb, ",\n\"serve\":{\"requests\":%d", s->requests);
-    jnum(sb, "rate", o->rate, 1);
-    sb_printf(sb, ",\"concurrency\":%d,\"prompt\":%d,\"output\":%d,\"lengths\":\"%s\",\"seed\":%llu",
-              o->concurrency, o->prompt, o->output, lengths_word[o->lengths], o->seed);
-    sb_puts(sb, ",\"trace\":");
-    if (o->trace)
-        sb_json_str(sb, o->trace);
-    else
-        sb_puts(sb, "null");
-    sb_printf(sb, ",\"block_size\":%d,\"chunk\":%d,\"max_batch\":%d", o->block_size, o->chunk, o->max_batch);
-    const char *names[3] = {"ttft_ms", "tpot_ms", "e2e_ms"};
-    const double *v[3] = {s->ttft_s, s->tpot_s, s->e2e_s};
-    for (int k = 0; k < 3; k++) {
-        sb_printf(sb, ",\"%s\":{", names[k]);
-        jnum(sb, "p50", v[k][0] * 1e3, 0);
-        jnum(sb, "p90", v[k][1] * 1e3, 1);
-        jnum(sb, "p99", v[k][2] * 1e3, 1);
-        sb_puts(sb, "}");
-    }
-    jnum(sb, "duration_s", s->duration_s, 1);
-    sb_printf(sb, ",\"steps\":%d,\"preemptions\":%d", s->steps, s->preemptions);
-    jnum(sb, "output_tokens_per_s", s->output_tokens_per_s, 1);
-    jnum(sb, "input_tokens_per_s", s->input_tokens_per_s, 1);
-    jnum(sb, "requests_per_s", s->requests_per_s, 1);
-    jnum(sb, "mean_decode_batch", s->mean_decode_batch, 1);
-    sb_printf(sb, ",\"kv_blocks\":%.0f", s->kv_blocks);
-    jnum(sb, "kv_occupancy_mean", s->kv_occupancy_mean, 1);
-    jnum(sb, "kv_occupancy_peak", s->kv_occupancy_peak, 1);
-    sb_puts(sb, ",\"kv_series\":[");
+    rj_obj(j, "serve", 0);
+    rj_int(j, "requests", s->requests);
+    rj_num(j, "rate", o->rate);
+    rj_int(j, "concurrency", o->concurrency);
+    rj_int(j, "prompt", o->prompt);
+    rj_int(j, "output", o->output);
+    rj_str(j, "lengths", lengths_word[o->lengths]);
+    rj_uint(j, "seed", o->seed);
+    rj_str(j, "trace", o->trace);
+    rj_int(j, "block_size", o->block_size);
+    rj_int(j, "chunk", o->chunk);
+    rj_int(j, "max_batch", o->max_batch);
+    json_percentiles(j, "ttft_ms", s->ttft_s);
+    json_percentiles(j, "tpot_ms", s->tpot_s);
+    json_percentiles(j, "e2e_ms", s->e2e_s);
+    rj_num(j, "duration_s", s->duration_s);
+    rj_int(j, "steps", s->steps);
+    rj_int(j, "preemptions", s->preemptions);
+    rj_num(j, "output_tokens_per_s", s->output_tokens_per_s);
+    rj_num(j, "input_tokens_per_s", s->input_tokens_per_s);
+    rj_num(j, "requests_per_s", s->requests_per_s);
+    rj_num(j, "mean_decode_batch", s->mean_decode_batch);
+    rj_whole(j, "kv_blocks", s->kv_blocks);
+    rj_num(j, "kv_occupancy_mean", s->kv_occupancy_mean);
+    rj_num(j, "kv_occupancy_peak", s->kv_occupancy_peak);
+    rj_arr(j, "kv_series", 0);
     for (int i = 0; i < s->n_series; i++) {
-        sb_puts(sb, i ? ",{" : "{");
-        jnum(sb, "t_s", s->series_t[i], 0);
-        jnum(sb, "kv_occupancy", s->series_kv[i], 1);
-        jnum(sb, "running", s->series_running[i], 1);
-        sb_puts(sb, "}");
+        rj_obj(j, NULL, 0);
+        rj_num(j, "t_s", s->series_t[i]);
+        rj_num(j, "kv_occupancy", s->series_kv[i]);
+        rj_num(j, "running", s->series_running[i]);
+        rj_end(j);
     }
-    sb_puts(sb, "]");
+    rj_end(j);
     if (s->slo_searched) {
-        sb_printf(sb, ",\"slo\":{\"percentile\":%d", o->slo_percentile);
-        jnum(sb, "ttft_ms", o->slo_ttft_s * 1e3, 1);
-        jnum(sb, "tpot_ms", o->slo_tpot_s * 1e3, 1);
-        jnum(sb, "max_rate", s->slo_rate, 1);
-        jnum(sb, "ttft_ms_at_max_rate", s->slo_ttft_s * 1e3, 1);
-        jnum(sb, "tpot_ms_at_max_rate", s->slo_tpot_s * 1e3, 1);
-        sb_puts(sb, "}");
+        rj_obj(j, "slo", 0);
+        rj_int(j, "percentile", o->slo_percentile);
+        rj_num(j, "ttft_ms", o->slo_ttft_s * 1e3);
+        rj_num(j, "tpot_ms", o->slo_tpot_s * 1e3);
+        rj_num(j, "max_rate", s->slo_rate);
+        rj_num(j, "ttft_ms_at_max_rate", s->slo_ttft_s * 1e3);
+        rj_num(j, "tpot_ms_at_max_rate", s->slo_tpot_s * 1e3);
+        rj_end(j);
     }
-    sb_puts(sb, "}");
+    rj_end(j);
 }
 
 static void json(const struct nnperf_llm *l, struct strbuf *sb)
 {
-    sb_puts(sb, "{\"schema\":\"nnperf.llm\",\"schema_version\":1,\"nnperf_version\":\"" NNPERF_VERSION "\"");
-    sb_puts(sb, ",\"model\":");
-    sb_json_str(sb, l->model);
-    sb_puts(sb, ",\"platform\":");
-    sb_json_str(sb, l->platform);
-    sb_printf(sb, ",\"dtypes\":{\"weights\":\"%s\",\"kv\":\"%s\",\"compute\":\"%s\"}", l->weights, l->kv,
-              l->compute ? l->compute : "default");
-    sb_printf(sb, ",\"kv_cache\":{\"present\":%s,\"layers\":%d,\"kv_heads\":%d,\"head_dim\":%d}",
-              l->has_kv_cache ? "true" : "false", l->layers, l->kv_heads, l->head_dim);
-    sb_printf(sb, ",\"device_bytes\":%.0f,\"reserved_bytes\":%.0f", l->device_bytes, l->reserved_bytes);
-    jnum(sb, "kv_fraction", l->kv_fraction, 1);
-    sb_printf(sb, ",\"position_limit\":%d", l->position_limit);
-    sb_printf(sb, ",\"parallel\":{\"tp\":%d,\"pp\":%d,\"devices\":%d,\"microbatches\":%d}", l->tp, l->pp,
-              l->tp * l->pp, l->microbatches);
+    struct rep_json j;
+    rj_init(&j, sb);
+    rj_obj(&j, NULL, 1);
+    rj_header(&j, "nnperf.llm", 1);
+    rj_str(&j, "model", l->model);
+    rj_str(&j, "platform", l->platform);
+    rj_obj(&j, "dtypes", 0);
+    rj_str(&j, "weights", l->weights);
+    rj_str(&j, "kv", l->kv);
+    rj_str(&j, "compute", l->compute ? l->compute : "default");
+    rj_end(&j);
+    rj_obj(&j, "kv_cache", 0);
+    rj_bool(&j, "present", l->has_kv_cache);
+    rj_int(&j, "layers", l->layers);
+    rj_int(&j, "kv_heads", l->kv_heads);
+    rj_int(&j, "head_dim", l->head_dim);
+    rj_end(&j);
+    rj_whole(&j, "device_bytes", l->device_bytes);
+    rj_whole(&j, "reserved_bytes", l->reserved_bytes);
+    rj_num(&j, "kv_fraction", l->kv_fraction);
+    rj_int(&j, "position_limit", l->position_limit);
+    rj_obj(&j, "parallel", 0);
+    rj_int(&j, "tp", l->tp);
+    rj_int(&j, "pp", l->pp);
+    rj_int(&j, "devices", l->tp * l->pp);
+    rj_int(&j, "microbatches", l->microbatches);
+    rj_end(&j);
     if (l->spec_tokens) {
-        sb_printf(sb, ",\"speculative\":{\"draft_tokens\":%d", l->spec_tokens);
-        jnum(sb, "acceptance", l->spec_accept, 1);
-        jnum(sb, "tokens_per_step", l->spec_per_step, 1);
-        sb_puts(sb, "}");
+        rj_obj(&j, "speculative", 0);
+        rj_int(&j, "draft_tokens", l->spec_tokens);
+        rj_num(&j, "acceptance", l->spec_accept);
+        rj_num(&j, "tokens_per_step", l->spec_per_step);
+        rj_end(&j);
     }
-    sb_puts(sb, ",\n\"summary\":{");
-    json_row(&l->rows[0], sb);
-    sb_printf(sb, ",\"max_batch\":%d,\"max_context\":%d}", l->max_batch, l->max_context);
-    sb_puts(sb, ",\n\"rows\":[");
-    for (int i = 0; i < l->n_rows; i++) {
-        sb_puts(sb, i ? ",\n{" : "\n{");
-        json_row(&l->rows[i], sb);
-        sb_puts(sb, "}");
-    }
-    sb_puts(sb, "],\n\"decode_points\":[");
+    rj_obj(&j, "summary", 0); /* the first configuration's row and what fits */
+    rf_json_members(&j, row_fields, N_ROW_FIELDS, NULL, &l->rows[0]);
+    rj_int(&j, "max_batch", l->max_batch);
+    rj_int(&j, "max_context", l->max_context);
+    rj_end(&j);
+    struct rf_rows w;
+    rf_begin(&w, NNPERF_FORMAT_JSON, row_fields, N_ROW_FIELDS, NULL, sb, &j, "rows");
+    for (int i = 0; i < l->n_rows; i++) rf_row(&w, &l->rows[i]);
+    rf_end(&w, sb, 0, 0, NULL);
+    rj_arr(&j, "decode_points", 0);
     for (int i = 0; i < l->n_points; i++) {
-        sb_printf(sb, "%s{\"context\":%.0f", i ? "," : "", l->point_ctx[i]);
-        jnum(sb, "tpot_ms", l->point_s[i] * 1e3, 1);
-        sb_puts(sb, "}");
+        rj_obj(&j, NULL, 0);
+        rj_whole(&j, "context", l->point_ctx[i]);
+        rj_num(&j, "tpot_ms", l->point_s[i] * 1e3);
+        rj_end(&j);
     }
-    sb_puts(sb, "],\n\"prefill\":");
-    json_layers(&l->prefill, sb);
-    sb_puts(sb, ",\n\"decode\":");
-    json_layers(&l->last_decode, sb);
-    if (l->served) json_serve(l, sb);
-    sb_puts(sb, ",\n\"warnings\":[");
-    for (int i = 0; i < l->n_warn; i++) {
-        if (i) sb_puts(sb, ",");
-        sb_json_str(sb, l->warn[i]);
-    }
-    sb_puts(sb, "]}\n");
+    rj_end(&j);
+    json_phase(&j, "prefill", &l->prefill);
+    json_phase(&j, "decode", &l->last_decode);
+    if (l->served) json_serve(l, &j);
+    rj_arr(&j, "warnings", 1);
+    for (int i = 0; i < l->n_warn; i++) rj_str(&j, NULL, l->warn[i]);
+    rj_end(&j);
+    rj_end(&j);
 }
 
 /* ---- CSV ---- */
 
 static void csv(const struct nnperf_llm *l, struct strbuf *sb)
 {
-    sb_puts(sb, "prompt,generate,batch,ttft_ms,tpot_first_ms,tpot_last_ms,tpot_ms,decode_tokens_per_s,e2e_ms,"
-                "kv_cache_bytes,kv_bytes_per_token,weight_bytes,activation_bytes,memory_bytes,fits\n");
-    for (int i = 0; i < l->n_rows; i++) {
-        const struct nnperf_llm_row *r = &l->rows[i];
-        sb_printf(sb, "%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.0f,%.6g,%.0f,%.0f,%.0f,%s\n", r->prompt,
-                  r->generate, r->batch, r->ttft_s * 1e3, r->tpot_first_s * 1e3, r->tpot_last_s * 1e3,
-                  r->tpot_mean_s * 1e3, r->decode_tokens_per_s, r->e2e_s * 1e3, r->kv_cache_bytes,
-                  r->kv_bytes_per_token, r->weight_bytes, r->activation_bytes, r->memory_bytes,
-                  r->fits < 0 ? ""
-                  : r->fits   ? "true"
-                              : "false");
-    }
+    struct rf_rows w;
+    rf_begin(&w, NNPERF_FORMAT_CSV, row_fields, N_ROW_FIELDS, NULL, sb, NULL, NULL);
+    for (int i = 0; i < l->n_rows; i++) rf_row(&w, &l->rows[i]);
+    rf_end(&w, sb, 0, 0, NULL);
 }
 
 /* ---- HTML ---- */

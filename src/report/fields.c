@@ -32,7 +32,7 @@ void rf_begin(struct rf_rows *w, enum nnperf_format fmt, const struct rf_field *
 }
 
 /* the value of field f in row into c */
-static void get(const struct rf_rows *w, const struct rf_field *f, const void *row, struct rf_cell *c)
+static void get(const void *ctx, const struct rf_field *f, const void *row, struct rf_cell *c)
 {
     memset(c, 0, sizeof *c);
     const char *p = (const char *)row + f->off;
@@ -61,8 +61,9 @@ static void get(const struct rf_rows *w, const struct rf_field *f, const void *r
         c->i = (long long)v, c->is_num = c->is_int = 1; /* the bits kept: read back unsigned */
         break;
     }
-    case RF_FN: f->fn(w->ctx, row, c); break;
+    case RF_FN: f->fn(ctx, row, c); break;
     }
+    if (f->whole && c->is_num && !c->is_int) c->x = nearbyint(c->x);
 }
 
 static double machine(const struct rf_field *f, double x)
@@ -93,34 +94,47 @@ static const char *people(const struct rf_field *f, struct rf_cell *c)
     return c->buf;
 }
 
+void rf_json_members(struct rep_json *j, const struct rf_field *f, int n, const void *ctx, const void *row)
+{
+    struct rf_cell c;
+    for (int i = 0; i < n; i++, f++) {
+        if (!(f->in & RF_JSON)) continue;
+        if (f->json) {
+            f->json(ctx, row, j, f->key);
+            continue;
+        }
+        get(ctx, f, row, &c);
+        if (f->kind == RF_BOOL)
+            rj_bool(j, f->key, (int)c.i);
+        else if (f->kind == RF_U64)
+            rj_uint(j, f->key, (unsigned long long)c.i);
+        else if (c.is_int)
+            rj_int(j, f->key, c.i);
+        else if (c.is_num)
+            rj_num(j, f->key, machine(f, c.x));
+        else
+            rj_str(j, f->key, c.s);
+    }
+}
+
 void rf_row(struct rf_rows *w, const void *row)
 {
+    if (w->fmt == NNPERF_FORMAT_JSON) {
+        rj_obj(w->j, NULL, 0);
+        rf_json_members(w->j, w->f, w->n, w->ctx, row);
+        rj_end(w->j);
+        return;
+    }
     unsigned bit = fmt_bit(w->fmt);
     struct rf_cell cells[RF_MAX];
     const char *text[RF_MAX];
     int nc = 0;
-    if (w->fmt == NNPERF_FORMAT_JSON) rj_obj(w->j, NULL, 0);
     for (int i = 0; i < w->n && nc < RF_MAX; i++) {
         const struct rf_field *f = &w->f[i];
         if (!(f->in & bit)) continue;
-        if (w->fmt == NNPERF_FORMAT_JSON && f->json) {
-            f->json(w->ctx, row, w->j, f->key);
-            continue;
-        }
         struct rf_cell *c = &cells[nc];
-        get(w, f, row, c);
-        if (w->fmt == NNPERF_FORMAT_JSON) {
-            if (f->kind == RF_BOOL)
-                rj_bool(w->j, f->key, (int)c->i);
-            else if (f->kind == RF_U64)
-                rj_uint(w->j, f->key, (unsigned long long)c->i);
-            else if (c->is_int)
-                rj_int(w->j, f->key, c->i);
-            else if (c->is_num)
-                rj_num(w->j, f->key, machine(f, c->x));
-            else
-                rj_str(w->j, f->key, c->s);
-        } else if (w->fmt == NNPERF_FORMAT_CSV) {
+        get(w->ctx, f, row, c);
+        if (w->fmt == NNPERF_FORMAT_CSV) {
             if (f->kind == RF_U64)
                 rc_str(&w->c, people(f, c));
             else if (c->is_int)
@@ -133,9 +147,7 @@ void rf_row(struct rf_rows *w, const void *row)
             text[nc++] = people(f, c);
         }
     }
-    if (w->fmt == NNPERF_FORMAT_JSON)
-        rj_end(w->j);
-    else if (w->fmt == NNPERF_FORMAT_CSV)
+    if (w->fmt == NNPERF_FORMAT_CSV)
         rc_end(&w->c);
     else
         rt_row(&w->t, text);

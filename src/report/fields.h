@@ -57,6 +57,7 @@ struct rf_field {
     enum rf_kind kind;
     size_t off;   /* where the value lies in a row (offsetof) */
     double scale; /* RF_NUM: machines write value x scale (0: x 1), e.g. 1e6 for "time_us" */
+    int whole;    /* RF_NUM: a count kept as a double (bytes, tokens): rounded to an integer (nearbyint) */
     enum rf_people people;
     const char *unit; /* RF_P_SI's unit */
     void (*fn)(const void *ctx, const void *row, struct rf_cell *c);
@@ -81,6 +82,9 @@ struct rf_rows {
 void rf_begin(struct rf_rows *w, enum nnperf_format fmt, const struct rf_field *f, int n, const void *ctx,
               struct strbuf *sb, struct rep_json *j, const char *key);
 void rf_row(struct rf_rows *w, const void *row);
+/* The JSON members of row (the RF_JSON fields of f[0..n)) into the open object j: a row written as an object of its
+ * own (a summary) rather than as an element of rf_begin's array. */
+void rf_json_members(struct rep_json *j, const struct rf_field *f, int n, const void *ctx, const void *row);
 /* Ends the rows: JSON closes the array; the table is written in width columns after indent spaces with the note
  * (may be NULL: an empty one; rt_finish frees it). */
 void rf_end(struct rf_rows *w, struct strbuf *sb, int width, int indent, struct strbuf *note);
