@@ -35,20 +35,8 @@ void rc_int(struct rep_csv *c, long long x)
     sb_printf(c->sb, "%lld", x);
 }
 
-void rc_empty(struct rep_csv *c)
-{
-    sep(c);
-}
-
 void rc_end(struct rep_csv *c)
 {
     sb_putc(c->sb, '\n');
     c->col = 0;
-}
-
-void rc_header(struct rep_csv *c, const char *names)
-{
-    sep(c);
-    sb_puts(c->sb, names);
-    rc_end(c);
 }

@@ -15,9 +15,6 @@ void rc_init(struct rep_csv *c, struct strbuf *sb);
 void rc_str(struct rep_csv *c, const char *s);
 void rc_num(struct rep_csv *c, double x); /* empty when not finite */
 void rc_int(struct rep_csv *c, long long x);
-void rc_empty(struct rep_csv *c);
 void rc_end(struct rep_csv *c); /* ends the row */
-/* A header row from a comma-separated list of names. */
-void rc_header(struct rep_csv *c, const char *names);
 
 #endif

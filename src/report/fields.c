@@ -8,7 +8,10 @@
 
 static unsigned fmt_bit(enum nnperf_format fmt)
 {
-    return fmt == NNPERF_FORMAT_JSON ? RF_JSON : fmt == NNPERF_FORMAT_CSV ? RF_CSV : RF_TABLE;
+    return fmt == NNPERF_FORMAT_JSON   ? RF_JSON
+           : fmt == NNPERF_FORMAT_CSV  ? RF_CSV
+           : fmt == NNPERF_FORMAT_HTML ? RF_HTML
+                                       : RF_TABLE;
 }
 
 void rf_begin(struct rf_rows *w, enum nnperf_format fmt, const struct rf_field *f, int n, const void *ctx,
@@ -34,7 +37,7 @@ void rf_begin(struct rf_rows *w, enum nnperf_format fmt, const struct rf_field *
 /* the value of field f in row into c */
 static void get(const void *ctx, const struct rf_field *f, const void *row, struct rf_cell *c)
 {
-    memset(c, 0, sizeof *c);
+    c->s = c->text = NULL, c->x = 0, c->i = 0, c->is_num = c->is_int = c->is_unsigned = 0, c->buf[0] = 0;
     const char *p = (const char *)row + f->off;
     switch (f->kind) {
     case RF_STR: memcpy(&c->s, p, sizeof c->s); break;
@@ -58,7 +61,7 @@ static void get(const void *ctx, const struct rf_field *f, const void *row, stru
     case RF_U64: {
         uint64_t v;
         memcpy(&v, p, sizeof v);
-        c->i = (long long)v, c->is_num = c->is_int = 1; /* the bits kept: read back unsigned */
+        c->i = (long long)v, c->is_num = c->is_int = c->is_unsigned = 1; /* the bits kept */
         break;
     }
     case RF_FN: f->fn(ctx, row, c); break;
@@ -78,14 +81,18 @@ static const char *people(const struct rf_field *f, struct rf_cell *c)
     if (!c->is_num) return c->s;
     if (f->kind == RF_BOOL) return c->i ? "yes" : "no";
     if (c->is_int) {
-        if (f->kind == RF_U64)
+        if (f->people == RF_P_COUNT)
+            rep_si(c->buf, sizeof c->buf, c->is_unsigned ? (double)(unsigned long long)c->i : (double)c->i,
+                   f->unit ? f->unit : "");
+        else if (c->is_unsigned)
             snprintf(c->buf, sizeof c->buf, "%llu", (unsigned long long)c->i);
         else
             snprintf(c->buf, sizeof c->buf, "%lld", c->i);
         return c->buf;
     }
     switch (f->people) {
-    case RF_P_SI: rep_si(c->buf, sizeof c->buf, c->x, f->unit ? f->unit : ""); break;
+    case RF_P_SI:
+    case RF_P_COUNT: rep_si(c->buf, sizeof c->buf, c->x, f->unit ? f->unit : ""); break;
     case RF_P_TIME: rep_time(c->buf, sizeof c->buf, c->x); break;
     case RF_P_PCT: rep_pct(c->buf, sizeof c->buf, c->x); break;
     case RF_P_FIX1: c_snprintf(c->buf, sizeof c->buf, "%.1f", c->x); break;
@@ -106,7 +113,7 @@ void rf_json_members(struct rep_json *j, const struct rf_field *f, int n, const 
         get(ctx, f, row, &c);
         if (f->kind == RF_BOOL)
             rj_bool(j, f->key, (int)c.i);
-        else if (f->kind == RF_U64)
+        else if (c.is_unsigned)
             rj_uint(j, f->key, (unsigned long long)c.i);
         else if (c.is_int)
             rj_int(j, f->key, c.i);
@@ -129,33 +136,61 @@ void rf_row(struct rf_rows *w, const void *row)
     struct rf_cell cells[RF_MAX];
     const char *text[RF_MAX];
     int nc = 0;
+    if (w->fmt == NNPERF_FORMAT_HTML) sb_puts(w->sb, "<tr>");
     for (int i = 0; i < w->n && nc < RF_MAX; i++) {
         const struct rf_field *f = &w->f[i];
         if (!(f->in & bit)) continue;
         struct rf_cell *c = &cells[nc];
         get(w->ctx, f, row, c);
         if (w->fmt == NNPERF_FORMAT_CSV) {
-            if (f->kind == RF_U64)
-                rc_str(&w->c, people(f, c));
-            else if (c->is_int)
+            if (c->is_unsigned) {
+                char b[24];
+                snprintf(b, sizeof b, "%llu", (unsigned long long)c->i);
+                rc_str(&w->c, b);
+            } else if (c->is_int)
                 rc_int(&w->c, c->i);
             else if (c->is_num)
                 rc_num(&w->c, machine(f, c->x));
             else
                 rc_str(&w->c, c->s ? c->s : "");
+        } else if (w->fmt == NNPERF_FORMAT_HTML) {
+            const char *shown = people(f, c);
+            if (c->is_num)
+                rh_td_num(w->sb, shown ? shown : "",
+                          c->is_unsigned ? (double)(unsigned long long)c->i
+                          : c->is_int    ? (double)c->i
+                                         : machine(f, c->x));
+            else
+                rh_td_text(w->sb, f->hcls, shown ? shown : "");
         } else {
             text[nc++] = people(f, c);
         }
     }
     if (w->fmt == NNPERF_FORMAT_CSV)
         rc_end(&w->c);
+    else if (w->fmt == NNPERF_FORMAT_HTML)
+        sb_puts(w->sb, "</tr>\n");
     else
         rt_row(&w->t, text);
 }
 
+void rf_begin_html(struct rf_rows *w, const struct rf_field *f, int n, const void *ctx, struct strbuf *sb,
+                   const char *id, const char *what, int n_rows, int sorted_col)
+{
+    w->fmt = NNPERF_FORMAT_HTML, w->f = f, w->n = n, w->ctx = ctx, w->j = NULL, w->sb = sb;
+    struct rep_hcol hc[RF_MAX];
+    int nc = 0;
+    for (int i = 0; i < n && nc < RF_MAX; i++)
+        if (f[i].in & RF_HTML)
+            hc[nc++] = (struct rep_hcol){f[i].col.head, f[i].hkey ? f[i].hkey : f[i].key, f[i].col.right};
+    rh_table_open(sb, id, what, n_rows, hc, nc, sorted_col);
+}
+
 void rf_end(struct rf_rows *w, struct strbuf *sb, int width, int indent, struct strbuf *note)
 {
-    if (w->fmt == NNPERF_FORMAT_JSON) {
+    if (w->fmt == NNPERF_FORMAT_HTML) {
+        rh_table_close(w->sb);
+    } else if (w->fmt == NNPERF_FORMAT_JSON) {
         rj_end(w->j);
     } else if (w->fmt == NNPERF_FORMAT_TABLE) {
         struct strbuf empty;

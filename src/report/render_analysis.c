@@ -3,6 +3,7 @@
  * reads an analysis' internals (the graph with its inferred shapes and costs). Output is deterministic: nodes in
  * execution order, fixed number formats, no locale. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,13 +87,246 @@ static void json_shape(struct rep_json *j, const struct ir_value *v)
     rj_end(j);
 }
 
-static void json_count(struct rep_json *j, const char *k, uint64_t x, int known)
+/* ---- the columns of a tensor and of a node (fields.h): JSON, CSV, the table and the page's table ---- */
+
+/* a node as its rows read it: its index, and its output's shape as the caller formatted it (NULL: none written) */
+struct node_row {
+    const struct ir_node *nd;
+    int index;
+    const char *shape;
+};
+
+#define ND(r) (((const struct node_row *)(r))->nd)
+
+static void name_cell(const void *ctx, const void *row, struct rf_cell *c)
 {
-    if (known)
-        rj_uint(j, k, x);
-    else
-        rj_null(j, k);
+    (void)ctx;
+    c->s = ND(row)->name;
 }
+
+static void node_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    c->s = ND(row)->name[0] ? ND(row)->name : "-";
+}
+
+static void op_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    c->s = ND(row)->op_type;
+}
+
+static void domain_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    c->s = ND(row)->domain[0] ? ND(row)->domain : "ai.onnx";
+}
+
+static void class_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    int op = ND(row)->op;
+    c->s = op >= 0 ? op_class_name(op_table[op].klass) : "unknown";
+}
+
+static void names_json(struct rep_json *j, const char *key, struct ir_value *const *v, int n)
+{
+    rj_arr(j, key, 0);
+    for (int i = 0; i < n; i++) rj_str(j, NULL, v[i] ? v[i]->name : "");
+    rj_end(j);
+}
+
+static void inputs_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx;
+    names_json(j, key, ND(row)->in, ND(row)->n_in);
+}
+
+static void outputs_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx;
+    names_json(j, key, ND(row)->out, ND(row)->n_out);
+}
+
+/* the output's shape: empty in the CSV, "?" for people when none was written */
+static void shape_csv_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const char *shape = ((const struct node_row *)row)->shape;
+    c->s = shape ? shape : "";
+}
+
+static void shape_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const char *shape = ((const struct node_row *)row)->shape;
+    c->s = shape ? shape : "?";
+}
+
+/* a count of the node's cost: unknown is null, empty and "?" */
+static void count_cell(struct rf_cell *c, uint64_t v, int known)
+{
+    c->is_num = 1;
+    if (known) {
+        c->i = (long long)v, c->is_int = c->is_unsigned = 1;
+    } else {
+        c->x = NAN, c->text = "?";
+    }
+}
+
+#define COUNT_CELL(name_, m_)                                                                                \
+    static void name_(const void *ctx, const void *row, struct rf_cell *c)                                   \
+    {                                                                                                        \
+        (void)ctx;                                                                                           \
+        count_cell(c, ND(row)->cost.m_, ND(row)->cost.known);                                                \
+    }
+COUNT_CELL(macs_cell, macs)
+COUNT_CELL(flops_cell, flops)
+COUNT_CELL(params_cell, params)
+COUNT_CELL(read_cell, bytes_read)
+COUNT_CELL(written_cell, bytes_written)
+
+static void intensity_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const struct ir_cost *ct = &ND(row)->cost;
+    c->is_num = 1;
+    c->x = ct->known ? intensity(ct) : NAN;
+    if (!ct->known) c->text = "?";
+}
+
+static void known_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    c->s = ND(row)->cost.known ? "true" : "false";
+}
+
+static void known_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx;
+    rj_bool(j, key, ND(row)->cost.known);
+}
+
+static void saturated_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx;
+    if (ND(row)->cost.saturated) rj_bool(j, key, 1);
+}
+
+#define PAGE (RF_TABLE | RF_HTML)
+#define COUNT(k_, head_, drop_, unit_, hkey_, fn_)                                                           \
+    {                                                                                                        \
+        .key = k_, .col = {head_, 1, drop_, 0, 0}, .in = RF_ALL | RF_HTML, .kind = RF_FN, .fn = fn_,         \
+        .people = RF_P_COUNT, .unit = unit_, .hkey = hkey_                                                   \
+    }
+/* a column placed differently in two formats, or written differently, is two rows */
+static const struct rf_field node_fields[] = {
+    {.key = "index",
+     .col = {"#", 1, 2, 0, 0},
+     .in = RF_CSV | PAGE,
+     .kind = RF_INT,
+     .off = offsetof(struct node_row, index)},
+    {.key = "name", .in = RF_MACHINE, .kind = RF_FN, .fn = name_cell},
+    {.col = {"node", 0, 0, 36, 12},
+     .in = PAGE,
+     .kind = RF_FN,
+     .fn = node_cell,
+     .hkey = "name",
+     .hcls = "name"},
+    {.key = "op", .col = {"op", 0, 3, 18, 0}, .in = RF_ALL | RF_HTML, .kind = RF_FN, .fn = op_cell},
+    {.key = "domain", .in = RF_MACHINE, .kind = RF_FN, .fn = domain_cell},
+    {.key = "class", .in = RF_JSON, .kind = RF_FN, .fn = class_cell},
+    {.key = "inputs", .in = RF_JSON, .kind = RF_FN, .json = inputs_json},
+    {.key = "outputs", .in = RF_JSON, .kind = RF_FN, .json = outputs_json},
+    {.key = "output_shape", .in = RF_CSV, .kind = RF_FN, .fn = shape_csv_cell},
+    {.col = {"output shape", 0, 4, 24, 0},
+     .in = PAGE,
+     .kind = RF_FN,
+     .fn = shape_cell,
+     .hkey = "shape",
+     .hcls = "sh"},
+    COUNT("macs", "MACs", 0, "", "macs", macs_cell),
+    COUNT("flops", "FLOPs", 5, "", "time", flops_cell),
+    COUNT("params", "params", 6, "", "params", params_cell),
+    COUNT("bytes_read", "read", 7, "B", "read", read_cell),
+    COUNT("bytes_written", "written", 8, "B", "written", written_cell),
+    {.key = "intensity",
+     .col = {"FLOP/B", 1, 9, 0, 0},
+     .in = RF_ALL | RF_HTML,
+     .kind = RF_FN,
+     .fn = intensity_cell,
+     .people = RF_P_FIX2},
+    {.key = "cost_known", .in = RF_MACHINE, .kind = RF_FN, .fn = known_cell, .json = known_json},
+    {.key = "saturated", .in = RF_JSON, .kind = RF_FN, .json = saturated_json},
+};
+#undef PAGE
+#undef COUNT
+#define N_NODE_FIELDS ((int)(sizeof node_fields / sizeof node_fields[0]))
+
+/* the rows of nodes idx[0..n) (all of them in order when idx is NULL) in the pass w, with their shapes but for
+ * JSON */
+static void node_rows(struct rf_rows *w, const struct ir_graph *g, const int *idx, int n)
+{
+    struct strbuf shp;
+    sb_init(&shp, 1 << 20);
+    for (int i = 0; i < n; i++) {
+        int k = idx ? idx[i] : i;
+        struct node_row r = {g->nodes[k], k, NULL};
+        if (w->fmt != NNPERF_FORMAT_JSON) {
+            shp.len = 0;
+            if (shp.p) shp.p[0] = 0;
+            ir_format_shape(&shp, main_out(r.nd), "x");
+            r.shape = shp.p;
+        }
+        rf_row(w, &r);
+    }
+    sb_free(&shp);
+}
+
+#define TV(r) ((const struct ir_value *)(r))
+
+static void dtype_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const char *dn = ir_dtype_name(TV(row)->dtype);
+    c->s = TV(row)->dtype && dn ? dn : NULL;
+}
+
+static void shape_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx, (void)key;
+    json_shape(j, TV(row));
+}
+
+static void kind_cell(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    c->s = kind_name(TV(row));
+}
+
+/* "type" only for a value that is not a tensor */
+static void type_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx;
+    int k = TV(row)->type_kind;
+    if (k == TK_SEQUENCE || k == TK_OPTIONAL || k == TK_MAP)
+        rj_str(j, key, k == TK_SEQUENCE ? "sequence" : k == TK_OPTIONAL ? "optional" : "map");
+}
+
+static void unknown_reason_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
+{
+    (void)ctx;
+    if (TV(row)->unknown_reason) rj_str(j, key, TV(row)->unknown_reason);
+}
+
+static const struct rf_field tensor_fields[] = {
+    {.key = "name", .in = RF_JSON, .kind = RF_STR, .off = offsetof(struct ir_value, name)},
+    {.key = "dtype", .in = RF_JSON, .kind = RF_FN, .fn = dtype_cell},
+    {.key = "shape", .in = RF_JSON, .kind = RF_FN, .json = shape_json},
+    {.key = "kind", .in = RF_JSON, .kind = RF_FN, .fn = kind_cell},
+    {.key = "type", .in = RF_JSON, .kind = RF_FN, .json = type_json},
+    {.key = "unknown_reason", .in = RF_JSON, .kind = RF_FN, .json = unknown_reason_json},
+};
 
 void rep_an_json_head(const struct nnperf_analysis *a, struct rep_json *j)
 {
@@ -126,54 +360,14 @@ void rep_an_json_body(const struct nnperf_analysis *a, struct rep_json *j)
     const struct an_state *an = st(a);
     const struct ir_graph *g = graph(a);
     rj_end(j); /* summary */
-    rj_arr(j, "tensors", 1);
-    for (int i = 0; i < g->n_values; i++) {
-        const struct ir_value *v = g->values[i];
-        rj_obj(j, NULL, 0);
-        rj_str(j, "name", v->name);
-        const char *dn = ir_dtype_name(v->dtype);
-        rj_str(j, "dtype", v->dtype && dn ? dn : NULL);
-        json_shape(j, v);
-        rj_str(j, "kind", kind_name(v));
-        if (v->type_kind == TK_SEQUENCE)
-            rj_str(j, "type", "sequence");
-        else if (v->type_kind == TK_OPTIONAL)
-            rj_str(j, "type", "optional");
-        else if (v->type_kind == TK_MAP)
-            rj_str(j, "type", "map");
-        if (v->unknown_reason) rj_str(j, "unknown_reason", v->unknown_reason);
-        rj_end(j);
-    }
-    rj_end(j);
-    rj_arr(j, "nodes", 1);
-    for (int k = 0; k < g->n_nodes; k++) {
-        const struct ir_node *nd = g->nodes[k];
-        const struct ir_cost *c = &nd->cost;
-        rj_obj(j, NULL, 0);
-        rj_str(j, "name", nd->name);
-        rj_str(j, "op", nd->op_type);
-        rj_str(j, "domain", nd->domain[0] ? nd->domain : "ai.onnx");
-        rj_str(j, "class", nd->op >= 0 ? op_class_name(op_table[nd->op].klass) : "unknown");
-        rj_arr(j, "inputs", 0);
-        for (int i = 0; i < nd->n_in; i++) rj_str(j, NULL, nd->in[i] ? nd->in[i]->name : "");
-        rj_end(j);
-        rj_arr(j, "outputs", 0);
-        for (int i = 0; i < nd->n_out; i++) rj_str(j, NULL, nd->out[i] ? nd->out[i]->name : "");
-        rj_end(j);
-        json_count(j, "macs", c->macs, c->known);
-        json_count(j, "flops", c->flops, c->known);
-        json_count(j, "params", c->params, c->known);
-        json_count(j, "bytes_read", c->bytes_read, c->known);
-        json_count(j, "bytes_written", c->bytes_written, c->known);
-        if (c->known)
-            rj_num(j, "intensity", intensity(c));
-        else
-            rj_null(j, "intensity");
-        rj_bool(j, "cost_known", c->known);
-        if (c->saturated) rj_bool(j, "saturated", 1);
-        rj_end(j);
-    }
-    rj_end(j);
+    struct rf_rows w;
+    rf_begin(&w, NNPERF_FORMAT_JSON, tensor_fields, (int)(sizeof tensor_fields / sizeof tensor_fields[0]),
+             NULL, NULL, j, "tensors");
+    for (int i = 0; i < g->n_values; i++) rf_row(&w, g->values[i]);
+    rf_end(&w, NULL, 0, 0, NULL);
+    rf_begin(&w, NNPERF_FORMAT_JSON, node_fields, N_NODE_FIELDS, NULL, NULL, j, "nodes");
+    node_rows(&w, g, NULL, g->n_nodes);
+    rf_end(&w, NULL, 0, 0, NULL);
     rj_arr(j, "warnings", 1);
     for (int i = 0; i < an->n_warn; i++) rj_str(j, NULL, an->warn[i]);
     rj_end(j);
@@ -193,49 +387,13 @@ void rep_json_warnings(struct rep_json *j, const struct nnperf_analysis *a, cons
 
 /* ---- CSV ---- */
 
-static void fmt_u64(char *b, size_t n, uint64_t x)
-{
-    snprintf(b, n, "%llu", (unsigned long long)x);
-}
-
 static void render_csv(const struct nnperf_analysis *a, struct strbuf *sb)
 {
     const struct ir_graph *g = graph(a);
-    struct rep_csv c;
-    rc_init(&c, sb);
-    rc_header(&c, "index,name,op,domain,output_shape,macs,flops,params,bytes_read,bytes_written,intensity,"
-                  "cost_known");
-    struct strbuf shp;
-    sb_init(&shp, 1 << 20);
-    for (int k = 0; k < g->n_nodes; k++) {
-        const struct ir_node *nd = g->nodes[k];
-        const struct ir_cost *ct = &nd->cost;
-        rc_int(&c, k);
-        rc_str(&c, nd->name);
-        rc_str(&c, nd->op_type);
-        rc_str(&c, nd->domain[0] ? nd->domain : "ai.onnx");
-        shp.len = 0;
-        if (shp.p) shp.p[0] = 0;
-        ir_format_shape(&shp, main_out(nd), "x");
-        rc_str(&c, shp.p ? shp.p : "");
-        uint64_t v[5] = {ct->macs, ct->flops, ct->params, ct->bytes_read, ct->bytes_written};
-        for (int i = 0; i < 5; i++) {
-            if (!ct->known) {
-                rc_empty(&c);
-                continue;
-            }
-            char b[32];
-            fmt_u64(b, sizeof b, v[i]);
-            rc_str(&c, b);
-        }
-        if (ct->known)
-            rc_num(&c, intensity(ct));
-        else
-            rc_empty(&c);
-        rc_str(&c, ct->known ? "true" : "false");
-        rc_end(&c);
-    }
-    sb_free(&shp);
+    struct rf_rows w;
+    rf_begin(&w, NNPERF_FORMAT_CSV, node_fields, N_NODE_FIELDS, NULL, sb, NULL, NULL);
+    node_rows(&w, g, NULL, g->n_nodes);
+    rf_end(&w, sb, 0, 0, NULL);
 }
 
 /* ---- text ---- */
@@ -263,37 +421,6 @@ static void sort_nodes(int *v, int *tmp, int n, const struct ir_graph *g, int by
     memcpy(v, tmp, (size_t)n * sizeof *v);
 }
 
-static const struct rep_col node_cols[] = {
-    {"#", 1, 2, 0, 0},       {"node", 0, 0, 36, 12}, {"op", 0, 3, 18, 0},    {"output shape", 0, 4, 24, 0},
-    {"MACs", 1, 0, 0, 0},    {"FLOPs", 1, 5, 0, 0},  {"params", 1, 6, 0, 0}, {"read", 1, 7, 0, 0},
-    {"written", 1, 8, 0, 0}, {"FLOP/B", 1, 9, 0, 0},
-};
-
-static void node_row(struct rep_table *t, const struct ir_graph *g, int k, struct strbuf *shp)
-{
-    const struct ir_node *nd = g->nodes[k];
-    const struct ir_cost *c = &nd->cost;
-    char f[10][48];
-    snprintf(f[0], sizeof f[0], "%d", k);
-    shp->len = 0;
-    if (shp->p) shp->p[0] = 0;
-    ir_format_shape(shp, main_out(nd), "x");
-    if (c->known) {
-        rep_si(f[4], sizeof f[4], (double)c->macs, "");
-        rep_si(f[5], sizeof f[5], (double)c->flops, "");
-        rep_si(f[6], sizeof f[6], (double)c->params, "");
-        rep_si(f[7], sizeof f[7], (double)c->bytes_read, "B");
-        rep_si(f[8], sizeof f[8], (double)c->bytes_written, "B");
-        c_snprintf(f[9], sizeof f[9], "%.2f", intensity(c));
-    } else {
-        for (int i = 4; i < 10; i++) snprintf(f[i], sizeof f[i], "?");
-    }
-    const char *vals[10] = {
-        f[0], nd->name[0] ? nd->name : "-", nd->op_type, shp->p ? shp->p : "?", f[4], f[5], f[6], f[7], f[8],
-        f[9]};
-    rt_row(t, vals);
-}
-
 void rep_an_table(const struct nnperf_analysis *a, const struct nnperf_render_options *o, struct strbuf *sb)
 {
     static const struct nnperf_render_options none = {0, 0, 0, 0};
@@ -314,10 +441,6 @@ void rep_an_table(const struct nnperf_analysis *a, const struct nnperf_render_op
         return;
     }
     if (!o->summary_only) {
-        struct rep_table t;
-        rt_init(&t, node_cols, 10);
-        struct strbuf shp;
-        sb_init(&shp, 1 << 20);
         int constants = 0, rows = 0;
         for (int k = 0; k < n; k++) {
             if (!o->all && is_constant(g->nodes[k])) {
@@ -330,8 +453,9 @@ void rep_an_table(const struct nnperf_analysis *a, const struct nnperf_render_op
             sort_nodes(idx, tmp, rows, g, 2);
             if (rows > o->top) rows = o->top;
         }
-        for (int i = 0; i < rows; i++) node_row(&t, g, idx[i], &shp);
-        sb_free(&shp);
+        struct rf_rows w;
+        rf_begin(&w, NNPERF_FORMAT_TABLE, node_fields, N_NODE_FIELDS, NULL, sb, NULL, NULL);
+        node_rows(&w, g, idx, rows);
         char c1[32];
         struct strbuf note;
         sb_init(&note, 1 << 16);
@@ -341,7 +465,7 @@ void rep_an_table(const struct nnperf_analysis *a, const struct nnperf_render_op
             sb_printf(&note, "%s Constant nodes are not shown: they only hold values (--all shows them). ",
                       c1);
         }
-        rt_finish(&t, o->width, 0, sb, &note);
+        rf_end(&w, sb, o->width, 0, &note);
     }
     char v[5][32];
     rep_si(v[0], sizeof v[0], (double)s->macs, "");
@@ -451,50 +575,17 @@ static void render_html(const struct nnperf_analysis *a, struct strbuf *sb)
     rh_warnings(sb, "warnings", an->warn, an->n_warn);
     rh_tab_close(sb);
     rh_tab_open(sb, "layers", "Layer details (heaviest first)", 0);
-    static const struct rep_hcol cols[] = {{"#", "index", 1},         {"node", "name", 0},
-                                           {"op", "op", 0},           {"output shape", "shape", 0},
-                                           {"MACs", "macs", 1},       {"FLOPs", "time", 1},
-                                           {"params", "params", 1},   {"read", "read", 1},
-                                           {"written", "written", 1}, {"FLOP/B", "intensity", 1}};
-    rh_table_open(sb, "layer-table", "nodes", g->n_nodes, cols, 10, 5);
     int n = g->n_nodes;
     int *idx = malloc((size_t)(n > 0 ? n : 1) * sizeof *idx),
         *tmp = malloc((size_t)(n > 0 ? n : 1) * sizeof *tmp);
-    struct strbuf shp;
-    sb_init(&shp, 1 << 20);
     if (!idx || !tmp) sb->overflow = 1;
     for (int i = 0; idx && tmp && i < n; i++) idx[i] = i;
     if (idx && tmp) sort_nodes(idx, tmp, n, g, 2);
-    for (int k = 0; idx && tmp && k < n; k++) {
-        const struct ir_node *nd = g->nodes[idx[k]];
-        const struct ir_cost *c = &nd->cost;
-        char b[48];
-        sb_puts(sb, "<tr>");
-        snprintf(b, sizeof b, "%d", idx[k]);
-        rh_td_num(sb, b, idx[k]);
-        rh_td_text(sb, "name", nd->name[0] ? nd->name : "-");
-        rh_td_text(sb, NULL, nd->op_type);
-        shp.len = 0;
-        if (shp.p) shp.p[0] = 0;
-        ir_format_shape(&shp, main_out(nd), "x");
-        rh_td_text(sb, "sh", shp.p ? shp.p : "?");
-        double v[5] = {(double)c->macs, (double)c->flops, (double)c->params, (double)c->bytes_read,
-                       (double)c->bytes_written};
-        for (int i = 0; i < 5; i++) {
-            if (c->known)
-                rep_si(b, sizeof b, v[i], i >= 3 ? "B" : "");
-            else
-                snprintf(b, sizeof b, "?");
-            rh_td_num(sb, b, c->known ? v[i] : (double)NAN);
-        }
-        double in = intensity(c);
-        c_snprintf(b, sizeof b, "%.2f", in);
-        rh_td_num(sb, c->known ? b : "?", c->known ? in : (double)NAN);
-        sb_puts(sb, "</tr>\n");
-    }
-    sb_free(&shp);
+    struct rf_rows w;
+    rf_begin_html(&w, node_fields, N_NODE_FIELDS, NULL, sb, "layer-table", "nodes", n, 5);
+    if (idx && tmp) node_rows(&w, g, idx, n);
+    rf_end(&w, sb, 0, 0, NULL);
     free(idx), free(tmp);
-    rh_table_close(sb);
     rh_tab_close(sb);
     rh_page_close(sb);
 }
