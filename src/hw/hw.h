@@ -57,6 +57,15 @@ struct hw_array {
     double units;    /* output tiles (pixels x channels lanes) computed at once, a GPU's SMs; 0 = one tile */
 };
 
+/* Winograd convolution of 3x3 stride-1 dense convs (a CPU runtime's choice, ncnn's rule): per dtype the largest output
+ * tile m of F(m x m, 3 x 3) (2, 4 or 6; 0 = direct convolution for that dtype), used when both channel counts are at
+ * most large_channels; else F(4,3) when both are at least min_channels, else F(2,3); no Winograd when neither
+ * channel count reaches min_channels */
+struct hw_winograd {
+    double tile[HW_NDT];
+    double min_channels, large_channels;
+};
+
 /* per-element costs of a CPU's kernels (the kernel-cost compute model; all 0 = not that model) */
 struct hw_kernel_costs {
     double output_s;   /* per output element of a MAC layer */
@@ -92,6 +101,7 @@ struct hw_desc {
     struct hw_array array;
     struct hw_kernel_costs kc;
     int cores_per_inference; /* cores one inference runs on (1: each core runs its own); 0 = all (layers split) */
+    struct hw_winograd wino;
     double strided_in_bw; /* bytes/s at which a strided conv's input is re-laid out first (0 = no cost) */
     double sram_bytes, sram_bw, ddr_bw, ddr_eff;
     double ddr_bytes;      /* device (DDR/HBM) memory capacity, bytes; 0 = not given */

@@ -90,6 +90,20 @@ const struct hw_key hw_keys[] = {
      D(strided_in_bw),
      .doc = "rate at which a strided convolution's input is re-laid out before it runs (adds input bytes / rate); "
             "0 = no cost"},
+    {"compute.winograd", HW_T_SECTION,
+     .doc = "3x3 stride-1 dense convolutions run as Winograd F(m x m, 3 x 3) (a CPU runtime's choice, ncnn's rule; "
+            "roofline compute model): (m + 2)^2 MACs per m x m output tile and input channel x output channel, plus "
+            "the input and output transforms as vector work (docs/prediction.md)"},
+    {"compute.winograd.tile", HW_T_NUM, HW_MAP_DTYPE, HW_U_NONE, 2, 6, HW_F_ZERO_OFF, D(wino.tile),
+     .doc = "the largest output tile m (2, 4 or 6) per dtype, used when both channel counts are at most "
+            "`large_channels`; 0 or absent = direct convolution for that dtype"},
+    {"compute.winograd.min_channels", HW_T_NUM, .unit = HW_U_NONE, 1, DIM_MAX, HW_F_ZERO_OFF,
+     D(wino.min_channels),
+     .doc = "Winograd only when the input or the output channels reach this; F(4,3) rather than F(2,3) (for "
+            "channels above `large_channels`) only when both do"},
+    {"compute.winograd.large_channels", HW_T_NUM, .unit = HW_U_NONE, 1, DIM_MAX, HW_F_ZERO_OFF,
+     D(wino.large_channels),
+     .doc = "above this many input or output channels the tile is at most 4; 0 = no limit"},
     {"compute.kernel_costs", HW_T_SECTION,
      .doc = "per-element costs of a CPU's kernels: with any of them set, a layer's time is the sum of its terms "
             "(kernel-cost compute model, docs/prediction.md); `nnperf calibrate` fits them from ONNX Runtime profiles"},

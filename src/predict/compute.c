@@ -167,6 +167,50 @@ static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, 
     L->t_overhead = work ? layer_overhead(p) : 0;
 }
 
+static const struct ir_attr *attr(const struct ir_node *nd, const char *name);
+static int dims_known(const struct ir_value *v);
+
+/* Winograd F(m x m, 3 x 3) of a 3x3 stride-1 dense convolution (compute.winograd, ncnn's choice of m): an output tile
+ * of m x m pixels takes (m + 2)^2 MACs per input and output channel (Lavin and Gray, docs/sources.md [WINOGRAD]); the
+ * input transform B^T d B and the output transform A^T M A are vector work, per transformed element two passes of
+ * (non-zeros per row of B^T or A^T - 1) operations: F(2,3) 2 and 1.5, F(4,3) 5.33 and 3.89, F(6,3) 9 and 7 (the
+ * weights are transformed once, when the model is loaded). Returns 0 when the layer runs as a direct convolution, else
+ * sets *mac_ratio (Winograd MACs / direct MACs) and *xform_per_mac (transform operations per direct MAC). */
+static int winograd(const struct nnperf_prediction *p, const struct pr_layer *L, double *mac_ratio,
+                    double *xform_per_mac)
+{
+    const struct hw_winograd *wg = &p->hw->wino;
+    const struct ir_node *nd = L->main;
+    if (L->dtype < 0 || L->dtype >= HW_NDT || wg->tile[L->dtype] < 2 || !nd || nd->op != OPID_CONV ||
+        nd->n_in < 2 || nd->n_out < 1)
+        return 0;
+    const struct ir_value *w = nd->in[1], *y = nd->out[0];
+    if (!dims_known(w) || !dims_known(y) || w->rank != 4 || y->rank != 4 || w->dims[2].val != 3 ||
+        w->dims[3].val != 3)
+        return 0;
+    const struct ir_attr *a = attr(nd, "group");
+    if (a && a->i > 1) return 0;
+    static const char *const unit_attrs[] = {"strides", "dilations"};
+    for (int k = 0; k < 2; k++)
+        if ((a = attr(nd, unit_attrs[k])) != NULL)
+            for (int i = 0; i < a->n; i++)
+                if (a->ints[i] != 1) return 0;
+    double cout = (double)w->dims[0].val, cin = (double)w->dims[1].val;
+    if (cin < wg->min_channels && cout < wg->min_channels) return 0;
+    int m = wg->tile[L->dtype] >= 6 ? 6 : wg->tile[L->dtype] >= 4 ? 4 : 2;
+    if (m == 6 && wg->large_channels > 0 && (cin > wg->large_channels || cout > wg->large_channels))
+        m = cin >= wg->min_channels && cout >= wg->min_channels ? 4 : 2;
+    if (m == 4 && !(cin >= wg->min_channels && cout >= wg->min_channels)) m = 2;
+    static const double in_ops[7] = {[2] = 2, [4] = 16.0 / 3, [6] = 9};
+    static const double out_ops[7] = {[2] = 1.5, [4] = 140.0 / 36, [6] = 7};
+    double oh = (double)y->dims[2].val, ow = (double)y->dims[3].val, t = (double)(m + 2) * (m + 2);
+    double tiles = ceil(oh / m) * ceil(ow / m), direct = oh * ow * cout * cin * 9;
+    if (!(direct > 0)) return 0;
+    *mac_ratio = tiles * t * cin * cout / direct;
+    *xform_per_mac = tiles * t * (cin * in_ops[m] + cout * out_ops[m]) / direct;
+    return 1;
+}
+
 static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
 {
     const struct hw_desc *hw = p->hw;
@@ -179,7 +223,12 @@ static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
         double eff = hw_eff(hw, L->klass);
         double rate = peak * eff;
         double vrate = hw->vector_ops > 0 ? hw->vector_ops : rate;
-        L->t_compute = safe_div(L->mac_ops_aligned, rate) + safe_div(L->vec_ops_aligned, vrate);
+        double mac = L->mac_ops_aligned, vec = L->vec_ops_aligned, ratio, xform;
+        if (winograd(p, L, &ratio, &xform)) {
+            vec += mac / 2 * xform;
+            mac *= ratio;
+        }
+        L->t_compute = safe_div(mac, rate) + safe_div(vec, vrate);
         accel_memory(p, L, work);
     }
     finish(p, L);

@@ -292,6 +292,51 @@ static void test_dataflow(void)
     nnperf_model_free(m);
 }
 
+/* compute.winograd: the stem's 3x3 conv (3 -> 8 channels, 16x16 outputs, stride 1) as Winograd. With min_channels 8
+ * (the 8 output channels reach it) and both channel counts within large_channels, F(6,3): ceil(16/6)^2 = 9 tiles of
+ * 8x8, 9 x 64 x 3 x 8 = 13824 MACs (direct: 16 x 16 x 8 x 3 x 9 = 55296) and transforms 9 x 64 x (3 x 9 + 8 x 7)
+ * = 47808 ops; with large_channels 4 (and the 3 input channels under min_channels) F(2,3): 64 tiles of 4x4,
+ * 64 x 16 x 3 x 8 = 24576 MACs and 64 x 16 x (3 x 2 + 8 x 1.5) = 18432 ops; int8 (no tile) runs direct; with
+ * min_channels 16 neither channel count reaches it: direct */
+static void test_winograd(void)
+{
+    static const char *yaml =
+        "format: 1\nname: wg\ncompute:\n  peak_ops: {fp16: 1e9, int8: 2e9}\n"
+        "  efficiency: {default: 1}\n  vector_ops: 1e8\n%s"
+        "memory:\n  ddr_bandwidth: 1e15\n  overlap: true\noverhead:\n  per_layer_s: 0\n";
+    static const struct {
+        const char *keys;
+        const char *dtype;
+        double t;
+    } cases[] = {
+        {"  winograd: {tile: {fp16: 6}, min_channels: 8, large_channels: 128}\n", "fp16",
+         2 * 13824 / 1e9 + 47808 / 1e8},
+        {"  winograd: {tile: {fp16: 6}, min_channels: 8, large_channels: 4}\n", "fp16",
+         2 * 24576 / 1e9 + 18432 / 1e8},
+        {"  winograd: {tile: {fp16: 6}, min_channels: 8, large_channels: 128}\n", "int8", 2 * 55296 / 2e9},
+        {"  winograd: {tile: {fp16: 6}, min_channels: 16, large_channels: 128}\n", "fp16", 2 * 55296 / 1e9},
+        {"", "fp16", 2 * 55296 / 1e9},
+    };
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("stem", &m);
+    if (!a) {
+        CHECK(0);
+        return;
+    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, yaml, cases[i].keys);
+        struct nnperf_predict_options o = {.batch = 1, .dtype = cases[i].dtype};
+        struct nnperf_prediction *p = predict_text(a, text, NULL, &o);
+        CHECK(p != NULL && p->n_layers >= 1);
+        if (!p || p->n_layers < 1) continue;
+        CHECK(NEAR(p->layers[0].t_compute, cases[i].t));
+        nnperf_prediction_free(p);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 static void test_fallback(void)
 {
     struct nnperf_model *m;
@@ -894,6 +939,7 @@ int main(void)
     test_batch_weights();
     test_frame_serial();
     test_dataflow();
+    test_winograd();
     test_fallback();
     test_timeline();
     test_array_silu();
