@@ -101,6 +101,7 @@ struct hw_desc {
     struct hw_array array;
     struct hw_kernel_costs kc;
     int cores_per_inference; /* cores one inference runs on (1: each core runs its own); 0 = all (layers split) */
+    double par_speedup;      /* how many times one core's rate those cores reach together; 0 = their number */
     struct hw_winograd wino;
     double strided_in_bw; /* bytes/s at which a strided conv's input is re-laid out first (0 = no cost) */
     double sram_bytes, sram_bw, ddr_bw, ddr_eff;

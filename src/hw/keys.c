@@ -67,6 +67,10 @@ const struct hw_key hw_keys[] = {
      .off = D(cores_per_inference),
      .doc = "cores one inference runs on (1: each core runs an inference of its own and `throughput_fps` counts "
             "them all); 0 = all cores (the compiler splits layers)"},
+    {"compute.parallel_speedup", HW_T_NUM, .unit = HW_U_NONE, 1, 4096, HW_F_ZERO_OFF, D(par_speedup),
+     .doc = "how many times one core's rate the cores of one inference reach together (a CPU runtime's threads: "
+            "fewer than their number, for shared caches, shared memory and per-layer synchronisation); at most "
+            "the cores per inference; 0 = their number (linear)"},
     {"compute.frames_per_call", HW_T_INT, .min = 0, .max = DIM_MAX, .off = D(frames_per_call),
      .doc = "frames one call of the accelerator takes (1: a batch runs frame by frame, each call paying "
             "`overhead.per_run_s`); 0 = any batch in one call"},

@@ -26,7 +26,8 @@
  *   compute = groups x ceil(channels / PE) x ceil(reduction / SIMD) x output pixels / clock; every other layer and
  *   the memory time as in the roofline. The schedule streams all layers at once (schedule.c).
  * The peak per inference is peak_ops x cores_per_inference / cores (all cores unless the platform says one inference runs on fewer:
- * splits layers across cores). */
+ * splits layers across cores), or peak_ops x parallel_speedup / cores where the platform says its cores reach less
+ * together than their number. */
 #include <math.h>
 #include <string.h>
 
@@ -64,7 +65,9 @@ static double pr_peak_at(const struct nnperf_prediction *p, int dt)
     int cores = hw->cores > 0 ? hw->cores : 1;
     int per =
         hw->cores_per_inference > 0 && hw->cores_per_inference < cores ? hw->cores_per_inference : cores;
-    return dt >= 0 && dt < HW_NDT ? hw->peak_ops[dt] * per / cores : 0;
+    /* the cores of one inference together reach compute.parallel_speedup times one core's rate */
+    double speedup = hw->par_speedup > 0 && hw->par_speedup < per ? hw->par_speedup : per;
+    return dt >= 0 && dt < HW_NDT ? hw->peak_ops[dt] * speedup / cores : 0;
 }
 
 double pr_peak(const struct nnperf_prediction *p)

@@ -298,7 +298,7 @@ static void test_dataflow(void)
  * = 47808 ops; with large_channels 4 (and the 3 input channels under min_channels) F(2,3): 64 tiles of 4x4,
  * 64 x 16 x 3 x 8 = 24576 MACs and 64 x 16 x (3 x 2 + 8 x 1.5) = 18432 ops; int8 (no tile) runs direct; with
  * min_channels 16 neither channel count reaches it: direct */
-static void test_winograd(void)
+static void test_winograd_and_speedup(void)
 {
     static const char *yaml =
         "format: 1\nname: wg\ncompute:\n  peak_ops: {fp16: 1e9, int8: 2e9}\n"
@@ -322,6 +322,24 @@ static void test_winograd(void)
     if (!a) {
         CHECK(0);
         return;
+    }
+    /* compute.parallel_speedup: 4 cores that together reach 2 x one core's rate run the direct conv at half the
+     * peak; a speedup above the cores is the cores' number */
+    static const struct {
+        const char *keys;
+        double t;
+    } par[] = {{"  cores: 4\n  parallel_speedup: 2\n", 2 * 55296 / 0.5e9},
+               {"  cores: 4\n  parallel_speedup: 8\n", 2 * 55296 / 1e9},
+               {"  cores: 4\n", 2 * 55296 / 1e9}};
+    for (size_t i = 0; i < sizeof par / sizeof par[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, yaml, par[i].keys);
+        struct nnperf_predict_options o = {.batch = 1, .dtype = "fp16"};
+        struct nnperf_prediction *p = predict_text(a, text, NULL, &o);
+        CHECK(p != NULL && p->n_layers >= 1);
+        if (!p || p->n_layers < 1) continue;
+        CHECK(NEAR(p->layers[0].t_compute, par[i].t));
+        nnperf_prediction_free(p);
     }
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[1024];
@@ -939,7 +957,7 @@ int main(void)
     test_batch_weights();
     test_frame_serial();
     test_dataflow();
-    test_winograd();
+    test_winograd_and_speedup();
     test_fallback();
     test_timeline();
     test_array_silu();
