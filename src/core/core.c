@@ -1,10 +1,12 @@
 /* core.c - arena, diagnostics, checked arithmetic and the capped string buffer (see core.h). */
+#define _DEFAULT_SOURCE /* madvise's MADV_POPULATE_WRITE beside _POSIX_C_SOURCE */
 #include "core.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,10 +54,31 @@ double c_strtod(const char *s, char **end)
 struct ar_block {
     struct ar_block *next;
     size_t size, used;
+    size_t mapped; /* bytes of data[] whose pages were prefaulted (ar_prefault) */
     _Alignas(8) unsigned char data[];
 };
 
-#define AR_MIN_BLOCK ((size_t)64 * 1024)
+#define AR_MIN_BLOCK     ((size_t)64 * 1024)
+#define AR_PREFAULT_STEP ((size_t)256 * 1024)
+
+/* A big block comes from fresh pages of its own (calloc maps it), each faulted in on its first write: about a
+ * microsecond a page, a quarter of swin_t's analysis. When the bump pointer passes the part already prefaulted, the
+ * next AR_PREFAULT_STEP bytes are mapped in one call (MADV_POPULATE_WRITE, Linux 5.14; elsewhere or when refused,
+ * the pages fault one by one as before). At most one step ahead of what is handed out: peak memory grows by less
+ * than 256 KiB per big block (swin_t 0.4 MB, the 100k chain 1.3 MB). */
+static void ar_prefault(struct ar_block *b)
+{
+#if defined(MADV_POPULATE_WRITE)
+    if (b->size < AR_PREFAULT_STEP || b->used <= b->mapped) return;
+    size_t end = b->used + AR_PREFAULT_STEP < b->size ? b->used + AR_PREFAULT_STEP : b->size;
+    uintptr_t page = 4096, lo = ((uintptr_t)b->data + b->mapped + page - 1) & ~(page - 1),
+              hi = ((uintptr_t)b->data + end) & ~(page - 1);
+    if (hi > lo) madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+    b->mapped = end;
+#else
+    (void)b;
+#endif
+}
 
 void ar_init(struct arena *a, size_t cap)
 {
@@ -82,12 +105,14 @@ void *ar_alloc(struct arena *a, size_t n)
         if (!b) return NULL;
         b->size = sz;
         b->used = 0;
+        b->mapped = 0;
         b->next = a->head;
         a->head = b;
     }
     void *p = b->data + b->used;
     b->used += n;
     a->used_total += n;
+    ar_prefault(b);
     return p;
 }
 
