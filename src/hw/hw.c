@@ -459,6 +459,7 @@ static void put_keys(struct strbuf *sb, const struct hw_desc *hw, const char *pa
             memcpy(&n, (const char *)hw + k->count_off, sizeof n);
             if (!n) continue; /* an empty list is written as no key */
         }
+        if (k->type == HW_T_CLASSES && hw_key_empty(k, hw)) continue; /* no classes: the key is absent */
         sb_printf(sb, "%*s%s:", 2 * depth, "", hw_key_leaf(k));
         struct yamlw w;
         if (k->type == HW_T_FORMAT) {

@@ -115,7 +115,8 @@ struct hw_desc {
         ic_hop_s; /* the link: bytes/s one direction, its efficiency, fixed and per-step
                                                  latency of a collective */
     int overlap;
-    double overlap_exp;    /* compute and memory combine as (c^k + m^k)^(1/k) when overlapping; 0 = max */
+    double overlap_exp; /* compute and memory combine as (c^k + m^k)^(1/k) when overlapping; 0 = max */
+    unsigned overlap_exp_classes; /* operator classes (1u << enum op_class) overlap_exp applies to; 0 = all */
     int fuse_pointwise;    /* adjacent element-wise, norm, reduce, data and view nodes join one kernel */
     int fused_attention;   /* MatMul(Q,K) -> pointwise -> Softmax -> MatMul(.,V) is one kernel */
     int kv_per_query_head; /* decode attention reads a grouped-query KV head once per query head */

@@ -217,6 +217,9 @@ const struct hw_key hw_keys[] = {
     {"memory.overlap_exponent", HW_T_NUM, .unit = HW_U_NONE, 1, 64, HW_F_ZERO_OFF, D(overlap_exp),
      .doc = "with `overlap`, a layer takes (compute^k + memory^k)^(1/k): kernels near the ridge point overlap "
             "loads and arithmetic only in part (1 = no overlap); 0 = max(compute, memory)"},
+    {"memory.overlap_exponent_classes", HW_T_CLASSES, .off = D(overlap_exp_classes),
+     .doc = "the operator classes `overlap_exponent` applies to (a fitted exponent covers the kernels it was fitted "
+            "on); the other layers take max(compute, memory); absent: every class"},
     {"memory.model", HW_T_NAME, .off = D(memory_model), .size = DS(memory_model),
      .doc = "`planned` (whole tensors in SRAM or DDR), `tiled` (depth-first: chains of layers stay on chip tile by "
             "tile) or `weights-only` (QuTiBench: only weights move); absent: planned"},
@@ -659,7 +662,7 @@ const char *hw_key_check(const struct hw_key *k, const void *base, int *bad, cha
     case HW_T_CLASSES: {
         unsigned m;
         memcpy(&m, p, sizeof m);
-        if (m && !(m >> OC_COUNT)) return NULL;
+        if (!(m >> OC_COUNT)) return NULL; /* 0: absent (a required list is checked apart) */
         snprintf(buf, cap, "bad class set 0x%x", m);
         return buf;
     }

@@ -121,7 +121,9 @@ static double memory_time(const struct nnperf_prediction *p, const struct pr_lay
 /* total and bound from the parts */
 double pr_body(const struct nnperf_prediction *p, const struct pr_layer *L, double t_compute)
 {
-    if (p->hw->overlap && p->hw->overlap_exp > 0 && t_compute > 0 && L->t_memory > 0) {
+    unsigned scope = p->hw->overlap_exp_classes;
+    int in_scope = !scope || (L->klass >= 0 && L->klass < OC_COUNT && (scope & (1u << L->klass)));
+    if (p->hw->overlap && p->hw->overlap_exp > 0 && in_scope && t_compute > 0 && L->t_memory > 0) {
         /* partial overlap near the ridge point: (compute^k + memory^k)^(1/k), scaled by the larger part */
         double hi = t_compute > L->t_memory ? t_compute : L->t_memory, k = p->hw->overlap_exp;
         return hi * pow(pow(t_compute / hi, k) + pow(L->t_memory / hi, k), 1 / k);

@@ -25,6 +25,7 @@ static void set_each_key(const struct hw_desc *hw, struct hw_desc *tmp)
         if (k->type == HW_T_OPS || k->type == HW_T_LIST)
             memcpy(&n, (const char *)hw + k->count_off, sizeof n);
         if (!n) continue; /* an empty list is written as no key: "[]" is refused */
+        if (k->type == HW_T_CLASSES && hw_key_empty(k, hw)) continue; /* an empty class set, the same */
         struct strbuf sb;
         sb_init(&sb, 1u << 20);
         if (hw_key_get(hw, k->path, &sb) != NNPERF_OK || sb.overflow || !sb.p) abort();

@@ -846,6 +846,45 @@ static void test_weight_only(void)
     nnperf_model_free(m);
 }
 
+/* memory.overlap_exponent k: a layer takes (compute^k + memory^k)^(1/k); memory.overlap_exponent_classes limits it to
+ * those operator classes, the others take max(compute, memory) */
+static void test_overlap_exponent(void)
+{
+    static const char *yaml = "format: 1\n"
+                              "name: test-gpu-k\n"
+                              "overhead:\n"
+                              "  per_layer_s: 0\n"
+                              "compute:\n"
+                              "  peak_ops: {fp16: 1e12}\n"
+                              "  default_dtype: fp16\n"
+                              "  efficiency: {default: 1}\n"
+                              "memory:\n"
+                              "  ddr_bandwidth: 1e10\n"
+                              "  overlap: true\n"
+                              "  overlap_exponent: 2\n";
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("attention", &m);
+    struct nnperf_predict_options o = {0};
+    for (int scoped = 0; scoped < 2; scoped++) {
+        struct nnperf_prediction *p =
+            a ? predict_text(a, yaml, scoped ? "  overlap_exponent_classes: [matmul]\n" : NULL, &o) : NULL;
+        CHECK(p && p->n_layers == 4);
+        int matmuls = 0, partial = 0;
+        for (int l = 0; p && l < p->n_layers; l++) {
+            const struct pr_layer *L = &p->layers[l];
+            double c = L->t_compute, mem = L->t_memory, hi = c > mem ? c : mem;
+            int k2 = !scoped || L->klass == OC_MATMUL;
+            matmuls += L->klass == OC_MATMUL;
+            partial += k2 && c > 0 && mem > 0;
+            CHECK(NEAR(L->t_total, k2 && c > 0 && mem > 0 ? sqrt(c * c + mem * mem) : hi));
+        }
+        CHECK(matmuls == 2 && partial >= 2);
+        nnperf_prediction_free(p);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 static void test_fused_attention(void)
 {
     struct nnperf_model *m;
@@ -971,6 +1010,7 @@ int main(void)
     test_pointwise_fusion();
     test_weight_only();
     test_fused_attention();
+    test_overlap_exponent();
     test_power();
     test_no_op_views();
     return tt_done();
