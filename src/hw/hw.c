@@ -189,9 +189,12 @@ const char *hw_check_rules(const struct hw_desc *hw, const char **key, char *buf
         return buf;
     }
     for (int d = 0; d < HW_NDT; d++)
-        if (!(hw->array.reduce[d] > 0) && (hw->array.channels[d] > 0 || hw->array.pixels[d] > 0)) {
+        if (!(hw->array.reduce[d] > 0) &&
+            ((hw->array.channels[d] > 0 && hw->array.n_modes <= 0) || hw->array.pixels[d] > 0)) {
             *key = "compute.array.reduce";
-            snprintf(buf, cap, "%s: channels or pixels lanes given without reduce lanes", hw_dtype_name(d));
+            snprintf(buf, cap,
+                     "%s: channels or pixels lanes given without reduce lanes (or channels without modes)",
+                     hw_dtype_name(d));
             return buf;
         }
     return NULL;

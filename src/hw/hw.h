@@ -51,10 +51,22 @@ struct hw_pattern {
  * matmul's inner dim), over output channels (per group), and over output pixels (a matmul's rows). A layer's
  * utilization is the product of dim / round_up(dim, lanes) over the three; reduce 0 = not described for that dtype
  * (the roofline compute model with per-class efficiencies is used instead). */
+#define HW_MAX_MODES 8
+
+/* one way an array's lanes split (compute.array.modes): input channels over `blocks` blocks, the lanes / blocks
+ * output channels of a descriptor; `overhead` cycles per descriptor and output pixel */
+struct hw_mode {
+    int64_t blocks;
+    double overhead;
+};
+
 struct hw_array {
     double reduce[HW_NDT], channels[HW_NDT], pixels[HW_NDT];
     int span_groups; /* output-channel lanes fill across a grouped conv's groups (channel-parallel depthwise) */
     double units;    /* output tiles (pixels x channels lanes) computed at once, a GPU's SMs; 0 = one tile */
+    int n_modes;     /* > 0: a dense layer's utilization from its cheapest mode (the Myriad X NCE's) */
+    struct hw_mode modes[HW_MAX_MODES];
+    double block_reduce_max; /* input channels per block x kernel taps a descriptor holds; 0 = no limit */
 };
 
 /* Winograd convolution of 3x3 stride-1 dense convs (a CPU runtime's choice, ncnn's rule): per dtype the largest output

@@ -18,6 +18,7 @@
 #define AL(m) offsetof(struct hw_align, m)
 #define PT(m) offsetof(struct hw_pattern, m)
 #define FO(m) offsetof(struct hw_fold, m)
+#define MO(m) offsetof(struct hw_mode, m)
 
 #define RATE_MIN 1e6  /* ops/s or bytes/s */
 #define OPS_MAX  1e18 /* ops/s: 1000 x a 2024 GPU's dense peak */
@@ -90,6 +91,19 @@ const struct hw_key hw_keys[] = {
      .doc = "depthwise convolutions run channel-parallel: their output-channel lanes take the channels of several "
             "groups at once (CPUs, DPUs); other grouped convolutions, and all of them when false, fill the lanes group "
             "by group"},
+    {"compute.array.modes", HW_T_LIST, .max = HW_MAX_MODES, .off = D(array.modes), .size = sizeof(struct hw_mode),
+     .count_off = D(array.n_modes),
+     .doc = "ways the array's `channels` lanes split, one mapping each (the Myriad X NCE's modes): a dense conv or "
+            "matmul takes the cheapest, (input channels rounded up to the blocks / blocks) x kernel taps + overhead "
+            "cycles per output pixel for each descriptor of lanes / blocks output channels; its utilization is its "
+            "MACs per pixel / (those cycles x lanes) (docs/prediction.md); grouped convs are not described by it"},
+    {"compute.array.modes[].blocks", HW_T_I64, .min = 1, .max = 4096, .flags = HW_F_REQUIRED, .off = MO(blocks),
+     .doc = "blocks the input channels are split over (each with its share of the lanes)"},
+    {"compute.array.modes[].overhead", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, MO(overhead),
+     .doc = "extra cycles per descriptor and output pixel in this mode"},
+    {"compute.array.block_reduce_max", HW_T_NUM, .unit = HW_U_NONE, 1, 1e6, HW_F_ZERO_OFF, D(array.block_reduce_max),
+     .doc = "input channels per block x kernel taps a descriptor holds (the NCE's coefficients per block); a layer "
+            "above it in a mode runs its input channels in that many more passes; 0 = no limit"},
     {"compute.strided_input_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF,
      D(strided_in_bw),
      .doc = "rate at which a strided convolution's input is re-laid out before it runs (adds input bytes / rate); "

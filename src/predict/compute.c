@@ -345,6 +345,34 @@ static double vector_work(const struct nnperf_prediction *p, const struct pr_lay
     return v * ratio;
 }
 
+/* Utilization of a dense conv or matmul on an array whose lanes split by mode (compute.array.modes, the Myriad X NCE
+ * as OpenVINO's compiler costs it, docs/sources.md [OPENVINO-VPU-NCE]): in a mode of B blocks a descriptor computes
+ * lanes / B output channels (at most the output channels rounded up to 8) and takes (input channels rounded up to B)
+ * / B x taps + overhead cycles per output pixel; input channels beyond block_reduce_max per block run in more passes.
+ * Returns MACs per pixel / (the cheapest mode's cycles x lanes), or 1 for grouped convs (not described). */
+static double mode_utilization(const struct hw_array *ar, double lanes, double red, double chan,
+                               const struct ir_node *nd)
+{
+    const struct ir_attr *g = attr(nd, "group");
+    if (g && g->i > 1) return 1.0;
+    double cin = red, taps = 1;
+    if (nd->op == OPID_CONV && nd->n_in > 1 && nd->in[1]->rank >= 3 && nd->in[1]->dims[1].val > 0) {
+        cin = (double)nd->in[1]->dims[1].val;
+        taps = red / cin;
+    }
+    double best = 0;
+    for (int i = 0; i < ar->n_modes; i++) {
+        double b = (double)ar->modes[i].blocks;
+        if (b > lanes) continue;
+        double per = fmin(floor(lanes / b), ceil(chan / 8) * 8), passes = 1, c_in = cin;
+        if (ar->block_reduce_max > 0)
+            while (ceil(c_in / b) * taps > ar->block_reduce_max && passes < cin) c_in = ceil(cin / ++passes);
+        double cycles = passes * ceil(chan / per) * (ceil(c_in / b) * taps + ar->modes[i].overhead);
+        if (best <= 0 || cycles < best) best = cycles;
+    }
+    return best > 0 ? fmin(1.0, red * chan / (best * lanes)) : 1.0;
+}
+
 static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
 {
     const struct hw_desc *hw = p->hw;
@@ -367,8 +395,11 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
             /* the lanes hold one frame's pixels: a graph of several frames fills them as a batch of single
              * frames would */
             double pix_frame = pix / p->graph_batch;
-            util = lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) * lane_fill(pix_frame, lanes_p) *
-                   wave_fill(pix_frame * p->batch, chan, lanes_p, lanes_k, hw->array.units);
+            if (hw->array.n_modes > 0 && lanes_k > 0)
+                util = mode_utilization(&hw->array, lanes_k, red, chan, L->main);
+            else
+                util = lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) * lane_fill(pix_frame, lanes_p) *
+                       wave_fill(pix_frame * p->batch, chan, lanes_p, lanes_k, hw->array.units);
             if (sin > 0 && hw->strided_in_bw > 0)
                 t_strided = sin * pr_elem_bytes_at(p, L->dtype, 0) * p->runs / hw->strided_in_bw;
         }
@@ -502,8 +533,9 @@ int pr_compute_model_of(const struct hw_desc *hw, int dtype)
 {
     if (hw->dataflow_hz > 0) return PR_COMPUTE_DATAFLOW;
     if (hw->kc.output_s > 0 || hw->kc.pass_s > 0 || hw->kc.element_s > 0) return PR_COMPUTE_KERNELS;
-    return dtype >= 0 && dtype < HW_NDT && hw->array.reduce[dtype] > 0 ? PR_COMPUTE_ARRAY
-                                                                       : PR_COMPUTE_ROOFLINE;
+    int array = dtype >= 0 && dtype < HW_NDT &&
+                (hw->array.reduce[dtype] > 0 || (hw->array.n_modes > 0 && hw->array.channels[dtype] > 0));
+    return array ? PR_COMPUTE_ARRAY : PR_COMPUTE_ROOFLINE;
 }
 
 const struct pr_compute_model_row pr_compute_models[] = {
