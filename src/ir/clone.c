@@ -330,6 +330,7 @@ enum nnperf_status ir_copy_graph(struct arena *ar, const struct ir_graph *g, str
     free(ix);
     if (st) return st;
     c->values = va;
+    c->cap_values = nv;
     c->nodes = na;
     *out = c;
     return NNPERF_OK;

@@ -1,6 +1,7 @@
 /* ir.c - value tables (name lookup with outer scopes), opset lookup and dtype facts. */
 #include "ir.h"
 
+#include <limits.h>
 #include <string.h>
 
 /* A name's hash: 8 bytes a step (the names of transformer exports run to 60 bytes and more), then a finaliser that
@@ -58,9 +59,9 @@ struct ir_value *ir_lookup(const struct ir_graph *g, const char *name)
     return NULL;
 }
 
-static int vt_grow(struct arena *ar, struct ir_graph *g)
+/* the name table at capacity nc (a power of two, at least twice the count: ir_add_value) */
+static int vt_resize(struct arena *ar, struct ir_graph *g, size_t nc)
 {
-    size_t nc = g->vt.cap ? g->vt.cap * 2 : 64;
     struct ir_value **ns = ar_calloc(ar, nc, sizeof *ns);
     uint32_t *nh = ar_calloc(ar, nc, sizeof *nh);
     if (!ns || !nh) return 0;
@@ -78,6 +79,17 @@ static int vt_grow(struct arena *ar, struct ir_graph *g)
     return 1;
 }
 
+/* the value list at capacity nc (> n_values) */
+static int values_resize(struct arena *ar, struct ir_graph *g, size_t nc)
+{
+    struct ir_value **nv = ar_calloc(ar, nc, sizeof *nv);
+    if (!nv) return 0;
+    if (g->n_values) memcpy(nv, g->values, (size_t)g->n_values * sizeof *nv);
+    g->values = nv;
+    g->cap_values = (int)nc;
+    return 1;
+}
+
 enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char *name, struct ir_value **out,
                                 struct diag *d)
 {
@@ -88,7 +100,7 @@ enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char
     if (g->vt.cap && g->vt.slot[vt_slot(g, name, h)])
         return diag_set(d, NNPERF_E_INVALID, "value '%s' is defined twice (duplicate output or initializer)",
                         name);
-    if ((g->vt.count + 1) * 2 > g->vt.cap && !vt_grow(ar, g))
+    if ((g->vt.count + 1) * 2 > g->vt.cap && !vt_resize(ar, g, g->vt.cap ? g->vt.cap * 2 : 64))
         return diag_set(d, NNPERF_E_NOMEM, "out of memory");
     struct ir_value *v = ar_alloc(ar, sizeof *v);
     if (!v) return diag_set(d, NNPERF_E_NOMEM, "out of memory");
@@ -101,16 +113,20 @@ enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char
     g->vt.hash[i] = h;
     g->vt.count++;
     /* keep every value in definition order for reports */
-    if ((g->n_values & (g->n_values - 1)) == 0) {
-        size_t nc = g->n_values ? (size_t)g->n_values * 2 : 16;
-        struct ir_value **nv = ar_calloc(ar, nc, sizeof *nv);
-        if (!nv) return diag_set(d, NNPERF_E_NOMEM, "out of memory");
-        if (g->n_values) memcpy(nv, g->values, (size_t)g->n_values * sizeof *nv);
-        g->values = nv;
-    }
+    if (g->n_values == g->cap_values && !values_resize(ar, g, g->cap_values ? (size_t)g->cap_values * 2 : 16))
+        return diag_set(d, NNPERF_E_NOMEM, "out of memory");
     g->values[g->n_values++] = v;
     *out = v;
     return NNPERF_OK;
+}
+
+int ir_reserve_values(struct arena *ar, struct ir_graph *g, size_t n)
+{
+    if (!n || n > (size_t)INT_MAX / 4) return 1; /* nothing reserved: grown as values come */
+    size_t nc = 64;
+    while (nc < 2 * n) nc *= 2;
+    if (nc > g->vt.cap && !vt_resize(ar, g, nc)) return 0;
+    return n <= (size_t)g->cap_values || values_resize(ar, g, n);
 }
 
 int64_t ir_opset_of(const struct ir_model *m, const char *domain)

@@ -261,7 +261,7 @@ struct ir_graph {
     int n_inputs, n_outputs, n_inits;
     struct ir_vtab vt;
     struct ir_value **values; /* every value defined in this graph, in definition order */
-    int n_values;
+    int n_values, cap_values;
     int id; /* number in its model's graph tree (ir_number_graph) */
 };
 
@@ -290,6 +290,7 @@ struct ir_model {
     int n_opsets;
     struct ir_graph *graph;
     unsigned load_flags;
+    int analyzed; /* NNPERF_LOAD_ANALYZE_ONCE: 1 once an analysis took the graph's records */
     int n_functions;
     struct ir_function *functions;
     /* the files the model reads (nnperf_model_file): the model file, then each external-data file (the folder
@@ -304,6 +305,9 @@ struct ir_value *ir_lookup(const struct ir_graph *g, const char *name); /* this 
 /* Creates a value in g (fails with NNPERF_E_INVALID on a duplicate name). */
 enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char *name, struct ir_value **out,
                                 struct diag *d);
+/* Sizes g's name table and value list for n values in all, before its first value is added (a loader that knows
+ * about how many to expect: growing would leave the smaller arrays behind in the arena); 0 when out of memory. */
+int ir_reserve_values(struct arena *ar, struct ir_graph *g, size_t n);
 int64_t ir_opset_of(const struct ir_model *m, const char *domain);
 
 /* --- dims and shapes (dims.c); every product is overflow-checked --- */

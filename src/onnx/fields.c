@@ -1,23 +1,34 @@
 /* fields.c - the wire-level helpers the ModelProto reader (load.c, types.c, attr.c, tensor.c, function.c,
  * graph.c) shares: errors naming the message, field and byte offset, the wire-type check of known fields, strings
  * copied into the model arena, growable arena arrays. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "load.h"
 
+/* p's array at capacity nc (> p->n) */
+static int pv_resize(struct arena *ar, struct pvec *p, int nc)
+{
+    void **nv = ar_calloc(ar, (size_t)nc, sizeof(void *));
+    if (!nv) return 0;
+    if (p->n) memcpy(nv, p->v, (size_t)p->n * sizeof(void *));
+    p->v = nv;
+    p->cap = nc;
+    return 1;
+}
+
 int ox_pv_push(struct arena *ar, struct pvec *p, void *x)
 {
-    if (p->n == p->cap) {
-        int nc = p->cap ? p->cap * 2 : 8;
-        void **nv = ar_calloc(ar, (size_t)nc, sizeof(void *));
-        if (!nv) return 0;
-        if (p->n) memcpy(nv, p->v, (size_t)p->n * sizeof(void *));
-        p->v = nv;
-        p->cap = nc;
-    }
+    if (p->n == p->cap && !pv_resize(ar, p, p->cap ? p->cap * 2 : 8)) return 0;
     p->v[p->n++] = x;
     return 1;
+}
+
+int ox_pv_reserve(struct arena *ar, struct pvec *p, size_t more)
+{
+    if (more > (size_t)(INT_MAX / 2 - p->n)) return 1; /* nothing reserved: grown as entries come */
+    return p->n + (int)more <= p->cap || pv_resize(ar, p, p->n + (int)more);
 }
 
 enum nnperf_status ox_nomem(struct ld *L)

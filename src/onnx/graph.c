@@ -107,7 +107,8 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
     {
         if (f.wire != PB_LEN) continue;
         if (f.num == NP_INPUT) {
-            const char *s = ox_str(L, &f);
+            /* in the load's arena: once bound, the value's own name serves */
+            const char *s = ar_strndup(&L->tmp, (const char *)f.data, f.len);
             if (!s || !(s = ox_rename_name(L, rn, s))) return ox_nomem(L);
             in_names[nd->n_in++] = s;
         } else if (f.num == NP_OUTPUT) {
@@ -146,7 +147,8 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
         L->pending.v[pending_at] = NULL; /* the call's inputs are names for the body's renaming only */
         for (int i = 0; i < nd->n_in + nd->n_out; i++) {
             int is_in = i < nd->n_in;
-            const char *nm = is_in ? in_names[i] : out_names[i - nd->n_in];
+            const char *nm = is_in ? ar_strdup(L->ar, in_names[i]) : out_names[i - nd->n_in];
+            if (!nm) return ox_nomem(L);
             struct ir_value *tmp = ar_alloc(L->ar, sizeof *tmp);
             if (!tmp) return ox_nomem(L);
             tmp->name = nm;
@@ -196,7 +198,18 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
     struct pb r = pb_make(p, n);
     struct pb_field f;
     enum nnperf_status st;
+    /* the values to expect, about one per initializer, input and node: the name table is made once at its size */
+    /* (a bad field ends the count; pass 1 reports it) */
+    size_t n_expect = 0, n_nodes = 0;
+    while (pb_next(&r, &f, &why) > 0) {
+        if (f.wire == PB_LEN && (f.num == GP_NODE || f.num == GP_INPUT || f.num == GP_INIT)) n_expect++;
+        if (f.wire == PB_LEN && f.num == GP_NODE) n_nodes++;
+    }
+    if (!ir_reserve_values(L->ar, g, n_expect) || !ox_pv_reserve(&L->tmp, &G.nodes, n_nodes) ||
+        !ox_pv_reserve(&L->tmp, &L->pending, 2 * n_nodes))
+        return ox_nomem(L);
     /* pass 1: initializers (they may also be listed as inputs, IR < 4) */
+    r = pb_make(p, n);
     FOR_FIELDS_CHECKED(r, f, "GraphProto", graph_fields)
     {
         if (f.wire != PB_LEN) continue;

@@ -185,6 +185,9 @@ struct gstate {
 
 /* fields.c */
 int ox_pv_push(struct arena *ar, struct pvec *p, void *x);
+/* Room for more entries after p's last (a count known ahead: growing leaves the smaller arrays in the arena); 0
+ * when out of memory. */
+int ox_pv_reserve(struct arena *ar, struct pvec *p, size_t more);
 enum nnperf_status ox_nomem(struct ld *L);
 /* "malformed WHAT at byte N: WHY" (N: at's offset in the model file, left out when at is in another buffer). */
 enum nnperf_status ox_malformed(struct ld *L, const char *what, const char *why, const uint8_t *at);
