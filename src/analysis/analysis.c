@@ -124,11 +124,18 @@ static enum nnperf_status apply_declared(struct an_state *an, struct ir_node *nd
                 nd->op_type, v->name, v->rank, v->decl_rank);
         return NNPERF_OK;
     }
+    struct ir_dim *own = NULL; /* v's dims, copied before the first change: op_set may share an input's */
     for (int i = 0; i < v->rank; i++) {
         struct ir_dim inf = v->dims[i], dec = v->decl_dims[i];
-        if (inf.val < 0 && !inf.sym && (dec.val >= 0 || dec.sym))
-            v->dims[i] = dec;
-        else if (rebatched(an, i, inf, dec))
+        if (inf.val < 0 && !inf.sym && (dec.val >= 0 || dec.sym)) {
+            if (!own) {
+                if (!(own = ar_calloc(&an->ar, (size_t)v->rank, sizeof *own)))
+                    return diag_set(&an->d, NNPERF_E_NOMEM, "out of memory");
+                memcpy(own, v->dims, (size_t)v->rank * sizeof *own);
+                v->dims = own;
+            }
+            own[i] = dec;
+        } else if (rebatched(an, i, inf, dec))
             continue; /* the batch the options set, where the model was exported at batch 1 */
         else if (inf.val >= 0 && dec.val >= 0 && inf.val != dec.val) {
             an_warn(an, "node '%s' (%s): output '%s' dim %d inferred as %lld but declared as %lld", nd->name,
@@ -325,11 +332,28 @@ static void put_dims(struct strbuf *sb, const struct ir_value *v)
     sb_putc(sb, ']');
 }
 
-/* the model's declaration of the graph input at index i (the model is never written, so its dims stay) */
+/* the model's declaration of the graph input at index i (as it was before any input shape was bound) */
 static const struct ir_value *model_input(const struct an_state *an, int i)
 {
-    const struct ir_graph *mg = an->m ? an->m->graph : NULL;
-    return mg && i < mg->n_inputs ? mg->inputs[i] : an->g->inputs[i];
+    return i < an->n_decl_in ? &an->decl_in[i] : an->g->inputs[i];
+}
+
+/* an->g: a copy of the model's graph records, or the records themselves for a model loaded to be analysed once */
+static enum nnperf_status take_graph(struct an_state *an, struct ir_model *m)
+{
+    const struct ir_graph *mg = m->graph;
+    struct ir_value *in = ar_calloc(&an->ar, (size_t)(mg->n_inputs ? mg->n_inputs : 1), sizeof *in);
+    if (!in) return diag_set(&an->d, NNPERF_E_NOMEM, "out of memory");
+    for (int i = 0; i < mg->n_inputs; i++) in[i] = *mg->inputs[i];
+    an->decl_in = in;
+    an->n_decl_in = mg->n_inputs;
+    if (!(m->load_flags & NNPERF_LOAD_ANALYZE_ONCE)) return ir_clone_graph(&an->ar, mg, &an->g, &an->d);
+    if (m->analyzed)
+        return diag_set(&an->d, NNPERF_E_USAGE,
+                        "the model was loaded to be analysed once (NNPERF_LOAD_ANALYZE_ONCE) and has been");
+    m->analyzed = 1;
+    an->g = m->graph;
+    return NNPERF_OK;
 }
 
 /* "x [batch, 3, 224, 224], mask [batch, 128]": the model's runtime inputs (not initializers), at most 6 */
@@ -779,7 +803,8 @@ enum nnperf_status nnperf_analyze(const struct nnperf_model *model, const struct
     an->m = m;
     an->warn_unknown_op = an->warn_unbound = -1;
     ar_init(&an->ar, 0);
-    enum nnperf_status st = ir_clone_graph(&an->ar, m->graph, &an->g, &an->d);
+    /* the one place a model is written after its load: a model loaded to be analysed once gives its records */
+    enum nnperf_status st = take_graph(an, (struct ir_model *)(uintptr_t)m);
     if (!st && opts) {
         for (int i = 0; i < opts->n_input_shapes && !st; i++) st = bind_input(an, opts->input_shapes[i]);
         for (int i = 0; i < opts->n_dim_bindings && !st; i++) st = bind_symbol(an, opts->dim_bindings[i]);

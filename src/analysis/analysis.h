@@ -2,7 +2,9 @@
  * result handed to reports. An analysis owns everything it infers: its arena holds its own copy of the model's
  * graph records (ir_clone_graph) with the inferred dtypes, dims, values and costs, and its warnings. The model is
  * never written, so any number of analyses of one model (other input shapes, other dims) live side by side, also in
- * different threads. Consumers read the analysis's graph through an_graph(), never the model's graph. */
+ * different threads; except a model loaded with NNPERF_LOAD_ANALYZE_ONCE, whose one analysis infers on the model's
+ * own records (no copy; what it infers still lives in its arena). Consumers read the analysis's graph through
+ * an_graph(), never the model's graph. */
 #ifndef NNPERF_ANALYSIS_H
 #define NNPERF_ANALYSIS_H
 
@@ -13,8 +15,11 @@
 
 struct an_state {
     const struct ir_model *m; /* read only: path, producer, opsets, external data folder */
-    struct ir_graph *g;       /* this analysis's copy of m->graph, inferred and counted */
-    struct arena ar;          /* the copy, everything inferred, warnings */
+    struct ir_graph *g; /* this analysis's copy of m->graph (or m->graph itself: NNPERF_LOAD_ANALYZE_ONCE) */
+    const struct ir_value
+        *decl_in; /* the graph inputs as the model declared them (n_decl_in), before binding */
+    int n_decl_in;
+    struct arena ar; /* the copy, everything inferred, warnings */
     struct diag d;
     const char **warn;
     int n_warn, cap_warn, dropped_warn;

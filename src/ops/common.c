@@ -151,12 +151,23 @@ enum nnperf_status op_set(struct op_ctx *c, int i, int dtype, int rank, const st
         }
         return NNPERF_OK;
     }
+    struct ir_dim nd[NNPERF_MAX_RANK];
+    if (rank) memcpy(nd, dims, (size_t)rank * sizeof *nd);
+    for (int k = 0; k < rank; k++)
+        if (nd[k].val < 0 && nd[k].val != -1) nd[k] = IR_DIM_UNKNOWN;
+    v->rank = rank;
+    /* an input of the node with these very dims lends its array (a value's dims are never written once it has
+     * them; a change makes a new array): an element-wise chain holds one */
+    for (int j = 0; j < c->n->n_in && rank > 0; j++) {
+        const struct ir_value *x = c->n->in[j];
+        if (x && x->rank == rank && x->dims && !memcmp(x->dims, nd, (size_t)rank * sizeof *nd)) {
+            v->dims = x->dims;
+            return NNPERF_OK;
+        }
+    }
     struct ir_dim *d = ar_calloc(c->ar, (size_t)(rank ? rank : 1), sizeof *d);
     if (!d) return op_nomem(c);
-    if (rank) memcpy(d, dims, (size_t)rank * sizeof *d);
-    for (int k = 0; k < rank; k++)
-        if (d[k].val < 0 && d[k].val != -1) d[k] = IR_DIM_UNKNOWN;
-    v->rank = rank;
+    if (rank) memcpy(d, nd, (size_t)rank * sizeof *d);
     v->dims = d;
     return NNPERF_OK;
 }

@@ -1,7 +1,7 @@
 /* test_analysis.c - analyses own their results: one model analysed several times with other --input shapes and
  * --dim bindings keeps every analysis as it was made (shapes, costs, the rendered JSON), the model is never written
  * (its arena's bytes are the same after every analysis), and the same holds with analyses running at once in two
- * threads. Models: tests/data/analysis/make_models.py (batch.onnx: symbolic batch, shape values computed in the
+ * threads; a model loaded to be analysed once (NNPERF_LOAD_ANALYZE_ONCE) gives the same analysis. Models: tests/data/analysis/make_models.py (batch.onnx: symbolic batch, shape values computed in the
  * graph, a Loop body reading the outer scope) and models/resnet50.onnx. */
 #include <pthread.h>
 #include <stdio.h>
@@ -214,8 +214,48 @@ static void threads(const char *path, const char *in1, const char *dim1, const c
     nnperf_model_free(m);
 }
 
+/* NNPERF_LOAD_ANALYZE_ONCE: the one analysis infers on the model's own records and gives what a copy gives (the
+ * same JSON, the same message for a bad input shape, which names the shape the model declares); a second analysis
+ * of that model is refused. */
+static void once(const char *path, const char *input, const char *dim)
+{
+    struct nnperf_model *m = NULL, *m1 = NULL;
+    struct nnperf_load_options lo = {NNPERF_LOAD_ANALYZE_ONCE};
+    char err[512], e1[512] = "", e2[512] = "";
+    if (nnperf_model_load(path, NULL, &m, err, sizeof err) ||
+        nnperf_model_load(path, &lo, &m1, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        CHECK(0);
+        nnperf_model_free(m);
+        return;
+    }
+    const char *in[1] = {input}, *dm[1] = {dim};
+    struct nnperf_analyze_options o = {in, input ? 1 : 0, dm, dim ? 1 : 0};
+    struct nnperf_analysis *a = NULL, *a1 = NULL, *again = NULL;
+    enum nnperf_status s = nnperf_analyze(m, &o, &a, e1, sizeof e1);
+    enum nnperf_status s1 = nnperf_analyze(m1, &o, &a1, e2, sizeof e2);
+    CHECK_EQ_U(s, s1);
+    CHECK_STR(e1, e2);
+    char *j = a ? json_of(a) : NULL, *j1 = a1 ? json_of(a1) : NULL;
+    CHECK((!j && !j1) || (j && j1 && !strcmp(j, j1)));
+    if (s1 == NNPERF_OK) {
+        CHECK_EQ_U(nnperf_analyze(m1, &o, &again, err, sizeof err), NNPERF_E_USAGE);
+        CHECK(again == NULL && strstr(err, "analysed once") != NULL);
+    }
+    free(j), free(j1);
+    nnperf_analysis_free(a);
+    nnperf_analysis_free(a1);
+    nnperf_model_free(m);
+    nnperf_model_free(m1);
+}
+
 int main(void)
 {
+    once(BATCH_MODEL, NULL, NULL);
+    once(BATCH_MODEL, NULL, "batch=8");
+    once(BATCH_MODEL, "x=2x3x64x64", NULL);
+    once(BATCH_MODEL, "x=2x3x64", NULL); /* refused: the message shows the declared [batch, 3, 32, 32] */
+    once("models/resnet50.onnx", "input=4x3x224x224", NULL);
     struct nnperf_model *m;
     char err[512];
     if (nnperf_model_load(BATCH_MODEL, NULL, &m, err, sizeof err) != NNPERF_OK) {

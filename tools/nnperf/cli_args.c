@@ -154,7 +154,7 @@ int cli_collect_warnings(const struct nnperf_analysis *a, const char *name, char
 int cli_load(const struct cli_run *r, const char *model, struct nnperf_model **m, struct nnperf_analysis **a)
 {
     char err[1024];
-    struct nnperf_load_options lo = {r->load_flags};
+    struct nnperf_load_options lo = {r->load_flags | NNPERF_LOAD_ANALYZE_ONCE}; /* one analysis per model */
     if (cli_load_model(model, &lo, m)) return 2;
     struct nnperf_analyze_options ao = {r->inputs, r->n_inputs, r->dims, r->n_dims};
     if (nnperf_analyze(*m, &ao, a, err, sizeof err) != NNPERF_OK) {
