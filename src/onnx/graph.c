@@ -34,6 +34,16 @@ static int imports_domain(const struct ir_model *m, const char *domain)
     return 0;
 }
 
+/* the value named by input field f when g has it already (NULL: not yet, or a name too long to look up here) */
+static struct ir_value *bound_value(const struct ir_graph *g, const struct pb_field *f)
+{
+    char nm[256];
+    if (!f->len || f->len >= sizeof nm) return NULL;
+    memcpy(nm, f->data, f->len);
+    nm[f->len] = 0;
+    return ir_find(g, nm);
+}
+
 enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p, size_t n,
                                const struct rename *rn)
 {
@@ -86,31 +96,47 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
         nd->name = ar_printf(L->ar, "%s/%s_%d", rn->prefix, nd->op_type, G->nodes.n);
     if (++L->n_nodes_total > NNPERF_MAX_NODES)
         return diag_set(L->d, NNPERF_E_LIMIT, "the model has more than %d nodes", NNPERF_MAX_NODES);
-    const char **in_names = ar_calloc(&L->tmp, (size_t)(nin ? nin : 1), sizeof(char *));
     nd->in = ar_calloc(L->ar, (size_t)(nin ? nin : 1), sizeof(struct ir_value *));
     nd->out = ar_calloc(L->ar, (size_t)(nout ? nout : 1), sizeof(struct ir_value *));
     nd->attrs =
         nattr ? ar_calloc(L->ar, (size_t)nattr, sizeof(struct ir_attr)) : NULL; /* most nodes have none */
-    if (!in_names || !nd->in || !nd->out || (nattr && !nd->attrs)) return ox_nomem(L);
+    if (!nd->in || !nd->out || (nattr && !nd->attrs)) return ox_nomem(L);
+    /* a model-local function call is replaced by its body (unless the registry has the operator) */
+    struct ir_function *fn = ox_find_function(L, nd->domain, nd->op_type, overload);
+    int is_call = fn && L->reg->find(nd->domain, nd->op_type) < 0;
+    /* a node of the main graph (not a call) binds an input whose value exists already as it is read: there names
+     * are unique and nothing shadows them, so it is the value ox_resolve_graph would find */
+    int bind_now = !rn && !G->g->parent && !is_call;
+    const char **in_names = NULL; /* the names left for ox_resolve_graph, made at the first such input */
     nd->graph = G->g;
     nd->op = -1;
     nd->repeat = 1;
     r = pb_make(p, n);
     const char **out_names = ar_calloc(&L->tmp, (size_t)(nout ? nout : 1), sizeof(char *));
     if (!out_names) return ox_nomem(L);
-    /* the inputs are bound once every value exists (ox_resolve_graph), in the order the nodes are read: this node
-     * before the nodes of its subgraphs */
+    /* the other inputs are bound once every value exists (ox_resolve_graph), in the order the nodes are read: this
+     * node before the nodes of its subgraphs */
     int pending_at = L->pending.n;
-    if (!ox_pv_push(&L->tmp, &L->pending, nd) || !ox_pv_push(&L->tmp, &L->pending, (void *)in_names))
-        return ox_nomem(L);
+    if (!ox_pv_push(&L->tmp, &L->pending, nd) || !ox_pv_push(&L->tmp, &L->pending, NULL)) return ox_nomem(L);
     FOR_FIELDS(r, f, "NodeProto")
     {
         if (f.wire != PB_LEN) continue;
         if (f.num == NP_INPUT) {
+            int i = nd->n_in++;
+            struct ir_value *v = bind_now ? bound_value(G->g, &f) : NULL;
+            if (v) {
+                nd->in[i] = v;
+                v->n_consumers++;
+                continue;
+            }
+            if (!in_names) {
+                if (!(in_names = ar_calloc(&L->tmp, (size_t)nin, sizeof *in_names))) return ox_nomem(L);
+                L->pending.v[pending_at + 1] = (void *)in_names;
+            }
             /* in the load's arena: once bound, the value's own name serves */
             const char *s = ar_strndup(&L->tmp, (const char *)f.data, f.len);
             if (!s || !(s = ox_rename_name(L, rn, s))) return ox_nomem(L);
-            in_names[nd->n_in++] = s;
+            in_names[i] = s;
         } else if (f.num == NP_OUTPUT) {
             const char *s = ox_str(L, &f);
             if (!s || !(s = ox_rename_name(L, rn, s))) return ox_nomem(L);
@@ -140,11 +166,15 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
         if (nd->attrs[i].type == AT_GRAPH && nd->attrs[i].g) nd->n_sub++;
         if (nd->attrs[i].type == AT_GRAPHS) nd->n_sub += (int)nd->attrs[i].n;
     }
-    /* a model-local function call is replaced by its body (unless the registry has the operator): the call's
-     * inputs and outputs are only names for the body's renaming, not values */
-    struct ir_function *fn = ox_find_function(L, nd->domain, nd->op_type, overload);
-    if (fn && L->reg->find(nd->domain, nd->op_type) < 0) {
-        L->pending.v[pending_at] = NULL; /* the call's inputs are names for the body's renaming only */
+    if (!in_names) { /* every input bound (or none): nothing for ox_resolve_graph */
+        if (L->pending.n == pending_at + 2)
+            L->pending.n = pending_at;
+        else
+            L->pending.v[pending_at] = NULL;
+    }
+    /* a call's inputs and outputs are only names for the body's renaming, not values */
+    if (is_call) {
+        if (in_names) L->pending.v[pending_at] = NULL; /* the call's inputs are names for the renaming only */
         for (int i = 0; i < nd->n_in + nd->n_out; i++) {
             int is_in = i < nd->n_in;
             const char *nm = is_in ? ar_strdup(L->ar, in_names[i]) : out_names[i - nd->n_in];
@@ -205,8 +235,7 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
         if (f.wire == PB_LEN && (f.num == GP_NODE || f.num == GP_INPUT || f.num == GP_INIT)) n_expect++;
         if (f.wire == PB_LEN && f.num == GP_NODE) n_nodes++;
     }
-    if (!ir_reserve_values(L->ar, g, n_expect) || !ox_pv_reserve(&L->tmp, &G.nodes, n_nodes) ||
-        !ox_pv_reserve(&L->tmp, &L->pending, 2 * n_nodes))
+    if (!ir_reserve_values(L->ar, g, n_expect) || !ox_pv_reserve(&L->tmp, &G.nodes, n_nodes))
         return ox_nomem(L);
     /* pass 1: initializers (they may also be listed as inputs, IR < 4) */
     r = pb_make(p, n);
@@ -406,7 +435,7 @@ enum nnperf_status ox_resolve_graph(struct ld *L, struct ir_graph *g)
         const char **names = L->pending.v[k + 1];
         if (!nd) continue;
         for (int i = 0; i < nd->n_in; i++) {
-            if (!names[i][0]) continue; /* an omitted optional input */
+            if (!names[i] || !names[i][0]) continue; /* bound as it was read (ox_add_node), or omitted */
             struct ir_value *v = ir_lookup(nd->graph, names[i]);
             if (!v)
                 return diag_set(
