@@ -64,16 +64,20 @@ enum nnperf_status infer_concat(struct op_ctx *c)
     }
     if (nt != ni && nt == 64) return NNPERF_OK;
     struct tvals all = {kind, 0, NULL, NULL};
-    struct ir_ival *iv = kind == 1 ? ar_calloc(c->ar, (size_t)(n ? n : 1), sizeof *iv) : NULL;
-    double *fv = kind == 2 ? ar_calloc(c->ar, (size_t)(n ? n : 1), sizeof *fv) : NULL;
+    /* the joined values in a buffer of the call's own (tv_take copies them) */
+    struct ir_ival *iv = kind == 1 ? malloc((size_t)(n ? n : 1) * sizeof *iv) : NULL;
+    double *fv = kind == 2 ? malloc((size_t)(n ? n : 1) * sizeof *fv) : NULL;
     if (!iv && !fv) return kind ? op_nomem(c) : NNPERF_OK;
-    int64_t e = 0;
-    for (int64_t o = 0; o < outer; o++)
-        for (int j = 0, i = 0; i < ni; i++) {
+    int64_t e = 0; /* (st is NNPERF_OK here) */
+    for (int64_t o = 0; o < outer && e >= 0; o++)
+        for (int j = 0, i = 0; i < ni && e >= 0; i++) {
             struct ir_value *v = op_in(c, i);
             if (!v) continue;
             int64_t blk = v->dims[ax].val * inner;
-            if (t[j].n != outer * blk || e + blk > n) return NNPERF_OK;
+            if (t[j].n != outer * blk || e + blk > n) {
+                e = -1; /* not propagated */
+                break;
+            }
             for (int64_t q = 0; q < blk; q++, e++) {
                 if (iv)
                     iv[e] = t[j].iv[o * blk + q];
@@ -85,7 +89,10 @@ enum nnperf_status infer_concat(struct op_ctx *c)
     all.n = n;
     all.iv = iv;
     all.fv = fv;
-    return tv_take(c, 0, &all, NULL, n);
+    if (e >= 0) st = tv_take(c, 0, &all, NULL, n);
+    free(iv);
+    free(fv);
+    return st;
 }
 
 /* ---------- Split ---------- */

@@ -5,6 +5,7 @@
 #ifndef NNPERF_OPS_TENSOR_TVALS_H
 #define NNPERF_OPS_TENSOR_TVALS_H
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "../ops.h"
@@ -79,17 +80,22 @@ static inline enum nnperf_status tv_take(struct op_ctx *c, int o, const struct t
     for (int64_t k = 0; idx && k < n; k++)
         if (idx[k] < 0 || idx[k] >= t->n) return NNPERF_OK;
     if (!idx && n > t->n) return NNPERF_OK;
+    /* the values gathered in a buffer of the call's own: op_set_ivals/fvals copy them into the arena */
+    enum nnperf_status st = NNPERF_OK;
     if (t->kind == 1) {
-        struct ir_ival *v = ar_calloc(c->ar, (size_t)(n ? n : 1), sizeof *v);
+        struct ir_ival *v = malloc((size_t)(n ? n : 1) * sizeof *v);
         if (!v) return op_nomem(c);
         for (int64_t k = 0; k < n; k++) v[k] = t->iv[idx ? idx[k] : k];
-        if (!tv_informative(v, n)) return NNPERF_OK;
-        return op_set_ivals(c, o, v, n);
+        if (tv_informative(v, n)) st = op_set_ivals(c, o, v, n);
+        free(v);
+        return st;
     }
-    double *v = ar_calloc(c->ar, (size_t)(n ? n : 1), sizeof *v);
+    double *v = malloc((size_t)(n ? n : 1) * sizeof *v);
     if (!v) return op_nomem(c);
     for (int64_t k = 0; k < n; k++) v[k] = t->fv[idx ? idx[k] : k];
-    return op_set_fvals(c, o, v, n);
+    st = op_set_fvals(c, o, v, n);
+    free(v);
+    return st;
 }
 
 /* An "ints" argument that is attribute attr before opset 'since_input' and input in_idx from it on.
