@@ -47,7 +47,8 @@ def sync():
 
 
 def timed(fn, min_s=0.05, trials=7):
-    """median over trials of the mean seconds per call, each trial long enough to be read by a wall clock"""
+    """median over trials of the mean seconds per call, each trial long enough to be read by a wall clock; and the
+    calls per trial"""
     fn()
     sync()
     t0 = time.perf_counter()
@@ -64,6 +65,22 @@ def timed(fn, min_s=0.05, trials=7):
         sync()
         res.append((time.perf_counter() - t0) / n)
     return statistics.median(res), n
+
+
+def graph_of(fn, warm=1):
+    """fn captured as a CUDA graph (after `warm` calls on a side stream), its replay; on the CPU fn itself"""
+    if DEV != "cuda":
+        return fn
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for _ in range(warm):
+            fn()
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        fn()
+    return g.replay
 
 
 def build(name):
@@ -84,17 +101,7 @@ def cnn_rows(log):
             with torch.inference_mode():
                 eager, _ = timed(lambda: net(x), min_s=0.02)
                 if DEV == "cuda":
-                    s = torch.cuda.Stream()
-                    s.wait_stream(torch.cuda.current_stream())
-                    with torch.cuda.stream(s):
-                        for _ in range(3):
-                            net(x)
-                    torch.cuda.current_stream().wait_stream(s)
-                    g = torch.cuda.CUDAGraph()
-                    with torch.cuda.graph(g):
-                        net(x)
-                    graph, n = timed(g.replay)
-                    del g
+                    graph, n = timed(graph_of(lambda: net(x), warm=3))
                 else:
                     graph, n = eager, 0
             row = {"model": name, "size": size, "batch": b, "graph_ms": graph * 1e3, "eager_ms": eager * 1e3,
@@ -205,20 +212,7 @@ def llm_rows(log):
             pre, _ = timed(lambda: d.forward(tok, 0), min_s=0.1, trials=3)
             one = torch.zeros(b, 1, dtype=torch.long, device=DEV)
             mid = p + g // 2
-            if DEV == "cuda":
-                s = torch.cuda.Stream()
-                s.wait_stream(torch.cuda.current_stream())
-                with torch.cuda.stream(s):
-                    for _ in range(2):
-                        d.forward(one, mid)
-                torch.cuda.current_stream().wait_stream(s)
-                gr = torch.cuda.CUDAGraph()
-                with torch.cuda.graph(gr):
-                    d.forward(one, mid)
-                step, _ = timed(gr.replay, min_s=0.1, trials=5)
-                del gr
-            else:
-                step, _ = timed(lambda: d.forward(one, mid), min_s=0.0, trials=3)
+            step, _ = timed(graph_of(lambda: d.forward(one, mid), warm=2), min_s=0.1, trials=5)
             e2e = pre + (g - 1) * step
             row = {"kind": "static", "batch": b, "prompt": p, "generate": g, "ms": t * 1e3,
                    "out_tok_s": b * g / t, "prefill_ms": pre * 1e3, "graph_step_ms": step * 1e3,

@@ -14,54 +14,17 @@ usage: python3 bench/gpu/micro_torch.py OUTDIR [--quick]
 """
 import json
 import os
-import statistics
 import sys
-import time
 
 import torch
 import torch.nn.functional as F
 
-QUICK = "--quick" in sys.argv
-OUT = sys.argv[1]
-DEV = "cpu" if QUICK else "cuda"
-DT = torch.float32 if QUICK else torch.float16
-
-
-def sync():
-    if DEV == "cuda":
-        torch.cuda.synchronize()
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measure_torch import DEV, DT, OUT, QUICK, graph_of, timed as timed_n  # noqa: E402  (the same clock, args)
 
 
 def timed(fn, min_s=0.05, trials=7):
-    fn()
-    sync()
-    t0 = time.perf_counter()
-    fn()
-    sync()
-    n = max(1, int(min_s / max(time.perf_counter() - t0, 1e-6)))
-    res = []
-    for _ in range(3 if QUICK else trials):
-        sync()
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn()
-        sync()
-        res.append((time.perf_counter() - t0) / n)
-    return statistics.median(res)
-
-
-def graph_of(fn):
-    if DEV != "cuda":
-        return fn
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        fn()
-    torch.cuda.current_stream().wait_stream(s)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        fn()
-    return g.replay
+    return timed_n(fn, min_s, trials)[0]
 
 
 def main():
