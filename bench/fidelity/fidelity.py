@@ -3,7 +3,7 @@
 row predicted on its preset, out of the box, and the |error| per preset over its fit rows and its test rows.
 
 usage: bench/fidelity/fidelity.py [--rows] [--pairs] [--json OUT] [--check THRESHOLDS] [--write-presets DIR]
-                                  [--check-presets DIR] [--preset NAME]
+                                  [--check-presets DIR] [--preset NAME] [--out-of-the-box]
 
 Needs the Python package (python/) and the library: PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so.
   --rows                 print every row (measured, predicted, error)
@@ -17,6 +17,11 @@ Needs the Python package (python/) and the library: PYTHONPATH=python NNPERF_LIB
                          number) into DIR/NAME.yaml, keeping every other line
   --check-presets DIR    exit 1 unless every preset's `validation:` section equals what the dataset gives
   --preset NAME          only rows of that preset
+  --out-of-the-box       predict every row on its preset as it is, whatever runtime its `software` column names
+
+Each row is predicted with the runtime its `software` column names (RUNTIMES: the column's first word -> a
+platform file with `base:` the row's preset, docs/prediction.md "Runtimes"); a row whose software is not there
+(TensorRT, Vitis AI, ...) is predicted on its preset as it is, which describes that runtime.
 
 Errors are predicted / measured - 1 of the row's quantity: `latency` (ms per run of `batch` frames) against the
 prediction's latency_ms, `fps` against its fps (frames per second of one stream at that batch), `throughput`
@@ -35,6 +40,22 @@ DATA = os.path.join(HERE, "data")
 COLUMNS = ["preset", "model", "input", "dtype", "batch", "threads", "quantity", "value", "unit", "includes", "board",
            "software", "source", "split"]
 UNITS = {"latency": "ms", "fps": "fps", "throughput": "fps"}
+# The runtimes the presets do not describe themselves: the `software` column's first word -> the platform file that
+# describes the preset as that runtime runs it ({preset}: the row's preset). The presets describe compiled engines
+# (TensorRT, Vitis AI, ...); PyTorch's eager kernels, replayed as a CUDA graph, are presets/runtimes/.
+RUNTIMES = {"PyTorch": "presets/runtimes/{preset}-pytorch.yaml"}
+
+
+def platform_of(r, out_of_the_box=False):
+    """the platform a row is predicted on: its preset, or the description of its runtime on that preset (a platform
+    file put in place of the preset, as calibrate_rows.py does, is taken as it is)"""
+    word = (r["software"].split() or [""])[0]
+    if out_of_the_box or word not in RUNTIMES or r["preset"].endswith(".yaml"):
+        return r["preset"]
+    path = os.path.join(ROOT, RUNTIMES[word].format(preset=r["preset"]))
+    if not os.path.isfile(path):
+        sys.exit(f"{r['where']}: software '{word}' on preset {r['preset']} needs {os.path.relpath(path, ROOT)}")
+    return path
 
 
 def read_rows(data=DATA):
@@ -72,8 +93,8 @@ def median_abs(errs):
     return (a[n // 2] if n % 2 else (a[n // 2 - 1] + a[n // 2]) / 2) if n else None
 
 
-def predict_rows(rows):
-    """adds 'predicted' and 'error' to each row"""
+def predict_rows(rows, out_of_the_box=False):
+    """adds 'predicted' and 'error' to each row (and 'platform': what it was predicted on)"""
     sys.path.insert(0, os.path.join(ROOT, "python"))
     import nnperf
     analyses = {}
@@ -83,7 +104,8 @@ def predict_rows(rows):
             m = nnperf.load(os.path.join(ROOT, r["model"]))
             dims = [int(d) for d in r["input"].split("x")] if r["input"] else None
             analyses[key] = m.analyze(inputs={"input": dims} if dims else None)
-        p = analyses[key].predict(r["preset"], dtype=r["dtype"] or None, batch=int(r["batch"] or 1))
+        r["platform"] = platform_of(r, out_of_the_box)
+        p = analyses[key].predict(r["platform"], dtype=r["dtype"] or None, batch=int(r["batch"] or 1))
         s = p.summary
         q = r["quantity"]
         r["predicted"] = s["latency_ms"] if q == "latency" else s["fps"] if q == "fps" else s["throughput_fps"]
@@ -182,14 +204,14 @@ def main():
             i = args.index(k)
             opts[k] = args[i + 1]
             del args[i:i + 2]
-    show_rows, show_pairs = "--rows" in args, "--pairs" in args
-    args = [a for a in args if a not in ("--rows", "--pairs")]
+    show_rows, show_pairs, oob = "--rows" in args, "--pairs" in args, "--out-of-the-box" in args
+    args = [a for a in args if a not in ("--rows", "--pairs", "--out-of-the-box")]
     if args:
         sys.exit(__doc__)
     rows = read_rows()
     if "--preset" in opts:
         rows = [r for r in rows if r["preset"] == opts["--preset"]]
-    predict_rows(rows)
+    predict_rows(rows, oob)
     if show_rows:
         print(f"{'preset':14s} {'model':28s} {'input':12s} {'dtype':5s} {'batch':>5s} {'quantity':10s} "
               f"{'measured':>10s} {'nnperf':>10s} {'error':>8s} split")

@@ -3,7 +3,7 @@
 (bench/llm/measured_h100.csv, bench/gpu/README.md): first-token latency and static-batch output tokens/s, each row
 with the prediction and its error, then the median |error| (every row is a test row).
 
-usage: python3 bench/gpu/predict_llm.py [--nnperf build/nnperf]
+usage: python3 bench/gpu/predict_llm.py [--nnperf build/nnperf] [--hw PLATFORM]
 """
 import argparse
 import csv
@@ -19,6 +19,8 @@ from published import run  # noqa: E402  (one way to run nnperf and read its JSO
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--nnperf", default=os.path.join(ROOT, "build", "nnperf"))
+    ap.add_argument("--hw", default="h100-sxm",
+                    help="the platform: h100-sxm (TensorRT-LLM's kernels) or presets/runtimes/h100-sxm-pytorch.yaml")
     a = ap.parse_args()
     with open(os.path.join(ROOT, "bench", "llm", "measured_h100.csv")) as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
@@ -27,7 +29,7 @@ def main():
     errs = []
     for r in rows:
         cmd = [a.nnperf, "llm", "--config", os.path.join(ROOT, "tests", "data", "llm", "configs", r["model"] + ".json"),
-               "--hw", "h100-sxm", "--prompt", r["prompt"], "--generate", r["generate"], "--batch", r["batch"],
+               "--hw", a.hw, "--prompt", r["prompt"], "--generate", r["generate"], "--batch", r["batch"],
                "--format", "json"]
         d, why = run(cmd)
         if d is None:

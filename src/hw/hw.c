@@ -108,6 +108,13 @@ int hw_supports(const struct hw_desc *hw, const char *op_type)
     return 0;
 }
 
+int hw_is_view(const struct hw_desc *hw, const char *op_type)
+{
+    for (int i = 0; i < hw->n_view; i++)
+        if (!strcmp(hw->view[i], op_type)) return 1;
+    return 0;
+}
+
 /* ---- validation ---- */
 
 static enum nnperf_status verr(struct diag *d, const char *file, const char *key, const char *fmt, ...)

@@ -19,6 +19,8 @@
 #define HW_MAX_FUSION   32
 #define HW_MAX_PATTERN  8
 #define HW_MAX_FOLD     64 /* compute.dataflow.folding entries */
+#define HW_MAX_COMP     8  /* compute.composite_kernels entries */
+#define HW_MAX_VIEW     16 /* compute.view_ops entries */
 /* In a fusion pattern, SiLU stands for Mul(x, Sigmoid(x)) (how exporters write SiLU / Swish). */
 #define HW_SILU       "SiLU"
 #define HW_MAX_KEY    64 /* a dotted key path ("compute.efficiency.conv") */
@@ -167,6 +169,15 @@ struct hw_desc {
     char set[HW_MAX_SET][HW_MAX_SET_TEXT];
     int n_set;
     char assume[HW_MAX_ASSUME][HW_MAX_KEY];
+    /* the runtime's kernels (docs/prediction.md, Runtimes): operators (LayerNormalization, Gelu, HardSwish, SiLU) run
+     * as one kernel where the exporter wrote them as several nodes (compute.composite_kernels); a convolution's bias
+     * added by a kernel of its own (compute.bias_kernel); operators run as views of their input, no kernel
+     * (compute.view_ops) */
+    int n_composite;
+    char composite[HW_MAX_COMP][HW_MAX_NAME];
+    int bias_kernel;
+    int n_view;
+    char view[HW_MAX_VIEW][HW_MAX_NAME];
 };
 
 /* The public handle (include/nnperf.h) is a hw_desc; defined here so the passes reach it without casts.
@@ -220,6 +231,8 @@ const char *hw_preset_yaml(const char *name, size_t *len); /* NULL when unknown 
 int hw_memory_model_from_name(const char *s);
 /* Efficiency of an operator class on the accelerator. */
 double hw_eff(const struct hw_desc *hw, int klass);
+/* Whether the platform's runtime runs operator op_type as a view of its input (compute.view_ops). */
+int hw_is_view(const struct hw_desc *hw, const char *op_type);
 /* Whether the accelerator runs operator op_type (domain-less name). */
 int hw_supports(const struct hw_desc *hw, const char *op_type);
 

@@ -173,6 +173,22 @@ const struct hw_key hw_keys[] = {
     {"compute.fused_attention", HW_T_BOOL, .off = D(fused_attention),
      .doc = "MatMul(Q, K) -> element-wise -> Softmax -> MatMul(., V) runs as one kernel: the scores never leave the "
             "chip and, for a decoder's causal attention, the masked half is skipped (docs/prediction.md)"},
+    {"compute.composite_kernels", HW_T_OPS, .min = 1, .max = HW_MAX_COMP, .flags = HW_F_UNIQUE,
+     .off = D(composite), .size = HW_MAX_NAME, .count_off = D(n_composite),
+     .doc = "operators the runtime runs as one kernel each where the exporter wrote them as several nodes: "
+            "`LayerNormalization` (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, then Mul and Add by weights), "
+            "`Gelu` (Div or Mul, Erf, Add, Mul, Mul), `HardSwish` (HardSigmoid, Mul), `SiLU` (Sigmoid, Mul); each "
+            "such group is one layer (PyTorch's eager kernels, docs/prediction.md)"},
+    {"compute.bias_kernel", HW_T_BOOL, .off = D(bias_kernel),
+     .doc = "a convolution's bias is added by a kernel of its own after it (PyTorch's cuDNN path): the layer pays "
+            "one more `overhead.per_layer_s` and a pass reading and writing its output where that goes to DDR; a "
+            "BatchNormalization the exporter folded into the convolution (its bias) stands for PyTorch's own "
+            "BatchNorm kernel"},
+    {"compute.view_ops", HW_T_OPS, .min = 1, .max = HW_MAX_VIEW, .flags = HW_F_UNIQUE, .off = D(view),
+     .size = HW_MAX_NAME, .count_off = D(n_view),
+     .doc = "operators the runtime runs as views of their input (PyTorch: Reshape, Flatten, Squeeze, Unsqueeze, "
+            "Identity, Transpose, Slice, Split, Expand): a layer of them launches no kernel, moves no bytes and pays "
+            "no `overhead.per_layer_s`; absent: none"},
     {"compute.kv_per_query_head", HW_T_BOOL, .off = D(kv_per_query_head),
      .doc = "a decode step's attention (GroupQueryAttention over one new token) reads each KV head's cache once per "
             "query head sharing it, as a kernel with one thread block per query head does (TensorRT-LLM's masked "
@@ -598,6 +614,15 @@ static int op_known(const char *name)
     return op_find_name(name) >= 0;
 }
 
+/* Whether name is a composite operator compute.composite_kernels may list. */
+static int hw_composite_known(const char *name)
+{
+    static const char *const names[] = {"LayerNormalization", "Gelu", "HardSwish", HW_SILU};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(name, names[i])) return 1;
+    return 0;
+}
+
 /* Whether name may stand in a fusion pattern: an operator nnperf knows, or HW_SILU. */
 static int hw_pattern_op_known(const char *name)
 {
@@ -620,6 +645,16 @@ static int text_bad(const char *s, size_t cap, int allow_space)
 const char *hw_key_check_item(const struct hw_key *k, const char *item, char *buf, size_t cap)
 {
     int entry;
+    if (k->type == HW_T_OPS && !strcmp(k->path, "compute.composite_kernels")) {
+        if (!hw_composite_known(item)) {
+            snprintf(buf, cap,
+                     "'%.*s' is not a composite operator nnperf recognises (LayerNormalization, Gelu, "
+                     "HardSwish, SiLU)",
+                     HW_MAX_NAME, item);
+            return buf;
+        }
+        return NULL;
+    }
     if (k->type == HW_T_OPS && !(strstr(k->path, "fusion") ? hw_pattern_op_known(item) : op_known(item))) {
         snprintf(buf, cap, "unknown operator '%.*s' (names as in 'nnperf ops')", HW_MAX_NAME, item);
         return buf;

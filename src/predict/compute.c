@@ -5,6 +5,8 @@
  *   compute = aligned MAC ops / (peak[dtype] x efficiency[class]) + other ops / vector rate
  *   memory  = max(DDR bytes / (DDR bandwidth x DDR efficiency), on-chip bytes / SRAM bandwidth)
  *   time    = max(compute, memory) when loads overlap compute, else their sum; + per-layer overhead
+ *   (compute.bias_kernel: a convolution with a bias adds one more per-layer overhead and a pass reading and writing
+ *   its output where that goes to DDR: 2 x stored bytes / DDR bandwidth)
  * Fallback layers run on the fallback unit and add the boundary transfer and (de)quantization.
  *
  * "array" (the platform describes the MAC array's lanes for the dtype, hw.h struct hw_array; docs/prediction.md):
@@ -157,6 +159,18 @@ static int has_work(const struct pr_layer *L)
            L->link_bytes > 0;
 }
 
+/* compute.bias_kernel: a convolution's bias added by a kernel of its own after it (PyTorch's cuDNN path: cuDNN's
+ * convolution takes no bias, docs/sources.md [PYTORCH-CONV]): one more per-layer cost and a pass that reads and
+ * writes the output where it goes to DDR (on chip it costs the launch only), counted in the layer's overhead */
+static double bias_pass(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    const struct ir_node *c = L->main;
+    if (!p->hw->bias_kernel || L->fallback || !c || (c->op != OPID_CONV && c->op != OPID_CONV_TRANSPOSE) ||
+        c->n_in < 3 || !c->in[2])
+        return 0;
+    return layer_overhead(p) + safe_div(2 * (L->store_bytes + L->spill_store_bytes), pr_ddr_bw(p));
+}
+
 /* The rest of a layer on the accelerator once its compute time is set (the roofline and array models): memory time,
  * no transfer, the per-layer overhead when it has work. Layers without arithmetic (copies: Concat, Transpose,
  * Slice, ...) take a class efficiency given by the platform on their memory time (a copy reaches efficiency x
@@ -169,7 +183,11 @@ static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, 
         hw->eff[L->klass] > 0)
         L->t_memory /= hw->eff[L->klass];
     L->t_transfer = 0;
-    L->t_overhead = work ? layer_overhead(p) : 0;
+    L->t_overhead = work ? layer_overhead(p) + bias_pass(p, L) : 0;
+    /* compute.view_ops: a layer of views launches no kernel */
+    int view = hw->n_view > 0;
+    for (int i = 0; view && i < L->n_nodes; i++) view = hw_is_view(hw, L->nodes[i]->op_type);
+    if (view) L->t_memory = L->t_overhead = 0;
 }
 
 static const struct ir_attr *attr(const struct ir_node *nd, const char *name);

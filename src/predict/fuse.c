@@ -511,6 +511,180 @@ static enum nnperf_status fuse_attention(struct nnperf_prediction *p)
     return st;
 }
 
+/* ---- composite operators written as several nodes (compute.composite_kernels) ---- */
+
+/* a matched group: the nodes of one composite operator */
+struct comp {
+    int n;
+    const struct ir_node *nd[12];
+};
+
+static int comp_add(struct comp *m, const struct ir_node *nd)
+{
+    if (!nd || m->n >= (int)(sizeof m->nd / sizeof m->nd[0])) return 0;
+    m->nd[m->n++] = nd;
+    return 1;
+}
+
+/* the one node reading v (nothing else, not a graph output), else NULL */
+static const struct ir_node *sole_reader(const struct nnperf_prediction *p, const struct pr_cons_ix *cx,
+                                         const struct ir_value *v)
+{
+    int k = single_consumer(cx->c, cx->n, v);
+    return k >= 0 ? p->g->nodes[k] : NULL;
+}
+
+/* the other input of a two-input node reading v, else NULL */
+static const struct ir_value *other_in(const struct ir_node *nd, const struct ir_value *v)
+{
+    if (!nd || nd->n_in != 2) return NULL;
+    return nd->in[0] == v ? nd->in[1] : nd->in[1] == v ? nd->in[0] : NULL;
+}
+
+/* a weight or a value computed from weights only */
+static int weight_like(const struct ir_value *v)
+{
+    return v && (v->is_const || (v->flags & IR_V_INIT));
+}
+
+/* nd is operator op reading v and, as its other input, a constant */
+static int op_with_const(const struct ir_node *nd, int op, const struct ir_value *v)
+{
+    return nd && nd->op == op && weight_like(other_in(nd, v));
+}
+
+/* LayerNormalization from the Sub node d = x - ReduceMean(x): d^2 (Pow or Mul) -> ReduceMean -> Add(eps) -> Sqrt
+ * -> Div(d, .), then Mul and Add by constants (the scale and bias) when they follow */
+static int match_layernorm(const struct nnperf_prediction *p, const struct pr_cons_ix *cx,
+                           const struct ir_node *s, struct comp *m)
+{
+    if (s->op != OPID_SUB || s->n_in != 2 || s->n_out < 1 || !s->in[0] || !s->in[1]) return 0;
+    const struct ir_value *x = s->in[0], *d = s->out[0];
+    const struct ir_node *rm = s->in[1]->producer;
+    if (!rm || rm->op != OPID_REDUCE_MEAN || rm->in[0] != x || sole_reader(p, cx, s->in[1]) != s || !d ||
+        (d->flags & IR_V_OUTPUT))
+        return 0;
+    const struct ir_node *sq = NULL, *dv = NULL;
+    int readers = 0;
+    PR_CONS_EACH(cx, d, c)
+    {
+        const struct ir_node *nd = p->g->nodes[cx->c[c].node];
+        if (nd == sq || nd == dv) continue;
+        readers++;
+        if ((nd->op == OPID_POW && nd->in[0] == d && op_with_const(nd, OPID_POW, d)) ||
+            (nd->op == OPID_MUL && nd->n_in == 2 && nd->in[0] == d && nd->in[1] == d))
+            sq = nd;
+        else if (nd->op == OPID_DIV && nd->n_in == 2 && nd->in[0] == d)
+            dv = nd;
+    }
+    if (readers != 2 || !sq || !dv) return 0;
+    const struct ir_node *rv = sole_reader(p, cx, sq->out[0]);
+    if (!rv || rv->op != OPID_REDUCE_MEAN) return 0;
+    const struct ir_node *ad = sole_reader(p, cx, rv->out[0]);
+    if (!op_with_const(ad, OPID_ADD, rv->out[0])) return 0;
+    const struct ir_node *sr = sole_reader(p, cx, ad->out[0]);
+    if (!sr || sr->op != OPID_SQRT || sole_reader(p, cx, sr->out[0]) != dv || dv->in[1] != sr->out[0])
+        return 0;
+    comp_add(m, rm), comp_add(m, s), comp_add(m, sq), comp_add(m, rv), comp_add(m, ad), comp_add(m, sr);
+    comp_add(m, dv);
+    const struct ir_node *cur = dv, *nx = sole_reader(p, cx, cur->out[0]);
+    if (op_with_const(nx, OPID_MUL, cur->out[0]))
+        comp_add(m, nx), cur = nx, nx = sole_reader(p, cx, cur->out[0]);
+    if (op_with_const(nx, OPID_ADD, cur->out[0])) comp_add(m, nx);
+    return 1;
+}
+
+/* Gelu from its Erf: x / sqrt(2) (Div or Mul by a constant) -> Erf -> Add(1) -> Mul(x, .) and Mul(0.5) in either
+ * order (x * 0.5 as a node of its own included) */
+static int match_gelu(const struct nnperf_prediction *p, const struct pr_cons_ix *cx, const struct ir_node *e,
+                      struct comp *m)
+{
+    if (e->op != OPID_ERF || e->n_in < 1 || !e->in[0] || e->n_out < 1) return 0;
+    const struct ir_node *sc = e->in[0]->producer;
+    if (!sc || (sc->op != OPID_DIV && sc->op != OPID_MUL) || sc->n_in != 2 || !weight_like(sc->in[1]) ||
+        sole_reader(p, cx, e->in[0]) != e)
+        return 0;
+    const struct ir_value *x = sc->in[0];
+    const struct ir_node *a = sole_reader(p, cx, e->out[0]);
+    if (!op_with_const(a, OPID_ADD, e->out[0])) return 0;
+    comp_add(m, sc), comp_add(m, e), comp_add(m, a);
+    int saw_x = 0, muls = 0;
+    const struct ir_node *cur = a;
+    while (muls < 2) {
+        const struct ir_node *nx = sole_reader(p, cx, cur->out[0]);
+        const struct ir_value *o = other_in(nx, cur->out[0]);
+        if (!nx || nx->op != OPID_MUL || !o) break;
+        const struct ir_node *half = o->producer;
+        if (o == x)
+            saw_x = 1;
+        else if (half && half->op == OPID_MUL && half->n_in == 2 && sole_reader(p, cx, o) == nx &&
+                 (half->in[0] == x || half->in[1] == x) && weight_like(other_in(half, x)))
+            saw_x = 1, comp_add(m, half);
+        else if (!weight_like(o))
+            break;
+        comp_add(m, nx);
+        cur = nx, muls++;
+    }
+    return saw_x;
+}
+
+/* SiLU or HardSwish from its gate g (Sigmoid or HardSigmoid of x): Mul(x, g(x)) */
+static int match_gated(const struct nnperf_prediction *p, const struct pr_cons_ix *cx,
+                       const struct ir_node *g, int gate, struct comp *m)
+{
+    if (g->op != gate || g->n_in < 1 || !g->in[0] || g->n_out < 1) return 0;
+    const struct ir_node *mu = sole_reader(p, cx, g->out[0]);
+    if (!mu || mu->op != OPID_MUL || other_in(mu, g->out[0]) != g->in[0]) return 0;
+    comp_add(m, g), comp_add(m, mu);
+    return 1;
+}
+
+/* Composite operators (compute.composite_kernels): the nodes an exporter wrote for one LayerNormalization, Gelu,
+ * HardSwish or SiLU become one layer (with whatever else their layers hold), as a runtime that runs each as one
+ * kernel (PyTorch's eager modules) does. Their intermediate values stay inside the group by construction. */
+static enum nnperf_status fuse_composites(struct nnperf_prediction *p)
+{
+    const struct hw_desc *hw = p->hw;
+    int want_ln = 0, want_gelu = 0, want_hs = 0, want_silu = 0;
+    for (int i = 0; i < hw->n_composite; i++) {
+        const char *c = hw->composite[i];
+        want_ln |= !strcmp(c, "LayerNormalization"), want_gelu |= !strcmp(c, "Gelu");
+        want_hs |= !strcmp(c, "HardSwish"), want_silu |= !strcmp(c, HW_SILU);
+    }
+    const struct ir_graph *g = p->g;
+    int n = p->n_layers;
+    int *root = malloc((size_t)(n ? n : 1) * sizeof *root);
+    struct pr_cons_ix cx = {NULL, 0};
+    if (!root || !pr_cons_build(g, &cx)) {
+        free(root), free(cx.c);
+        return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    }
+    for (int l = 0; l < n; l++) root[l] = l;
+    int merged = 0;
+    for (int k = 0; k < g->n_nodes; k++) {
+        const struct ir_node *nd = g->nodes[k];
+        struct comp m = {0, {NULL}};
+        if (p->layer_of[k] < 0 ||
+            !((want_ln && match_layernorm(p, &cx, nd, &m)) || (want_gelu && match_gelu(p, &cx, nd, &m)) ||
+              (want_hs && match_gated(p, &cx, nd, OPID_HARD_SIGMOID, &m)) ||
+              (want_silu && match_gated(p, &cx, nd, OPID_SIGMOID, &m))))
+            continue;
+        int ok = 1;
+        for (int i = 0; i < m.n; i++)
+            if (p->layer_of[m.nd[i]->index] < 0 || !hw_supports(hw, m.nd[i]->op_type)) ok = 0;
+        if (!ok) continue;
+        int r = find_root(root, p->layer_of[m.nd[0]->index]);
+        for (int i = 1; i < m.n; i++) {
+            int q = find_root(root, p->layer_of[m.nd[i]->index]);
+            if (q != r) root[q < r ? r : q] = q < r ? q : r, r = q < r ? q : r;
+        }
+        merged++;
+    }
+    enum nnperf_status st = merged ? merge_regions(p, root, &cx) : NNPERF_OK;
+    free(root), free(cx.c);
+    return st;
+}
+
 enum nnperf_status pr_fuse(struct nnperf_prediction *p)
 {
     const struct ir_graph *g = p->g;
@@ -620,7 +794,8 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
     free(c);
     free(spans);
     enum nnperf_status st = NNPERF_OK;
-    if (hw->fuse_pointwise) st = fuse_pointwise(p);
+    if (hw->n_composite) st = fuse_composites(p);
+    if (!st && hw->fuse_pointwise) st = fuse_pointwise(p);
     if (!st && hw->fused_attention) st = fuse_attention(p);
     if (!st) finish_layers(p);
     return st;

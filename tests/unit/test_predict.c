@@ -918,6 +918,55 @@ static void test_fused_attention(void)
     nnperf_model_free(m);
 }
 
+/* a runtime's kernel boundaries (docs/prediction.md, Runtimes): PyTorch eager runs LayerNorm, GELU, SiLU and
+ * HardSwish as one kernel each however torch.onnx wrote them, a Linear's bias in its GEMM, views as no kernel and a
+ * convolution's bias as a kernel of its own */
+static const char eager_keys[] = "  fusion: [[MatMul, Add]]\n"
+                                 "  composite_kernels: [LayerNormalization, Gelu, HardSwish, SiLU]\n";
+
+static const struct pr_layer *layer_named(const struct nnperf_prediction *p, const char *first)
+{
+    for (int l = 0; p && l < p->n_layers; l++)
+        if (!strcmp(p->layers[l].nodes[0]->name, first)) return &p->layers[l];
+    return NULL;
+}
+
+static void test_runtime_kernels(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("eager_block", &m);
+    /* every node a layer: LayerNorm 9, Linear 2, GELU 5, Transpose, Reshape, Conv, SiLU 2, HardSwish 2 */
+    struct nnperf_prediction *p = a ? predict_gpu(a, NULL, 0, NULL) : NULL;
+    CHECK(p && p->n_layers == 23);
+    const struct pr_layer *L = layer_named(p, "conv"), *T = layer_named(p, "transpose");
+    CHECK(L && NEAR(L->t_overhead, 1e-6) && T && T->t_total > 0);
+    nnperf_prediction_free(p);
+    /* one layer per PyTorch kernel: LayerNorm, Linear, GELU, Transpose, Reshape, Conv, SiLU, HardSwish */
+    p = a ? predict_gpu(a, eager_keys, 0, NULL) : NULL;
+    CHECK(p && p->n_layers == 8);
+    L = layer_named(p, "ln_mean");
+    /* the LayerNorm reads x (16 x 32 fp16) and writes its result; its intermediates stay in the kernel */
+    CHECK(L && L->n_nodes == 9 && NEAR(L->load_bytes, 16 * 32 * 2) && NEAR(L->store_bytes, 16 * 32 * 2));
+    CHECK(layer_named(p, "gelu_div") && layer_named(p, "gelu_div")->n_nodes == 5);
+    CHECK(layer_named(p, "silu_sig") && layer_named(p, "silu_sig")->n_nodes == 2);
+    CHECK(layer_named(p, "hswish_sig") && layer_named(p, "hswish_sig")->n_nodes == 2);
+    CHECK(layer_named(p, "fc") && layer_named(p, "fc")->n_nodes == 2);
+    nnperf_prediction_free(p);
+    /* views launch nothing; the conv's bias is a second kernel: one more launch and a pass over its output (8 x 4 x
+     * 4 fp16, stored to DDR: read and written again) */
+    p = a ? predict_gpu(a, "  view_ops: [Transpose, Reshape]\n  bias_kernel: true\n", 0, NULL) : NULL;
+    CHECK(p && p->n_layers == 23);
+    L = layer_named(p, "conv"), T = layer_named(p, "transpose");
+    CHECK(L && NEAR(L->store_bytes, 8 * 4 * 4 * 2) && NEAR(L->t_overhead, 2e-6 + 2 * 8 * 4 * 4 * 2 / 1e10));
+    CHECK(T && T->t_total == 0 && layer_named(p, "reshape") && layer_named(p, "reshape")->t_total == 0);
+    nnperf_prediction_free(p);
+    /* a name the key does not know is refused */
+    p = a ? predict_gpu(a, "  composite_kernels: [Softmax]\n", 0, NULL) : NULL;
+    CHECK(p == NULL);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 static void test_power(void)
 {
     struct nnperf_model *m;
@@ -1013,6 +1062,7 @@ int main(void)
     test_weight_only();
     test_fused_attention();
     test_overlap_exponent();
+    test_runtime_kernels();
     test_power();
     test_no_op_views();
     return tt_done();

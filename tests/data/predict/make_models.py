@@ -20,9 +20,12 @@ def save(name, nodes, inputs, outputs, inits, opset=13):
     onnx.checker.check_model(m)
     for o in m.graph.output:
         o.type.tensor_type.ClearField("shape")  # the tests infer it
-    # weights keep dims and dtype; their bytes point to a file that is not shipped (nnperf never reads them)
+    # weights keep dims and dtype; their bytes point to a file that is not shipped (nnperf never reads them); an
+    # integer tensor (a Reshape's shape) keeps its values
     off = 0
     for t in m.graph.initializer:
+        if t.data_type == TensorProto.INT64:
+            continue
         n = len(t.raw_data)
         t.ClearField("raw_data")
         t.data_location = TensorProto.EXTERNAL
@@ -99,4 +102,40 @@ save("attention", [
     [helper.make_tensor_value_info("q", F, [1, 2, 8, 4]), helper.make_tensor_value_info("k", F, [1, 2, 4, 8]),
      helper.make_tensor_value_info("v", F, [1, 2, 8, 4])], [helper.make_tensor_value_info("y", F, [])],
     [numpy_helper.from_array(np.array(2.0, dtype=np.float32), "scale")])
+# 10. what PyTorch eager runs as one kernel each, as torch.onnx writes it: LayerNorm decomposed (x [1, 16, 32] over
+# its last axis, then scale and bias), a Linear (MatMul, Add), GELU decomposed (Div, Erf, Add, Mul, Mul), a Transpose
+# and a Reshape (views), a 1x1 Conv with a bias, SiLU (Sigmoid, Mul) and HardSwish (HardSigmoid, Mul)
+def const(name, value):
+    return numpy_helper.from_array(np.array(value, dtype=np.float32), name)
+
+
+save("eager_block", [
+    helper.make_node("ReduceMean", ["x"], ["mean"], axes=[-1], name="ln_mean"),
+    helper.make_node("Sub", ["x", "mean"], ["d"], name="ln_sub"),
+    helper.make_node("Pow", ["d", "two"], ["sq"], name="ln_pow"),
+    helper.make_node("ReduceMean", ["sq"], ["var"], axes=[-1], name="ln_var"),
+    helper.make_node("Add", ["var", "eps"], ["ve"], name="ln_eps"),
+    helper.make_node("Sqrt", ["ve"], ["sd"], name="ln_sqrt"),
+    helper.make_node("Div", ["d", "sd"], ["nrm"], name="ln_div"),
+    helper.make_node("Mul", ["nrm", "gamma"], ["sc"], name="ln_scale"),
+    helper.make_node("Add", ["sc", "beta"], ["ln"], name="ln_bias"),
+    helper.make_node("MatMul", ["ln", "wl"], ["mm"], name="fc"),
+    helper.make_node("Add", ["mm", "bl"], ["h"], name="fc_bias"),
+    helper.make_node("Div", ["h", "sqrt2"], ["g1"], name="gelu_div"),
+    helper.make_node("Erf", ["g1"], ["g2"], name="gelu_erf"),
+    helper.make_node("Add", ["g2", "one"], ["g3"], name="gelu_add"),
+    helper.make_node("Mul", ["h", "g3"], ["g4"], name="gelu_mul"),
+    helper.make_node("Mul", ["g4", "half"], ["g"], name="gelu_half"),
+    helper.make_node("Transpose", ["g"], ["t"], perm=[0, 2, 1], name="transpose"),
+    helper.make_node("Reshape", ["t", "shape"], ["r"], name="reshape"),
+    helper.make_node("Conv", ["r", "wc", "bc"], ["c"], name="conv"),
+    helper.make_node("Sigmoid", ["c"], ["sg"], name="silu_sig"),
+    helper.make_node("Mul", ["c", "sg"], ["si"], name="silu_mul"),
+    helper.make_node("HardSigmoid", ["si"], ["hs"], name="hswish_sig"),
+    helper.make_node("Mul", ["si", "hs"], ["y"], name="hswish_mul")],
+    [helper.make_tensor_value_info("x", F, [1, 16, 32])], [helper.make_tensor_value_info("y", F, [])],
+    [const("two", 2.0), const("eps", 1e-5), w("gamma", [32]), w("beta", [32]), w("wl", [32, 64]), w("bl", [64]),
+     const("sqrt2", 1.4142135), const("one", 1.0), const("half", 0.5),
+     numpy_helper.from_array(np.array([1, 64, 4, 4], dtype=np.int64), "shape"), w("wc", [8, 64, 1, 1]),
+     w("bc", [8])])
 print("ok")
