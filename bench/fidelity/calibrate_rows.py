@@ -90,19 +90,24 @@ def main():
     fidelity.predict_rows(rows)  # out of the box: the uncalibrated errors
     # the CLI is a program of its own: a sanitizer runtime preloaded into this python is not for it
     cli_env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-    presets = sorted({r["preset"] for r in rows})
+    # a preset's rows measured with another runtime (fidelity.py RUNTIMES) form a group of their own, calibrated from
+    # that runtime's description: the rows predicted on the TensorRT preset and on its PyTorch runtime apart
+    presets = sorted({r["platform"] for r in rows})
     miss10 = worse = apart = 0
     print(f"{'preset':14s} {'test':>4s} {'drawn':>5s} {'uncalibrated':>12s} {'calibrated':>10s} {'change':>7s} "
           f"{'worst':>6s} {'oracle':>7s} {'median ratio':>12s} {'moved':>5s}  {'keys (per draw)'}")
     with tempfile.TemporaryDirectory() as tmp:
         for p in presets:
-            if only and p not in only:
-                continue
-            mine = [r for r in rows if r["preset"] == p]
+            mine = [r for r in rows if r["platform"] == p]
             if len(mine) < 6:
                 continue
-            with open(os.path.join(fidelity.ROOT, "presets", p + ".yaml")) as f:
-                text = f.read()
+            if p.endswith(".yaml"):  # a runtime's file: its standalone description (base: resolved)
+                text = subprocess.run([nnperf, "hw", "show", p], capture_output=True, text=True, env=cli_env,
+                                      check=True).stdout
+                p = os.path.basename(p)[:-5]
+            else:
+                with open(os.path.join(fidelity.ROOT, "presets", p + ".yaml")) as f:
+                    text = f.read()
             for k in (1, 3):
                 rng = random.Random(f"{a.seed}-{p}-{k}")  # a preset's draws do not depend on the other presets
                 unc, cal, orc, mro, keys, moved = [], [], [], [], [], 0
