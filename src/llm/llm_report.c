@@ -56,32 +56,33 @@ static void fits_json(const void *ctx, const void *row, struct rep_json *j, cons
         rj_bool(j, key, fits);
 }
 
-#define JC RF_MACHINE
-#define JT (RF_JSON | RF_TABLE)
+#define JC  RF_MACHINE
+#define JT  (RF_JSON | RF_TABLE | RF_HTML)
+#define ALL (RF_ALL | RF_HTML)
 static const struct rf_field row_fields[] = {
-    {.key = "prompt", .col = {"prompt", 1, 0, 0, 0}, .in = RF_ALL, .kind = RF_INT, .off = R(prompt)},
+    {.key = "prompt", .col = {"prompt", 1, 0, 0, 0}, .in = ALL, .kind = RF_INT, .off = R(prompt)},
     {.key = "generate", .in = JC, .kind = RF_INT, .off = R(generate)},
-    {.key = "batch", .col = {"batch", 1, 0, 0, 0}, .in = RF_ALL, .kind = RF_INT, .off = R(batch)},
-    MS("ttft_ms", RF_ALL, ttft_s, "TTFT"),
+    {.key = "batch", .col = {"batch", 1, 0, 0, 0}, .in = ALL, .kind = RF_INT, .off = R(batch)},
+    MS("ttft_ms", ALL, ttft_s, "TTFT"),
     MS("tpot_ms", JT, tpot_mean_s, "TPOT mean"),
     MS("tpot_first_ms", JC, tpot_first_s, NULL),
     MS("tpot_last_ms", JC, tpot_last_s, NULL),
     MS("tpot_ms", RF_CSV, tpot_mean_s, NULL),
     {.key = "decode_tokens_per_s",
      .col = {"tokens/s", 1, 0, 0, 0},
-     .in = RF_ALL,
+     .in = ALL,
      .kind = RF_NUM,
      .off = R(decode_tokens_per_s),
      .people = RF_P_FIX2},
-    MS("e2e_ms", RF_ALL, e2e_s, "end to end"),
-    BYTES("kv_cache_bytes", RF_ALL, kv_cache_bytes, "KV cache"),
+    MS("e2e_ms", ALL, e2e_s, "end to end"),
+    BYTES("kv_cache_bytes", ALL, kv_cache_bytes, "KV cache"),
     {.key = "kv_bytes_per_token", .in = JC, .kind = RF_NUM, .off = R(kv_bytes_per_token)},
     BYTES("weight_bytes", JC, weight_bytes, NULL),
     BYTES("activation_bytes", JC, activation_bytes, NULL),
-    BYTES("memory_bytes", RF_ALL, memory_bytes, "memory"),
+    BYTES("memory_bytes", ALL, memory_bytes, "memory"),
     {.key = "fits",
      .col = {"fits", 0, 0, 0, 0},
-     .in = RF_ALL,
+     .in = ALL,
      .kind = RF_FN,
      .fn = fits_cell,
      .json = fits_json},
@@ -92,14 +93,26 @@ static const struct rf_field row_fields[] = {
 #define N_ROW_FIELDS ((int)(sizeof row_fields / sizeof row_fields[0]))
 
 #define LL(m) offsetof(struct llm_layer, m)
+#define JH    (RF_JSON | RF_HTML)
 static const struct rf_field layer_fields[] = {
-    {.key = "name", .in = RF_JSON, .kind = RF_STR, .off = LL(name)},
-    {.key = "op", .in = RF_JSON, .kind = RF_STR, .off = LL(op)},
+    {.key = "name", .col = {"layer", 0, 0, 0, 0}, .in = JH, .kind = RF_STR, .off = LL(name), .hcls = "name"},
+    {.key = "op", .col = {"op", 0, 0, 0, 0}, .in = JH, .kind = RF_STR, .off = LL(op)},
     {.key = "class", .in = RF_JSON, .kind = RF_STR, .off = LL(klass)},
-    {.key = "bound", .in = RF_JSON, .kind = RF_STR, .off = LL(bound)},
-    {.key = "ops", .in = RF_JSON, .kind = RF_NUM, .off = LL(ops)},
-    {.key = "ddr_bytes", .in = RF_JSON, .kind = RF_NUM, .off = LL(ddr_bytes)},
-    {.key = "time_us", .in = RF_JSON, .kind = RF_NUM, .off = LL(t_total), .scale = 1e6},
+    {.key = "bound", .col = {"bound", 0, 0, 0, 0}, .in = JH, .kind = RF_STR, .off = LL(bound)},
+    {.key = "ops", .col = {"ops", 1, 0, 0, 0}, .in = JH, .kind = RF_NUM, .off = LL(ops)},
+    {.key = "ddr_bytes",
+     .col = {"DDR bytes", 1, 0, 0, 0},
+     .in = JH,
+     .kind = RF_NUM,
+     .off = LL(ddr_bytes),
+     .unit = "B"},
+    {.key = "time_us",
+     .col = {"time", 1, 0, 0, 0},
+     .in = JH,
+     .kind = RF_NUM,
+     .off = LL(t_total),
+     .scale = 1e6,
+     .people = RF_P_TIME},
 };
 #define N_LAYER_FIELDS ((int)(sizeof layer_fields / sizeof layer_fields[0]))
 
@@ -390,32 +403,6 @@ static void csv(const struct nnperf_llm *l, struct strbuf *sb)
 
 /* ---- HTML ---- */
 
-static void td(struct strbuf *sb, const char *text, double key, int num)
-{
-    if (num) {
-        sb_puts(sb, "<td class=\"n\" data-v=\"");
-        if (isfinite(key))
-            sb_printf(sb, "%.6g", key);
-        else
-            sb_puts(sb, "NaN");
-        sb_puts(sb, "\">");
-    } else
-        sb_puts(sb, "<td>");
-    rep_esc(sb, text);
-    sb_puts(sb, "</td>");
-}
-
-static void head(struct strbuf *sb, const char *id, const char *const *cols, int n)
-{
-    sb_printf(sb, "<div class=\"tablewrap\"><table class=\"sortable\" id=\"%s\">\n<thead><tr>", id);
-    for (int i = 0; i < n; i++) {
-        sb_printf(sb, "<th%s data-key=\"c%d\">", i ? " class=\"n\"" : "", i);
-        rep_esc(sb, cols[i]);
-        sb_puts(sb, "</th>");
-    }
-    sb_puts(sb, "</tr></thead>\n<tbody>\n");
-}
-
 static void html_layers(const struct llm_phase *ph, const char *id, struct strbuf *sb)
 {
     char a[64];
@@ -426,26 +413,10 @@ static void html_layers(const struct llm_phase *ph, const char *id, struct strbu
     fmt_ms(a, sizeof a, ph->latency_s);
     rep_esc(sb, a);
     sb_puts(sb, "</p>\n");
-    static const char *const cols[] = {"layer", "op", "bound", "ops", "DDR bytes", "time (us)"};
-    head(sb, id, cols, 6);
-    for (int i = 0; i < ph->n_layers; i++) {
-        const struct llm_layer *L = &ph->layers[i];
-        sb_puts(sb, "<tr>");
-        td(sb, L->name, 0, 0);
-        sb_puts(sb, "<td class=\"n\">");
-        rep_esc(sb, L->op);
-        sb_puts(sb, "</td><td class=\"n\">");
-        rep_esc(sb, L->bound);
-        sb_puts(sb, "</td>");
-        rep_si(a, sizeof a, L->ops, "");
-        td(sb, a, L->ops, 1);
-        fmt_bytes(a, sizeof a, L->ddr_bytes);
-        td(sb, a, L->ddr_bytes, 1);
-        c_snprintf(a, sizeof a, "%.2f", L->t_total * 1e6);
-        td(sb, a, L->t_total * 1e6, 1);
-        sb_puts(sb, "</tr>\n");
-    }
-    sb_puts(sb, "</tbody></table></div>\n");
+    struct rf_rows w;
+    rf_begin_html(&w, layer_fields, N_LAYER_FIELDS, NULL, sb, id, "layers", ph->n_layers, -1);
+    for (int i = 0; i < ph->n_layers; i++) rf_row(&w, &ph->layers[i]);
+    rf_end(&w, sb, 0, 0, NULL);
 }
 
 static void html(const struct nnperf_llm *l, struct strbuf *sb)
@@ -479,23 +450,10 @@ static void html(const struct nnperf_llm *l, struct strbuf *sb)
     }
     rh_card(sb, fits_word(r->fits), a);
     sb_puts(sb, "</div>\n");
-    static const char *const cols[] = {"prompt",   "batch",    "TTFT (ms)",    "TPOT (ms)", "tokens/s",
-                                       "e2e (ms)", "KV bytes", "memory bytes", "fits"};
-    head(sb, "rows", cols, 9);
-    for (int i = 0; i < l->n_rows; i++) {
-        const struct nnperf_llm_row *x = &l->rows[i];
-        double v[8] = {
-            x->prompt,      x->batch,          x->ttft_s * 1e3, x->tpot_mean_s * 1e3, x->decode_tokens_per_s,
-            x->e2e_s * 1e3, x->kv_cache_bytes, x->memory_bytes};
-        sb_puts(sb, "<tr>");
-        for (int k = 0; k < 8; k++) {
-            c_snprintf(a, sizeof a, k < 2 || k > 5 ? "%.0f" : "%.3f", v[k]);
-            td(sb, a, v[k], k > 0);
-        }
-        td(sb, fits_word(x->fits), x->fits, 1);
-        sb_puts(sb, "</tr>\n");
-    }
-    sb_puts(sb, "</tbody></table></div>\n");
+    struct rf_rows w;
+    rf_begin_html(&w, row_fields, N_ROW_FIELDS, NULL, sb, "rows", "configurations", l->n_rows, -1);
+    for (int i = 0; i < l->n_rows; i++) rf_row(&w, &l->rows[i]);
+    rf_end(&w, sb, 0, 0, NULL);
     if (l->n_warn) {
         sb_puts(sb, "<div class=\"warn\"><b>warnings</b><ul>");
         for (int i = 0; i < l->n_warn; i++) {
