@@ -136,10 +136,19 @@ void rf_row(struct rf_rows *w, const void *row)
     struct rf_cell cells[RF_MAX];
     const char *text[RF_MAX];
     int nc = 0;
-    if (w->fmt == NNPERF_FORMAT_HTML) sb_puts(w->sb, "<tr>");
+    if (w->fmt == NNPERF_FORMAT_HTML) {
+        if (w->tr)
+            w->tr(w->ctx, row, w->sb);
+        else
+            sb_puts(w->sb, "<tr>");
+    }
     for (int i = 0; i < w->n && nc < RF_MAX; i++) {
         const struct rf_field *f = &w->f[i];
         if (!(f->in & bit)) continue;
+        if (w->fmt == NNPERF_FORMAT_HTML && f->html) {
+            f->html(w->ctx, row, w->sb);
+            continue;
+        }
         struct rf_cell *c = &cells[nc];
         get(w->ctx, f, row, c);
         if (w->fmt == NNPERF_FORMAT_CSV) {
@@ -177,7 +186,7 @@ void rf_row(struct rf_rows *w, const void *row)
 void rf_begin_html(struct rf_rows *w, const struct rf_field *f, int n, const void *ctx, struct strbuf *sb,
                    const char *id, const char *what, int n_rows, int sorted_col)
 {
-    w->fmt = NNPERF_FORMAT_HTML, w->f = f, w->n = n, w->ctx = ctx, w->j = NULL, w->sb = sb;
+    w->fmt = NNPERF_FORMAT_HTML, w->f = f, w->n = n, w->ctx = ctx, w->j = NULL, w->sb = sb, w->tr = NULL;
     struct rep_hcol hc[RF_MAX];
     int nc = 0;
     for (int i = 0; i < n && nc < RF_MAX; i++)

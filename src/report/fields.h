@@ -12,7 +12,7 @@
 #include "json.h"
 #include "table.h"
 
-#define RF_MAX 40 /* fields of one report */
+#define RF_MAX 64 /* fields of one report */
 
 /* the formats a field is written in (.in) */
 #define RF_JSON    1u
@@ -67,6 +67,8 @@ struct rf_field {
     void (*fn)(const void *ctx, const void *row, struct rf_cell *c);
     void (*json)(const void *ctx, const void *row, struct rep_json *j, const char *key);
     const char *hkey, *hcls; /* the page's column: its data-key (sorting; NULL: key), a text cell's class */
+    void (*html)(const void *ctx, const void *row,
+                 struct strbuf *sb); /* writes the page's cell (<td>...</td>) */
 };
 
 /* One pass of a writer over rows: rf_begin, rf_row per row, rf_end. */
@@ -80,6 +82,8 @@ struct rf_rows {
     struct rep_table t;
     struct rep_col cols[RF_MAX];
     struct strbuf *sb; /* HTML */
+    /* HTML: writes a row's opening tag, e.g. with a data- attribute (NULL after rf_begin_html: "<tr>") */
+    void (*tr)(const void *ctx, const void *row, struct strbuf *sb);
 };
 
 /* Starts rows of fields f[0..n) in format fmt into sb: JSON: an array member named key of the open object j (each

@@ -99,9 +99,98 @@ static void text_active(const void *ctx, const void *row, struct rf_cell *c)
     c->s = c->buf;
 }
 
+static void nodes_cell(struct strbuf *sb, const struct rep_view *v, const struct rep_layer *L)
+{
+    sb_puts(sb, "<td class=\"nodes\">");
+    if (L->li.nodes <= 1) {
+        sb_puts(sb, "1</td>");
+        return;
+    }
+    sb_printf(sb, "<details><summary>%d nodes</summary><ol>", L->li.nodes);
+    for (int k = 0; k < L->li.nodes; k++) {
+        const char *op;
+        const char *nm = nnperf_prediction_layer_node(v->p, L->index, k, &op);
+        sb_puts(sb, "<li>");
+        rep_esc(sb, nm ? nm : "?");
+        sb_puts(sb, " (");
+        rep_esc(sb, op ? op : "?");
+        sb_puts(sb, ")</li>");
+    }
+    sb_puts(sb, "</ol></details></td>");
+}
+
+/* the page's composite cells */
+static void html_nodes(const void *ctx, const void *row, struct strbuf *sb)
+{
+    nodes_cell(sb, ctx, row);
+}
+
+static void html_op(const void *ctx, const void *row, struct strbuf *sb)
+{
+    (void)ctx;
+    const struct nnperf_layer_info *li = &((const struct rep_layer *)row)->li;
+    sb_puts(sb, "<td>");
+    rep_esc(sb, li->op);
+    sb_puts(sb, "<br><span class=\"muted\">");
+    rep_esc(sb, li->klass);
+    sb_puts(sb, ", ");
+    rep_esc(sb, li->dtype);
+    sb_puts(sb, "</span></td>");
+}
+
+static void html_bound(const void *ctx, const void *row, struct strbuf *sb)
+{
+    (void)ctx;
+    const char *bd = rep_layer_bound(row);
+    sb_printf(sb, "<td class=\"b-%s\">%s</td>", bd, bd);
+}
+
+static void html_active(const void *ctx, const void *row, struct strbuf *sb)
+{
+    (void)ctx;
+    const struct nnperf_layer_info *li = &((const struct rep_layer *)row)->li;
+    char b[96];
+    c_snprintf(b, sizeof b, "%.1f ~ %.1f", li->start * 1e6, li->end * 1e6);
+    sb_printf(sb, "<td class=\"n\" data-v=\"%.6g\" style=\"white-space:normal\">", li->start * 1e6);
+    rep_esc(sb, b);
+    sb_puts(sb, "</td>");
+}
+
+static void html_shape(const void *ctx, const void *row, struct strbuf *sb)
+{
+    (void)ctx;
+    char b[96], c[96];
+    rep_layer_shape(b, sizeof b, row, 0);
+    rep_layer_shape(c, sizeof c, row, 1);
+    sb_puts(sb, "<td class=\"sh\">");
+    rep_esc(sb, b);
+    if (strcmp(b, c)) {
+        sb_puts(sb, "<br>&rarr; ");
+        rep_esc(sb, c);
+    }
+    sb_puts(sb, "</td>");
+}
+
+/* the time for people ("?" when unknown), sorted by its microseconds */
+static void page_time(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const struct rep_layer *L = row;
+    c->x = L->li.t_total, c->is_num = 1;
+    if (!L->d.cost_known) c->text = "?";
+}
+
+static void page_load_store(const void *ctx, const void *row, struct rf_cell *c)
+{
+    (void)ctx;
+    const struct rep_layer *L = row;
+    c->x = L->li.t_memory + L->d.t_transfer, c->is_num = 1;
+}
+
 #define J  RF_JSON
 #define C  RF_CSV
 #define T  RF_TABLE
+#define H  RF_HTML
 #define JC (RF_JSON | RF_CSV)
 #define US(k_, in_, m_)                                                                                      \
     {                                                                                                        \
@@ -173,10 +262,52 @@ static const struct rf_field layer_fields[] = {
     {.key = "attained_ops_per_s", .in = J, .kind = RF_NUM, .off = LI(attained)},
     {.key = "energy_j", .in = C, .kind = RF_NUM, .off = LI(energy_j)},
     {.key = "dtype", .in = C, .kind = RF_STR, .off = LI(dtype)},
+    /* the page's table: the heaviest first, in its own order */
+    {.col = {"#", 1, 0, 0, 0},
+     .in = H,
+     .kind = RF_INT,
+     .off = offsetof(struct rep_layer, index),
+     .hkey = "index"},
+    {.col = {"layer", 0, 0, 0, 0}, .in = H, .kind = RF_STR, .off = LI(name), .hkey = "name", .hcls = "name"},
+    {.col = {"op", 0, 0, 0, 0}, .in = H, .hkey = "op", .html = html_op},
+    {.col = {"time", 1, 0, 0, 0},
+     .in = H,
+     .kind = RF_FN,
+     .fn = page_time,
+     .scale = 1e6,
+     .people = RF_P_TIME,
+     .hkey = "time"},
+    {.col = {"share", 1, 0, 0, 0},
+     .in = H,
+     .kind = RF_NUM,
+     .off = offsetof(struct rep_layer, share),
+     .scale = 100,
+     .people = RF_P_PCT,
+     .hkey = "share"},
+    {.col = {"bound", 0, 0, 0, 0}, .in = H, .hkey = "bound", .html = html_bound},
+    {.col = {"ops", 1, 0, 0, 0}, .in = H, .kind = RF_NUM, .off = LI(ops), .hkey = "ops"},
+    {.col = {"compute", 1, 0, 0, 0},
+     .in = H,
+     .kind = RF_NUM,
+     .off = LI(t_compute),
+     .scale = 1e6,
+     .people = RF_P_TIME,
+     .hkey = "compute"},
+    {.col = {"load/store", 1, 0, 0, 0},
+     .in = H,
+     .kind = RF_FN,
+     .fn = page_load_store,
+     .scale = 1e6,
+     .people = RF_P_TIME,
+     .hkey = "memory"},
+    {.col = {"active (us)", 1, 0, 0, 0}, .in = H, .hkey = "start", .html = html_active},
+    {.col = {"output shape (aligned)", 0, 0, 0, 0}, .in = H, .hkey = "shape", .html = html_shape},
+    {.col = {"fused nodes", 1, 0, 0, 0}, .in = H, .hkey = "nodes", .html = html_nodes},
 };
 #undef J
 #undef C
 #undef T
+#undef H
 #undef JC
 #undef US
 #define N_LAYER_FIELDS ((int)(sizeof layer_fields / sizeof layer_fields[0]))
@@ -628,40 +759,15 @@ static void html_summary(const struct rep_view *v, struct strbuf *sb)
     rh_warnings(sb, "prediction warnings", v->warn, v->s.warnings);
 }
 
-static void nodes_cell(struct strbuf *sb, const struct rep_view *v, const struct rep_layer *L)
+/* the page's rows open with the layer's index (the plots link to it) */
+static void html_tr(const void *ctx, const void *row, struct strbuf *sb)
 {
-    sb_puts(sb, "<td class=\"nodes\">");
-    if (L->li.nodes <= 1) {
-        sb_puts(sb, "1</td>");
-        return;
-    }
-    sb_printf(sb, "<details><summary>%d nodes</summary><ol>", L->li.nodes);
-    for (int k = 0; k < L->li.nodes; k++) {
-        const char *op;
-        const char *nm = nnperf_prediction_layer_node(v->p, L->index, k, &op);
-        sb_puts(sb, "<li>");
-        rep_esc(sb, nm ? nm : "?");
-        sb_puts(sb, " (");
-        rep_esc(sb, op ? op : "?");
-        sb_puts(sb, ")</li>");
-    }
-    sb_puts(sb, "</ol></details></td>");
+    (void)ctx;
+    sb_printf(sb, "<tr data-l=\"%d\">", ((const struct rep_layer *)row)->index);
 }
 
 static void html_layers(const struct rep_view *v, struct strbuf *sb)
 {
-    static const struct rep_hcol cols[] = {{"#", "index", 1},
-                                           {"layer", "name", 0},
-                                           {"op", "op", 0},
-                                           {"time", "time", 1},
-                                           {"share", "share", 1},
-                                           {"bound", "bound", 0},
-                                           {"ops", "ops", 1},
-                                           {"compute", "compute", 1},
-                                           {"load/store", "memory", 1},
-                                           {"active (us)", "start", 1},
-                                           {"output shape (aligned)", "shape", 0},
-                                           {"fused nodes", "nodes", 1}};
     struct strbuf note;
     sb_init(&note, 1 << 16);
     sb_puts(
@@ -675,54 +781,11 @@ static void html_layers(const struct rep_view *v, struct strbuf *sb)
     }
     rh_note(sb, NULL, NULL, note.p ? note.p : "");
     sb_free(&note);
-    rh_table_open(sb, "layer-table", "layers", v->n_shown, cols, 12, 3);
-    for (int i = 0; i < v->n_shown; i++) {
-        const struct rep_layer *L = &v->L[v->by_time[i]];
-        const struct nnperf_layer_info *li = &L->li;
-        char b[96], c[96];
-        sb_printf(sb, "<tr data-l=\"%d\">", L->index);
-        snprintf(b, sizeof b, "%d", L->index);
-        rh_td_num(sb, b, L->index);
-        rh_td_text(sb, "name", li->name);
-        sb_puts(sb, "<td>");
-        rep_esc(sb, li->op);
-        sb_puts(sb, "<br><span class=\"muted\">");
-        rep_esc(sb, li->klass);
-        sb_puts(sb, ", ");
-        rep_esc(sb, li->dtype);
-        sb_puts(sb, "</span></td>");
-        if (L->d.cost_known)
-            rep_time(b, sizeof b, li->t_total);
-        else
-            snprintf(b, sizeof b, "?");
-        rh_td_num(sb, b, li->t_total * 1e6);
-        rep_pct(b, sizeof b, L->share);
-        rh_td_num(sb, b, L->share * 100);
-        const char *bd = rep_layer_bound(L);
-        sb_printf(sb, "<td class=\"b-%s\">%s</td>", bd, bd);
-        rep_si(b, sizeof b, li->ops, "");
-        rh_td_num(sb, b, li->ops);
-        rep_time(b, sizeof b, li->t_compute);
-        rh_td_num(sb, b, li->t_compute * 1e6);
-        rep_time(b, sizeof b, li->t_memory + L->d.t_transfer);
-        rh_td_num(sb, b, (li->t_memory + L->d.t_transfer) * 1e6);
-        c_snprintf(b, sizeof b, "%.1f ~ %.1f", li->start * 1e6, li->end * 1e6);
-        sb_printf(sb, "<td class=\"n\" data-v=\"%.6g\" style=\"white-space:normal\">", li->start * 1e6);
-        rep_esc(sb, b);
-        sb_puts(sb, "</td>");
-        rep_layer_shape(b, sizeof b, L, 0);
-        rep_layer_shape(c, sizeof c, L, 1);
-        sb_puts(sb, "<td class=\"sh\">");
-        rep_esc(sb, b);
-        if (strcmp(b, c)) {
-            sb_puts(sb, "<br>&rarr; ");
-            rep_esc(sb, c);
-        }
-        sb_puts(sb, "</td>");
-        nodes_cell(sb, v, L);
-        sb_puts(sb, "</tr>\n");
-    }
-    rh_table_close(sb);
+    struct rf_rows w;
+    rf_begin_html(&w, layer_fields, N_LAYER_FIELDS, v, sb, "layer-table", "layers", v->n_shown, 3);
+    w.tr = html_tr;
+    for (int i = 0; i < v->n_shown; i++) rf_row(&w, &v->L[v->by_time[i]]);
+    rf_end(&w, sb, 0, 0, NULL);
     /* the table's layer counts for the browser test (tests/browser) */
     sb_puts(sb, "<p class=\"muted layer-counts\"");
     layer_counts_attr(v, sb);
