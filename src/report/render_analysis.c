@@ -398,6 +398,12 @@ static void render_csv(const struct nnperf_analysis *a, struct strbuf *sb)
 
 /* ---- text ---- */
 
+static uint64_t sort_key(const struct ir_node *nd, int by)
+{
+    const struct ir_cost *x = &nd->cost;
+    return by == 1 ? x->bytes_read + x->bytes_written : by == 2 ? (x->known ? x->flops : 0) : x->macs;
+}
+
 /* node indices sorted by a cost, largest first, stable (merge sort: no global state) */
 static void sort_nodes(int *v, int *tmp, int n, const struct ir_graph *g, int by)
 {
@@ -406,19 +412,32 @@ static void sort_nodes(int *v, int *tmp, int n, const struct ir_graph *g, int by
     sort_nodes(v, tmp, h, g, by);
     sort_nodes(v + h, tmp, n - h, g, by);
     int i = 0, j = h, k = 0;
-    while (i < h && j < n) {
-        const struct ir_cost *x = &g->nodes[v[i]]->cost, *y = &g->nodes[v[j]]->cost;
-        uint64_t vx = by == 1   ? x->bytes_read + x->bytes_written
-                      : by == 2 ? (x->known ? x->flops : 0)
-                                : x->macs;
-        uint64_t vy = by == 1   ? y->bytes_read + y->bytes_written
-                      : by == 2 ? (y->known ? y->flops : 0)
-                                : y->macs;
-        tmp[k++] = vy > vx ? v[j++] : v[i++];
-    }
+    while (i < h && j < n)
+        tmp[k++] = sort_key(g->nodes[v[j]], by) > sort_key(g->nodes[v[i]], by) ? v[j++] : v[i++];
     while (i < h) tmp[k++] = v[i++];
     while (j < n) tmp[k++] = v[j++];
     memcpy(v, tmp, (size_t)n * sizeof *v);
+}
+
+/* The first `top` of sort_nodes' order into v[0..top) (the rest of v is left in no order): for a few, one pass
+ * keeping the best in order (a later node goes after the ones with the same cost, as in the stable sort). */
+static void top_nodes(int *v, int *tmp, int n, int top, const struct ir_graph *g, int by)
+{
+    enum { FEW = 16 };
+    if (top <= 0 || top > FEW || top >= n) {
+        sort_nodes(v, tmp, n, g, by);
+        return;
+    }
+    int best[FEW], m = 0;
+    uint64_t key[FEW];
+    for (int i = 0; i < n; i++) {
+        uint64_t x = sort_key(g->nodes[v[i]], by);
+        if (m == top && x <= key[m - 1]) continue;
+        int j = m < top ? m++ : m - 1;
+        for (; j > 0 && key[j - 1] < x; j--) best[j] = best[j - 1], key[j] = key[j - 1];
+        best[j] = v[i], key[j] = x;
+    }
+    memcpy(v, best, (size_t)m * sizeof *v);
 }
 
 void rep_an_table(const struct nnperf_analysis *a, const struct nnperf_render_options *o, struct strbuf *sb)
@@ -450,7 +469,7 @@ void rep_an_table(const struct nnperf_analysis *a, const struct nnperf_render_op
             idx[rows++] = k;
         }
         if (o->top > 0) {
-            sort_nodes(idx, tmp, rows, g, 2);
+            top_nodes(idx, tmp, rows, o->top, g, 2);
             if (rows > o->top) rows = o->top;
         }
         struct rf_rows w;
@@ -487,7 +506,7 @@ void rep_an_table(const struct nnperf_analysis *a, const struct nnperf_render_op
     for (int j = 0; j < n; j++) bytes += g->nodes[j]->cost.bytes_read + g->nodes[j]->cost.bytes_written;
     for (int by = 0; by < 2 && n; by++) {
         for (int i = 0; i < n; i++) idx[i] = i;
-        sort_nodes(idx, tmp, n, g, by);
+        top_nodes(idx, tmp, n, 5, g, by);
         sb_printf(sb, "\nheaviest nodes by %s:\n", by ? "bytes moved" : "MACs");
         static const struct rep_col cols[2][4] = {
             {{"node", 0, 0, 60, 16}, {"op", 0, 1, 18, 0}, {"MACs", 1, 0, 0, 0}, {"share", 1, 0, 0, 0}},

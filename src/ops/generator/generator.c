@@ -62,12 +62,16 @@ enum nnperf_status infer_constant(struct op_ctx *c)
                                         "value_int", "value_ints",   "value_string", "value_strings"};
     static const int types[] = {AT_TENSOR, AT_SPARSE_TENSOR, AT_FLOAT,  AT_FLOATS,
                                 AT_INT,    AT_INTS,          AT_STRING, AT_STRINGS};
-    const struct ir_attr *a = NULL;
+    /* one pass over the node's attributes (a Constant has one): the first of each value name, as op_attr finds it */
+    const struct ir_attr *found[8] = {NULL}, *a = NULL;
     int which = -1, count = 0;
-    for (int k = 0; k < 8; k++) {
-        const struct ir_attr *x = op_attr(c, names[k]);
-        if (x) a = x, which = k, count++;
-    }
+    for (int i = 0; i < c->n->n_attr; i++)
+        for (int k = 0; k < 8; k++)
+            if (!found[k] && !strcmp(c->n->attrs[i].name, names[k])) {
+                found[k] = &c->n->attrs[i], count++;
+                if (k > which) a = found[k], which = k;
+                break;
+            }
     if (count != 1)
         return op_err(c, NULL, "has %d value attributes, expected exactly one (value, sparse_value, value_*)",
                       count);
