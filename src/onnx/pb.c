@@ -3,9 +3,14 @@
 
 const char pb_why_past_end[] = "length-delimited field runs past the end of its message";
 
-int pb_varint(struct pb *r, uint64_t *v)
+/* pb_varint's body, inlined into pb_next for a field's key and length: most are one byte */
+static inline int varint(struct pb *r, uint64_t *v)
 {
     if (r->p >= r->end) return 0;
+    if (*r->p < 0x80) {
+        *v = *r->p++;
+        return 1;
+    }
     uint64_t x = 0;
     for (int shift = 0; shift < 70; shift += 7) {
         if (r->p >= r->end) return -1;
@@ -18,6 +23,11 @@ int pb_varint(struct pb *r, uint64_t *v)
         }
     }
     return -2;
+}
+
+int pb_varint(struct pb *r, uint64_t *v)
+{
+    return varint(r, v);
 }
 
 static const char *varint_why(int rc, const char *truncated)
@@ -37,7 +47,7 @@ int pb_next(struct pb *r, struct pb_field *f, const char **why)
     if (r->p >= r->end) return 0;
     r->field = r->p;
     uint64_t key;
-    int rc = pb_varint(r, &key);
+    int rc = varint(r, &key);
     f->num = 0;
     f->wire = -1;
     if (rc != 1) return fail(r, why, varint_why(rc, "truncated field key"));
@@ -49,7 +59,7 @@ int pb_next(struct pb *r, struct pb_field *f, const char **why)
     if (f->num == 0 || (key >> 3) > 0x1fffffff) return fail(r, why, "invalid field number");
     switch (f->wire) {
     case PB_VARINT:
-        if ((rc = pb_varint(r, &f->u)) != 1) return fail(r, why, varint_why(rc, "truncated varint"));
+        if ((rc = varint(r, &f->u)) != 1) return fail(r, why, varint_why(rc, "truncated varint"));
         return 1;
     case PB_I64:
         if (r->end - r->p < 8) return fail(r, why, "truncated 64-bit field");
@@ -69,7 +79,7 @@ int pb_next(struct pb *r, struct pb_field *f, const char **why)
         return 1;
     case PB_LEN: {
         uint64_t n;
-        if ((rc = pb_varint(r, &n)) != 1) return fail(r, why, varint_why(rc, "truncated length"));
+        if ((rc = varint(r, &n)) != 1) return fail(r, why, varint_why(rc, "truncated length"));
         if (n > (uint64_t)(r->end - r->p)) {
             f->u = n;
             f->len = (size_t)(r->end - r->p);
