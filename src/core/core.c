@@ -321,7 +321,7 @@ void sb_puts(struct strbuf *s, const char *p)
     sb_putn(s, p, strlen(p));
 }
 
-void sb_putc(struct strbuf *s, char c)
+void sb_putc_slow(struct strbuf *s, char c)
 {
     if (!sb_room(s, 1)) return;
     s->p[s->len++] = c;
@@ -593,14 +593,30 @@ static const unsigned char json_esc[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
 };
 
+/* whether one of the 8 bytes at c is one a JSON string escapes: below 0x20, or '"' or '\\' (the word XOR that byte
+ * has a zero byte): (x - 0x01..01 * k) & ~x & 0x80..80 is nonzero exactly when a byte of x is below k, k <= 0x80 */
+static inline int json_word_esc(const unsigned char *c)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    uint64_t w, q, b;
+    memcpy(&w, c, 8);
+    q = w ^ (ones * '"');
+    b = w ^ (ones * '\\');
+    return ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high) != 0;
+}
+
 void sb_json_str(struct strbuf *s, const char *p)
 {
-    /* the common case, nothing to escape: quotes and bytes in one copy (the NUL is one of the bytes json_esc flags,
-     * so one pass finds both the length and whether anything needs escaping) */
-    const unsigned char *c = (const unsigned char *)p;
-    while (!json_esc[*c]) c++;
-    size_t n = *c ? strlen(p) : (size_t)(c - (const unsigned char *)p);
-    const unsigned char *end = (const unsigned char *)p + n;
+    /* the common case, nothing to escape: quotes and bytes in one copy; checked 8 bytes at a time (the last word
+     * overlapping the one before), a short string byte by byte; else c is at or before the first byte to escape */
+    size_t n = strlen(p);
+    const unsigned char *c = (const unsigned char *)p, *end = c + n;
+    if (n >= 8) {
+        while (end - c > 8 && !json_word_esc(c)) c += 8;
+        if (end - c <= 8 && !json_word_esc(end - 8)) c = end;
+    } else {
+        while (c < end && !json_esc[*c]) c++;
+    }
     if (c == end) {
         if (!sb_room(s, n + 2)) return;
         char *o = s->p + s->len;

@@ -105,7 +105,17 @@ const char *core_file_kind(unsigned mode);
 void sb_init(struct strbuf *s, size_t cap);
 void sb_putn(struct strbuf *s, const char *p, size_t n);
 void sb_puts(struct strbuf *s, const char *p);
-void sb_putc(struct strbuf *s, char c);
+void sb_putc_slow(struct strbuf *s, char c);
+/* one byte; inline while it fits the buffer and the cap (reports write millions of them), else sb_putc_slow */
+static inline void sb_putc(struct strbuf *s, char c)
+{
+    if (!s->overflow && s->len + 2 <= s->alloc && (!s->cap || s->len < s->cap)) {
+        s->p[s->len++] = c;
+        s->p[s->len] = 0;
+        return;
+    }
+    sb_putc_slow(s, c);
+}
 void sb_uint(struct strbuf *s, unsigned long long x); /* decimal digits, as "%llu" writes them */
 void sb_int(struct strbuf *s, long long x);           /* as "%lld" */
 void sb_printf(struct strbuf *s, const char *fmt, ...)

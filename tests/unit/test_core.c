@@ -1,11 +1,82 @@
 /* test_core.c - arena, checked arithmetic, string buffer, diagnostics. */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/core.h"
 #include "tinytest.h"
 
+/* sb_json_str against the escaping written out byte by byte, for every length to 40 with the byte to escape at every
+ * position (the fast path checks 8 bytes at a time, the last word overlapping), among bytes that need none */
+static void test_json_escape(void)
+{
+    static const unsigned char special[] = {'"', '\\', '\n', '\r', '\t', 0x01, 0x1f};
+    static const unsigned char plain[] = {'a', ' ', '!', '#', '[', ']', '~', 0x7f, 0x80, 0xc3, 0xff};
+    int bad = 0;
+    for (int len = 0; len <= 40; len++)
+        for (int at = -1; at < len; at++)
+            for (size_t k = 0; k < sizeof special; k++) {
+                char in[48], want[400];
+                size_t w = 0;
+                want[w++] = '"';
+                for (int i = 0; i < len; i++) {
+                    unsigned char c = i == at ? special[k] : plain[(size_t)(i + len) % sizeof plain];
+                    in[i] = (char)c;
+                    if (c == '"' || c == '\\')
+                        want[w++] = '\\', want[w++] = (char)c;
+                    else if (c == '\n' || c == '\r' || c == '\t')
+                        want[w++] = '\\', want[w++] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
+                    else if (c < 0x20)
+                        w += (size_t)snprintf(want + w, sizeof want - w, "\\u%04x", c);
+                    else
+                        want[w++] = (char)c;
+                }
+                in[len] = 0;
+                want[w++] = '"';
+                want[w] = 0;
+                struct strbuf sb;
+                sb_init(&sb, 0);
+                sb_puts(&sb, "x");
+                sb_json_str(&sb, in);
+                if (!sb.p || strcmp(sb.p + 1, want)) bad++;
+                sb_free(&sb);
+                if (at < 0) break; /* no byte to escape: once */
+            }
+    CHECK(bad == 0);
+}
+
+/* ar_alloc's memory is zero: a small block is cleared as it is handed out, and the heap memory a freed arena left
+ * comes back dirty from malloc */
+static void test_arena_zero(void)
+{
+    static const size_t sizes[] = {8, 100, 4000, 4096, 5000, 30000, 70000, 200000, 3};
+    int bad = 0;
+    for (int round = 0; round < 3; round++) {
+        struct arena a;
+        ar_init(&a, 0);
+        for (int k = 0; k < 40; k++) {
+            size_t n = sizes[(size_t)k % (sizeof sizes / sizeof sizes[0])];
+            unsigned char *p = ar_alloc(&a, n);
+            if (!p) {
+                bad++;
+                continue;
+            }
+            for (size_t i = 0; i < n; i++) bad += p[i] != 0;
+            memset(p, 0xa5, n);
+        }
+        ar_free(&a);
+        void *dirty = malloc(60000); /* heap memory left dirty for the next round's blocks */
+        if (dirty) memset(dirty, 0x5a, 60000);
+        free(dirty);
+    }
+    CHECK(bad == 0);
+}
+
 int main(void)
 {
+    test_json_escape();
+    test_arena_zero();
     struct arena a;
     ar_init(&a, 1000);
     CHECK(ar_alloc(&a, 100) != NULL);
@@ -27,6 +98,15 @@ int main(void)
     sb_init(&sb, 0);
     sb_json_str(&sb, "a\"b\n<");
     CHECK_STR(sb.p, "\"a\\\"b\\n<\"");
+    sb_free(&sb);
+    sb_init(&sb, 3); /* sb_putc: the cap refuses the fourth byte and what follows */
+    for (const char *c = "abcd"; *c; c++) sb_putc(&sb, *c);
+    CHECK(sb.overflow);
+    CHECK_STR(sb.p, "abc");
+    sb_free(&sb);
+    sb_init(&sb, 0);
+    for (int i = 0; i < 1000; i++) sb_putc(&sb, (char)('a' + i % 26));
+    CHECK(!sb.overflow && sb.len == 1000 && sb.p[999] == 'a' + 999 % 26 && sb.p[1000] == 0);
     sb_free(&sb);
     struct diag d = {0};
     diag_set(&d, NNPERF_E_INVALID, "first %d", 1);
