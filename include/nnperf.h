@@ -343,6 +343,9 @@ struct nnperf_layer_info {
 };
 int nnperf_prediction_layer_count(const struct nnperf_prediction *p);
 void nnperf_prediction_layer(const struct nnperf_prediction *p, int i, struct nnperf_layer_info *li);
+/* The number of layers whose nnperf_layer_info.bound is `bound` ("compute", "memory", "overhead", "unknown"): a
+ * count without filling a nnperf_layer_info per layer (a sweep's memory-bound layers of each configuration). */
+int nnperf_prediction_bound_layers(const struct nnperf_prediction *p, const char *bound);
 /* The platform's ceilings at the prediction's dtype: peak ops/s and DDR bytes/s (for roofline plots). */
 void nnperf_prediction_ceilings(const struct nnperf_prediction *p, double *peak_ops, double *ddr_bw);
 

@@ -123,6 +123,16 @@ void nnperf_prediction_layer(const struct nnperf_prediction *p, int i, struct nn
     li->attained = L->t_total > 0 ? li->aligned_ops / L->t_total : 0;
 }
 
+int nnperf_prediction_bound_layers(const struct nnperf_prediction *p, const char *bound)
+{
+    int n = 0;
+    for (int i = 0; p && bound && i < p->n_layers; i++) {
+        const char *b = bound_name(p->layers[i].bound);
+        n += b[0] == bound[0] && !strcmp(b, bound);
+    }
+    return n;
+}
+
 void nnperf_prediction_ceilings(const struct nnperf_prediction *p, double *peak_ops, double *ddr_bw)
 {
     if (peak_ops) *peak_ops = pr_peak(p);

@@ -148,12 +148,7 @@ enum nnperf_status nnperf_sweep_add(struct nnperf_sweep *sw, const struct nnperf
     r->xe.expected_error_rows = s.expected_error_rows;
     r->xe.expected_error_median = s.expected_error_median;
     r->xe.expected_error_p90 = s.expected_error_p90;
-    r->memory_bound = 0;
-    for (int l = 0; l < nnperf_prediction_layer_count(p); l++) {
-        struct nnperf_layer_info li;
-        nnperf_prediction_layer(p, l, &li);
-        r->memory_bound += !strcmp(li.bound, "memory");
-    }
+    r->memory_bound = nnperf_prediction_bound_layers(p, "memory");
     sw->n++;
     return NNPERF_OK;
 }

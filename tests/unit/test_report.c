@@ -402,6 +402,18 @@ static void test_why(const char *model, const char *platform)
         /* ties may order differently: compare times */
         CHECK(best >= 0 && v.L[v.why.top[r]].li.t_total == v.L[best].li.t_total);
     }
+    /* nnperf_prediction_bound_layers counts what the per-layer accessor says */
+    static const char *const bounds[] = {"compute", "memory", "overhead", "unknown", "mem", "fallback"};
+    int counted = 0;
+    for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++) {
+        int n = 0;
+        for (int i = 0; i < v.n; i++) n += !strcmp(v.L[i].li.bound, bounds[b]);
+        CHECK(nnperf_prediction_bound_layers(p, bounds[b]) == n);
+        counted += n;
+    }
+    CHECK(counted == v.n);
+    CHECK(nnperf_prediction_bound_layers(p, NULL) == 0 &&
+          nnperf_prediction_bound_layers(NULL, "memory") == 0);
     rep_view_free(&v);
     nnperf_prediction_free(p);
     nnperf_platform_free(hw);
