@@ -66,7 +66,8 @@ struct hw_array {
     double reduce[HW_NDT], channels[HW_NDT], pixels[HW_NDT];
     int span_groups; /* output-channel lanes fill across a grouped conv's groups (channel-parallel depthwise) */
     double units;    /* output tiles (pixels x channels lanes) computed at once, a GPU's SMs; 0 = one tile */
-    int n_modes;     /* > 0: a dense layer's utilization from its cheapest mode (the Myriad X NCE's) */
+    int batch_rows; /* the pixel lanes take the output pixels of every frame of a run together (implicit GEMM) */
+    int n_modes;    /* > 0: a dense layer's utilization from its cheapest mode (the Myriad X NCE's) */
     struct hw_mode modes[HW_MAX_MODES];
     double block_reduce_max; /* input channels per block x kernel taps a descriptor holds; 0 = no limit */
 };

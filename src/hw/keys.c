@@ -87,6 +87,10 @@ const struct hw_key hw_keys[] = {
     {"compute.array.units", HW_T_NUM, HW_MAP_NONE, HW_U_NONE, 1, 65536, HW_F_ZERO_OFF, D(array.units),
      .doc = "output tiles (pixels x channels lanes) computed at once, each on its own unit (a GPU's SMs): a layer's "
             "tiles run in waves and a last partial wave idles the other units; 0 = not a limit"},
+    {"compute.array.batch_rows", HW_T_BOOL, .off = D(array.batch_rows),
+     .doc = "the pixel lanes take the output pixels of all frames of a run together, as the rows of one matrix product "
+            "(a GPU's implicit-GEMM convolution: rows = batch x output height x width); false = each frame's pixels "
+            "are padded to the lanes on their own (an NPU's array)"},
     {"compute.array.span_groups", HW_T_BOOL, .off = D(array.span_groups),
      .doc = "depthwise convolutions run channel-parallel: their output-channel lanes take the channels of several "
             "groups at once (CPUs, DPUs); other grouped convolutions, and all of them when false, fill the lanes group "

@@ -411,12 +411,13 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
         double util = 1;
         if (mac_geometry(L->main, hw->array.span_groups, &red, &chan, &pix, &sin)) {
             /* the lanes hold one frame's pixels: a graph of several frames fills them as a batch of single
-             * frames would */
-            double pix_frame = pix / p->graph_batch;
+             * frames would; with batch_rows they hold the run's pixels, every frame's together */
+            double pix_frame = pix / p->graph_batch,
+                   pix_lanes = hw->array.batch_rows ? pix_frame * p->batch : pix_frame;
             if (hw->array.n_modes > 0 && lanes_k > 0)
                 util = mode_utilization(&hw->array, lanes_k, red, chan, L->main);
             else
-                util = lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) * lane_fill(pix_frame, lanes_p) *
+                util = lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) * lane_fill(pix_lanes, lanes_p) *
                        wave_fill(pix_frame * p->batch, chan, lanes_p, lanes_k, hw->array.units);
             if (sin > 0 && hw->strided_in_bw > 0)
                 t_strided = sin * pr_elem_bytes_at(p, L->dtype, 0) * p->runs / hw->strided_in_bw;

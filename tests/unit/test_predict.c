@@ -587,6 +587,35 @@ static void test_array_strided_dw(void)
     nnperf_model_free(m);
 }
 
+/* compute.array.batch_rows: a GPU's implicit GEMM pads the rows of all frames of a run together, an NPU each frame's
+ * pixels on their own. The 1x1 conv 32->32 at 16x16 (256 pixels a frame) at batch 2 on 192 pixel lanes: one frame
+ * fills 256 / 384, both frames together 512 / 576 */
+static void test_array_batch_rows(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("silu", &m);
+    static const char *arrays[2] = {
+        "  array: {reduce: {int8: 32}, channels: {int8: 4}, pixels: {int8: 192}}\n",
+        "  array: {reduce: {int8: 32}, channels: {int8: 4}, pixels: {int8: 192}, "
+        "batch_rows: true}\n"};
+    const double want[2] = {256.0 / 384, 512.0 / 576};
+    for (int i = 0; i < 2 && a; i++) {
+        char yaml[sizeof array_yaml + 128];
+        const char *key = "  array: {reduce: {int8: 32}, channels: {int8: 4}}\n",
+                   *at = strstr(array_yaml, key);
+        CHECK(at != NULL);
+        if (!at) break;
+        snprintf(yaml, sizeof yaml, "%.*s%s%s", (int)(at - array_yaml), array_yaml, arrays[i],
+                 at + strlen(key));
+        struct nnperf_predict_options o = {.batch = 2};
+        struct nnperf_prediction *p = predict_text(a, yaml, NULL, &o);
+        CHECK(p != NULL && p->n_layers == 1 && NEAR(p->layers[0].util, want[i]));
+        nnperf_prediction_free(p);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 static void test_tiled(void)
 {
     struct nnperf_model *m;
@@ -1051,6 +1080,7 @@ int main(void)
     test_fallback();
     test_timeline();
     test_array_silu();
+    test_array_batch_rows();
     test_runtime_stages();
     test_array_waves();
     test_array_strided_dw();
