@@ -21,6 +21,14 @@ static int64_t next_pow2(int64_t x)
 
 enum nnperf_status pr_align(struct nnperf_prediction *p)
 {
+    /* the layers' aligned dims, one array for all (most outputs have 4 dims, not NNPERF_MAX_RANK) */
+    size_t total = 0;
+    for (int l = 0; l < p->n_layers; l++) {
+        const struct ir_value *v = p->layers[l].out;
+        if (v && v->rank > 0 && v->rank <= NNPERF_MAX_RANK) total += (size_t)v->rank;
+    }
+    int64_t *dims = ar_calloc(&p->ar, total ? total : 1, sizeof *dims);
+    if (!dims) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
         L->align_factor = 1.0;
@@ -32,6 +40,8 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
             continue;
         }
         L->out_rank = v->rank;
+        L->aligned_dims = dims;
+        dims += v->rank;
         for (int i = 0; i < v->rank; i++) L->aligned_dims[i] = v->dims[i].val;
         /* a what-if input: another channel count for this output (axis 1 of NCHW, else the last, as below);
          * its node's ops are already scaled by new/old, so the factor is over the new size */

@@ -69,7 +69,7 @@ static enum nnperf_status lower_rename(struct lower *x, int k, int to, const sig
     nd->op_type = op_table[to].name;
     nd->domain = "";
     struct pr_node_in *ni = &x->p->node_in[k];
-    ni->klass = pr_node_class(nd);
+    ni->klass = (signed char)pr_node_class(nd);
     ni->params = 0;
     for (int i = 0; i < nd->n_in; i++) {
         int64_t e;
@@ -423,9 +423,9 @@ static void assign_dtypes(struct lower *x)
         int q = x->qdt[k] == QDT_NEUTRAL ? best : x->qdt[k];
         if (in->gone) continue;
         if (q >= 0)
-            in->dtype = q;
+            in->dtype = (signed char)q;
         else if (fdt >= 0)
-            in->dtype = fdt;
+            in->dtype = (signed char)fdt;
         else
             in->float_path = 1;
     }

@@ -169,7 +169,7 @@ static enum nnperf_status lower_block(struct lower *x, const struct pr_cons_ix *
     moe->op_type = op_table[OPID_MS_MOE].name;
     moe->domain = op_table[OPID_MS_MOE].domain;
     struct pr_node_in *ni = &p->node_in[last];
-    ni->klass = pr_node_class(moe);
+    ni->klass = (signed char)pr_node_class(moe);
     ni->mac_ops = 2.0 * rows * (double)k * per;
     ni->vec_ops = 4.0 * rows * (double)k * hidden;
     ni->params = per * op_moe_experts_touched((double)e, (double)k, rows);

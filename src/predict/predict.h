@@ -27,22 +27,25 @@ enum pr_bound { PB_COMPUTE, PB_MEMORY, PB_OVERHEAD, PB_UNKNOWN };
 
 /* ---- inputs: copies the stages read (a what-if transforms these, never the analysis) ---- */
 
-/* Per node of the top graph (indexed by ir_node.index). */
+/* Per node of the top graph (indexed by ir_node.index); small fields in bytes (one record per node: 40 bytes). */
 struct pr_node_in {
     double mac_ops, vec_ops; /* per frame: 2 x MACs, other FLOPs */
     double params;           /* weight elements the node reads (an embedding Gather: only its rows) */
     double packed_bytes; /* weights read at their stored size, whatever the dtype: packed sub-byte codes */
-    int klass;           /* operator class (enum op_class; a grouped conv is OC_CONV_GROUPED) */
-    int dropped;         /* folded away (a what-if): no work, no bytes, treated as a view */
-    int unpadded;        /* the layer it is the last node of is not padded by the alignment (a what-if) */
-    int gone;            /* lowered away (lower.c): no layer; its consumers read its first input instead */
-    int dtype;      /* enum hw_dtype it computes at (lower.c: the graph's quantized type); -1 = p->dtype */
-    int float_path; /* the graph leaves it float and the platform has no float peak: the fallback unit */
-    int recounted; /* lowering: its work was counted by a rule (an exported MoE block: lower_moe.c), known even
-                    * where the analysis could not count it */
-    int kv_append; /* lowering (lower_decoder.c): a Concat appending new tokens to a KV cache input in place
-                     * (present = past + new): it neither reads the past nor stores it again */
+    signed char klass;   /* operator class (enum op_class; a grouped conv is OC_CONV_GROUPED) */
+    signed char dtype; /* enum hw_dtype it computes at (lower.c: the graph's quantized type); -1 = p->dtype */
+    unsigned char dropped;  /* folded away (a what-if): no work, no bytes, treated as a view */
+    unsigned char unpadded; /* the layer it is the last node of is not padded by the alignment (a what-if) */
+    unsigned char gone;     /* lowered away (lower.c): no layer; its consumers read its first input instead */
+    unsigned char
+        float_path; /* the graph leaves it float and the platform has no float peak: the fallback unit */
+    unsigned char recounted; /* lowering: its work was counted by a rule (an exported MoE block: lower_moe.c),
+                               * known even where the analysis could not count it */
+    unsigned char
+        kv_append; /* lowering (lower_decoder.c): a Concat appending new tokens to a KV cache input in
+                               * place (present = past + new): it neither reads the past nor stores it again */
 };
+_Static_assert(OC_COUNT <= 127 && HW_NDT <= 127, "pr_node_in keeps a class and a dtype in a byte each");
 
 /* A value whose size or placement a what-if changes. */
 struct pr_value_in {
@@ -78,6 +81,7 @@ struct pr_layer {
     const char *name;
     struct ir_node **nodes; /* in execution order; nodes[0] names the layer, main is the costliest */
     int n_nodes;
+    int attention; /* a fused attention kernel (MatMul -> Softmax -> MatMul): its class is OC_ATTENTION */
     const struct ir_node *main;
     int klass;    /* operator class of the main node */
     int dtype;    /* enum hw_dtype it computes at: its main node's (pr_node_in.dtype), else p->dtype */
@@ -88,24 +92,23 @@ struct pr_layer {
     double packed_bytes;        /* weight bytes read at their stored size (packed codes) */
     double
         work_scale; /* > 0: its arithmetic scales by this (a causal fused attention skips the masked part) */
-    int attention;  /* a fused attention kernel (MatMul -> Softmax -> MatMul): its class is OC_ATTENTION */
     /* ---- made by the per-batch stages, from mac_ops on (zero before them) ---- */
     /* work per run (frames_per_run frames) */
     double mac_ops, vec_ops; /* effective: 2 x MACs, other FLOPs */
     double align_factor;     /* aligned / original output elements (>= 1) */
     double mac_ops_aligned, vec_ops_aligned;
-    int64_t aligned_dims[NNPERF_MAX_RANK];
+    int64_t *aligned_dims; /* [out_rank], in the prediction's arena (pr_align) */
     int out_rank;
+    int group; /* tiled memory model: the depth-first group (layers on chip together) */
     /* DDR traffic per run, bytes */
     double w_bytes, load_bytes, store_bytes, spill_store_bytes, spill_load_bytes, sram_bytes;
     double transfer_bytes, quant_elems; /* fallback boundary crossing */
     double link_bytes; /* over the host link (USB, PCIe): inputs, outputs, streamed weights */
     double util;       /* MAC array utilization from the layer's shape (array model; 1 = full) */
-    int group;         /* tiled memory model: the depth-first group (layers on chip together) */
     /* times, seconds per run */
     double t_compute, t_memory, t_transfer, t_overhead, t_total;
-    int bound;
     double start, end;
+    int bound;
 };
 /* The size of the part of struct pr_layer that lowering and fusion make. */
 #define PR_LAYER_SHARED offsetof(struct pr_layer, mac_ops)

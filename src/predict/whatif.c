@@ -94,7 +94,7 @@ enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_wh
             in->params -= (double)nb * share;
             in->packed_bytes += (double)nb * share * ir_dtype_bits(b->dtype) / 8.0;
         }
-        in->klass = pr_node_class(nd);
+        in->klass = (signed char)pr_node_class(nd);
         in->dtype = -1;
     }
     if (!w) return NNPERF_OK;
