@@ -197,7 +197,7 @@ static void mark_const(struct ir_node *nd)
         if (any && all) level = 2;
     }
     for (int i = 0; i < nd->n_out; i++)
-        if (nd->out[i]) nd->out[i]->is_const = level;
+        if (nd->out[i]) nd->out[i]->is_const = (signed char)level; /* 0, 1 or 2 */
 }
 
 static void count_node(struct op_ctx *c)

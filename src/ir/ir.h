@@ -124,14 +124,21 @@ struct ir_data {
 struct ir_value {
     const char *name;
     unsigned flags; /* IR_V_* */
-    int type_kind;  /* enum ir_type_kind */
     int dtype;      /* element dtype (of the tensor, or of the sequence's tensors) */
     int rank;       /* -1 = unknown rank */
+    int n_consumers;
     struct ir_dim *dims;
     struct ir_node *producer;
-    int n_consumers;
-    int declared; /* shape came from the model (graph input, initializer, value_info) */
-    /* (fields are ordered so that no padding sits between them: a model and its analysis hold one per tensor) */
+    signed char type_kind; /* enum ir_type_kind */
+    signed char declared;  /* shape came from the model (graph input, initializer, value_info) */
+    /* 1 when the value does not depend on any graph input: an initializer, or computed only from constants (a
+     * compiler folds it; its elements count as parameters of the nodes reading it). 2 when it is known once the
+     * dims are bound (shape arithmetic on runtime tensors, and what is computed only from such values): folded too,
+     * but not a parameter. 0 otherwise. */
+    signed char is_const;
+    int id; /* number in its model's graph tree (ir_number_graph), for an analysis's copy of the graph */
+    /* (fields are ordered so that little padding sits between them, small ones in bytes: a model holds one per
+     * tensor, 120 bytes) */
 
     /* initializer data: a record of its own, which most values (activations) have none of; NULL = DE_NONE.
      * Shared by an analysis's copy of the value (never written once loaded: a copy that gives up on its data sets
@@ -151,11 +158,6 @@ struct ir_value {
      * unknown when ranks differ or there are no elements), so code that reads only those keeps working. elems NULL
      * (n_elems -1 or 0): the length or an element is not known, only the merged shape is. */
     int n_elems;
-    /* 1 when the value does not depend on any graph input: an initializer, or computed only from constants (a
-     * compiler folds it; its elements count as parameters of the nodes reading it). 2 when it is known once the
-     * dims are bound (shape arithmetic on runtime tensors, and what is computed only from such values): folded too,
-     * but not a parameter. 0 otherwise. */
-    int is_const;
     struct ir_value **elems;
 
     /* data-dependent dims: why this value's shape is unknown (a reason shown in warnings) */
@@ -164,7 +166,6 @@ struct ir_value {
     int decl_rank;
     int decl_dtype;
     struct ir_dim *decl_dims;
-    int id; /* number in its model's graph tree (ir_number_graph), for an analysis's copy of the graph */
 };
 
 /* enum ir_data_enc of a value's data (DE_NONE when it has none) */

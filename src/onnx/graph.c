@@ -210,7 +210,7 @@ static void set_decl(struct ir_value *v, int kind, int dtype, int rank, struct i
     v->decl_rank = rank;
     v->decl_dims = dims;
     v->decl_dtype = dtype;
-    if (kind != TK_UNKNOWN) v->type_kind = kind;
+    if (kind != TK_UNKNOWN) v->type_kind = (signed char)kind;
 }
 
 enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, struct ir_graph *parent,
@@ -316,7 +316,7 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
                 if (v) return diag_set(L->d, NNPERF_E_INVALID, "graph input '%s' is listed twice", name);
                 if ((st = ir_add_value(L->ar, g, name, &v, L->d))) return st;
                 v->flags |= IR_V_INPUT;
-                v->type_kind = kind == TK_UNKNOWN ? TK_TENSOR : kind;
+                v->type_kind = (signed char)(kind == TK_UNKNOWN ? TK_TENSOR : kind);
                 v->dtype = dt;
                 v->rank = rk;
                 v->dims = dd;
@@ -350,7 +350,7 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
             if (v->producer && !drop_vi)
                 set_decl(v, kind, dt, rk, dd);
             else if (v->producer && kind != TK_UNKNOWN)
-                v->type_kind = kind;
+                v->type_kind = (signed char)kind;
         } else if (v && v->producer && !drop_vi) {
             set_decl(v, kind, dt, rk, dd);
         }

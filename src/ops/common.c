@@ -204,7 +204,7 @@ enum nnperf_status op_data_dependent(struct op_ctx *c, int i, int dtype, int ran
 void op_set_kind(struct op_ctx *c, int i, int type_kind)
 {
     struct ir_value *v = op_out(c, i);
-    if (v) v->type_kind = type_kind;
+    if (v) v->type_kind = (signed char)type_kind;
 }
 
 static int load_values(struct op_ctx *c, struct ir_value *v)

@@ -55,7 +55,7 @@ static enum nnperf_status bind_formal(struct op_ctx *c, struct ir_value *v, int 
     v->rank = rank;
     v->dims = d;
     if (kind != TK_UNKNOWN)
-        v->type_kind = kind;
+        v->type_kind = (signed char)kind;
     else if (v->type_kind == TK_UNKNOWN)
         v->type_kind = TK_TENSOR;
     return NNPERF_OK;
