@@ -19,7 +19,8 @@ void rp_memory(const struct rep_view *v, struct strbuf *sb, int standalone)
     double tot[3] = {0, 0, 0}, ymax = 0;
     int traffic = 0;
     for (int i = 0; i < v->n; i++) {
-        const struct rep_layer *Ly = &v->L[i];
+        struct rep_layer row;
+        const struct rep_layer *Ly = rep_view_layer(v, i, &row);
         tot[0] += Ly->li.weight_bytes, tot[1] += Ly->li.load_bytes + Ly->li.store_bytes,
             tot[2] += Ly->li.spill_bytes;
         if (!Ly->shown) continue;
@@ -44,7 +45,8 @@ void rp_memory(const struct rep_view *v, struct strbuf *sb, int standalone)
     sb_puts(sb, "<g class=\"data\">\n");
     int k_slot = 0;
     for (int i = 0; i < v->n; i++) {
-        const struct rep_layer *Ly = &v->L[i];
+        struct rep_layer row;
+        const struct rep_layer *Ly = rep_view_layer(v, i, &row);
         if (!Ly->shown) continue;
         double val[3] = {Ly->li.weight_bytes, Ly->li.load_bytes + Ly->li.store_bytes, Ly->li.spill_bytes};
         double x = L + k_slot++ * slot + (slot - bw) / 2, acc = 0;

@@ -43,8 +43,10 @@ static void class_legend(const struct rep_view *v, const int *idx, int n, struct
     int seen[32] = {0}, nc = 0;
     while (rep_class_name(nc)) nc++;
     for (int i = 0; i < n; i++) {
+        struct nnperf_layer_info li;
+        nnperf_prediction_layer(v->p, idx[i], &li);
         int k = 0;
-        while (k < nc && strcmp(v->L[idx[i]].li.klass, rep_class_name(k))) k++;
+        while (k < nc && strcmp(li.klass, rep_class_name(k))) k++;
         seen[k] = 1;
     }
     double cx = x;
@@ -95,7 +97,8 @@ void rp_roofline(const struct rep_view *v, struct strbuf *sb, int standalone)
         return;
     }
     for (int s = 0; s < v->n_shown; s++) { /* biggest first, so small points stay visible on top */
-        const struct rep_layer *Ly = &v->L[v->by_time[s]];
+        struct rep_layer row;
+        const struct rep_layer *Ly = rep_view_layer(v, v->by_time[s], &row);
         if (Ly->li.t_total <= 0 || Ly->li.aligned_ops <= 0 || Ly->li.attained <= 0) continue;
         idx[n++] = Ly->index;
         if (Ly->li.t_total > tmax) tmax = Ly->li.t_total;
@@ -139,7 +142,8 @@ void rp_roofline(const struct rep_view *v, struct strbuf *sb, int standalone)
         sb_printf(sb, "\"><title>%s ceiling</title></polyline>\n", rep_memory_labels[k]);
     }
     for (int i = 0; i < n; i++) {
-        const struct rep_layer *Ly = &v->L[idx[i]];
+        struct rep_layer row;
+        const struct rep_layer *Ly = rep_view_layer(v, idx[i], &row);
         double x = intensity(Ly) > 0 ? ra_px(&ax, intensity(Ly)) : ax.p1;
         double r = 2.5 + 11 * sqrt(tmax > 0 ? Ly->li.t_total / tmax : 0);
         sb_printf(sb, "<circle data-l=\"%d\" data-mem=\"%s\" data-bound=\"%s\" cx=\"", Ly->index,

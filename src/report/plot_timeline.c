@@ -163,10 +163,19 @@ void rp_timeline(const struct rep_view *v, struct strbuf *sb, int standalone)
     t.scale = lat >= 1e-3 ? 1e3 : 1e6;
     t.unit = lat >= 1e-3 ? "ms" : "us";
     int fb = 0;
-    for (int i = 0; i < v->n; i++) fb |= v->L[i].shown && v->L[i].li.fallback;
+    for (int i = 0; i < v->n && !fb; i++) {
+        struct nnperf_layer_info li;
+        nnperf_prediction_layer(v->p, i, &li);
+        fb = v->shown[i] && li.fallback;
+    }
     t.units = fb ? 2 : 1;
-    for (int i = 0; i < N_HEAVY; i++)
-        t.heavy_rank[i] = i < v->n_shown && v->L[v->by_time[i]].li.t_total > 0 ? v->by_time[i] : -1;
+    for (int i = 0; i < N_HEAVY; i++) {
+        t.heavy_rank[i] = -1;
+        if (i >= v->n_shown) continue;
+        struct nnperf_layer_info li;
+        nnperf_prediction_layer(v->p, v->by_time[i], &li);
+        if (li.t_total > 0) t.heavy_rank[i] = v->by_time[i];
+    }
     /* time axis: nice ticks in display units over [0, latency] */
     struct rep_axis disp = {0, lat > 0 ? lat * t.scale : 1, 0, TL_L, TL_R, 0};
     ra_nice(&disp, (int)((TL_R - TL_L) / TICK_PX));
@@ -187,7 +196,9 @@ void rp_timeline(const struct rep_view *v, struct strbuf *sb, int standalone)
     /* the shortest drawn layer is a few pixels wide at the largest zoom */
     double tmin = HUGE_VAL;
     for (int s = 0; s < v->n_shown; s++) {
-        double d = v->L[v->by_time[s]].li.t_total;
+        struct nnperf_layer_info li;
+        nnperf_prediction_layer(v->p, v->by_time[s], &li);
+        double d = li.t_total;
         if (d > 0 && d < tmin) tmin = d;
     }
     double span = t.ax.hi - t.ax.lo, zmax = 1;
@@ -197,7 +208,7 @@ void rp_timeline(const struct rep_view *v, struct strbuf *sb, int standalone)
     int drawn = 0;
     for (int i = 0; i < v->n; i++) {
         struct nnperf_busy b[8];
-        drawn += v->L[i].shown && nnperf_prediction_layer_busy(v->p, i, b, 8) > 0;
+        drawn += v->shown[i] && nnperf_prediction_layer_busy(v->p, i, b, 8) > 0;
     }
     char title[512], lb[256];
     snprintf(title, sizeof title, "Timeline of %s on %s", v->model, v->s.platform);
@@ -219,7 +230,10 @@ void rp_timeline(const struct rep_view *v, struct strbuf *sb, int standalone)
     sb_puts(sb, "</g>\n<g class=\"data\">\n");
     int nth = 0;
     for (int i = 0; i < v->n; i++)
-        if (v->L[i].shown) nth += draw_layer(sb, &t, &v->L[i], nth);
+        if (v->shown[i]) {
+            struct rep_layer row;
+            nth += draw_layer(sb, &t, rep_view_layer(v, i, &row), nth);
+        }
     sb_puts(sb, "</g>\n");
     struct rep_axis au = {0, 100, 0, u1, u0, 25};
     double bmax = 0;
@@ -306,7 +320,8 @@ void rp_timeline(const struct rep_view *v, struct strbuf *sb, int standalone)
     rs_text(sb, 8, 22, "start", 14, "font-weight=\"bold\"", lb);
     rs_text(sb, 8, leg - 8, "start", 12, "font-weight=\"bold\"", "heaviest layers (colour on the lanes):");
     for (int i = 0; i < N_HEAVY && t.heavy_rank[i] >= 0; i++) {
-        const struct rep_layer *Ly = &v->L[t.heavy_rank[i]];
+        struct rep_layer row;
+        const struct rep_layer *Ly = rep_view_layer(v, t.heavy_rank[i], &row);
         double x = 8 + (i / rows) * (TL_W / 3), yy = leg + 18.0 * (i % rows) + 6;
         char tm[48], pc[16], name[64];
         rep_time(tm, sizeof tm, Ly->li.t_total);

@@ -366,7 +366,8 @@ static void json_summary(const struct rep_view *v, struct rep_json *j)
     rj_end(j);
     rj_arr(j, "top", 0);
     for (int i = 0; i < v->why.n_top; i++) {
-        const struct rep_layer *L = &v->L[v->why.top[i]];
+        struct rep_layer row;
+        const struct rep_layer *L = rep_view_layer(v, v->why.top[i], &row);
         rj_obj(j, NULL, 0);
         rj_str(j, "layer", L->li.name);
         rj_str(j, "bound", rep_layer_bound(L));
@@ -411,7 +412,10 @@ static void json_tail(const struct rep_view *v, struct rep_json *j)
     rj_end(j);
     struct rf_rows w;
     rf_begin(&w, NNPERF_FORMAT_JSON, layer_fields, N_LAYER_FIELDS, v, NULL, j, "layers");
-    for (int l = 0; l < v->n; l++) rf_row(&w, &v->L[l]);
+    for (int l = 0; l < v->n; l++) {
+        struct rep_layer row;
+        rf_row(&w, rep_view_layer(v, l, &row));
+    }
     rf_end(&w, NULL, 0, 0, NULL);
     rj_obj(j, "timeline", 0);
     rj_num(j, "interval_ms", v->su.interval_s * 1e3);
@@ -487,7 +491,10 @@ static void render_csv(const struct rep_view *v, struct strbuf *sb)
 {
     struct rf_rows w;
     rf_begin(&w, NNPERF_FORMAT_CSV, layer_fields, N_LAYER_FIELDS, v, sb, NULL, NULL);
-    for (int l = 0; l < v->n; l++) rf_row(&w, &v->L[l]);
+    for (int l = 0; l < v->n; l++) {
+        struct rep_layer row;
+        rf_row(&w, rep_view_layer(v, l, &row));
+    }
     rf_end(&w, sb, 0, 0, NULL);
 }
 
@@ -598,17 +605,28 @@ static void text_report(const struct rep_view *v, const struct nnperf_render_opt
         rf_begin(&w, NNPERF_FORMAT_TABLE, layer_fields, N_LAYER_FIELDS, v, sb, NULL, NULL);
         int rows = 0;
         if (o->top > 0) {
-            for (int i = 0; i < v->n_shown && i < o->top; i++, rows++) rf_row(&w, &v->L[v->by_time[i]]);
+            for (int i = 0; i < v->n_shown && i < o->top; i++, rows++) {
+                struct rep_layer row;
+                rf_row(&w, rep_view_layer(v, v->by_time[i], &row));
+            }
         } else {
             for (int l = 0; l < v->n; l++)
-                if (v->L[l].shown || o->all) rf_row(&w, &v->L[l]), rows++;
+                if (v->shown[l] || o->all) {
+                    struct rep_layer row;
+                    rf_row(&w, rep_view_layer(v, l, &row));
+                    rows++;
+                }
         }
         sb_putc(sb, '\n');
         struct strbuf note;
         sb_init(&note, 1 << 16);
         if (o->top > 0) sb_printf(&note, "The %d heaviest of %d shown layers, by time. ", rows, v->n_shown);
         int fused = 0;
-        for (int l = 0; l < v->n; l++) fused |= v->L[l].li.nodes > 1;
+        for (int l = 0; l < v->n && !fused; l++) {
+            struct nnperf_layer_info li;
+            nnperf_prediction_layer(v->p, l, &li);
+            fused = li.nodes > 1;
+        }
         if (fused)
             sb_puts(&note,
                     "A layer named X+N is node X with N more ONNX nodes fused into it (--format json or html "
@@ -784,7 +802,10 @@ static void html_layers(const struct rep_view *v, struct strbuf *sb)
     struct rf_rows w;
     rf_begin_html(&w, layer_fields, N_LAYER_FIELDS, v, sb, "layer-table", "layers", v->n_shown, 3);
     w.tr = html_tr;
-    for (int i = 0; i < v->n_shown; i++) rf_row(&w, &v->L[v->by_time[i]]);
+    for (int i = 0; i < v->n_shown; i++) {
+        struct rep_layer row;
+        rf_row(&w, rep_view_layer(v, v->by_time[i], &row));
+    }
     rf_end(&w, sb, 0, 0, NULL);
     /* the table's layer counts for the browser test (tests/browser) */
     sb_puts(sb, "<p class=\"muted layer-counts\"");

@@ -67,8 +67,10 @@ static void render(const struct rep_view *v, enum nnperf_format fmt, const struc
     struct rf_rows w;
     rf_begin(&w, fmt, fields, (int)(sizeof fields / sizeof fields[0]), v, sb, &j, "layers");
     int rows = 0;
-    for (int i = 0; i < v->n; i++)
-        if (v->L[i].li.t_total > 0) rf_row(&w, &v->L[i]), rows++;
+    for (int i = 0; i < v->n; i++) {
+        struct rep_layer row;
+        if (rep_view_layer(v, i, &row)->li.t_total > 0) rf_row(&w, &row), rows++;
+    }
     struct strbuf note;
     sb_init(&note, 1 << 12);
     sb_printf(&note, "%d of the %d layers have a predicted time. ", rows, v->n);

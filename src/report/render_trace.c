@@ -54,8 +54,9 @@ static void rep_trace_events(const struct rep_view *v, struct rep_json *j, int p
             meta(j, "thread_sort_index", pid, lane_tid(u, lane), NULL, lane_tid(u, lane));
         }
     for (int i = 0; i < v->n; i++) {
-        const struct rep_layer *L = &v->L[i];
-        if (!L->shown) continue;
+        if (!v->shown[i]) continue;
+        struct rep_layer row;
+        const struct rep_layer *L = rep_view_layer(v, i, &row);
         struct nnperf_busy busy[8];
         int nb = nnperf_prediction_layer_busy(v->p, L->index, busy, 8);
         if (nb > 8) nb = 8;
@@ -122,11 +123,13 @@ static void measured_events(const struct rep_view *v, struct rep_json *j, int pi
     meta(j, "thread_name", pid, 1, "kernels (measured, end to end)", 0);
     double t = 0;
     for (int i = 0; i <= v->n; i++) {
-        double d = i < v->n ? us[v->L[i].index] : unmatched_us;
+        double d = i < v->n ? us[i] : unmatched_us;
         if (!(d > 0)) continue;
+        struct nnperf_layer_info li;
+        nnperf_prediction_layer(v->p, i, &li); /* zeroed past the last layer */
         rj_obj(j, NULL, 0);
-        rj_str(j, "name", i < v->n ? v->L[i].li.name : "(kernels no layer matched)");
-        rj_str(j, "cat", i < v->n && v->L[i].li.klass ? v->L[i].li.klass : "measured");
+        rj_str(j, "name", i < v->n ? li.name : "(kernels no layer matched)");
+        rj_str(j, "cat", i < v->n && li.klass ? li.klass : "measured");
         rj_str(j, "ph", "X");
         rj_num(j, "ts", t);
         rj_num(j, "dur", d);
@@ -134,8 +137,8 @@ static void measured_events(const struct rep_view *v, struct rep_json *j, int pi
         rj_int(j, "tid", 1);
         rj_obj(j, "args", 0);
         if (i < v->n) {
-            rj_int(j, "layer", v->L[i].index);
-            rj_num(j, "predicted_us", v->L[i].li.t_total * 1e6);
+            rj_int(j, "layer", i);
+            rj_num(j, "predicted_us", li.t_total * 1e6);
         }
         rj_num(j, "measured_us", d);
         rj_end(j);

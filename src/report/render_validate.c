@@ -65,7 +65,9 @@ static void render(const struct rep_view *v, enum nnperf_format fmt, const doubl
     struct rf_rows w;
     rf_begin(&w, fmt, fields, (int)(sizeof fields / sizeof fields[0]), NULL, sb, &j, "layers");
     for (int l = 0; l < v->n; l++) {
-        const struct nnperf_layer_info *li = &v->L[l].li;
+        struct nnperf_layer_info li_row;
+        nnperf_prediction_layer(v->p, l, &li_row);
+        const struct nnperf_layer_info *li = &li_row;
         struct row r = {li->name, li->op, li->t_total * 1e6, lus[l]};
         /* the table leaves out the layers without a time on either side */
         if (fmt != NNPERF_FORMAT_TABLE || li->t_total > 0 || lus[l] > 0) rf_row(&w, &r);

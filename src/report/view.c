@@ -5,23 +5,22 @@
 
 #include "view.h"
 
-static int cmp_time(const void *a, const void *b, void *arg)
+/* layer a before layer b (< 0) when it takes longer; equal times in index order */
+static int cmp_time(const double *t, int a, int b)
 {
-    const struct rep_layer *L = arg;
-    const struct rep_layer *x = &L[*(const int *)a], *y = &L[*(const int *)b];
-    if (x->li.t_total != y->li.t_total) return x->li.t_total < y->li.t_total ? 1 : -1;
-    return x->index - y->index;
+    if (t[a] != t[b]) return t[a] < t[b] ? 1 : -1;
+    return a - b;
 }
 
-/* a stable merge sort with a context (qsort_r is not in C11) */
-static void sort_idx(int *v, int *tmp, int n, const struct rep_layer *L)
+/* a stable merge sort of layer indices by time t[], longest first (qsort_r is not in C11) */
+static void sort_idx(int *v, int *tmp, int n, const double *t)
 {
     if (n < 2) return;
     int h = n / 2;
-    sort_idx(v, tmp, h, L);
-    sort_idx(v + h, tmp, n - h, L);
+    sort_idx(v, tmp, h, t);
+    sort_idx(v + h, tmp, n - h, t);
     int i = 0, j = h, k = 0;
-    while (i < h && j < n) tmp[k++] = cmp_time(&v[j], &v[i], (void *)L) < 0 ? v[j++] : v[i++];
+    while (i < h && j < n) tmp[k++] = cmp_time(t, v[j], v[i]) < 0 ? v[j++] : v[i++];
     while (i < h) tmp[k++] = v[i++];
     while (j < n) tmp[k++] = v[j++];
     memcpy(v, tmp, (size_t)n * sizeof *v);
@@ -81,42 +80,55 @@ int rep_view_init(struct rep_view *v, const struct nnperf_prediction *p, const c
     nnperf_prediction_setup(p, &v->su);
     v->n = nnperf_prediction_layer_count(p);
     size_t n = (size_t)(v->n > 0 ? v->n : 1);
-    v->L = calloc(n, sizeof *v->L);
+    v->shown = calloc(n, sizeof *v->shown);
     v->by_time = calloc(n, sizeof *v->by_time);
     int *tmp = calloc(n, sizeof *tmp);
+    double *t = calloc(n, sizeof *t); /* the layers' times, while sorting */
     v->warn = calloc((size_t)(v->s.warnings > 0 ? v->s.warnings : 1), sizeof *v->warn);
-    if (!v->L || !v->by_time || !tmp || !v->warn) {
+    if (!v->shown || !v->by_time || !tmp || !t || !v->warn) {
         free(tmp);
+        free(t);
         rep_view_free(v);
         return NNPERF_E_NOMEM;
     }
     for (int i = 0; i < v->s.warnings; i++) v->warn[i] = nnperf_prediction_warning(p, i);
     for (int i = 0; i < v->n; i++) {
-        struct rep_layer *L = &v->L[i];
-        L->index = i;
-        nnperf_prediction_layer(p, i, &L->li);
-        nnperf_prediction_layer_detail(p, i, &L->d);
-        L->shown = L->li.t_total > 0 || L->li.ops > 0 || !L->d.cost_known;
-        L->share = v->s.latency_s > 0 ? L->li.t_total / v->s.latency_s : 0;
-        if (!L->shown) {
+        struct nnperf_layer_info li;
+        struct nnperf_layer_detail d;
+        nnperf_prediction_layer(p, i, &li);
+        nnperf_prediction_layer_detail(p, i, &d);
+        t[i] = li.t_total;
+        v->shown[i] = li.t_total > 0 || li.ops > 0 || !d.cost_known;
+        if (!v->shown[i]) {
             v->n_hidden++;
             continue;
         }
-        if (!L->d.cost_known) v->n_unknown++;
+        if (!d.cost_known) v->n_unknown++;
         v->by_time[v->n_shown++] = i;
     }
-    sort_idx(v->by_time, tmp, v->n_shown, v->L);
+    sort_idx(v->by_time, tmp, v->n_shown, t);
     free(tmp);
+    free(t);
     why_init(v);
     return 0;
 }
 
+const struct rep_layer *rep_view_layer(const struct rep_view *v, int i, struct rep_layer *L)
+{
+    L->index = i;
+    nnperf_prediction_layer(v->p, i, &L->li);
+    nnperf_prediction_layer_detail(v->p, i, &L->d);
+    L->shown = i >= 0 && i < v->n && v->shown[i];
+    L->share = v->s.latency_s > 0 ? L->li.t_total / v->s.latency_s : 0;
+    return L;
+}
+
 void rep_view_free(struct rep_view *v)
 {
-    free(v->L);
+    free(v->shown);
     free(v->by_time);
     free(v->warn);
-    v->L = NULL, v->by_time = NULL, v->warn = NULL;
+    v->shown = NULL, v->by_time = NULL, v->warn = NULL;
 }
 
 void rep_view_hidden_note(const struct rep_view *v, struct strbuf *sb)
@@ -126,8 +138,10 @@ void rep_view_hidden_note(const struct rep_view *v, struct strbuf *sb)
     const char *ops[6];
     int cnt[6], k = 0, other = 0;
     for (int i = 0; i < v->n; i++) {
-        if (v->L[i].shown) continue;
-        const char *op = v->L[i].li.op;
+        if (v->shown[i]) continue;
+        struct nnperf_layer_info li;
+        nnperf_prediction_layer(v->p, i, &li);
+        const char *op = li.op;
         int j = 0;
         while (j < k && strcmp(ops[j], op)) j++;
         if (j < k)
@@ -216,7 +230,8 @@ void rep_why_text(const struct rep_view *v, int which, struct strbuf *sb)
     }
     if (!w->n_top) sb_puts(sb, "none takes time");
     for (int i = 0; i < w->n_top; i++) {
-        const struct rep_layer *L = &v->L[w->top[i]];
+        struct rep_layer row;
+        const struct rep_layer *L = rep_view_layer(v, w->top[i], &row);
         char pc[48];
         rep_time(b, sizeof b, L->li.t_total);
         rep_pct(pc, sizeof pc, L->share);

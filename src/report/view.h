@@ -1,6 +1,6 @@
-/* view.h - a prediction as the reports read it, gathered once through the public accessors of include/nnperf.h
- * (never the prediction's internals): the summary, the setup, every layer with its details, and which layers are
- * shown. A layer that does no work (no ops and no predicted time, e.g. a Flatten the platform executes as a view) is
+/* view.h - a prediction as the reports read it, through the public accessors of include/nnperf.h (never the
+ * prediction's internals): the summary, the setup and which layers are shown, gathered once; a layer with its details
+ * is read when a report writes it (rep_view_layer), so the view holds a byte and an index per layer, not a copy. A layer that does no work (no ops and no predicted time, e.g. a Flatten the platform executes as a view) is
  * hidden from the tables and plots of people's reports; every report says how many it hid and why, so the layer
  * counts agree everywhere. Layers of unknown cost are shown. */
 #ifndef NNPERF_REPORT_VIEW_H
@@ -29,7 +29,7 @@ struct rep_why {
     double share[REP_N_BOUNDS]; /* of total, 0..1; all 0 when total is 0 */
     double total;               /* max(latency, summed layer time), seconds per run */
     double outside;             /* of t[overhead]: the run's time outside every layer */
-    int top[3], n_top;          /* indices into rep_view.L of the heaviest shown layers, longest first */
+    int top[3], n_top;          /* indices of the heaviest shown layers, longest first */
     const char *rule[3]; /* the advice rule that addresses each (nnperf_advice_rule_for_layer), or NULL */
     double mem_t[3];     /* of t[memory]: the memory-bound layers' time by the memory that bounds them */
 };
@@ -44,7 +44,7 @@ struct rep_view {
     const struct nnperf_analysis *a;
     struct nnperf_prediction_summary s;
     struct nnperf_prediction_setup su;
-    struct rep_layer *L;
+    unsigned char *shown;                /* per layer: 1 when shown */
     int n, n_shown, n_hidden, n_unknown; /* layers; shown; hidden (no work); shown with unknown cost */
     int *by_time;                        /* indices of the shown layers, longest time first */
     const char **warn;                   /* the prediction's warnings */
@@ -54,6 +54,8 @@ struct rep_view {
 /* model: the model's path (titles). 0, or NNPERF_E_NOMEM. */
 int rep_view_init(struct rep_view *v, const struct nnperf_prediction *p, const char *model);
 void rep_view_free(struct rep_view *v);
+/* Layer i (0 <= i < v->n) with its details, read through the accessors into *L; returns L. */
+const struct rep_layer *rep_view_layer(const struct rep_view *v, int i, struct rep_layer *L);
 /* "57 layers; 56 shown, 1 that does no work is not (Flatten)" style sentence about hidden layers, appended to sb;
  * nothing when none is hidden. */
 void rep_view_hidden_note(const struct rep_view *v, struct strbuf *sb);

@@ -368,6 +368,15 @@ static void test_constants(void)
 
 /* the why block: shares by bound sum to 1, the seconds to the run (or the summed layers when larger), and the top
  * layers are the three longest shown ones (found here by a plain scan, not the view's sort) */
+/* layer i of the view, read on demand (two reads may be compared in one expression) */
+static const struct rep_layer *lay(const struct rep_view *v, int i)
+{
+    static struct rep_layer rows[2];
+    static int k;
+    k ^= 1;
+    return rep_view_layer(v, i, &rows[k]);
+}
+
 static void test_why(const char *model, const char *platform)
 {
     char err[512];
@@ -386,28 +395,41 @@ static void test_why(const char *model, const char *platform)
     CHECK(rep_view_init(&v, p, model) == 0);
     double sum = 0, t = 0, layers = 0;
     for (int k = 0; k < REP_N_BOUNDS; k++) sum += v.why.share[k], t += v.why.t[k];
-    for (int i = 0; i < v.n; i++) layers += v.L[i].li.t_total;
+    for (int i = 0; i < v.n; i++) layers += lay(&v, i)->li.t_total;
     CHECK(fabs(sum - 1) < 1e-9);
     CHECK(fabs(t - v.why.total) <= 1e-9 * v.why.total);
     CHECK(fabs(v.why.total - fmax(layers, v.s.latency_s)) <= 1e-9 * v.why.total);
     CHECK(v.why.n_top == 3);
+    /* the view's order of the shown layers: longest first, equal times by index; each read as the accessors say */
+    for (int k = 0; k < v.n_shown; k++) {
+        struct rep_layer row;
+        struct nnperf_layer_info li;
+        const struct rep_layer *L = rep_view_layer(&v, v.by_time[k], &row);
+        nnperf_prediction_layer(p, v.by_time[k], &li);
+        CHECK(L->shown && L->index == v.by_time[k] && L->li.t_total == li.t_total &&
+              !strcmp(L->li.name, li.name));
+        if (k) {
+            double prev = lay(&v, v.by_time[k - 1])->li.t_total;
+            CHECK(prev > L->li.t_total || (prev == L->li.t_total && v.by_time[k - 1] < v.by_time[k]));
+        }
+    }
     int used[3] = {-1, -1, -1};
     for (int r = 0; r < 3; r++) {
         int best = -1;
         for (int i = 0; i < v.n; i++) {
-            if (!v.L[i].shown || i == used[0] || i == used[1]) continue;
-            if (best < 0 || v.L[i].li.t_total > v.L[best].li.t_total) best = i;
+            if (!lay(&v, i)->shown || i == used[0] || i == used[1]) continue;
+            if (best < 0 || lay(&v, i)->li.t_total > lay(&v, best)->li.t_total) best = i;
         }
         used[r] = best;
         /* ties may order differently: compare times */
-        CHECK(best >= 0 && v.L[v.why.top[r]].li.t_total == v.L[best].li.t_total);
+        CHECK(best >= 0 && lay(&v, v.why.top[r])->li.t_total == lay(&v, best)->li.t_total);
     }
     /* nnperf_prediction_bound_layers counts what the per-layer accessor says */
     static const char *const bounds[] = {"compute", "memory", "overhead", "unknown", "mem", "fallback"};
     int counted = 0;
     for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++) {
         int n = 0;
-        for (int i = 0; i < v.n; i++) n += !strcmp(v.L[i].li.bound, bounds[b]);
+        for (int i = 0; i < v.n; i++) n += !strcmp(lay(&v, i)->li.bound, bounds[b]);
         CHECK(nnperf_prediction_bound_layers(p, bounds[b]) == n);
         counted += n;
     }
