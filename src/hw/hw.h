@@ -173,10 +173,13 @@ struct hw_desc {
     /* the runtime's kernels (docs/prediction.md, Runtimes): operators (LayerNormalization, Gelu, HardSwish, SiLU) run
      * as one kernel where the exporter wrote them as several nodes (compute.composite_kernels); a convolution's bias
      * added by a kernel of its own (compute.bias_kernel); operators run as views of their input, no kernel
-     * (compute.view_ops) */
+     * (compute.view_ops); the rate at which the bias kernel reads and writes the convolution's whole output
+     * wherever the memory plan keeps it (compute.bias_kernel_bandwidth, bytes/s; 0: DDR's, only where it goes to
+     * DDR) */
     int n_composite;
     char composite[HW_MAX_COMP][HW_MAX_NAME];
     int bias_kernel;
+    double bias_kernel_bw;
     int n_view;
     char view[HW_MAX_VIEW][HW_MAX_NAME];
 };

@@ -188,6 +188,12 @@ const struct hw_key hw_keys[] = {
             "one more `overhead.per_layer_s` and a pass reading and writing its output where that goes to DDR; a "
             "BatchNormalization the exporter folded into the convolution (its bias) stands for PyTorch's own "
             "BatchNorm kernel"},
+    {"compute.bias_kernel_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF,
+     D(bias_kernel_bw),
+     .doc = "with `bias_kernel`: the rate at which that kernel reads and writes the convolution's whole output, "
+            "wherever the memory plan keeps it (adds 2 x output bytes / rate; a measured rate of the runtime's "
+            "kernel, e.g. PyTorch's channels-last BatchNorm); 0 = the DDR bandwidth x efficiency, for the bytes "
+            "that go to DDR only"},
     {"compute.view_ops", HW_T_OPS, .min = 1, .max = HW_MAX_VIEW, .flags = HW_F_UNIQUE, .off = D(view),
      .size = HW_MAX_NAME, .count_off = D(n_view),
      .doc = "operators the runtime runs as views of their input (PyTorch: Reshape, Flatten, Squeeze, Unsqueeze, "

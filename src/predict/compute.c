@@ -161,13 +161,18 @@ static int has_work(const struct pr_layer *L)
 
 /* compute.bias_kernel: a convolution's bias added by a kernel of its own after it (PyTorch's cuDNN path: cuDNN's
  * convolution takes no bias, docs/sources.md [PYTORCH-CONV]): one more per-layer cost and a pass that reads and
- * writes the output where it goes to DDR (on chip it costs the launch only), counted in the layer's overhead */
+ * writes the output where it goes to DDR (on chip it costs the launch only), counted in the layer's overhead; with
+ * compute.bias_kernel_bandwidth the pass reads and writes the whole output at that rate wherever it is kept */
 static double bias_pass(const struct nnperf_prediction *p, const struct pr_layer *L)
 {
     const struct ir_node *c = L->main;
     if (!p->hw->bias_kernel || L->fallback || !c || (c->op != OPID_CONV && c->op != OPID_CONV_TRANSPOSE) ||
         c->n_in < 3 || !c->in[2])
         return 0;
+    int64_t n;
+    if (p->hw->bias_kernel_bw > 0 && L->out && ir_numel(L->out, &n))
+        return layer_overhead(p) +
+               safe_div(2 * (double)n * pr_elem_bytes_at(p, L->dtype, 0) * p->runs, p->hw->bias_kernel_bw);
     return layer_overhead(p) + safe_div(2 * (L->store_bytes + L->spill_store_bytes), pr_ddr_bw(p));
 }
 

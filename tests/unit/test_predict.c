@@ -989,6 +989,20 @@ static void test_runtime_kernels(void)
     CHECK(L && NEAR(L->store_bytes, 8 * 4 * 4 * 2) && NEAR(L->t_overhead, 2e-6 + 2 * 8 * 4 * 4 * 2 / 1e10));
     CHECK(T && T->t_total == 0 && layer_named(p, "reshape") && layer_named(p, "reshape")->t_total == 0);
     nnperf_prediction_free(p);
+    /* compute.bias_kernel_bandwidth: the pass reads and writes the whole output at that rate, also where the
+     * output stays on chip (a 1 MB SRAM keeps it there: no stored bytes) */
+    static const char gpu_sram_yaml[] = "format: 1\nname: test-gpu-sram\nmemory:\n  ddr_bandwidth: 1e10\n"
+                                        "  sram_bytes: 1e6\n  overlap: true\noverhead:\n  per_layer_s: 1e-6\n"
+                                        "compute:\n  peak_ops: {fp16: 1e12}\n  default_dtype: fp16\n"
+                                        "  efficiency: {default: 1}\n  bias_kernel: true\n";
+    p = a ? predict_text(a, gpu_sram_yaml, NULL, NULL) : NULL;
+    L = p ? layer_named(p, "conv") : NULL;
+    CHECK(L && L->store_bytes == 0 && NEAR(L->t_overhead, 2e-6));
+    nnperf_prediction_free(p);
+    p = a ? predict_text(a, gpu_sram_yaml, "  bias_kernel_bandwidth: 1e9\n", NULL) : NULL;
+    L = p ? layer_named(p, "conv") : NULL;
+    CHECK(L && L->store_bytes == 0 && NEAR(L->t_overhead, 2e-6 + 2 * 8 * 4 * 4 * 2 / 1e9));
+    nnperf_prediction_free(p);
     /* a name the key does not know is refused */
     p = a ? predict_gpu(a, "  composite_kernels: [Softmax]\n", 0, NULL) : NULL;
     CHECK(p == NULL);

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""profile_compare.py - the per-kernel profile of PyTorch forward passes on the H100 (bench/gpu/h100_profile.json,
+measured by profile_torch.py; not dataset rows) against nnperf's per-layer times, by kind of work.
+
+For each network and batch of the profile, `nnperf analyze models/NET.onnx --hw PLATFORM --dtype fp16 --batch B
+--format json` is run and its `layers` are summed by kind; the profile's kernels are summed by the same kinds from
+their names. Printed as Markdown: per kind the measured and predicted time (ms) and the error.
+
+Kinds (the profile's kernel names -> kind; nnperf's layers -> kind):
+  conv/GEMM   cuDNN/xmma/CUTLASS convolutions, cuDNN's padding kernel and workspace memsets, cuBLAS `nvjet` GEMMs,
+              cuDNN's fused attention (sdpa)
+              | Conv, ConvTranspose, MatMul, Gemm layers (their time less the bias pass below; a fused attention is
+                a MatMul-led layer)
+  bias/BN     ATen `batch_norm_transform_input*` kernels
+              | the compute.bias_kernel pass of a Conv with a bias (the layer's overhead above the per-layer one:
+                one more per-layer cost and 2 x stored bytes over DDR) and BatchNormalization layers
+  eltwise     ATen's vectorized element-wise kernels (ReLU, Clamp, Add, GELU, ...)
+              | Relu, Clip, Add, Mul, Sub, Div, Sigmoid, HardSwish, HardSigmoid, Gelu, Erf, Tanh, SiLU, ... layers
+  copy        ATen's generic strided `elementwise_kernel<128, 4, gpu_kernel_impl_nocast ...>` (a .contiguous() copy
+              of a permuted or rolled view: the kernel name does not say which; read as a copy), CatArrayBatchedCopy,
+              direct_copy_kernel, DtoD memcpy, roll, index/gather kernels
+              | Concat, and layers of views (compute.view_ops: 0, PyTorch's views launch no kernel; the copies a later
+                operator makes are not counted by the runtime file)
+  other       LayerNorm, softmax, pooling, reductions, everything else | every other layer (LayerNorm: ReduceMean-led)
+
+usage: python3 bench/gpu/profile_compare.py [--nnperf build/nnperf] [--hw presets/runtimes/h100-sxm-pytorch.yaml]
+       [--profile bench/gpu/h100_profile.json] [--set KEY=VALUE ...]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+KINDS = ["conv/GEMM", "bias/BN", "eltwise", "copy", "other"]
+
+MATMUL_OPS = {"Conv", "ConvTranspose", "MatMul", "Gemm", "ConvInteger", "MatMulInteger", "QLinearConv",
+              "QLinearMatMul"}
+ELTWISE_OPS = {"Relu", "LeakyRelu", "PRelu", "Clip", "Add", "Mul", "Sub", "Div", "Sigmoid", "HardSwish",
+               "HardSigmoid", "Gelu", "Erf", "Tanh", "SiLU", "Swish", "Mish", "Pow", "Sqrt", "Neg", "Abs", "Exp",
+               "Where", "Max", "Min", "Cast", "Elu", "Selu", "Softplus"}
+COPY_OPS = {"Concat", "Transpose", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Slice", "Split", "Expand",
+            "Identity", "Gather", "Pad", "Tile"}
+
+
+def kernel_kind(name):
+    """the kind of one profiled kernel, from its (truncated) name"""
+    n = name
+    if ("xmma" in n or "cutlass" in n or "nvjet" in n or "cudnn" in n or "conv2d_" in n or "convolve_" in n
+            or "nhwcAddPadding" in n or n.startswith("Memset")):
+        return "conv/GEMM"
+    if "batch_norm" in n:
+        return "bias/BN"
+    if ("gpu_kernel_impl_nocast" in n or "CatArray" in n or "direct_copy" in n or "Memcpy" in n or "roll_" in n
+            or "index_elementwise" in n or "gather" in n):
+        return "copy"
+    if "elementwise" in n:
+        return "eltwise"
+    return "other"
+
+
+def per_layer_s(a):
+    """overhead.per_layer_s of the platform (`nnperf hw show`)"""
+    r = subprocess.run([a.nnperf, "hw", "show", a.hw] + sum((["--set", s] for s in a.set), []),
+                       capture_output=True, text=True)
+    for line in r.stdout.splitlines():
+        if line.strip().startswith("per_layer_s:"):
+            return float(line.split(":")[1].split("#")[0])
+    sys.exit(f"{a.nnperf} hw show {a.hw}: no overhead.per_layer_s (exit {r.returncode}: {r.stderr.strip()})")
+
+
+def predicted(a, model, batch, base_us):
+    cmd = [a.nnperf, "analyze", os.path.join(ROOT, "models", model + ".onnx"), "--hw", a.hw, "--dtype", "fp16",
+           "--batch", str(batch), "--format", "json"]
+    for s in a.set:
+        cmd += ["--set", s]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"{' '.join(cmd)}: exit {r.returncode}: {r.stderr.strip()}")
+    d = json.loads(r.stdout)
+    t = dict.fromkeys(KINDS, 0.0)
+    for L in d["layers"]:
+        ops = [L["op"]]
+        if L["op"] in MATMUL_OPS:
+            bias = max(L["overhead_us"] - base_us, 0.0) if L["op"] in ("Conv", "ConvTranspose") else 0.0
+            t["conv/GEMM"] += L["time_us"] - bias
+            t["bias/BN"] += bias
+        elif L["op"] == "BatchNormalization":
+            t["bias/BN"] += L["time_us"]
+        elif all(o in ELTWISE_OPS for o in ops):
+            t["eltwise"] += L["time_us"]
+        elif all(o in COPY_OPS for o in ops):
+            t["copy"] += L["time_us"]
+        else:
+            t["other"] += L["time_us"]
+    return {k: v / 1e3 for k, v in t.items()}, d["summary"]["latency_ms"]
+
+
+def err(p, m):
+    return f"{(p / m - 1) * 100:+.0f}%" if m > 0 else "-"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nnperf", default=os.path.join(ROOT, "build", "nnperf"))
+    ap.add_argument("--hw", default=os.path.join(ROOT, "presets", "runtimes", "h100-sxm-pytorch.yaml"))
+    ap.add_argument("--profile", default=os.path.join(ROOT, "bench", "gpu", "h100_profile.json"))
+    ap.add_argument("--set", action="append", default=[], help="KEY=VALUE passed to nnperf (repeat it)")
+    a = ap.parse_args()
+    base_us = per_layer_s(a) * 1e6
+    with open(a.profile) as f:
+        prof = json.load(f)
+    print("| network | batch | graph ms | predicted ms | error | "
+          + " | ".join(f"{k} meas / pred (err)" for k in KINDS) + " |")
+    print("|---|---:|---:|---:|---:|" + "---:|" * len(KINDS))
+    for e in prof:
+        meas = dict.fromkeys(KINDS, 0.0)
+        for name, us in e["kernels"]:
+            meas[kernel_kind(name)] += us / 1e3
+        pred, total = predicted(a, e["model"], e["batch"], base_us)
+        cells = [f"{meas[k]:.3f} / {pred[k]:.3f} ({err(pred[k], meas[k])})" for k in KINDS]
+        print(f"| {e['model']} | {e['batch']} | {e['graph_ms']:.3f} | {total:.3f} | {err(total, e['graph_ms'])} | "
+              + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
