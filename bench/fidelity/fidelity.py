@@ -13,7 +13,8 @@ Needs the Python package (python/) and the library: PYTHONPATH=python NNPERF_LIB
   --json OUT             write the per-preset and per-row results as JSON
   --check THRESHOLDS     exit 1 when a preset's test median |error| is above the value recorded in THRESHOLDS
                          (bench/fidelity/thresholds.csv) or a preset with test rows has no recorded value
-  --write-presets DIR    write each preset's `validation:` section (median and p90 |error| of its test rows, their
+  --write-presets DIR    write each preset's `validation:` section (and each runtime file's in DIR/runtimes: the rows
+                         predicted on it, not on its base) (median and p90 |error| of its test rows, their
                          number) into DIR/NAME.yaml, keeping every other line
   --check-presets DIR    exit 1 unless every preset's `validation:` section equals what the dataset gives
   --preset NAME          only rows of that preset
@@ -145,12 +146,19 @@ def spread(xs):
     return math.sqrt(sum((x - m) ** 2 for x in xs) / len(xs))
 
 
+def group_of(r):
+    """the platform a row's error belongs to: its preset, or the runtime file it was predicted on (its file name
+    less .yaml, e.g. h100-sxm-pytorch): a preset's validation band speaks for the runtime it describes only"""
+    p = r.get("platform", r["preset"])
+    return os.path.basename(p)[:-5] if p.endswith(".yaml") else p
+
+
 def per_preset(rows):
     out, logs = {}, {}
     for r in rows:
-        out.setdefault(r["preset"], {"fit": [], "test": []})[r["split"]].append(r["error"])
+        out.setdefault(group_of(r), {"fit": [], "test": []})[r["split"]].append(r["error"])
         if r["split"] == "test":
-            logs.setdefault(r["preset"], []).append(log_time_ratio(r))
+            logs.setdefault(group_of(r), []).append(log_time_ratio(r))
     res = {}
     for name, d in sorted(out.items()):
         res[name] = {"rows": len(d["fit"]) + len(d["test"]), "fit_rows": len(d["fit"]),
@@ -256,7 +264,8 @@ def main():
     for key in ("--write-presets", "--check-presets"):
         if key not in opts:
             continue
-        for path in sorted(glob.glob(os.path.join(opts[key], "*.yaml"))):
+        for path in sorted(glob.glob(os.path.join(opts[key], "*.yaml")) +
+                           glob.glob(os.path.join(opts[key], "runtimes", "*.yaml"))):
             name = os.path.basename(path)[:-5]
             s = res.get(name)
             with open(path) as f:
