@@ -605,28 +605,55 @@ static inline int json_word_esc(const unsigned char *c)
     return ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high) != 0;
 }
 
+/* the common case in one pass: p has nothing to escape and fits the room already allocated (and the cap): writes
+ * '"', p, '"' and tail (0: none) and returns 1; else returns 0 with nothing appended (bytes past the terminator may
+ * have been written). Checked and copied 8 bytes at a time (the last word overlapping the one before), a short
+ * string byte by byte. */
+static inline int json_plain(struct strbuf *s, const char *p, char tail)
+{
+    size_t n = strlen(p), need = n + 2 + (tail != 0);
+    if (s->overflow || s->alloc - s->len < need + 1 || (s->cap && s->len + need > s->cap)) return 0;
+    const unsigned char *c = (const unsigned char *)p;
+    char *o = s->p + s->len + 1;
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 < n; i += 8) {
+            if (json_word_esc(c + i)) return 0;
+            memcpy(o + i, c + i, 8);
+        }
+        if (json_word_esc(c + n - 8)) return 0;
+        memcpy(o + n - 8, c + n - 8, 8);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            if (json_esc[c[i]]) return 0;
+            o[i] = (char)c[i];
+        }
+    }
+    o[-1] = '"';
+    o[n] = '"';
+    if (tail) o[n + 1] = tail;
+    s->len += need;
+    s->p[s->len] = 0;
+    return 1;
+}
+
+static void json_str_escaped(struct strbuf *s, const char *p);
+
 void sb_json_str(struct strbuf *s, const char *p)
 {
-    /* the common case, nothing to escape: quotes and bytes in one copy; checked 8 bytes at a time (the last word
-     * overlapping the one before), a short string byte by byte; else c is at or before the first byte to escape */
-    size_t n = strlen(p);
-    const unsigned char *c = (const unsigned char *)p, *end = c + n;
-    if (n >= 8) {
-        while (end - c > 8 && !json_word_esc(c)) c += 8;
-        if (end - c <= 8 && !json_word_esc(end - 8)) c = end;
-    } else {
-        while (c < end && !json_esc[*c]) c++;
-    }
-    if (c == end) {
-        if (!sb_room(s, n + 2)) return;
-        char *o = s->p + s->len;
-        o[0] = '"';
-        memcpy(o + 1, p, n);
-        o[n + 1] = '"';
-        s->len += n + 2;
-        s->p[s->len] = 0;
-        return;
-    }
+    if (!json_plain(s, p, 0)) json_str_escaped(s, p);
+}
+
+void sb_json_key(struct strbuf *s, const char *p)
+{
+    if (json_plain(s, p, ':')) return;
+    json_str_escaped(s, p);
+    sb_putc(s, ':');
+}
+
+static void json_str_escaped(struct strbuf *s, const char *p)
+{
+    const unsigned char *c = (const unsigned char *)p, *end = c + strlen(p);
     sb_putc(s, '"');
     const char *run = p; /* characters that need no escaping are appended in one go */
     for (;; c++) {

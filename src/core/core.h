@@ -143,6 +143,8 @@ int core_text_plain(const char *p);
 void sb_put_text(struct strbuf *s, const char *p, const char *keep);
 /* Appends a JSON string literal (quotes and escapes included). */
 void sb_json_str(struct strbuf *s, const char *p);
+/* Appends p as a JSON object's key: its string literal and ':'. */
+void sb_json_key(struct strbuf *s, const char *p);
 void sb_free(struct strbuf *s);
 
 #endif

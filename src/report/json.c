@@ -19,8 +19,7 @@ static void member(struct rep_json *j, const char *key)
         if (j->n[d] < 255) j->n[d]++;
     }
     if (key) {
-        sb_json_str(j->sb, key);
-        sb_putc(j->sb, ':');
+        sb_json_key(j->sb, key);
     }
 }
 

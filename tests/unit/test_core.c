@@ -7,7 +7,7 @@
 #include "core/core.h"
 #include "tinytest.h"
 
-/* sb_json_str against the escaping written out byte by byte, for every length to 40 with the byte to escape at every
+/* sb_json_str and sb_json_key against the escaping written out byte by byte, for every length to 40 with the byte to escape at every
  * position (the fast path checks 8 bytes at a time, the last word overlapping), among bytes that need none */
 static void test_json_escape(void)
 {
@@ -35,12 +35,25 @@ static void test_json_escape(void)
                 in[len] = 0;
                 want[w++] = '"';
                 want[w] = 0;
-                struct strbuf sb;
-                sb_init(&sb, 0);
-                sb_puts(&sb, "x");
-                sb_json_str(&sb, in);
-                if (!sb.p || strcmp(sb.p + 1, want)) bad++;
-                sb_free(&sb);
+                /* after 1 byte (the room is there), after 250 (the buffer grows), as a key (':' after it), under a
+                 * cap that it fills exactly, one byte short of it, and as a key with no room left for ':' */
+                for (int way = 0; way < 6; way++) {
+                    size_t before = way == 1 ? 250 : 1, wl = strlen(want);
+                    struct strbuf sb;
+                    sb_init(&sb, way == 3 || way == 5 ? 1 + wl : way == 4 ? wl : 0);
+                    for (size_t i = 0; i < before; i++) sb_putc(&sb, 'x');
+                    if (way == 2 || way == 5)
+                        sb_json_key(&sb, in);
+                    else
+                        sb_json_str(&sb, in);
+                    int over = way >= 4;
+                    const char *got = sb.p ? sb.p + before : "";
+                    if (sb.overflow != over) bad++;
+                    if (way == 4 ? strlen(got) >= wl : strncmp(got, want, wl)) bad++;
+                    if (way == 2 && strcmp(got + wl, ":")) bad++;
+                    if (way != 2 && way != 4 && got[wl]) bad++;
+                    sb_free(&sb);
+                }
                 if (at < 0) break; /* no byte to escape: once */
             }
     CHECK(bad == 0);
