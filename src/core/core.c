@@ -330,12 +330,20 @@ void sb_putc_slow(struct strbuf *s, char c)
 
 void sb_uint(struct strbuf *s, unsigned long long x)
 {
-    char b[24], *e = b + sizeof b, *p = e;
+    char b[32] = {0}, *e = b + 24,
+         *p = e; /* the digits end 8 bytes before b's end: 8 bytes from p can be read */
     do {
         *--p = (char)('0' + x % 10);
         x /= 10;
     } while (x);
-    sb_putn(s, p, (size_t)(e - p));
+    size_t n = (size_t)(e - p);
+    if (n <= 8 && !s->overflow && s->alloc - s->len > 8 && (!s->cap || s->len + n <= s->cap)) {
+        memcpy(s->p + s->len, p, 8); /* up to 8 digits in one word, what follows them overwritten next */
+        s->len += n;
+        s->p[s->len] = 0;
+        return;
+    }
+    sb_putn(s, p, n);
 }
 
 void sb_int(struct strbuf *s, long long x)

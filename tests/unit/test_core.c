@@ -59,6 +59,40 @@ static void test_json_escape(void)
     CHECK(bad == 0);
 }
 
+/* sb_uint and sb_int as "%llu" and "%lld" write them: after 1 byte, after 250 (the buffer grows), under a cap the
+ * digits fill exactly and one byte short of it (nothing written) */
+static void test_sb_digits(void)
+{
+    static const unsigned long long v[] = {
+        0, 7, 10, 99, 12345678, 99999999, 100000000, 123456789012ull, 18446744073709551615ull};
+    int bad = 0;
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+        for (int neg = 0; neg < 2; neg++) {
+            char want[32];
+            long long sv = neg ? -(long long)(v[k] >> 1) - 1 : (long long)(v[k] >> 1);
+            if (neg)
+                snprintf(want, sizeof want, "%lld", sv);
+            else
+                snprintf(want, sizeof want, "%llu", v[k]);
+            size_t wl = strlen(want);
+            for (int way = 0; way < 4; way++) {
+                size_t before = way == 1 ? 250 : 1;
+                struct strbuf sb;
+                sb_init(&sb, way == 2 ? 1 + wl : way == 3 ? wl : 0);
+                for (size_t i = 0; i < before; i++) sb_putc(&sb, 'x');
+                if (neg)
+                    sb_int(&sb, sv);
+                else
+                    sb_uint(&sb, v[k]);
+                const char *got = sb.p + before;
+                if (way == 3 ? sb.len > 1 + (neg ? 1 : 0) || !sb.overflow : strcmp(got, want) || sb.overflow)
+                    bad++;
+                sb_free(&sb);
+            }
+        }
+    CHECK(bad == 0);
+}
+
 /* ar_alloc's memory is zero: a small block is cleared as it is handed out, and the heap memory a freed arena left
  * comes back dirty from malloc */
 static void test_arena_zero(void)
@@ -89,6 +123,7 @@ static void test_arena_zero(void)
 int main(void)
 {
     test_json_escape();
+    test_sb_digits();
     test_arena_zero();
     struct arena a;
     ar_init(&a, 1000);
