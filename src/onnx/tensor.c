@@ -119,6 +119,8 @@ static int64_t stored_values(const struct ir_value *v)
     return pb_count_varints(v->init->data, v->init->data_len);
 }
 
+/* the shape of v in check_data's messages, written only when one is */
+#define SHAPE (ox_shape_str(v->rank, v->dims, shape, sizeof shape), shape)
 /* The data of a tensor must be what its dims and data_type say: raw_data exactly ceil(numel x bits / 8) bytes,
  * a typed field exactly numel values (two per complex element; one or two 4-bit values per int32_data value),
  * string_data numel strings, external data 'length' (when given) the same bytes. Refusing a mismatch keeps a
@@ -140,15 +142,14 @@ static enum nnperf_status check_data(struct ld *L, const struct ir_value *v, con
     int64_t need = numel / 8 * bits + (numel % 8 * bits + 7) / 8;
     *need_out = need;
     const char *dt = ir_dtype_name(v->dtype);
-    char shape[200];
-    ox_shape_str(v->rank, v->dims, shape, sizeof shape);
+    char shape[200]; /* written by SHAPE when a message needs it */
     if (v->dtype == DT_STRING) {
         if (v->init->enc != DE_NONE && v->init->enc != DE_EXTERNAL)
             return tensor_err(L, NNPERF_E_INVALID, what, name,
                               "a string tensor keeps its data in string_data");
         if (v->init->enc == DE_NONE && tc->strings != numel)
             return tensor_err(L, NNPERF_E_INVALID, what, name, "has %lld strings, its shape %s needs %lld",
-                              (long long)tc->strings, shape, (long long)numel);
+                              (long long)tc->strings, SHAPE, (long long)numel);
         return NNPERF_OK;
     }
     switch (v->init->enc) {
@@ -156,17 +157,17 @@ static enum nnperf_status check_data(struct ld *L, const struct ir_value *v, con
         if ((int64_t)v->init->data_len != need)
             return tensor_err(L, NNPERF_E_INVALID, what, name,
                               "raw_data has %zu bytes, its shape %s of %s needs %lld", v->init->data_len,
-                              shape, dt, (long long)need);
+                              SHAPE, dt, (long long)need);
         return NNPERF_OK;
     case DE_EXTERNAL:
         if (v->init->ext_has_length && v->init->ext_length != (uint64_t)need)
             return tensor_err(L, NNPERF_E_INVALID, what, name,
                               "external data length %llu does not match its shape %s of %s (%lld bytes)",
-                              (unsigned long long)v->init->ext_length, shape, dt, (long long)need);
+                              (unsigned long long)v->init->ext_length, SHAPE, dt, (long long)need);
         return NNPERF_OK;
     case DE_NONE:
         if (numel)
-            return tensor_err(L, NNPERF_E_INVALID, what, name, "has no data for its shape %s of %s", shape,
+            return tensor_err(L, NNPERF_E_INVALID, what, name, "has no data for its shape %s of %s", SHAPE,
                               dt);
         return NNPERF_OK;
     default: break;
@@ -179,10 +180,11 @@ static enum nnperf_status check_data(struct ld *L, const struct ir_value *v, con
         bits == 4 && have == (numel + 1) / 2; /* 4-bit types: two values per int32_data value too */
     if (have != want && !four_bit)
         return tensor_err(L, NNPERF_E_INVALID, what, name,
-                          "has %lld stored values, its shape %s of %s needs %lld", (long long)have, shape, dt,
+                          "has %lld stored values, its shape %s of %s needs %lld", (long long)have, SHAPE, dt,
                           (long long)want);
     return NNPERF_OK;
 }
+#undef SHAPE
 
 /* Opens the external data file of v inside the model's folder. The folder and the target are resolved (realpath,
  * which follows every symbolic link), the target must lie inside the folder and be a regular file; it is opened
