@@ -92,19 +92,19 @@ def main():
     cli_env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
     # a preset's rows measured with another runtime (fidelity.py RUNTIMES) form a group of their own, calibrated from
     # that runtime's description: the rows predicted on the TensorRT preset and on its PyTorch runtime apart
-    presets = sorted({r["platform"] for r in rows})
+    presets = sorted({fidelity.group_of(r) for r in rows})
     miss10 = worse = apart = 0
     print(f"{'preset':14s} {'test':>4s} {'drawn':>5s} {'uncalibrated':>12s} {'calibrated':>10s} {'change':>7s} "
           f"{'worst':>6s} {'oracle':>7s} {'median ratio':>12s} {'moved':>5s}  {'keys (per draw)'}")
     with tempfile.TemporaryDirectory() as tmp:
         for p in presets:
-            mine = [r for r in rows if r["platform"] == p]
+            mine = [r for r in rows if fidelity.group_of(r) == p]
             if len(mine) < 6:
                 continue
-            if p.endswith(".yaml"):  # a runtime's file: its standalone description (base: resolved)
-                text = subprocess.run([nnperf, "hw", "show", p], capture_output=True, text=True, env=cli_env,
+            path = mine[0]["platform"]
+            if path.endswith(".yaml"):  # a runtime's file: its standalone description (base: resolved)
+                text = subprocess.run([nnperf, "hw", "show", path], capture_output=True, text=True, env=cli_env,
                                       check=True).stdout
-                p = os.path.basename(p)[:-5]
             else:
                 with open(os.path.join(fidelity.ROOT, "presets", p + ".yaml")) as f:
                     text = f.read()

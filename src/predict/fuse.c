@@ -210,6 +210,15 @@ static int find_root(int *root, int l)
     return l;
 }
 
+/* joins layer l's region and the region rooted at r (the lower root stays); returns the joined region's root */
+static int join_root(int *root, int r, int l)
+{
+    int q = find_root(root, l);
+    if (q == r) return r;
+    root[q < r ? r : q] = q < r ? q : r;
+    return q < r ? q : r;
+}
+
 /* Rebuilds p->layers from the union of layers given by root[] (every layer's region): a region's nodes in their
  * layers' order, regions in a topological order of their dependencies (earliest first layer first). */
 static enum nnperf_status merge_regions(struct nnperf_prediction *p, int *root, const struct pr_cons_ix *cx)
@@ -477,10 +486,7 @@ static enum nnperf_status fuse_attention(struct nnperf_prediction *p)
         if (escapes) continue;
         int r = find_root(root, p->layer_of[a->index]);
         for (int j = a->index; j <= b->index; j++)
-            if (on[j] == 1 && p->layer_of[j] >= 0) {
-                int q = find_root(root, p->layer_of[j]);
-                if (q != r) root[q < r ? r : q] = q < r ? q : r, r = q < r ? q : r;
-            }
+            if (on[j] == 1 && p->layer_of[j] >= 0) r = join_root(root, r, p->layer_of[j]);
         p->layers[p->layer_of[a->index]].attention = 1;
         /* causal: the scores' last two dims are queries x keys */
         const struct ir_value *sc = a->n_out ? a->out[0] : NULL;
@@ -674,10 +680,7 @@ static enum nnperf_status fuse_composites(struct nnperf_prediction *p)
             if (p->layer_of[m.nd[i]->index] < 0 || !hw_supports(hw, m.nd[i]->op_type)) ok = 0;
         if (!ok) continue;
         int r = find_root(root, p->layer_of[m.nd[0]->index]);
-        for (int i = 1; i < m.n; i++) {
-            int q = find_root(root, p->layer_of[m.nd[i]->index]);
-            if (q != r) root[q < r ? r : q] = q < r ? q : r, r = q < r ? q : r;
-        }
+        for (int i = 1; i < m.n; i++) r = join_root(root, r, p->layer_of[m.nd[i]->index]);
         merged++;
     }
     enum nnperf_status st = merged ? merge_regions(p, root, &cx) : NNPERF_OK;
