@@ -53,8 +53,8 @@ double c_strtod(const char *s, char **end)
 
 struct ar_block {
     struct ar_block *next;
-    size_t size, used;
-    size_t ready; /* bytes of data[] made ready: zeroed (a small block) or prefaulted (a big one), ar_ready */
+    size_t size;
+    size_t used; /* bytes handed out, once the block is no longer the arena's head (the head's: a->next) */
     _Alignas(8) unsigned char data[];
 };
 
@@ -71,54 +71,67 @@ struct ar_block {
  * next AR_PREFAULT_STEP bytes are mapped in one call (MADV_POPULATE_WRITE, Linux 5.14; elsewhere or when refused,
  * the pages fault one by one as before). At most one step ahead of what is handed out: peak memory grows by less
  * than 256 KiB per big block (swin_t 0.4 MB, the 100k chain 1.3 MB). */
-static void ar_ready(struct ar_block *b)
+static void ar_ready(struct arena *a, struct ar_block *b,
+                     size_t n) /* n bytes from a->next on, and a step more */
 {
+    size_t from = (size_t)(a->next - b->data), ready = from + a->ready, used = from + n;
     size_t step = b->size < AR_SMALL_BLOCK ? AR_ZERO_STEP : AR_PREFAULT_STEP;
-    size_t end = b->used + step < b->size ? b->used + step : b->size;
-    if (b->size < AR_SMALL_BLOCK) memset(b->data + b->ready, 0, end - b->ready);
+    size_t end = used + step < b->size ? used + step : b->size;
+    if (b->size < AR_SMALL_BLOCK) memset(b->data + ready, 0, end - ready);
 #if defined(MADV_POPULATE_WRITE)
     else {
-        uintptr_t page = 4096, lo = ((uintptr_t)b->data + b->ready + page - 1) & ~(page - 1),
+        uintptr_t page = 4096, lo = ((uintptr_t)b->data + ready + page - 1) & ~(page - 1),
                   hi = ((uintptr_t)b->data + end) & ~(page - 1);
         if (hi > lo) madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
     }
 #endif
-    b->ready = end;
+    a->ready = end - from;
 }
 
 void ar_init(struct arena *a, size_t cap)
 {
     a->head = NULL;
+    a->next = NULL;
+    a->ready = 0;
     a->used_total = 0;
     a->cap = cap;
 }
 
-void *ar_alloc(struct arena *a, size_t n)
+/* bytes handed out from block b of a */
+static size_t ar_used(const struct arena *a, const struct ar_block *b)
+{
+    return b == a->head ? (size_t)(a->next - b->data) : b->used;
+}
+
+void *ar_alloc_more(struct arena *a, size_t n)
 {
     if (n == 0) n = 1;
     if (n > SIZE_MAX / 2) return NULL;
     n = (n + 7u) & ~(size_t)7u; /* 8 bytes: the largest field of any record (pointers, int64, double) */
     if (a->cap && (a->used_total > a->cap || n > a->cap - a->used_total)) return NULL;
     struct ar_block *b = a->head;
-    if (!b || b->size - b->used < n) {
+    if (!b || b->size - ar_used(a, b) < n) {
         size_t sz = n > AR_MIN_BLOCK ? n : AR_MIN_BLOCK;
         /* grow block size with the arena so a big graph needs few blocks */
         if (a->used_total / 8 > sz && a->used_total / 8 < (size_t)64 * 1024 * 1024) sz = a->used_total / 8;
         sz = (sz + 7u) & ~(size_t)7u;
         /* calloc: a big block comes zeroed from fresh pages (mmap) without a memset touching every page now, and
          * nothing handed out is ever reused; a small one is zeroed as it is handed out (ar_ready) */
-        b = sz < AR_SMALL_BLOCK ? malloc(sizeof(*b) + sz) : calloc(1, sizeof(*b) + sz);
-        if (!b) return NULL;
-        b->size = sz;
-        b->used = 0;
-        b->ready = 0;
-        b->next = a->head;
-        a->head = b;
+        struct ar_block *nb = sz < AR_SMALL_BLOCK ? malloc(sizeof(*nb) + sz) : calloc(1, sizeof(*nb) + sz);
+        if (!nb) return NULL;
+        if (b) b->used = ar_used(a, b);
+        nb->size = sz;
+        nb->used = 0;
+        nb->next = b;
+        a->head = b = nb;
+        a->next = b->data;
+        a->ready = 0;
     }
-    void *p = b->data + b->used;
-    b->used += n;
+    void *p = a->next;
+    if (n > a->ready) ar_ready(a, b, n);
+    a->next += n;
+    a->ready -= n;
     a->used_total += n;
-    if (b->used > b->ready) ar_ready(b);
     return p;
 }
 
@@ -146,7 +159,7 @@ uint64_t ar_digest(const struct arena *a)
 {
     uint64_t h = 1469598103934665603ull;
     for (const struct ar_block *b = a->head; b; b = b->next)
-        for (size_t i = 0; i < b->used; i++) h = (h ^ b->data[i]) * 1099511628211ull;
+        for (size_t i = 0, n = ar_used(a, b); i < n; i++) h = (h ^ b->data[i]) * 1099511628211ull;
     return h;
 }
 
@@ -195,6 +208,8 @@ void ar_free(struct arena *a)
         b = n;
     }
     a->head = NULL;
+    a->next = NULL;
+    a->ready = 0;
     a->used_total = 0;
 }
 

@@ -4,12 +4,11 @@
 #include <limits.h>
 #include <string.h>
 
-/* A name's hash: 8 bytes a step (the names of transformer exports run to 60 bytes and more), then a finaliser that
- * mixes every bit into the low ones the table indexes with. Only compared within one process: byte order does not
- * matter. */
-static uint32_t hash_name(const char *s)
+/* The hash of a name of n bytes: 8 bytes a step (the names of transformer exports run to 60 bytes and more), then
+ * a finaliser that mixes every bit into the low ones the table indexes with. Only compared within one process: byte
+ * order does not matter. */
+static uint32_t hash_bytes(const char *s, size_t n)
 {
-    size_t n = strlen(s);
     uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
     for (; n >= 8; s += 8, n -= 8) {
         uint64_t w;
@@ -26,34 +25,42 @@ static uint32_t hash_name(const char *s)
     return (uint32_t)h;
 }
 
-/* the slot of name (hash h) in g's table: the value's slot, or the empty one where it would go */
-static size_t vt_slot(const struct ir_graph *g, const char *name, uint32_t h)
+/* the slot of the name of n bytes at s (no NUL among them; hash h) in g's table: the value's slot, or the empty one
+ * where it would go */
+static size_t vt_slot(const struct ir_graph *g, const char *s, size_t n, uint32_t h)
 {
     size_t mask = g->vt.cap - 1, i = h & mask;
     for (;;) {
         const struct ir_value *v = g->vt.slot[i];
-        if (!v || (g->vt.hash[i] == h && !strcmp(v->name, name))) return i;
+        if (!v || (g->vt.hash[i] == h && !strncmp(v->name, s, n) && !v->name[n])) return i;
         i = (i + 1) & mask;
     }
 }
 
-static struct ir_value *find_h(const struct ir_graph *g, const char *name, uint32_t h)
+static struct ir_value *find_h(const struct ir_graph *g, const char *s, size_t n, uint32_t h)
 {
     if (!g->vt.cap) return NULL;
-    struct ir_value *v = g->vt.slot[vt_slot(g, name, h)];
+    struct ir_value *v = g->vt.slot[vt_slot(g, s, n, h)];
     return v && g->vt.view ? &g->vt.view[v->id] : v;
 }
 
 struct ir_value *ir_find(const struct ir_graph *g, const char *name)
 {
-    return g->vt.cap ? find_h(g, name, hash_name(name)) : NULL;
+    size_t n = strlen(name);
+    return g->vt.cap ? find_h(g, name, n, hash_bytes(name, n)) : NULL;
+}
+
+struct ir_value *ir_find_n(const struct ir_graph *g, const char *s, size_t n)
+{
+    return g->vt.cap && !memchr(s, 0, n) ? find_h(g, s, n, hash_bytes(s, n)) : NULL;
 }
 
 struct ir_value *ir_lookup(const struct ir_graph *g, const char *name)
 {
-    uint32_t h = hash_name(name);
+    size_t n = strlen(name);
+    uint32_t h = hash_bytes(name, n);
     for (; g; g = g->parent) {
-        struct ir_value *v = find_h(g, name, h);
+        struct ir_value *v = find_h(g, name, n, h);
         if (v) return v;
     }
     return NULL;
@@ -96,8 +103,9 @@ enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char
     if (g->vt.view)
         return diag_set(d, NNPERF_E_INVALID, "value '%s': an analysis's copy of a graph gets no new values",
                         name);
-    uint32_t h = hash_name(name);
-    if (g->vt.cap && g->vt.slot[vt_slot(g, name, h)])
+    size_t n = strlen(name);
+    uint32_t h = hash_bytes(name, n);
+    if (g->vt.cap && g->vt.slot[vt_slot(g, name, n, h)])
         return diag_set(d, NNPERF_E_INVALID, "value '%s' is defined twice (duplicate output or initializer)",
                         name);
     if ((g->vt.count + 1) * 2 > g->vt.cap && !vt_resize(ar, g, g->vt.cap ? g->vt.cap * 2 : 64))
@@ -108,7 +116,7 @@ enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char
     v->rank = -1;
     v->decl_rank = -1;
     v->type_kind = TK_TENSOR;
-    size_t i = vt_slot(g, name, h);
+    size_t i = vt_slot(g, name, n, h);
     g->vt.slot[i] = v;
     g->vt.hash[i] = h;
     g->vt.count++;

@@ -301,7 +301,9 @@ struct ir_model {
 };
 
 /* --- graph building and lookup (ir.c) --- */
-struct ir_value *ir_find(const struct ir_graph *g, const char *name);   /* this scope only */
+struct ir_value *ir_find(const struct ir_graph *g, const char *name); /* this scope only */
+/* ir_find for the n bytes at s (a name as the file holds it, not NUL-terminated); NULL also when they hold a NUL */
+struct ir_value *ir_find_n(const struct ir_graph *g, const char *s, size_t n);
 struct ir_value *ir_lookup(const struct ir_graph *g, const char *name); /* this scope, then outer ones */
 /* Creates a value in g (fails with NNPERF_E_INVALID on a duplicate name). */
 enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char *name, struct ir_value **out,

@@ -60,6 +60,7 @@ static int last_field(const uint8_t *p, size_t n, uint32_t num, struct pb_field 
     struct pb_field f;
     const char *why;
     int rc, found = 0;
+    *out = (struct pb_field){0};
     while ((rc = pb_next(&r, &f, &why)) > 0)
         if (f.num == num && f.wire == PB_LEN) {
             *out = f;

@@ -4,25 +4,26 @@
 
 #include "load.h"
 
-static const struct fspec attr_fields[] = {{1, WL, "name"},
-                                           {2, W32, "f"},
-                                           {3, WV, "i"},
-                                           {4, WL, "s"},
-                                           {5, WL, "t"},
-                                           {6, WL, "g"},
-                                           {7, W32 | WL, "floats"},
-                                           {8, WV | WL, "ints"},
-                                           {9, WL, "strings"},
-                                           {10, WL, "tensors"},
-                                           {11, WL, "graphs"},
-                                           {13, WL, "doc_string"},
-                                           {14, WL, "tp"},
-                                           {15, WL, "type_protos"},
-                                           {20, WV, "type"},
-                                           {21, WL, "ref_attr_name"},
-                                           {22, WL, "sparse_tensor"},
-                                           {23, WL, "sparse_tensors"},
-                                           {0, 0, NULL}};
+static const struct fspec attr_fields[] = {
+    [1] = {WL, "name"},
+    [2] = {W32, "f"},
+    [3] = {WV, "i"},
+    [4] = {WL, "s"},
+    [5] = {WL, "t"},
+    [6] = {WL, "g"},
+    [7] = {W32 | WL, "floats"},
+    [8] = {WV | WL, "ints"},
+    [9] = {WL, "strings"},
+    [10] = {WL, "tensors"},
+    [11] = {WL, "graphs"},
+    [13] = {WL, "doc_string"},
+    [14] = {WL, "tp"},
+    [15] = {WL, "type_protos"},
+    [20] = {WV, "type"},
+    [21] = {WL, "ref_attr_name"},
+    [22] = {WL, "sparse_tensor"},
+    [23] = {WL, "sparse_tensors"},
+};
 
 /* The number of values of each list an attribute holds (the count pass). */
 struct attr_counts {

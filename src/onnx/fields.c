@@ -53,34 +53,26 @@ enum nnperf_status ox_malformed(struct ld *L, const char *what, const char *why,
 
 /* The error for a field pb_next refused; names the field when it is known in tab (may be NULL). */
 enum nnperf_status ox_bad_field(struct ld *L, const char *what, const char *why, const uint8_t *at,
-                                const struct pb_field *f, const struct fspec *tab)
+                                const struct pb_field *f, const struct fspec *tab, uint32_t n)
 {
     if (why != pb_why_past_end) return ox_malformed(L, what, why, at);
-    const char *fname = "?";
-    for (; tab && tab->name; tab++)
-        if (tab->num == f->num) fname = tab->name;
+    const char *fname = tab && f->num < n && tab[f->num].name ? tab[f->num].name : "?";
     char why2[160];
     snprintf(why2, sizeof why2, "field '%s' (%u) claims %llu bytes, the message has %zu left", fname, f->num,
              (unsigned long long)f->u, f->len);
     return ox_malformed(L, what, why2, at);
 }
 
-/* 1 when f is unknown in tab or has an allowed wire type; else an error naming the field. */
-int ox_wire_ok(struct ld *L, const char *what, const struct fspec *tab, const struct pb_field *f,
-               const uint8_t *at)
+int ox_wire_error(struct ld *L, const char *what, const struct fspec *spec, const struct pb_field *f,
+                  const uint8_t *at)
 {
-    for (; tab->name; tab++) {
-        if (tab->num != f->num) continue;
-        if (tab->wires & (1u << f->wire)) return 1;
-        int want = 0;
-        while (!(tab->wires & (1u << want))) want++;
-        char why[160];
-        snprintf(why, sizeof why, "field '%s' (%u) has wire type %d, expected %d", tab->name, f->num, f->wire,
-                 want);
-        ox_malformed(L, what, why, at);
-        return 0;
-    }
-    return 1;
+    int want = 0;
+    while (!(spec->wires & (1u << want))) want++;
+    char why[160];
+    snprintf(why, sizeof why, "field '%s' (%u) has wire type %d, expected %d", spec->name, f->num, f->wire,
+             want);
+    ox_malformed(L, what, why, at);
+    return 0;
 }
 
 const char *ox_str(struct ld *L, const struct pb_field *f)

@@ -6,19 +6,21 @@
 
 #include "load.h"
 
-static const struct fspec graph_fields[] = {{1, WL, "node"},
-                                            {2, WL, "name"},
-                                            {5, WL, "initializer"},
-                                            {10, WL, "doc_string"},
-                                            {11, WL, "input"},
-                                            {12, WL, "output"},
-                                            {13, WL, "value_info"},
-                                            {14, WL, "quantization_annotation"},
-                                            {15, WL, "sparse_initializer"},
-                                            {0, 0, NULL}};
-static const struct fspec node_fields[] = {{1, WL, "input"},   {2, WL, "output"},    {3, WL, "name"},
-                                           {4, WL, "op_type"}, {5, WL, "attribute"}, {6, WL, "doc_string"},
-                                           {7, WL, "domain"},  {8, WL, "overload"},  {0, 0, NULL}};
+static const struct fspec graph_fields[] = {
+    [1] = {WL, "node"},
+    [2] = {WL, "name"},
+    [5] = {WL, "initializer"},
+    [10] = {WL, "doc_string"},
+    [11] = {WL, "input"},
+    [12] = {WL, "output"},
+    [13] = {WL, "value_info"},
+    [14] = {WL, "quantization_annotation"},
+    [15] = {WL, "sparse_initializer"},
+};
+static const struct fspec node_fields[] = {
+    [1] = {WL, "input"},     [2] = {WL, "output"},     [3] = {WL, "name"},   [4] = {WL, "op_type"},
+    [5] = {WL, "attribute"}, [6] = {WL, "doc_string"}, [7] = {WL, "domain"}, [8] = {WL, "overload"},
+};
 
 static const struct ir_attr *find_attr(const struct ir_node *nd, const char *name)
 {
@@ -34,14 +36,10 @@ static int imports_domain(const struct ir_model *m, const char *domain)
     return 0;
 }
 
-/* the value named by input field f when g has it already (NULL: not yet, or a name too long to look up here) */
+/* the value named by input field f when g has it already (NULL: not yet, or no name) */
 static struct ir_value *bound_value(const struct ir_graph *g, const struct pb_field *f)
 {
-    char nm[256];
-    if (!f->len || f->len >= sizeof nm) return NULL;
-    memcpy(nm, f->data, f->len);
-    nm[f->len] = 0;
-    return ir_find(g, nm);
+    return f->len ? ir_find_n(g, (const char *)f->data, f->len) : NULL;
 }
 
 enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p, size_t n,

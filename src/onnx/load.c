@@ -7,11 +7,15 @@
 #include "load.h"
 
 static const struct fspec model_fields[] = {
-    {1, WV, "ir_version"},     {2, WL, "producer_name"}, {3, WL, "producer_version"},
-    {4, WL, "domain"},         {5, WV, "model_version"}, {6, WL, "doc_string"},
-    {7, WL, "graph"},          {8, WL, "opset_import"},  {14, WL, "metadata_props"},
-    {20, WL, "training_info"}, {25, WL, "functions"},    {0, 0, NULL}};
-static const struct fspec opset_fields[] = {{1, WL, "domain"}, {2, WV, "version"}, {0, 0, NULL}};
+    [1] = {WV, "ir_version"},     [2] = {WL, "producer_name"}, [3] = {WL, "producer_version"},
+    [4] = {WL, "domain"},         [5] = {WV, "model_version"}, [6] = {WL, "doc_string"},
+    [7] = {WL, "graph"},          [8] = {WL, "opset_import"},  [14] = {WL, "metadata_props"},
+    [20] = {WL, "training_info"}, [25] = {WL, "functions"},
+};
+static const struct fspec opset_fields[] = {
+    [1] = {WL, "domain"},
+    [2] = {WV, "version"},
+};
 
 static const char *domain_name(const char *domain)
 {
@@ -99,8 +103,9 @@ static enum nnperf_status load_model(struct ld *L)
                 d, NNPERF_E_PARSE,
                 "truncated file: ModelProto field %u at byte %zu claims %llu bytes, the file has %zu", f.num,
                 pb_offset(&r), (unsigned long long)f.u, m->len);
-        if (rc < 0) return ox_bad_field(L, "ModelProto", why, r.field, &f, model_fields);
-        if (!ox_wire_ok(L, "ModelProto", model_fields, &f, r.field)) return d->status;
+        if (rc < 0)
+            return ox_bad_field(L, "ModelProto", why, r.field, &f, model_fields, FSPEC_N(model_fields));
+        if (!ox_wire_ok(L, "ModelProto", model_fields, FSPEC_N(model_fields), &f, r.field)) return d->status;
         switch (f.num) {
         case MP_IR_VERSION:
             if (f.wire == PB_VARINT) {

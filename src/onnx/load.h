@@ -148,16 +148,18 @@ struct ld {
 };
 
 /* Known fields of the messages read here and the wire types they may have (repeated scalars: packed or not).
- * A known field with another wire type is an error rather than silently skipped: it means a corrupt file. */
+ * A known field with another wire type is an error rather than silently skipped: it means a corrupt file.
+ * A message's table is indexed by field number ({[NP_INPUT] = {WL, "input"}, ...}); unknown numbers have no
+ * wires and no name. */
 struct fspec {
-    uint32_t num;
-    unsigned wires; /* bit (1 << wire) per allowed wire type */
+    unsigned wires; /* bit (1 << wire) per allowed wire type; 0: not a known field */
     const char *name;
 };
-#define WV  (1u << PB_VARINT)
-#define WL  (1u << PB_LEN)
-#define W32 (1u << PB_I32)
-#define W64 (1u << PB_I64)
+#define FSPEC_N(tab) ((uint32_t)(sizeof(tab) / sizeof((tab)[0])))
+#define WV           (1u << PB_VARINT)
+#define WL           (1u << PB_LEN)
+#define W32          (1u << PB_I32)
+#define W64          (1u << PB_I64)
 
 /* Walks a message calling nothing; used to validate nested fields in one place: returns -1 on error. */
 #define FF_CAT2(a, b) a##b
@@ -165,14 +167,14 @@ struct fspec {
 #define FOR_FIELDS(r, f, what)                                                                               \
     for (int FF_CAT(rc_, __LINE__); (FF_CAT(rc_, __LINE__) = pb_next(&(r), &(f), &why)) != 0;)               \
         if (FF_CAT(rc_, __LINE__) < 0)                                                                       \
-            return ox_bad_field(L, what, why, (r).field, &(f), NULL);                                        \
+            return ox_bad_field(L, what, why, (r).field, &(f), NULL, 0);                                     \
         else
-/* The same, also checking the wire types of the known fields listed in tab (struct fspec). */
+/* The same, also checking the wire types of the known fields in tab (an array of struct fspec). */
 #define FOR_FIELDS_CHECKED(r, f, what, tab)                                                                  \
     for (int FF_CAT(rc_, __LINE__); (FF_CAT(rc_, __LINE__) = pb_next(&(r), &(f), &why)) != 0;)               \
         if (FF_CAT(rc_, __LINE__) < 0)                                                                       \
-            return ox_bad_field(L, what, why, (r).field, &(f), tab);                                         \
-        else if (!ox_wire_ok(L, what, tab, &(f), (r).field))                                                 \
+            return ox_bad_field(L, what, why, (r).field, &(f), tab, FSPEC_N(tab));                           \
+        else if (!ox_wire_ok(L, what, tab, FSPEC_N(tab), &(f), (r).field))                                   \
             return L->d->status;                                                                             \
         else
 
@@ -191,12 +193,19 @@ int ox_pv_reserve(struct arena *ar, struct pvec *p, size_t more);
 enum nnperf_status ox_nomem(struct ld *L);
 /* "malformed WHAT at byte N: WHY" (N: at's offset in the model file, left out when at is in another buffer). */
 enum nnperf_status ox_malformed(struct ld *L, const char *what, const char *why, const uint8_t *at);
-/* The error for a field pb_next refused; names the field when it is known in tab (may be NULL). */
+/* The error for a field pb_next refused; names the field when it is known in tab[0..n) (tab may be NULL). */
 enum nnperf_status ox_bad_field(struct ld *L, const char *what, const char *why, const uint8_t *at,
-                                const struct pb_field *f, const struct fspec *tab);
-/* 1 when f is unknown in tab or has an allowed wire type; else 0 and an error naming the field. */
-int ox_wire_ok(struct ld *L, const char *what, const struct fspec *tab, const struct pb_field *f,
-               const uint8_t *at);
+                                const struct pb_field *f, const struct fspec *tab, uint32_t n);
+/* The error for a known field whose wire type tab does not allow (ox_wire_ok); returns 0. */
+int ox_wire_error(struct ld *L, const char *what, const struct fspec *spec, const struct pb_field *f,
+                  const uint8_t *at);
+/* 1 when f is unknown in tab[0..n) or has an allowed wire type; else 0 and an error naming the field. */
+static inline int ox_wire_ok(struct ld *L, const char *what, const struct fspec *tab, uint32_t n,
+                             const struct pb_field *f, const uint8_t *at)
+{
+    if (f->num >= n || !tab[f->num].wires || (tab[f->num].wires >> f->wire) & 1u) return 1;
+    return ox_wire_error(L, what, &tab[f->num], f, at);
+}
 /* f's bytes as a NUL-terminated string in the model arena; NULL when out of memory. */
 const char *ox_str(struct ld *L, const struct pb_field *f);
 const char *ox_str_shared(struct ld *L,

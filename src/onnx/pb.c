@@ -3,7 +3,7 @@
 
 const char pb_why_past_end[] = "length-delimited field runs past the end of its message";
 
-/* pb_varint's body, inlined into pb_next for a field's key and length: most are one byte */
+/* pb_varint's body, inlined into pb_next_any for a field's key and length: most are one byte */
 static inline int varint(struct pb *r, uint64_t *v)
 {
     if (r->p >= r->end) return 0;
@@ -42,7 +42,7 @@ static int fail(struct pb *r, const char **why, const char *msg)
     return -1;
 }
 
-int pb_next(struct pb *r, struct pb_field *f, const char **why)
+int pb_next_any(struct pb *r, struct pb_field *f, const char **why)
 {
     if (r->p >= r->end) return 0;
     r->field = r->p;

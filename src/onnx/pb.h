@@ -29,10 +29,33 @@ static inline struct pb pb_make(const uint8_t *p, size_t n)
     return r;
 }
 
+/* pb_next for any field (its fast path below takes the common ones). */
+int pb_next_any(struct pb *r, struct pb_field *f, const char **why);
+
 /* Reads the next field. Returns 1 on success, 0 at the end, -1 on malformed input (*why says what; r->p is left at
  * the start of the bad field, r->field too). A length-delimited field that runs past the end sets *why to
- * pb_why_past_end, f->num and f->wire, f->u to the length it claims and f->len to the bytes that are left. */
-int pb_next(struct pb *r, struct pb_field *f, const char **why);
+ * pb_why_past_end, f->num and f->wire, f->u to the length it claims and f->len to the bytes that are left.
+ * Inline for most fields of a model (numbers 1-15, a varint or a length under 128 that fits): one-byte key and
+ * one-byte value; everything else, and every error, goes through pb_next_any. */
+static inline int pb_next(struct pb *r, struct pb_field *f, const char **why)
+{
+    const uint8_t *p = r->p;
+    if (p >= r->end) return 0;
+    if (r->end - p >= 2 && p[0] >= 8 && p[0] < 0x80 && p[1] < 0x80) {
+        unsigned wire = p[0] & 7u;
+        if (wire == PB_VARINT || (wire == PB_LEN && p[1] <= r->end - p - 2)) {
+            r->field = p;
+            f->num = p[0] >> 3;
+            f->wire = (int)wire;
+            f->u = wire == PB_VARINT ? p[1] : 0;
+            f->data = wire == PB_LEN ? p + 2 : NULL;
+            f->len = wire == PB_LEN ? p[1] : 0;
+            r->p = p + 2 + (wire == PB_LEN ? p[1] : 0);
+            return 1;
+        }
+    }
+    return pb_next_any(r, f, why);
+}
 extern const char pb_why_past_end[];
 /* Reads a varint from a packed run. Returns 1, 0 at end, -1 truncated, -2 longer than 64 bits. */
 int pb_varint(struct pb *r, uint64_t *v);

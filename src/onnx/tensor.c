@@ -14,21 +14,15 @@
 
 #include "load.h"
 
-static const struct fspec tensor_fields[] = {{1, WV | WL, "dims"},
-                                             {2, WV, "data_type"},
-                                             {3, WL, "segment"},
-                                             {4, W32 | WL, "float_data"},
-                                             {5, WV | WL, "int32_data"},
-                                             {6, WL, "string_data"},
-                                             {7, WV | WL, "int64_data"},
-                                             {8, WL, "name"},
-                                             {9, WL, "raw_data"},
-                                             {10, W64 | WL, "double_data"},
-                                             {11, WV | WL, "uint64_data"},
-                                             {12, WL, "doc_string"},
-                                             {13, WL, "external_data"},
-                                             {14, WV, "data_location"},
-                                             {0, 0, NULL}};
+static const struct fspec tensor_fields[] = {
+    [1] = {WV | WL, "dims"},         [2] = {WV, "data_type"},
+    [3] = {WL, "segment"},           [4] = {W32 | WL, "float_data"},
+    [5] = {WV | WL, "int32_data"},   [6] = {WL, "string_data"},
+    [7] = {WV | WL, "int64_data"},   [8] = {WL, "name"},
+    [9] = {WL, "raw_data"},          [10] = {W64 | WL, "double_data"},
+    [11] = {WV | WL, "uint64_data"}, [12] = {WL, "doc_string"},
+    [13] = {WL, "external_data"},    [14] = {WV, "data_location"},
+};
 
 /* "<what> '<name>': <message>" with the status st. */
 static enum nnperf_status tensor_err(struct ld *L, enum nnperf_status st, const char *what, const char *name,

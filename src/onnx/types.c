@@ -5,7 +5,10 @@
 #include "load.h"
 
 static const struct fspec value_info_fields[] = {
-    {1, WL, "name"}, {2, WL, "type"}, {3, WL, "doc_string"}, {0, 0, NULL}};
+    [1] = {WL, "name"},
+    [2] = {WL, "type"},
+    [3] = {WL, "doc_string"},
+};
 
 static enum nnperf_status parse_shape(struct ld *L, const uint8_t *p, size_t n, int *rank,
                                       struct ir_dim **dims)
