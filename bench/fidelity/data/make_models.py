@@ -15,6 +15,8 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           widths times the scale; 1x1x28x28 flattened.
   mobilenet_v1            MobileNet v1 1.0 (Howard et al. 2017): 3x3 stem 32 stride 2, 13 depthwise-separable
                           blocks, global pool, FC 1000; 1x3x224x224.
+  mlp_784_512_200         the fully connected network of openvinotoolkit/openvino issue 9784 (ncs2_openvino.csv): 784
+                          -> 512 -> 200 -> 10 with biases and ReLU, no normalization; 1x1x28x28 flattened.
   vgg19                   torchvision vgg19; 1x3x224x224.
   vit_b_32_384            torchvision vit_b_32 built for 384x384 input (ViT-B/32: 12 layers, width 768, 12 heads,
                           145 tokens), the network of ncnn's benchmark 'vision_transformer' (rpi5_ncnn.csv);
@@ -71,11 +73,17 @@ def mobilenet_v1():
     return nn.Sequential(*layers), (1, 3, 224, 224)
 
 
+def mlp_784_512_200():
+    return nn.Sequential(nn.Flatten(), nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 200), nn.ReLU(),
+                         nn.Linear(200, 10)), (1, 1, 28, 28)
+
+
 def models():
     for s, tag in ((1, "1"), (0.5, "0.5"), (0.25, "0.25"), (0.125, "0.125")):
         yield "cnv_s" + tag, cnv(s)
         yield "mlp_s" + tag, mlp(s)
     yield "mobilenet_v1", mobilenet_v1()
+    yield "mlp_784_512_200", mlp_784_512_200()
     yield "vgg19", (torchvision.models.vgg19(weights=None), (1, 3, 224, 224))
     yield "vit_b_32_384", (torchvision.models.vit_b_32(weights=None, image_size=384), (1, 3, 384, 384))
 
