@@ -100,7 +100,9 @@ const struct hw_key hw_keys[] = {
      .doc = "ways the array's `channels` lanes split, one mapping each (the Myriad X NCE's modes): a dense conv or "
             "matmul takes the cheapest, (input channels rounded up to the blocks / blocks) x kernel taps + overhead "
             "cycles per output pixel for each descriptor of lanes / blocks output channels; its utilization is its "
-            "MACs per pixel / (those cycles x lanes) (docs/prediction.md); grouped convs are not described by it"},
+            "MACs per pixel / (those cycles x lanes) (docs/prediction.md); a depthwise conv runs as ceil(C / t) dense "
+            "t x t convs of the cheapest tile t (OpenVINO's MYRIAD compiler); other grouped convs are not described "
+            "by it"},
     {"compute.array.modes[].blocks", HW_T_I64, .min = 1, .max = 4096, .flags = HW_F_REQUIRED, .off = MO(blocks),
      .doc = "blocks the input channels are split over (each with its share of the lanes)"},
     {"compute.array.modes[].overhead", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, MO(overhead),

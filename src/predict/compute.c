@@ -368,21 +368,13 @@ static double vector_work(const struct nnperf_prediction *p, const struct pr_lay
     return v * ratio;
 }
 
-/* Utilization of a dense conv or matmul on an array whose lanes split by mode (compute.array.modes, the Myriad X NCE
- * as OpenVINO's compiler costs it, docs/sources.md [OPENVINO-VPU-NCE]): in a mode of B blocks a descriptor computes
- * lanes / B output channels (at most the output channels rounded up to 8) and takes (input channels rounded up to B)
- * / B x taps + overhead cycles per output pixel; input channels beyond block_reduce_max per block run in more passes.
- * Returns MACs per pixel / (the cheapest mode's cycles x lanes), or 1 for grouped convs (not described). */
-static double mode_utilization(const struct hw_array *ar, double lanes, double red, double chan,
-                               const struct ir_node *nd)
+/* Cycles per output pixel of a dense conv of cin input and chan output channels (taps kernel taps) on an array whose
+ * lanes split by mode (compute.array.modes, the Myriad X NCE as OpenVINO's compiler costs it, docs/sources.md
+ * [OPENVINO-VPU-NCE]), in the cheapest mode: in a mode of B blocks a descriptor computes lanes / B output channels (at
+ * most the output channels rounded up to 8) and takes (input channels rounded up to B) / B x taps + overhead cycles;
+ * input channels beyond block_reduce_max per block run in more passes. */
+static double mode_cycles(const struct hw_array *ar, double lanes, double cin, double chan, double taps)
 {
-    const struct ir_attr *g = attr(nd, "group");
-    if (g && g->i > 1) return 1.0;
-    double cin = red, taps = 1;
-    if (nd->op == OPID_CONV && nd->n_in > 1 && nd->in[1]->rank >= 3 && nd->in[1]->dims[1].val > 0) {
-        cin = (double)nd->in[1]->dims[1].val;
-        taps = red / cin;
-    }
     double best = 0;
     for (int i = 0; i < ar->n_modes; i++) {
         double b = (double)ar->modes[i].blocks;
@@ -393,6 +385,34 @@ static double mode_utilization(const struct hw_array *ar, double lanes, double r
         double cycles = passes * ceil(chan / per) * (ceil(c_in / b) * taps + ar->modes[i].overhead);
         if (best <= 0 || cycles < best) best = cycles;
     }
+    return best;
+}
+
+/* Utilization of a dense conv or matmul on a moded array: MACs per pixel / (the cheapest mode's cycles x lanes).
+ * A depthwise conv (C groups of one input and one output channel) runs as the MYRIAD compiler runs it
+ * ([OPENVINO-VPU-DW], pass splitHwDepthConv): ceil(C / T) dense T x T convs whose weights are zero off the diagonal,
+ * T from 1 to C - 1 the tile of least total cost; other grouped convs are not described (1). */
+static double mode_utilization(const struct hw_array *ar, double lanes, double red, double chan,
+                               const struct ir_node *nd)
+{
+    const struct ir_attr *g = attr(nd, "group");
+    const struct ir_value *w = nd->n_in > 1 ? nd->in[1] : NULL;
+    if (g && g->i > 1) {
+        if (nd->op != OPID_CONV || !w || w->rank < 3 || w->dims[1].val != 1 || w->dims[0].val != g->i)
+            return 1.0;
+        double c = (double)g->i, best = 0;
+        for (double t = 1; t <= fmax(1, c - 1); t++) {
+            double cycles = ceil(c / t) * mode_cycles(ar, lanes, t, t, red);
+            if (best <= 0 || cycles < best) best = cycles;
+        }
+        return best > 0 ? fmin(1.0, c * red / (best * lanes)) : 1.0;
+    }
+    double cin = red, taps = 1;
+    if (nd->op == OPID_CONV && w && w->rank >= 3 && w->dims[1].val > 0) {
+        cin = (double)w->dims[1].val;
+        taps = red / cin;
+    }
+    double best = mode_cycles(ar, lanes, cin, chan, taps);
     return best > 0 ? fmin(1.0, red * chan / (best * lanes)) : 1.0;
 }
 
