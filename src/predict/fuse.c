@@ -138,17 +138,18 @@ static void layer_sums(struct nnperf_prediction *p, int l)
     for (int i = 0; i < L->n_nodes; i++) {
         struct ir_node *nd = L->nodes[i];
         const struct pr_node_in *in = &p->node_in[nd->index];
+        struct pr_node_work wk = pr_node_work(p, nd->index);
         p->layer_of[nd->index] = l;
         if (!nd->cost.known && !in->recounted) L->cost_known = 0;
         /* the costliest node leads the layer: most MACs, then most other work */
         if (!L->main || nd->cost.macs > best ||
-            (nd->cost.macs == best && best == 0 && in->vec_ops > best_vec)) {
+            (nd->cost.macs == best && best == 0 && wk.vec_ops > best_vec)) {
             L->main = nd;
             best = nd->cost.macs;
-            best_vec = in->vec_ops;
+            best_vec = wk.vec_ops;
         }
-        L->params += in->params;
-        L->packed_bytes += in->packed_bytes;
+        L->params += wk.params;
+        L->packed_bytes += wk.packed_bytes;
     }
     L->name =
         L->n_nodes > 1 ? ar_printf(&p->ar, "%s+%d", L->nodes[0]->name, L->n_nodes - 1) : L->nodes[0]->name;
@@ -171,9 +172,9 @@ enum nnperf_status pr_work(struct nnperf_prediction *p)
         struct pr_layer *L = &p->layers[l];
         L->mac_ops = L->vec_ops = 0;
         for (int i = 0; i < L->n_nodes; i++) {
-            const struct pr_node_in *in = &p->node_in[L->nodes[i]->index];
-            L->mac_ops += in->mac_ops * p->runs;
-            L->vec_ops += in->vec_ops * p->runs;
+            struct pr_node_work wk = pr_node_work(p, L->nodes[i]->index);
+            L->mac_ops += wk.mac_ops * p->runs;
+            L->vec_ops += wk.vec_ops * p->runs;
         }
         /* a causal fused attention skips the masked part */
         L->mac_ops *= L->work_scale > 0 ? L->work_scale : 1;
@@ -774,10 +775,11 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
         p->layer_of[k] = -3;
         spans[ns++] = sp;
     }
+    free(c); /* before the layers are made: the peak of a long chain (bench/RESULTS.md) */
     qsort(spans, (size_t)ns, sizeof *spans, cmp_span);
     p->layers = ar_calloc(&p->ar, (size_t)(ns ? ns : 1), sizeof *p->layers);
     if (!p->layers) {
-        free(c), free(spans);
+        free(spans);
         return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     }
     p->n_layers = ns;
@@ -786,7 +788,7 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
         L->n_nodes = spans[l].len;
         L->nodes = ar_calloc(&p->ar, (size_t)L->n_nodes, sizeof *L->nodes);
         if (!L->nodes) {
-            free(c), free(spans);
+            free(spans);
             return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
         }
         for (int i = 0; i < L->n_nodes; i++) {
@@ -794,7 +796,6 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
             p->layer_of[L->nodes[i]->index] = l;
         }
     }
-    free(c);
     free(spans);
     enum nnperf_status st = NNPERF_OK;
     if (hw->n_composite) st = fuse_composites(p);

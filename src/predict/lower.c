@@ -48,9 +48,9 @@ enum {
 
 void pr_lower_view(struct lower *x, int k)
 {
-    struct pr_node_in *in = &x->p->node_in[k];
-    in->gone = 1;
-    in->mac_ops = in->vec_ops = in->params = in->packed_bytes = 0;
+    struct pr_node_work *wk = &x->p->node_work[k]; /* owned while lowering (pr_lower) */
+    x->p->node_in[k].gone = 1;
+    wk->mac_ops = wk->vec_ops = wk->params = wk->packed_bytes = 0;
 }
 
 /* node k becomes operator `to` reading its inputs slot[0..n-1] (-1: omitted); its weights are recounted (scales and
@@ -68,13 +68,13 @@ static enum nnperf_status lower_rename(struct lower *x, int k, int to, const sig
     nd->op = to;
     nd->op_type = op_table[to].name;
     nd->domain = "";
-    struct pr_node_in *ni = &x->p->node_in[k];
-    ni->klass = (signed char)pr_node_class(nd);
-    ni->params = 0;
+    struct pr_node_work *wk = &x->p->node_work[k];
+    x->p->node_in[k].klass = (signed char)pr_node_class(nd);
+    wk->params = 0;
     for (int i = 0; i < nd->n_in; i++) {
         int64_t e;
         const struct ir_value *v = nd->in[i];
-        if (v && ((v->flags & IR_V_INIT) || v->is_const == 1) && ir_numel(v, &e)) ni->params += (double)e;
+        if (v && ((v->flags & IR_V_INIT) || v->is_const == 1) && ir_numel(v, &e)) wk->params += (double)e;
     }
     return NNPERF_OK;
 }
@@ -215,7 +215,7 @@ static int qdq_type(const struct ir_node *nd)
 /* The value v stands for once views are rewired; *q (when not NULL and 0) gets the quantized type of the first
  * Q/DQ crossed; absorb (not NULL): the DequantizeLinear nodes crossed add their work to it (a float consumer
  * dequantizes). NULL for a view's other outputs. */
-static struct ir_value *resolve(struct lower *x, struct ir_value *v, int *q, struct pr_node_in *absorb)
+static struct ir_value *resolve(struct lower *x, struct ir_value *v, int *q, struct pr_node_work *absorb)
 {
     for (int guard = 0; v && v->producer && x->p->node_in[v->producer->index].gone; guard++) {
         const struct ir_node *nd = v->producer;
@@ -276,7 +276,7 @@ static enum nnperf_status run_qdq(struct lower *x)
         struct ir_node *nd = g->nodes[k];
         if (p->node_in[k].gone || x->qdt[k] != QDT_FLOAT) continue;
         for (int i = 0; i < nd->n_in; i++)
-            if (is_act(nd->in[i])) resolve(x, nd->in[i], NULL, &p->node_in[k]);
+            if (is_act(nd->in[i])) resolve(x, nd->in[i], NULL, &p->node_work[k]);
     }
     for (int k = 0; k < g->n_nodes; k++) {
         struct ir_node *nd = g->nodes[k];
@@ -285,7 +285,7 @@ static enum nnperf_status run_qdq(struct lower *x)
         if (!v || !v->producer || p->node_in[v->producer->index].gone ||
             x->qdt[v->producer->index] != QDT_FLOAT)
             continue;
-        p->node_in[v->producer->index].vec_ops += (double)(nd->cost.flops - 2 * nd->cost.macs);
+        p->node_work[v->producer->index].vec_ops += (double)(nd->cost.flops - 2 * nd->cost.macs);
     }
     /* weights of 4-bit codes behind a DequantizeLinear are stored at their width */
     for (int k = 0; k < g->n_nodes; k++) {
@@ -298,8 +298,8 @@ static enum nnperf_status run_qdq(struct lower *x)
             int bits = ir_dtype_bits(dq->in[0]->dtype);
             int64_t e;
             if (bits <= 0 || bits >= 8 || !ir_numel(w, &e)) continue;
-            p->node_in[k].params -= (double)e;
-            p->node_in[k].packed_bytes += (double)e * bits / 8.0;
+            p->node_work[k].params -= (double)e;
+            p->node_work[k].packed_bytes += (double)e * bits / 8.0;
         }
     }
     return NNPERF_OK;
@@ -414,7 +414,7 @@ static void assign_dtypes(struct lower *x)
         x->qdt[k] = (signed char)to;
     }
     for (int k = 0; k < n; k++)
-        if (x->qdt[k] >= 0) work[x->qdt[k]] += p->node_in[k].mac_ops + 1e-9 * p->node_in[k].vec_ops;
+        if (x->qdt[k] >= 0) work[x->qdt[k]] += p->node_work[k].mac_ops + 1e-9 * p->node_work[k].vec_ops;
     int best = -1;
     for (int d = 0; d < HW_NDT; d++)
         if (work[d] > 0 && (best < 0 || work[d] > work[best])) best = d;
@@ -438,7 +438,7 @@ static void assign_dtypes(struct lower *x)
     const char *first = NULL;
     for (int k = 0; k < n; k++) {
         const struct pr_node_in *in = &p->node_in[k];
-        if (in->gone || in->mac_ops <= 0 || (!in->float_path && in->dtype == best)) continue;
+        if (in->gone || p->node_work[k].mac_ops <= 0 || (!in->float_path && in->dtype == best)) continue;
         if (!nf++) first = x->g->nodes[k]->name;
     }
     if (nf)
@@ -459,7 +459,8 @@ enum nnperf_status pr_lower(struct nnperf_prediction *p)
             if (!(need & 1u << r) && lower_rules[r].wants(g->nodes[k])) need |= 1u << r;
     if (!need) return NNPERF_OK;
     struct ir_graph *copy;
-    enum nnperf_status st = ir_copy_graph(&p->ar, g, &copy, &p->d);
+    enum nnperf_status st = pr_node_work_own(p); /* the rules move and recount work */
+    if (!st) st = ir_copy_graph(&p->ar, g, &copy, &p->d);
     if (st) return st;
     struct lower x = {p, copy, ar_alloc(&p->ar, (size_t)(g->n_nodes ? g->n_nodes : 1))};
     if (!x.qdt) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");

@@ -169,11 +169,12 @@ static enum nnperf_status lower_block(struct lower *x, const struct pr_cons_ix *
     moe->op_type = op_table[OPID_MS_MOE].name;
     moe->domain = op_table[OPID_MS_MOE].domain;
     struct pr_node_in *ni = &p->node_in[last];
+    struct pr_node_work *wk = &p->node_work[last];
     ni->klass = (signed char)pr_node_class(moe);
-    ni->mac_ops = 2.0 * rows * (double)k * per;
-    ni->vec_ops = 4.0 * rows * (double)k * hidden;
-    ni->params = per * op_moe_experts_touched((double)e, (double)k, rows);
-    ni->packed_bytes = 0;
+    wk->mac_ops = 2.0 * rows * (double)k * per;
+    wk->vec_ops = 4.0 * rows * (double)k * hidden;
+    wk->params = per * op_moe_experts_touched((double)e, (double)k, rows);
+    wk->packed_bytes = 0;
     ni->recounted = 1;
     return NNPERF_OK;
 }

@@ -21,7 +21,7 @@
 
 #include "predict.h"
 
-/* value -> tensor index: open addressing on the value's address (cap a power of two at least twice the tensors;
+/* value -> tensor index: open addressing on the value's address (cap a power of two at least twice the entries;
  * an empty slot has v NULL); the first tensor of a value is the one found */
 struct vmap {
     const struct ir_value *v;
@@ -39,6 +39,40 @@ static int lookup(const struct vmap *m, int cap, const struct ir_value *v)
         if (m[i].v == v) return m[i].t;
         if (!m[i].v) return -1;
     }
+}
+
+static void vmap_put(struct vmap *m, int cap, const struct ir_value *v, int t)
+{
+    size_t i = vmap_slot(v, cap);
+    while (m[i].v && m[i].v != v) i = (i + 1) & (size_t)(cap - 1);
+    if (!m[i].v) m[i] = (struct vmap){v, t};
+}
+
+/* The tensor of a value (tensor_of), without a hash of every tensor: a layer's output is looked for among the
+ * outputs of its producer's layer (first_out, layer_of), a graph input in a hash (m) of the graph inputs and of the
+ * outputs of layers with more than PR_FIND_SCAN of them. That needs every tensor's value to name, as its producer,
+ * a node of the graph that layer_of places in the layer that lists it (and a graph input no producer): when the
+ * records do not say so, m holds every tensor (by_layer 0). */
+#define PR_FIND_SCAN 8
+struct tfind {
+    const struct pr_tensor *tensors;
+    const int *first_out;
+    struct vmap *m;
+    int cap, by_layer;
+};
+
+static int tensor_of(const struct nnperf_prediction *p, const struct tfind *f, const struct ir_value *v)
+{
+    const struct ir_node *pn = v->producer;
+    if (!f->by_layer || !pn) return lookup(f->m, f->cap, v);
+    if (pn->index < 0 || pn->index >= p->g->n_nodes || p->g->nodes[pn->index] != pn) return -1;
+    int l = p->layer_of[pn->index];
+    if (l < 0) return -1;
+    int a = f->first_out[l], b = f->first_out[l + 1];
+    if (b - a > PR_FIND_SCAN) return lookup(f->m, f->cap, v);
+    for (int t = a; t < b; t++)
+        if (f->tensors[t].v == v) return t;
+    return -1;
 }
 
 /* Bytes per element of a storage type: a dtype (int4 ... fp32, the fp8 encodings), a weight format named as the
@@ -116,6 +150,12 @@ double pr_elem_bytes_at(const struct nnperf_prediction *p, int dt, int is_weight
     case HW_BF16: return 2.0;
     default: return 4.0;
     }
+}
+
+/* bytes per element of a plan's tensor */
+static double tensor_elem(const struct nnperf_prediction *p, const struct pr_tensor *T)
+{
+    return pr_elem_bytes_at(p, T->dtype >= 0 ? T->dtype : p->dtype, 0);
 }
 
 /* weights per layer: the weight elements its nodes read, once per run (weights-only, or a platform that runs a batch
@@ -213,8 +253,7 @@ struct read_set {
 };
 
 /* tensors a layer reads: inputs of its nodes not produced inside it (activations only), into rs->out */
-static int layer_reads(const struct nnperf_prediction *p, int l, const struct vmap *m, int mcap,
-                       struct read_set *rs)
+static int layer_reads(const struct nnperf_prediction *p, int l, const struct tfind *f, struct read_set *rs)
 {
     const struct pr_layer *L = &p->layers[l];
     int n = 0, call = ++rs->call;
@@ -222,7 +261,7 @@ static int layer_reads(const struct nnperf_prediction *p, int l, const struct vm
         for (int k = 0; k < L->nodes[i]->n_in; k++) {
             const struct ir_value *v = L->nodes[i]->in[k];
             if (!v) continue;
-            int t = lookup(m, mcap, v);
+            int t = tensor_of(p, f, v);
             if (t < 0 || p->tensors[t].producer == l || rs->seen[t] == call) continue;
             rs->seen[t] = call;
             if (n < rs->cap) rs->out[n++] = t;
@@ -416,7 +455,7 @@ static int is_kv(const struct ir_graph *g, const struct ir_value *v)
 /* ---- whole tensors in SRAM or DDR ("planned"; "tiled" adds depth-first groups) ---- */
 
 /* What a whole-tensor plan's tensors are, whatever the batch: the tensors (graph inputs, then each layer's outputs:
- * first_out[l] .. first_out[l + 1]) with their storage, producer, last use, element size and unit_bytes, and the
+ * first_out[l] .. first_out[l + 1]) with their storage, producer, last use and element type, and the
  * tensors each layer reads (reads[read_at[l]] .. reads[read_at[l + 1]]). Built once per prediction, or once for
  * all the predictions derived from one (nnperf_predict_batch), in that one's arena. */
 struct pr_plan_shape {
@@ -444,38 +483,49 @@ static const int *reads_of(const struct whole *w, int l, int *n)
     return w->sh->reads + w->sh->read_at[l];
 }
 
-/* tensors: graph inputs, then every layer output that leaves its layer, in layer order; m: values to tensors (mcap
- * slots, empty) */
-static int collect_tensors(const struct nnperf_prediction *p, struct pr_plan_shape *sh, struct vmap *m,
-                           int mcap)
+/* tensors: graph inputs, then every layer output that leaves its layer, in layer order; f: their finder (its
+ * hash malloc'd here: 0 when out of memory) */
+static int collect_tensors(const struct nnperf_prediction *p, struct pr_plan_shape *sh, struct tfind *f)
 {
     const struct ir_graph *g = p->g;
-    int nt = 0;
+    int nt = 0, hashed = 0;
+    *f = (struct tfind){sh->tensors, sh->first_out, NULL, 16, p->layer_of != NULL};
     for (int i = 0; i < g->n_inputs; i++) {
         const struct ir_value *v = g->inputs[i];
         if (v->flags & IR_V_INIT) continue;
-        sh->tensors[nt] = (struct pr_tensor){v, nt, -1, -1, 0, 0, 0, 0, 0};
+        if (v->producer) f->by_layer = 0;
+        sh->tensors[nt] = (struct pr_tensor){v, nt, -1, -1, -1, 0, 0, 0};
         nt++;
     }
+    hashed = nt;
     for (int l = 0; l < p->n_layers; l++) {
         const struct pr_layer *L = &p->layers[l];
         sh->first_out[l] = nt;
-        for (int i = 0; i < L->n_nodes; i++)
-            for (int k = 0; k < L->nodes[i]->n_out; k++) {
-                const struct ir_value *v = L->nodes[i]->out[k];
+        for (int i = 0; i < L->n_nodes; i++) {
+            const struct ir_node *nd = L->nodes[i];
+            int placed = nd->index >= 0 && nd->index < g->n_nodes && g->nodes[nd->index] == nd &&
+                         f->by_layer && p->layer_of[nd->index] == l;
+            for (int k = 0; k < nd->n_out; k++) {
+                const struct ir_value *v = nd->out[k];
                 if (!v || (!v->n_consumers && !(v->flags & IR_V_OUTPUT))) continue;
-                sh->tensors[nt] = (struct pr_tensor){v, nt, l, -1, 0, 0, 0, 0, 0};
+                if (!placed || v->producer != nd) f->by_layer = 0;
+                sh->tensors[nt] = (struct pr_tensor){v, nt, l, -1, -1, 0, 0, 0};
                 nt++;
             }
+        }
+        if (nt - sh->first_out[l] > PR_FIND_SCAN) hashed += nt - sh->first_out[l];
     }
     sh->first_out[p->n_layers] = nt;
     sh->nt = nt;
+    if (!f->by_layer) hashed = nt;
+    while (f->cap < 2 * hashed && f->cap < (1 << 30)) f->cap *= 2;
+    if (!(f->m = calloc((size_t)f->cap, sizeof *f->m))) return 0;
     for (int t = 0; t < nt; t++) {
-        size_t i = vmap_slot(sh->tensors[t].v, mcap);
-        while (m[i].v && m[i].v != sh->tensors[t].v) i = (i + 1) & (size_t)(mcap - 1);
-        if (!m[i].v) m[i] = (struct vmap){sh->tensors[t].v, t};
+        int l = sh->tensors[t].producer;
+        if (!f->by_layer || l < 0 || sh->first_out[l + 1] - sh->first_out[l] > PR_FIND_SCAN)
+            vmap_put(f->m, f->cap, sh->tensors[t].v, t);
     }
-    return nt;
+    return 1;
 }
 
 static int shape_root(const struct pr_plan_shape *sh, int t)
@@ -484,7 +534,7 @@ static int shape_root(const struct pr_plan_shape *sh, int t)
     return t;
 }
 
-/* element sizes, unit bytes, views (a view layer's outputs share its input's storage: root) and last uses */
+/* element types, views (a view layer's outputs share its input's storage: root) and last uses */
 static void shape_tensors(const struct nnperf_prediction *p, struct pr_plan_shape *sh)
 {
     int nt = sh->nt;
@@ -492,14 +542,10 @@ static void shape_tensors(const struct nnperf_prediction *p, struct pr_plan_shap
     for (int l = p->n_layers - 1; l >= 0; l--)
         for (int j = sh->read_at[l]; j < sh->read_at[l + 1]; j++)
             if (sh->tensors[sh->reads[j]].producer < 0)
-                sh->tensors[sh->reads[j]].elem = pr_elem_bytes_at(p, p->layers[l].dtype, 0);
+                sh->tensors[sh->reads[j]].dtype = (signed char)p->layers[l].dtype;
     for (int t = 0; t < nt; t++) {
         struct pr_tensor *T = &sh->tensors[t];
-        int64_t n;
-        if (T->producer >= 0) T->elem = pr_elem_bytes_at(p, p->layers[T->producer].dtype, 0);
-        if (T->elem <= 0) T->elem = pr_elem_bytes(p, 0);
-        double teb = p->kv_elem > 0 && is_kv(p->g, T->v) ? p->kv_elem : T->elem;
-        T->unit_bytes = ir_numel(T->v, &n) ? (double)n * teb : 0;
+        if (T->producer >= 0) T->dtype = (signed char)p->layers[T->producer].dtype;
         if (T->v->flags & IR_V_OUTPUT) T->last_use = p->n_layers;
     }
     for (int l = 0; l < p->n_layers; l++) {
@@ -527,31 +573,29 @@ static struct pr_plan_shape *build_shape(struct nnperf_prediction *p, struct are
         for (int i = 0; i < p->layers[l].n_nodes; i++) cap += p->layers[l].nodes[i]->n_out;
     size_t ncap = (size_t)(cap ? cap : 1);
     struct pr_plan_shape *sh = ar_alloc(ar, sizeof *sh);
-    int mcap = 16;
-    while ((size_t)mcap < 2 * ncap && mcap < (1 << 30)) mcap *= 2;
-    struct vmap *m = calloc((size_t)mcap, sizeof *m);
+    struct tfind f = {NULL, NULL, NULL, 0, 0};
     struct read_set rs = {malloc(ncap * sizeof(int)), calloc(ncap, sizeof(int)), (int)ncap, 0};
     if (sh) {
         sh->tensors = ar_calloc(ar, ncap, sizeof *sh->tensors);
         sh->first_out = ar_calloc(ar, (size_t)p->n_layers + 1, sizeof *sh->first_out);
         sh->read_at = ar_calloc(ar, (size_t)p->n_layers + 1, sizeof *sh->read_at);
     }
-    int ok = sh && m && rs.out && rs.seen && sh->tensors && sh->first_out && sh->read_at;
+    int ok =
+        sh && rs.out && rs.seen && sh->tensors && sh->first_out && sh->read_at && collect_tensors(p, sh, &f);
     if (ok) {
-        collect_tensors(p, sh, m, mcap);
         p->tensors = sh->tensors; /* layer_reads reads the producers */
         for (int l = 0; l < p->n_layers; l++)
-            sh->read_at[l + 1] = sh->read_at[l] + layer_reads(p, l, m, mcap, &rs);
+            sh->read_at[l + 1] = sh->read_at[l] + layer_reads(p, l, &f, &rs);
         sh->reads =
             ar_calloc(ar, (size_t)(sh->read_at[p->n_layers] ? sh->read_at[p->n_layers] : 1), sizeof(int));
         ok = sh->reads != NULL;
         for (int l = 0; ok && l < p->n_layers; l++) {
-            int nr = layer_reads(p, l, m, mcap, &rs);
+            int nr = layer_reads(p, l, &f, &rs);
             memcpy(sh->reads + sh->read_at[l], rs.out, (size_t)nr * sizeof(int));
         }
         if (ok) shape_tensors(p, sh);
     }
-    free(m), free(rs.out), free(rs.seen);
+    free(f.m), free(rs.out), free(rs.seen);
     return ok ? sh : NULL;
 }
 
@@ -601,7 +645,10 @@ static void size_tensors(struct whole *w)
     p->n_tensors = w->nt;
     for (int t = 0; t < w->nt; t++) {
         struct pr_tensor *T = &p->tensors[t];
-        T->bytes = T->unit_bytes * p->runs;
+        /* one execution of the graph, then the batch */
+        double teb = p->kv_elem > 0 && is_kv(p->g, T->v) ? p->kv_elem : tensor_elem(p, T);
+        int64_t n;
+        T->bytes = (ir_numel(T->v, &n) ? (double)n * teb : 0) * p->runs;
         if (T->producer >= 0 && p->layers[T->producer].out == T->v)
             T->bytes *= p->layers[T->producer].align_factor;
         const struct pr_value_in *vi = pr_value(p, T->v); /* a what-if's channel change */
@@ -669,7 +716,7 @@ static void place_reads(struct whole *w, int l)
                 w->s.in_ddr[r] = 1;
             }
             L->transfer_bytes += T->bytes;
-            L->quant_elems += T->bytes / T->elem;
+            L->quant_elems += T->bytes / tensor_elem(p, T);
         } else if (w->s.resident[r]) {
             L->sram_bytes += T->bytes; /* on chip: whole, or row by row inside a depth-first group */
         } else if (T->spilled) {
@@ -694,7 +741,7 @@ static void place_output(struct whole *w, int l, int t)
     if (root(p, t) != t) return;
     if (L->fallback) {
         L->transfer_bytes += T->bytes;
-        L->quant_elems += T->bytes / T->elem;
+        L->quant_elems += T->bytes / tensor_elem(p, T);
         s->in_ddr[t] = 1;
         return;
     }
@@ -702,7 +749,7 @@ static void place_output(struct whole *w, int l, int t)
     if (T->v->flags & IR_V_OUTPUT) {
         const struct ir_value *past = appended_input(L, T->v);
         int64_t n;
-        double peb = p->kv_elem > 0 && past && is_kv(w->g, past) ? p->kv_elem : T->elem;
+        double peb = p->kv_elem > 0 && past && is_kv(w->g, past) ? p->kv_elem : tensor_elem(p, T);
         double old = past && ir_numel(past, &n) ? (double)n * peb * p->runs : 0;
         double out = T->bytes - (old < T->bytes ? old : 0);
         if (p->hw->link_bw > 0)

@@ -247,6 +247,7 @@ enum nnperf_status nnperf_predict_batch(const struct nnperf_prediction *like, in
     if (b->interval_opt > 0) p->interval_s = p->interval_opt = b->interval_opt;
     p->no_timeline = b->no_timeline;
     p->node_in = b->node_in;
+    p->node_work = b->node_work;
     p->val_in = b->val_in, p->n_val_in = b->n_val_in;
     p->groups = b->groups, p->n_groups = b->n_groups;
     p->layer_of = b->layer_of;

@@ -27,12 +27,17 @@ enum pr_bound { PB_COMPUTE, PB_MEMORY, PB_OVERHEAD, PB_UNKNOWN };
 
 /* ---- inputs: copies the stages read (a what-if transforms these, never the analysis) ---- */
 
-/* Per node of the top graph (indexed by ir_node.index); small fields in bytes (one record per node: 40 bytes). */
-struct pr_node_in {
+/* A node's work and weights (pr_node_work). */
+struct pr_node_work {
     double mac_ops, vec_ops; /* per frame: 2 x MACs, other FLOPs */
     double params;           /* weight elements the node reads (an embedding Gather: only its rows) */
     double packed_bytes; /* weights read at their stored size, whatever the dtype: packed sub-byte codes */
-    signed char klass;   /* operator class (enum op_class; a grouped conv is OC_CONV_GROUPED) */
+};
+
+/* Per node of the top graph (indexed by ir_node.index); its fields in bytes (one record per node: 8 bytes; its
+ * work is pr_node_work's). */
+struct pr_node_in {
+    signed char klass; /* operator class (enum op_class; a grouped conv is OC_CONV_GROUPED) */
     signed char dtype; /* enum hw_dtype it computes at (lower.c: the graph's quantized type); -1 = p->dtype */
     unsigned char dropped;  /* folded away (a what-if): no work, no bytes, treated as a view */
     unsigned char unpadded; /* the layer it is the last node of is not padded by the alignment (a what-if) */
@@ -66,14 +71,15 @@ struct pr_group_in {
 /* A tensor passed between layers (an activation), after view aliasing. */
 struct pr_tensor {
     const struct ir_value *v;
-    int storage;       /* index of the tensor whose memory this one shares (views alias), else itself */
-    int producer;      /* layer index, -1 = graph input */
-    int last_use;      /* last consuming layer, or n_layers for graph outputs */
-    double bytes;      /* per run, at the prediction dtype, after alignment */
-    int in_sram;       /* 1 when it lives on chip for its whole life */
-    int spilled;       /* 1 when stored to DDR and read back */
-    double elem;       /* bytes per element (its producer's dtype; a graph input: its first reader's) */
-    double unit_bytes; /* of one execution of the graph at elem (before the batch, alignment and what-ifs) */
+    int storage;  /* index of the tensor whose memory this one shares (views alias), else itself */
+    int producer; /* layer index, -1 = graph input */
+    int last_use; /* last consuming layer, or n_layers for graph outputs */
+    signed char
+        dtype; /* enum hw_dtype of its elements (its producer's; a graph input: its first reader's), -1: the
+                        * prediction's; its bytes per element are pr_elem_bytes_at's for it */
+    unsigned char in_sram; /* 1 when it lives on chip for its whole life */
+    unsigned char spilled; /* 1 when stored to DDR and read back */
+    double bytes;          /* per run, at the prediction dtype, after alignment */
 };
 
 struct pr_layer {
@@ -151,6 +157,9 @@ struct nnperf_prediction {
     struct pr_plan_shape
         *plan_shape;            /* memory.c: the whole-tensor plan's tensors and reads, whatever the batch */
     struct pr_node_in *node_in; /* [g->n_nodes] */
+    /* [g->n_nodes] once a what-if or a lowering rule changes a node's work (pr_node_work_own), else NULL: each node's
+     * work is then what the analysis counted (pr_node_work), without a record per node (the long chains' peak) */
+    struct pr_node_work *node_work;
     struct pr_value_in *val_in;
     int n_val_in;
     struct pr_group_in *groups;
@@ -253,6 +262,10 @@ extern const int pr_n_compute_models;
 /* ---- inputs (whatif.c) ---- */
 /* Fills p->node_in / val_in / groups from the analysis and applies the what-if w (may be NULL). */
 enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_whatif *w);
+/* node k's work and weights: p->node_work[k], or what the analysis counted */
+struct pr_node_work pr_node_work(const struct nnperf_prediction *p, int k);
+/* gives every node a p->node_work record (what the analysis counted), for a stage that changes them */
+enum nnperf_status pr_node_work_own(struct nnperf_prediction *p);
 /* The what-if override of value v, or NULL. */
 const struct pr_value_in *pr_value(const struct nnperf_prediction *p, const struct ir_value *v);
 

@@ -68,6 +68,44 @@ static struct pr_value_in *value_slot(struct nnperf_prediction *p, const struct 
     return s;
 }
 
+/* a node's work and weights as the analysis counted them */
+static struct pr_node_work counted_work(const struct ir_node *nd)
+{
+    struct pr_node_work w = {2.0 * (double)nd->cost.macs, (double)(nd->cost.flops - 2 * nd->cost.macs),
+                             (double)nd->cost.params_read, 0};
+    /* packed codes in uint8 move their stored bytes at any dtype: MatMulNBits' B (4-bit, or 2/8), QMoE's expert
+     * weights (as many of them as its params_read reads: the routed experts) */
+    static const signed char nbits_b[] = {1, -1}, qmoe_w[] = {2, 5, 8, -1};
+    const signed char *packed = nd->op == OPID_MS_MAT_MUL_N_BITS ? nbits_b
+                                : nd->op == OPID_MS_Q_MOE        ? qmoe_w
+                                                                 : NULL;
+    double share = nd->cost.params ? (double)nd->cost.params_read / (double)nd->cost.params : 1;
+    for (int i = 0; packed && packed[i] >= 0 && packed[i] < nd->n_in; i++) {
+        const struct ir_value *b = nd->in[packed[i]];
+        int64_t nb;
+        if (!b || !((b->flags & IR_V_INIT) || b->is_const == 1) || !ir_numel(b, &nb)) continue;
+        w.params -= (double)nb * share;
+        w.packed_bytes += (double)nb * share * ir_dtype_bits(b->dtype) / 8.0;
+    }
+    return w;
+}
+
+struct pr_node_work pr_node_work(const struct nnperf_prediction *p, int k)
+{
+    return p->node_work ? p->node_work[k] : counted_work(p->g->nodes[k]);
+}
+
+enum nnperf_status pr_node_work_own(struct nnperf_prediction *p)
+{
+    int n = p->g->n_nodes;
+    if (p->node_work) return NNPERF_OK;
+    struct pr_node_work *wk = ar_calloc(&p->ar, (size_t)(n ? n : 1), sizeof *wk);
+    if (!wk) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    for (int k = 0; k < n; k++) wk[k] = counted_work(p->g->nodes[k]);
+    p->node_work = wk;
+    return NNPERF_OK;
+}
+
 enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_whatif *w)
 {
     const struct ir_graph *g = p->g;
@@ -75,35 +113,20 @@ enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_wh
     p->node_in = ar_calloc(&p->ar, (size_t)(n ? n : 1), sizeof *p->node_in);
     if (!p->node_in) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     for (int k = 0; k < n; k++) {
-        const struct ir_node *nd = g->nodes[k];
-        struct pr_node_in *in = &p->node_in[k];
-        in->mac_ops = 2.0 * (double)nd->cost.macs;
-        in->vec_ops = (double)(nd->cost.flops - 2 * nd->cost.macs);
-        in->params = (double)nd->cost.params_read;
-        /* packed codes in uint8 move their stored bytes at any dtype: MatMulNBits' B (4-bit, or 2/8), QMoE's
-         * expert weights (as many of them as its params_read reads: the routed experts) */
-        static const signed char nbits_b[] = {1, -1}, qmoe_w[] = {2, 5, 8, -1};
-        const signed char *packed = nd->op == OPID_MS_MAT_MUL_N_BITS ? nbits_b
-                                    : nd->op == OPID_MS_Q_MOE        ? qmoe_w
-                                                                     : NULL;
-        double share = nd->cost.params ? (double)nd->cost.params_read / (double)nd->cost.params : 1;
-        for (int i = 0; packed && packed[i] >= 0 && packed[i] < nd->n_in; i++) {
-            const struct ir_value *b = nd->in[packed[i]];
-            int64_t nb;
-            if (!b || !((b->flags & IR_V_INIT) || b->is_const == 1) || !ir_numel(b, &nb)) continue;
-            in->params -= (double)nb * share;
-            in->packed_bytes += (double)nb * share * ir_dtype_bits(b->dtype) / 8.0;
-        }
-        in->klass = (signed char)pr_node_class(nd);
-        in->dtype = -1;
+        p->node_in[k].klass = (signed char)pr_node_class(g->nodes[k]);
+        p->node_in[k].dtype = -1;
     }
     if (!w) return NNPERF_OK;
+    for (int i = 0; i < w->n; i++)
+        if ((w->c[i].kind == WI_SCALE_NODE || w->c[i].kind == WI_DROP) && pr_node_work_own(p))
+            return NNPERF_E_NOMEM;
     p->val_in = ar_calloc(&p->ar, (size_t)(w->n ? w->n : 1), sizeof *p->val_in);
     p->groups = ar_calloc(&p->ar, (size_t)(w->n ? w->n : 1), sizeof *p->groups);
     if (!p->val_in || !p->groups) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     for (int i = 0; i < w->n; i++) {
         const struct pr_change *c = &w->c[i];
         struct pr_node_in *in = c->node >= 0 && c->node < n ? &p->node_in[c->node] : NULL;
+        struct pr_node_work *wk = in && p->node_work ? &p->node_work[c->node] : NULL;
         struct pr_value_in *vi;
         switch (c->kind) {
         case WI_SUPPORT_OP:
@@ -123,21 +146,19 @@ enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_wh
             if (in) in->unpadded = 1;
             break;
         case WI_SCALE_NODE:
-            if (in) {
-                in->mac_ops *= c->mac;
-                in->vec_ops *= c->vec;
-                in->params *= c->params;
-                in->packed_bytes *= c->params;
+            if (wk) {
+                wk->mac_ops *= c->mac;
+                wk->vec_ops *= c->vec;
+                wk->params *= c->params;
+                wk->packed_bytes *= c->params;
             }
             break;
         case WI_GROUPED:
             if (in) in->klass = OC_CONV_GROUPED;
             break;
         case WI_DROP:
-            if (in) {
-                in->mac_ops = in->vec_ops = in->params = in->packed_bytes = 0;
-                in->dropped = 1;
-            }
+            if (wk) wk->mac_ops = wk->vec_ops = wk->params = wk->packed_bytes = 0;
+            if (in) in->dropped = 1;
             break;
         default: break;
         }
