@@ -12,6 +12,9 @@
 
 #include <math.h>
 #include <stdio.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdlib.h>
 
 /* ---- numbers in text, whatever locale the host program set ----
@@ -296,22 +299,29 @@ uint64_t ck_sat_mul(uint64_t a, uint64_t b)
 void sb_init(struct strbuf *s, size_t cap)
 {
     s->p = NULL;
-    s->len = s->alloc = 0;
+    s->len = s->alloc = s->ready = 0;
     s->cap = cap;
     s->overflow = 0;
 }
 
-/* grows the buffer to hold n more bytes and the NUL; 0 (and overflow set) when refused */
-static int sb_room(struct strbuf *s, size_t n)
+#define SB_BIG           ((size_t)256 * 1024)
+#define SB_PREFAULT_STEP ((size_t)256 * 1024)
+
+/* grows the buffer to hold n more bytes, the NUL and slack bytes after it (memory only: the cap counts n); 0 (and
+ * overflow set) when refused. A big buffer's fresh pages (realloc maps them and each faults in on its first write,
+ * about as long as writing the page's JSON takes) are prefaulted SB_PREFAULT_STEP bytes ahead of what is written, in
+ * one call as the arena does (ar_ready); ready marks how far. */
+static int sb_room(struct strbuf *s, size_t n, size_t slack)
 {
     if (s->overflow) return 0;
-    if (s->cap && s->len + n > s->cap) {
+    if (n > SIZE_MAX / 4 - s->len - slack || (s->cap && s->len + n > s->cap)) {
         s->overflow = 1;
         return 0;
     }
-    if (s->len + n + 1 > s->alloc) {
+    size_t need = s->len + n + 1 + slack;
+    if (need > s->alloc) {
         size_t na = s->alloc ? s->alloc : 256;
-        while (na < s->len + n + 1) na *= 2;
+        while (na < need) na *= 2;
         char *q = realloc(s->p, na);
         if (!q) {
             s->overflow = 1;
@@ -320,12 +330,24 @@ static int sb_room(struct strbuf *s, size_t n)
         s->p = q;
         s->alloc = na;
     }
+    if (need > s->ready) {
+        size_t end =
+            s->alloc < SB_BIG || s->alloc - need < SB_PREFAULT_STEP ? s->alloc : need + SB_PREFAULT_STEP;
+#if defined(MADV_POPULATE_WRITE)
+        if (s->alloc >= SB_BIG) {
+            uintptr_t page = 4096, lo = ((uintptr_t)s->p + s->ready + page - 1) & ~(page - 1),
+                      hi = ((uintptr_t)s->p + end) & ~(page - 1);
+            if (hi > lo) madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+        }
+#endif
+        s->ready = end;
+    }
     return 1;
 }
 
 void sb_putn(struct strbuf *s, const char *p, size_t n)
 {
-    if (!sb_room(s, n)) return;
+    if (!sb_room(s, n, 0)) return;
     memcpy(s->p + s->len, p, n);
     s->len += n;
     s->p[s->len] = 0;
@@ -338,27 +360,72 @@ void sb_puts(struct strbuf *s, const char *p)
 
 void sb_putc_slow(struct strbuf *s, char c)
 {
-    if (!sb_room(s, 1)) return;
+    if (!sb_room(s, 1, 0)) return;
     s->p[s->len++] = c;
     s->p[s->len] = 0;
 }
 
+char *sb_reserve_slow(struct strbuf *s, size_t n)
+{
+    return sb_room(s, n, SB_SLACK) ? s->p + s->len : NULL;
+}
+
+/* 10^0 to 10^19, the powers of ten a 64-bit integer holds */
+static const uint64_t p10[20] = {1ull,
+                                 10ull,
+                                 100ull,
+                                 1000ull,
+                                 10000ull,
+                                 100000ull,
+                                 1000000ull,
+                                 10000000ull,
+                                 100000000ull,
+                                 1000000000ull,
+                                 10000000000ull,
+                                 100000000000ull,
+                                 1000000000000ull,
+                                 10000000000000ull,
+                                 100000000000000ull,
+                                 1000000000000000ull,
+                                 10000000000000000ull,
+                                 100000000000000000ull,
+                                 1000000000000000000ull,
+                                 10000000000000000000ull};
+
+size_t core_digits(char *o, unsigned long long x)
+{
+    static const char pairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    /* floor(log10(x)) (0 for 0): (floor(log2(x)) + 1) * 1233 / 4096 (1233 / 4096 ~ log10(2)) is it or one more */
+    unsigned long long x1 = x | 1;
+    int t = (64 - __builtin_clzll(x1)) * 1233 >> 12;
+    size_t n = (size_t)(t - (x1 < p10[t])) + 1;
+    char *e = o + n;
+    while (x >= 100) { /* two digits a step, from the right */
+        unsigned d = (unsigned)(x % 100) * 2;
+        x /= 100;
+        *--e = pairs[d + 1];
+        *--e = pairs[d];
+    }
+    if (x >= 10) {
+        *--e = pairs[x * 2 + 1];
+        *--e = pairs[x * 2];
+    } else {
+        *--e = (char)('0' + x);
+    }
+    return n;
+}
+
 void sb_uint(struct strbuf *s, unsigned long long x)
 {
-    char b[32] = {0}, *e = b + 24,
-         *p = e; /* the digits end 8 bytes before b's end: 8 bytes from p can be read */
-    do {
-        *--p = (char)('0' + x % 10);
-        x /= 10;
-    } while (x);
-    size_t n = (size_t)(e - p);
-    if (n <= 8 && !s->overflow && s->alloc - s->len > 8 && (!s->cap || s->len + n <= s->cap)) {
-        memcpy(s->p + s->len, p, 8); /* up to 8 digits in one word, what follows them overwritten next */
-        s->len += n;
-        s->p[s->len] = 0;
-        return;
-    }
-    sb_putn(s, p, n);
+    char b[20];
+    size_t n = core_digits(b, x);
+    char *o = sb_reserve(s, n);
+    if (!o) return;
+    memcpy(o, b, n);
+    sb_wrote(s, n);
 }
 
 void sb_int(struct strbuf *s, long long x)
@@ -414,26 +481,6 @@ __extension__ typedef unsigned __int128 exact_u128;
  * tests/unit/test_report.c compares it with exact_printf's way over random and edge-case doubles. */
 static int exact_fast(char *b, size_t n, double x)
 {
-    static const uint64_t p10[20] = {1ull,
-                                     10ull,
-                                     100ull,
-                                     1000ull,
-                                     10000ull,
-                                     100000ull,
-                                     1000000ull,
-                                     10000000ull,
-                                     100000000ull,
-                                     1000000000ull,
-                                     10000000000ull,
-                                     100000000000ull,
-                                     1000000000000ull,
-                                     10000000000000ull,
-                                     100000000000000ull,
-                                     1000000000000000ull,
-                                     10000000000000000ull,
-                                     100000000000000000ull,
-                                     1000000000000000000ull,
-                                     10000000000000000000ull};
     uint64_t bits;
     memcpy(&bits, &x, sizeof bits);
     int bexp = (int)(bits >> 52 & 0x7ff);
@@ -518,27 +565,26 @@ static int exact_fast(char *b, size_t n, double x)
 }
 #endif
 
-void core_exact(char *b, size_t n, double x)
+size_t core_exact(char *b, size_t n, double x)
 {
+    if (!n) return 0;
     if (!isfinite(x)) {
         snprintf(b, n, "null");
-        return;
-    }
-    if (x == floor(x) && fabs(x) < 9007199254740992.0) {
-        /* an integer: digits by hand (printf's floating-point path is the slow part of large reports) */
+    } else if (x == floor(x) && fabs(x) < 9007199254740992.0) {
+        /* an integer: digits by hand (printf's floating-point path is the slow part of large reports); -0.0 is 0 */
         long long v = (long long)x;
         char t[24];
-        int k = 0, neg = v < 0;
-        unsigned long long u = neg ? (unsigned long long)(-v) : (unsigned long long)v;
-        do t[k++] = (char)('0' + u % 10);
-        while ((u /= 10) != 0);
-        size_t i = 0;
-        if (neg && i + 1 < n) b[i++] = '-';
-        while (k > 0 && i + 1 < n) b[i++] = t[--k];
-        if (n) b[i < n ? i : n - 1] = 0;
-        return;
+        size_t k = v < 0;
+        t[0] = '-';
+        k += core_digits(t + k, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+        if (k > n - 1) k = n - 1;
+        memcpy(b, t, k);
+        b[k] = 0;
+        return k;
+    } else if (!exact_fast(b, n, x)) {
+        exact_printf(b, n, x);
     }
-    if (!exact_fast(b, n, x)) exact_printf(b, n, x);
+    return strlen(b);
 }
 
 int core_utf8_len(const char *p, unsigned *cp)
@@ -616,60 +662,108 @@ static const unsigned char json_esc[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
 };
 
-/* whether one of the 8 bytes at c is one a JSON string escapes: below 0x20, or '"' or '\\' (the word XOR that byte
- * has a zero byte): (x - 0x01..01 * k) & ~x & 0x80..80 is nonzero exactly when a byte of x is below k, k <= 0x80 */
-static inline int json_word_esc(const unsigned char *c)
+/* nonzero when one of the 8 bytes of w is one a JSON string escapes: below 0x20, or '"' or '\\' (w XOR that byte
+ * has a zero byte); (x - 0x01..01 * k) & ~x & 0x80..80 is nonzero exactly when a byte of x is below k, k <= 0x80 */
+static inline uint64_t json_word_esc(uint64_t w)
 {
     const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-    uint64_t w, q, b;
-    memcpy(&w, c, 8);
-    q = w ^ (ones * '"');
-    b = w ^ (ones * '\\');
-    return ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high) != 0;
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    return (((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high;
 }
 
-/* the common case in one pass: p has nothing to escape and fits the room already allocated (and the cap): writes
- * '"', p, '"' and tail (0: none) and returns 1; else returns 0 with nothing appended (bytes past the terminator may
- * have been written). Checked and copied 8 bytes at a time (the last word overlapping the one before), a short
- * string byte by byte. */
-static inline int json_plain(struct strbuf *s, const char *p, char tail)
+#if defined(__SSE2__)
+/* nonzero when one of the 16 bytes of v is one a JSON string escapes: '"', '\\', or at most 0x1f (max(c, 0x1f) is
+ * 0x1f) */
+static inline int json_vec_esc(__m128i v)
 {
-    size_t n = strlen(p), need = n + 2 + (tail != 0);
-    if (s->overflow || s->alloc - s->len < need + 1 || (s->cap && s->len + need > s->cap)) return 0;
-    const unsigned char *c = (const unsigned char *)p;
-    char *o = s->p + s->len + 1;
-    if (n >= 8) {
-        size_t i = 0;
-        for (; i + 8 < n; i += 8) {
-            if (json_word_esc(c + i)) return 0;
-            memcpy(o + i, c + i, 8);
+    const __m128i c1f = _mm_set1_epi8(0x1f);
+    __m128i e = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    return _mm_movemask_epi8(_mm_or_si128(e, _mm_cmpeq_epi8(_mm_max_epu8(v, c1f), c1f)));
+}
+#endif
+
+/* The words overlap where n is not a multiple of their size: the last word ends at the last byte; 8 to 15 bytes (SSE2)
+ * are two overlapping 8-byte words checked as one vector, 4 to 7 two overlapping 4-byte words checked as one word. */
+int core_json_copy(char *o, const char *p, size_t n)
+{
+#if defined(__SSE2__)
+    if (n >= 16) {
+        __m128i v;
+        for (size_t i = 0; i + 16 < n; i += 16) {
+            v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+            if (json_vec_esc(v)) return 0;
+            _mm_storeu_si128((__m128i *)(void *)(o + i), v);
         }
-        if (json_word_esc(c + n - 8)) return 0;
-        memcpy(o + n - 8, c + n - 8, 8);
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            if (json_esc[c[i]]) return 0;
-            o[i] = (char)c[i];
-        }
+        v = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));
+        if (json_vec_esc(v)) return 0;
+        _mm_storeu_si128((__m128i *)(void *)(o + n - 16), v);
+        return 1;
     }
-    o[-1] = '"';
-    o[n] = '"';
-    if (tail) o[n + 1] = tail;
-    s->len += need;
-    s->p[s->len] = 0;
+    if (n >= 8) {
+        __m128i lo = _mm_loadl_epi64((const __m128i *)(const void *)p),
+                hi = _mm_loadl_epi64((const __m128i *)(const void *)(p + n - 8));
+        if (json_vec_esc(_mm_unpacklo_epi64(lo, hi))) return 0;
+        _mm_storel_epi64((__m128i *)(void *)o, lo);
+        _mm_storel_epi64((__m128i *)(void *)(o + n - 8), hi);
+        return 1;
+    }
+#else
+    if (n >= 8) {
+        uint64_t w;
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&w, p + i, 8);
+            if (json_word_esc(w)) return 0;
+            memcpy(o + i, &w, 8);
+        }
+        memcpy(&w, p + n - 8, 8);
+        if (json_word_esc(w)) return 0;
+        memcpy(o + n - 8, &w, 8);
+        return 1;
+    }
+#endif
+    if (n >= 4) {
+        uint32_t lo, hi;
+        memcpy(&lo, p, 4);
+        memcpy(&hi, p + n - 4, 4);
+        if (json_word_esc((uint64_t)hi << 32 | lo)) return 0;
+        memcpy(o, &lo, 4);
+        memcpy(o + n - 4, &hi, 4);
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c < 0x20 || c == '"' || c == '\\') return 0;
+        o[i] = (char)c;
+    }
     return 1;
 }
 
 static void json_str_escaped(struct strbuf *s, const char *p);
 
+/* the common case with one check of the room: p has nothing to escape: writes '"', its n bytes, '"' and tail (0:
+ * none) and returns 1; else returns 0 with nothing appended (or overflow set: the cap or memory refused what is at
+ * least as long as the escaped text) */
+static int json_plain(struct strbuf *s, const char *p, size_t n, char tail)
+{
+    size_t need = n + 2 + (tail != 0);
+    char *o = sb_reserve(s, need);
+    if (!o) return 1;
+    if (!core_json_copy(o + 1, p, n)) return 0;
+    o[0] = '"';
+    o[n + 1] = '"';
+    if (tail) o[n + 2] = tail;
+    sb_wrote(s, need);
+    return 1;
+}
+
 void sb_json_str(struct strbuf *s, const char *p)
 {
-    if (!json_plain(s, p, 0)) json_str_escaped(s, p);
+    if (!json_plain(s, p, strlen(p), 0)) json_str_escaped(s, p);
 }
 
 void sb_json_key(struct strbuf *s, const char *p)
 {
-    if (json_plain(s, p, ':')) return;
+    if (json_plain(s, p, strlen(p), ':')) return;
     json_str_escaped(s, p);
     sb_putc(s, ':');
 }
@@ -700,7 +794,7 @@ void sb_free(struct strbuf *s)
 {
     free(s->p);
     s->p = NULL;
-    s->len = s->alloc = 0;
+    s->len = s->alloc = s->ready = 0;
 }
 
 int core_open_regular(const char *path, struct stat *st, struct diag *d)

@@ -102,6 +102,8 @@ uint64_t ck_sat_mul(uint64_t a, uint64_t b);
 struct strbuf {
     char *p;
     size_t len, alloc, cap;
+    size_t
+        ready; /* the appends' fast paths write below p + ready (<= alloc): a big buffer's pages prefaulted */
     int overflow; /* 1 after an append was refused (cap) or allocation failed */
 };
 
@@ -124,15 +126,35 @@ void sb_putc_slow(struct strbuf *s, char c);
 /* one byte; inline while it fits the buffer and the cap (reports write millions of them), else sb_putc_slow */
 static inline void sb_putc(struct strbuf *s, char c)
 {
-    if (!s->overflow && s->len + 2 <= s->alloc && (!s->cap || s->len < s->cap)) {
+    if (!s->overflow && s->len + 2 <= s->ready && (!s->cap || s->len < s->cap)) {
         s->p[s->len++] = c;
         s->p[s->len] = 0;
         return;
     }
     sb_putc_slow(s, c);
 }
+#define SB_SLACK 64 /* bytes past a reservation and its NUL that may be written over (sb_reserve) */
+char *sb_reserve_slow(struct strbuf *s, size_t n);
+/* Room for n more bytes and the NUL after them (grown as needed): where to write them, then sb_wrote(s, n); or NULL,
+ * with overflow set, when the cap or memory refuses (so reserve exactly what will be written: a reservation past the
+ * cap is an append past it). SB_SLACK bytes after the NUL may be written too and are dropped (a fixed-size copy of a
+ * short piece, with no call). Writers that know a piece's length write it with one check instead of one per byte. */
+static inline char *sb_reserve(struct strbuf *s, size_t n)
+{
+    if (!s->overflow && s->ready - s->len > n + SB_SLACK && (!s->cap || s->cap - s->len >= n))
+        return s->p + s->len;
+    return sb_reserve_slow(s, n);
+}
+/* counts the n bytes written at sb_reserve's pointer and ends the text after them */
+static inline void sb_wrote(struct strbuf *s, size_t n)
+{
+    s->len += n;
+    s->p[s->len] = 0;
+}
 void sb_uint(struct strbuf *s, unsigned long long x); /* decimal digits, as "%llu" writes them */
 void sb_int(struct strbuf *s, long long x);           /* as "%lld" */
+/* The decimal digits of x, as "%llu" writes them, at o (room for 20; no NUL); returns how many. */
+size_t core_digits(char *o, unsigned long long x);
 void sb_printf(struct strbuf *s, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -140,8 +162,9 @@ void sb_printf(struct strbuf *s, const char *fmt, ...)
     ;
 /* A double as exact text for machine-readable outputs (JSON, CSV): integers below 2^53 without a fraction ("0", never
  * "-0"), others with the fewest significant digits (15 to 17) that read back as the same double; "null" when not
- * finite. The library never sets a locale, so the decimal point is '.'. */
-void core_exact(char *b, size_t n, double x);
+ * finite. The library never sets a locale, so the decimal point is '.'. Returns the text's length (n >= 32 holds
+ * any). */
+size_t core_exact(char *b, size_t n, double x);
 /* The length of the UTF-8 character at p (1 to 4; *cp, may be NULL, its code point), or 0 at the NUL and at a byte
  * that starts none (overlong, surrogate, past U+10FFFF, cut short). */
 int core_utf8_len(const char *p, unsigned *cp);
@@ -156,6 +179,9 @@ int core_text_plain(const char *p);
  * that a name from a model can neither move the cursor, change the terminal nor start a line of its own; bytes in
  * keep (may be NULL) are written as they are. A backslash is left as it is. */
 void sb_put_text(struct strbuf *s, const char *p, const char *keep);
+/* Copies the n bytes at p to o and returns 1 when none of them is one a JSON string escapes (a control character,
+ * '"' or '\\'); returns 0 when one is (o then partly written). A word at a time (16 bytes with SSE2, else 8). */
+int core_json_copy(char *o, const char *p, size_t n);
 /* Appends a JSON string literal (quotes and escapes included). */
 void sb_json_str(struct strbuf *s, const char *p);
 /* Appends p as a JSON object's key: its string literal and ':'. */

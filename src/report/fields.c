@@ -21,6 +21,8 @@ void rf_begin(struct rf_rows *w, enum nnperf_format fmt, const struct rf_field *
     unsigned bit = fmt_bit(fmt);
     if (fmt == NNPERF_FORMAT_JSON) {
         rj_arr(j, key, 1);
+        for (int i = 0; i < n && i < RF_MAX; i++)
+            if (f[i].in & RF_JSON) rj_key_init(&w->keys[i], f[i].key);
     } else if (fmt == NNPERF_FORMAT_CSV) {
         rc_init(&w->c, sb);
         for (int i = 0; i < n; i++)
@@ -101,9 +103,12 @@ static const char *people(const struct rf_field *f, struct rf_cell *c)
     return c->buf;
 }
 
-void rf_json_members(struct rep_json *j, const struct rf_field *f, int n, const void *ctx, const void *row)
+/* the JSON members of row, their keys made once in keys (rf_begin; NULL: here, member by member) */
+static void json_members(struct rep_json *j, const struct rf_field *f, int n, const void *ctx,
+                         const void *row, const struct rj_key *keys)
 {
     struct rf_cell c;
+    struct rj_key here;
     for (int i = 0; i < n; i++, f++) {
         if (!(f->in & RF_JSON)) continue;
         if (f->json) {
@@ -111,24 +116,31 @@ void rf_json_members(struct rep_json *j, const struct rf_field *f, int n, const 
             continue;
         }
         get(ctx, f, row, &c);
+        const struct rj_key *k = keys ? &keys[i] : &here;
+        if (!keys) rj_key_init(&here, f->key);
         if (f->kind == RF_BOOL)
-            rj_bool(j, f->key, (int)c.i);
+            rj_bool_k(j, k, (int)c.i);
         else if (c.is_unsigned)
-            rj_uint(j, f->key, (unsigned long long)c.i);
+            rj_uint_k(j, k, (unsigned long long)c.i);
         else if (c.is_int)
-            rj_int(j, f->key, c.i);
+            rj_int_k(j, k, c.i);
         else if (c.is_num)
-            rj_num(j, f->key, machine(f, c.x));
+            rj_num_k(j, k, machine(f, c.x));
         else
-            rj_str(j, f->key, c.s);
+            rj_str_k(j, k, c.s);
     }
+}
+
+void rf_json_members(struct rep_json *j, const struct rf_field *f, int n, const void *ctx, const void *row)
+{
+    json_members(j, f, n, ctx, row, NULL);
 }
 
 void rf_row(struct rf_rows *w, const void *row)
 {
     if (w->fmt == NNPERF_FORMAT_JSON) {
         rj_obj(w->j, NULL, 0);
-        rf_json_members(w->j, w->f, w->n, w->ctx, row);
+        json_members(w->j, w->f, w->n < RF_MAX ? w->n : RF_MAX, w->ctx, row, w->keys);
         rj_end(w->j);
         return;
     }

@@ -78,6 +78,7 @@ struct rf_rows {
     int n;
     const void *ctx; /* handed to the fields' fn and json */
     struct rep_json *j;
+    struct rj_key keys[RF_MAX]; /* JSON: the fields' keys, made once */
     struct rep_csv c;
     struct rep_table t;
     struct rep_col cols[RF_MAX];

@@ -32,4 +32,20 @@ void rj_str(struct rep_json *j, const char *key, const char *s);
 void rj_bool(struct rep_json *j, const char *key, int b);
 void rj_null(struct rep_json *j, const char *key);
 
+/* A key made once for members written many times (a field of a report's rows: fields.c): its text "key": with the
+ * quotes and the colon; n = 0 when the key needs escaping or is longer than the text holds (then written as above).
+ * The rj_*_k writers are the value writers above with such a key (k NULL: no key, inside an array). */
+#define RJ_KEY_TEXT 48
+struct rj_key {
+    const char *key;
+    size_t n;
+    char text[RJ_KEY_TEXT];
+};
+void rj_key_init(struct rj_key *k, const char *key);
+void rj_num_k(struct rep_json *j, const struct rj_key *k, double x);
+void rj_int_k(struct rep_json *j, const struct rj_key *k, long long x);
+void rj_uint_k(struct rep_json *j, const struct rj_key *k, unsigned long long x);
+void rj_str_k(struct rep_json *j, const struct rj_key *k, const char *s);
+void rj_bool_k(struct rep_json *j, const struct rj_key *k, int b);
+
 #endif

@@ -7,17 +7,18 @@
 #include "core/core.h"
 #include "tinytest.h"
 
-/* sb_json_str and sb_json_key against the escaping written out byte by byte, for every length to 40 with the byte to escape at every
- * position (the fast path checks 8 bytes at a time, the last word overlapping), among bytes that need none */
+/* sb_json_str and sb_json_key (core_json_copy) against the escaping written out byte by byte, for every length to 50
+ * with the byte to escape at every position (the fast path checks a word of 16 or 8 bytes at a time, the last word
+ * overlapping; 8 to 15 and 4 to 7 bytes as two overlapping halves), among bytes that need none */
 static void test_json_escape(void)
 {
     static const unsigned char special[] = {'"', '\\', '\n', '\r', '\t', 0x01, 0x1f};
     static const unsigned char plain[] = {'a', ' ', '!', '#', '[', ']', '~', 0x7f, 0x80, 0xc3, 0xff};
     int bad = 0;
-    for (int len = 0; len <= 40; len++)
+    for (int len = 0; len <= 50; len++)
         for (int at = -1; at < len; at++)
             for (size_t k = 0; k < sizeof special; k++) {
-                char in[48], want[400];
+                char in[64], want[400];
                 size_t w = 0;
                 want[w++] = '"';
                 for (int i = 0; i < len; i++) {
@@ -36,7 +37,8 @@ static void test_json_escape(void)
                 want[w++] = '"';
                 want[w] = 0;
                 /* after 1 byte (the room is there), after 250 (the buffer grows), as a key (':' after it), under a
-                 * cap that it fills exactly, one byte short of it, and as a key with no room left for ':' */
+                 * cap that it fills exactly, one byte short of it, and as a key with no room left for ':' (past the
+                 * cap: overflow, and what was appended, if anything, begins the text) */
                 for (int way = 0; way < 6; way++) {
                     size_t before = way == 1 ? 250 : 1, wl = strlen(want);
                     struct strbuf sb;
@@ -49,13 +51,37 @@ static void test_json_escape(void)
                     int over = way >= 4;
                     const char *got = sb.p ? sb.p + before : "";
                     if (sb.overflow != over) bad++;
-                    if (way == 4 ? strlen(got) >= wl : strncmp(got, want, wl)) bad++;
+                    size_t gl = strlen(got);
+                    if (over ? gl > wl - (way == 4) || strncmp(got, want, gl) : strncmp(got, want, wl)) bad++;
                     if (way == 2 && strcmp(got + wl, ":")) bad++;
-                    if (way != 2 && way != 4 && got[wl]) bad++;
+                    if (way != 2 && !over && got[wl]) bad++;
                     sb_free(&sb);
                 }
                 if (at < 0) break; /* no byte to escape: once */
             }
+    CHECK(bad == 0);
+}
+
+/* core_digits as "%llu" writes them: every number of digits (each power of ten and its neighbours), powers of two
+ * and their neighbours (where the estimate of the number of digits steps), and spread values */
+static void test_digits(void)
+{
+    int bad = 0;
+    unsigned long long v[3 * 20 + 3 * 64 + 2000];
+    size_t nv = 0;
+    for (unsigned long long p = 1, k = 0; k < 20; k++, p *= 10) v[nv++] = p - 1, v[nv++] = p, v[nv++] = p + 1;
+    for (int k = 0; k < 64; k++) v[nv++] = (1ull << k) - 1, v[nv++] = 1ull << k, v[nv++] = (1ull << k) + 1;
+    unsigned long long r = 0x9e3779b97f4a7c15ull;
+    for (int k = 0; k < 2000; k++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        v[nv++] = r >> (r % 64);
+    }
+    for (size_t k = 0; k < nv; k++) {
+        char got[24], want[24];
+        size_t n = core_digits(got, v[k]);
+        snprintf(want, sizeof want, "%llu", v[k]);
+        if (n != strlen(want) || memcmp(got, want, n)) bad++;
+    }
     CHECK(bad == 0);
 }
 
@@ -123,6 +149,7 @@ static void test_arena_zero(void)
 int main(void)
 {
     test_json_escape();
+    test_digits();
     test_sb_digits();
     test_arena_zero();
     struct arena a;

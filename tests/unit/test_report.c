@@ -3,6 +3,7 @@
  * models (width, --top, --summary, --all), the busy periods of the lanes against the layers' times, and the sweep
  * builder. */
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -460,15 +461,19 @@ static int exact_bad;
 static void exact_same(double x)
 {
     char got[40], want[64];
-    core_exact(got, sizeof got, x);
-    if (isfinite(x) && x == floor(x) && fabs(x) < 9007199254740992.0) return; /* integers: digits by hand */
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(want, sizeof want, "%.*g", prec, x);
-        if (strtod(want, NULL) == x) break;
-    }
-    if (!isfinite(x)) strcpy(want, "null");
-    if (strcmp(got, want) && exact_bad++ < 10)
-        fprintf(stderr, "core_exact(%a): \"%s\", printf: \"%s\"\n", x, got, want);
+    size_t n = core_exact(got, sizeof got, x);
+    if (isfinite(x) && x == floor(x) &&
+        fabs(x) < 9007199254740992.0) /* integers below 2^53: "%lld" (-0.0: "0") */
+        snprintf(want, sizeof want, "%lld", (long long)x);
+    else if (!isfinite(x))
+        strcpy(want, "null");
+    else
+        for (int prec = 15; prec <= 17; prec++) {
+            snprintf(want, sizeof want, "%.*g", prec, x);
+            if (strtod(want, NULL) == x) break;
+        }
+    if ((strcmp(got, want) || n != strlen(got)) && exact_bad++ < 10)
+        fprintf(stderr, "core_exact(%a): \"%s\" (length %zu), printf: \"%s\"\n", x, got, n, want);
 }
 
 static void test_exact(void)
@@ -501,6 +506,27 @@ static void test_exact(void)
         }
     }
     for (int j = 1; j < 5000; j++) exact_same((double)j / 131072);
+    /* integers (every length of digits, 2^53 and its neighbours, where the hand-written digits stop), zeros and
+     * the values that are not finite */
+    for (double p = 1; p < 1e19; p *= 10)
+        for (int k = -2; k <= 2; k++) {
+            exact_same(p + k);
+            exact_same(-(p + k));
+        }
+    for (int k = -3; k <= 3; k++)
+        exact_same(9007199254740992.0 + 2 * k), exact_same(-9007199254740992.0 + 2 * k);
+    for (int i = 0; i < 20000; i++) {
+        uint64_t r = xs_next();
+        exact_same((double)(int64_t)(r >> (r % 64)));
+    }
+    exact_same(0.0);
+    exact_same(-0.0);
+    exact_same(INFINITY);
+    exact_same(-INFINITY);
+    exact_same(NAN);
+    exact_same(DBL_MAX);
+    exact_same(DBL_MIN);
+    exact_same(DBL_TRUE_MIN);
     CHECK(exact_bad == 0);
 }
 
