@@ -794,16 +794,18 @@ static int edit_yaml(const char *text, size_t len, const struct ct_fit *f, const
                 struct strbuf v;
                 sb_init(&v, 4096);
                 hw_key_get(hw, f->par[i].key ? f->par[i].path : "compute.efficiency", &v);
-                char old[80];
-                size_t vlen = (size_t)((hash ? hash : line + ln) - (line + 3 + strlen(leaf[i])));
-                snprintf(old, sizeof old, "%.*s", (int)vlen, line + 3 + strlen(leaf[i]));
-                char *o = trim(old);
+                /* the value as the line wrote it, whole (a flow map of every class can be long) */
+                const char *o = line + 3 + strlen(leaf[i]), *oe = hash ? hash : line + ln;
+                while (o < oe && isspace((unsigned char)*o)) o++;
+                while (oe > o && isspace((unsigned char)oe[-1])) oe--;
                 size_t at = out->len;
                 sb_printf(out, "  %s: %s", leaf[i], v.p ? v.p : "");
                 sb_free(&v);
                 for (size_t w = out->len - at; w < 35; w++) sb_puts(out, " ");
-                sb_printf(out, " # CALIBRATED (was %s; calibration: below)%s%.*s\n", o, hash ? " " : "",
-                          hash ? (int)(line + ln - hash - 1) : 0, hash ? hash + 1 : "");
+                const char *c = hash ? hash + 1 : line + ln; /* the line's own comment, kept after ours */
+                while (c < line + ln && *c == ' ') c++;
+                sb_printf(out, " # CALIBRATED (was %.*s; calibration: below)%s%.*s\n", (int)(oe - o), o,
+                          c < line + ln ? " " : "", (int)(line + ln - c), c);
                 found[i] = done = 1;
             }
             if (!done) sb_printf(out, "%.*s\n", (int)ln, line);

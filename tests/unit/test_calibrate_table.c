@@ -258,6 +258,20 @@ static void test_few_rows(void)
     CHECK(yaml && strstr(yaml, "  ddr_efficiency: 1 ") && strstr(yaml, "CALIBRATED (was 0.539"));
     CHECK(yaml && strstr(yaml, "assumptions: [compute.fusion, fallback, overhead.per_layer_s]"));
     free(yaml), free(log);
+    /* a long value (a flow map of every class) is recorded whole in the CALIBRATED comment, its own comment kept */
+    char plat[] = "/tmp/nnperf-cal-platXXXXXX";
+    const char *eff =
+        "{default: 0.805, conv: 0.805, gemm: 0.805, matmul: 0.805, eltwise: 0.805, activation: 0.805}";
+    snprintf(text, sizeof text,
+             "base: zcu102-dpu\nname: long-efficiency\ncompute:\n  efficiency: %s  # mine\n", eff);
+    write_tmp(plat, text);
+    st = nnperf_calibrate_table(plat, csv, "efficiency", &yaml, &len, &log, err, sizeof err);
+    char want[256];
+    snprintf(want, sizeof want, "# CALIBRATED (was %s; calibration: below) mine\n", eff);
+    CHECK(st == NNPERF_OK && yaml && strstr(yaml, want));
+    if (!yaml || !strstr(yaml, want)) fprintf(stderr, "%s\n%s", err, yaml ? yaml : "");
+    free(yaml), free(log);
+    unlink(plat);
     unlink(csv);
     /* the fidelity dataset's format: rows of other presets skipped, test rows never fitted */
     memcpy(csv + strlen(csv) - 6, "XXXXXX", 6);
