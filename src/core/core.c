@@ -138,12 +138,6 @@ void *ar_alloc_more(struct arena *a, size_t n)
     return p;
 }
 
-void *ar_calloc(struct arena *a, size_t n, size_t sz)
-{
-    if (sz && n > SIZE_MAX / sz) return NULL;
-    return ar_alloc(a, n * sz);
-}
-
 char *ar_strndup(struct arena *a, const char *s, size_t n)
 {
     char *p = ar_alloc(a, n + 1);

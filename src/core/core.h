@@ -56,7 +56,10 @@ static inline void *ar_alloc(struct arena *a, size_t n)
     return p;
 }
 /* n elements of size sz, checked for overflow. */
-void *ar_calloc(struct arena *a, size_t n, size_t sz);
+static inline void *ar_calloc(struct arena *a, size_t n, size_t sz)
+{
+    return sz && n > SIZE_MAX / sz ? NULL : ar_alloc(a, n * sz);
+}
 char *ar_strndup(struct arena *a, const char *s, size_t n);
 char *ar_strdup(struct arena *a, const char *s);
 char *ar_printf(struct arena *a, const char *fmt, ...)

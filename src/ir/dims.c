@@ -12,7 +12,7 @@ int ir_dims_numel(const struct ir_dim *d, int rank, int64_t *n)
     int64_t p = 1;
     for (int i = 0; i < rank; i++) {
         if (d[i].val < 0) return 0;
-        if (!ck_mul_i64(p, d[i].val, &p)) return 0;
+        if (__builtin_mul_overflow(p, d[i].val, &p)) return 0; /* ck_mul_i64, inline: 40,000 calls a model */
     }
     *n = p;
     return 1;

@@ -82,12 +82,21 @@ const char *ox_str(struct ld *L, const struct pb_field *f)
 
 const char *ox_str_shared(struct ld *L, const struct pb_field *f)
 {
+    /* the entry last found for this length, first and last byte; then the others */
+    unsigned h = f->len ? ((unsigned)f->len * 31u + f->data[0] * 7u + f->data[f->len - 1]) % OX_SHARED : 0;
+    int at = L->shared_at[h] - 1;
+    if (at >= 0 && L->shared[at].len == f->len && !memcmp(L->shared[at].s, f->data, f->len))
+        return L->shared[at].s;
     for (int i = 0; i < L->n_shared; i++)
-        if (L->shared[i].len == f->len && !memcmp(L->shared[i].s, f->data, f->len)) return L->shared[i].s;
+        if (L->shared[i].len == f->len && !memcmp(L->shared[i].s, f->data, f->len)) {
+            L->shared_at[h] = (unsigned char)(i + 1);
+            return L->shared[i].s;
+        }
     const char *s = ox_str(L, f);
-    if (s && L->n_shared < (int)(sizeof L->shared / sizeof L->shared[0])) {
+    if (s && L->n_shared < OX_SHARED) {
         L->shared[L->n_shared].s = s;
         L->shared[L->n_shared++].len = f->len;
+        L->shared_at[h] = (unsigned char)L->n_shared;
     }
     return s;
 }

@@ -100,14 +100,14 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
         nattr ? ar_calloc(L->ar, (size_t)nattr, sizeof(struct ir_attr)) : NULL; /* most nodes have none */
     if (!nd->in || !nd->out || (nattr && !nd->attrs)) return ox_nomem(L);
     /* a model-local function call is replaced by its body (unless the registry has the operator) */
+    ox_bind_op(L, nd);
     struct ir_function *fn = ox_find_function(L, nd->domain, nd->op_type, overload);
-    int is_call = fn && L->reg->find(nd->domain, nd->op_type) < 0;
+    int is_call = fn && nd->op < 0;
     /* a node of the main graph (not a call) binds an input whose value exists already as it is read: there names
      * are unique and nothing shadows them, so it is the value ox_resolve_graph would find */
     int bind_now = !rn && !G->g->parent && !is_call;
     const char **in_names = NULL; /* the names left for ox_resolve_graph, made at the first such input */
     nd->graph = G->g;
-    nd->op = -1;
     nd->repeat = 1;
     r = pb_make(p, n);
     const char **out_names = ar_calloc(&L->tmp, (size_t)(nout ? nout : 1), sizeof(char *));

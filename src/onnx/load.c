@@ -55,40 +55,20 @@ static enum nnperf_status check_opsets(struct ld *L)
     return NNPERF_OK;
 }
 
-/* The last binding of an operator name seen (bind_ops): most models use a few dozen operators many times. */
-struct op_memo {
-    const char *domain, *op_type;
-    int op, opset;
-};
-#define OP_MEMO 64
-
-/* Sets each node's opset and registry index. */
-static void bind_ops(const struct ir_model *m, const struct ox_registry *reg, struct ir_graph *g,
-                     struct op_memo *memo)
+void ox_bind_op(struct ld *L, struct ir_node *nd)
 {
-    for (int k = 0; k < g->n_nodes; k++) {
-        struct ir_node *nd = g->nodes[k];
-        unsigned h = 0;
-        for (const char *c = nd->op_type; *c; c++) h = h * 31u + (unsigned char)*c;
-        struct op_memo *e = &memo[h % OP_MEMO];
-        if (!e->op_type || strcmp(e->op_type, nd->op_type) || strcmp(e->domain, nd->domain))
-            *e = (struct op_memo){nd->domain, nd->op_type, reg->find(nd->domain, nd->op_type),
-                                  (int)ir_opset_of(m, nd->domain)};
-        nd->opset = e->opset;
-        nd->op = e->op;
-        for (int a = 0; nd->n_sub && a < nd->n_attr; a++) {
-            if (nd->attrs[a].type == AT_GRAPH && nd->attrs[a].g) bind_ops(m, reg, nd->attrs[a].g, memo);
-            if (nd->attrs[a].type == AT_GRAPHS)
-                for (int j = 0; j < nd->attrs[a].n; j++)
-                    if (nd->attrs[a].graphs[j]) bind_ops(m, reg, nd->attrs[a].graphs[j], memo);
-        }
-    }
+    struct ox_op_memo *e = &L->op_memo[((uintptr_t)nd->op_type >> 3) % OX_OP_MEMO];
+    if (!e->op_type || (e->op_type != nd->op_type && strcmp(e->op_type, nd->op_type)) ||
+        (e->domain != nd->domain && strcmp(e->domain, nd->domain)))
+        *e = (struct ox_op_memo){nd->domain, nd->op_type, L->reg->find(nd->domain, nd->op_type),
+                                 (int)ir_opset_of(L->m, nd->domain)};
+    nd->opset = e->opset;
+    nd->op = e->op;
 }
 
 static enum nnperf_status load_model(struct ld *L)
 {
     struct ir_model *m = L->m;
-    const struct ox_registry *reg = L->reg;
     struct diag *d = L->d;
     const char *why;
     struct pb r = pb_make(m->buf, m->len);
@@ -167,8 +147,6 @@ static enum nnperf_status load_model(struct ld *L)
     st = ox_parse_graph(L, gp, glen, NULL, NULL, &m->graph);
     if (st) return st;
     if ((st = ox_resolve_graph(L, m->graph))) return st;
-    struct op_memo memo[OP_MEMO] = {{NULL, NULL, 0, 0}};
-    bind_ops(m, reg, m->graph, memo);
     ir_number_graph(m->graph); /* for the analyses' copies of the graph (ir_clone_graph) */
     return NNPERF_OK;
 }

@@ -123,6 +123,8 @@ struct pvec {
     int n, cap;
 };
 
+#define OX_SHARED  64
+#define OX_OP_MEMO 64
 struct ld {
     struct ir_model *m;
     struct arena *ar;
@@ -139,12 +141,19 @@ struct ld {
     struct pvec pending;
     struct arena tmp;
     /* operator types and domains, a few strings that every node repeats: each copied into the model once
-     * (ox_str_shared) */
+     * (ox_str_shared); shared_at: 1 + the entry last found at a hash of the string's length, first and last byte */
     struct {
         const char *s;
         size_t len;
-    } shared[64];
+    } shared[OX_SHARED];
     int n_shared;
+    unsigned char shared_at[OX_SHARED];
+    /* the last binding of an operator name seen (ox_bind_op), at op_type's address / 8 modulo OX_OP_MEMO: most
+     * models use a few dozen operators many times, each name one string (ox_str_shared) */
+    struct ox_op_memo {
+        const char *domain, *op_type;
+        int op, opset;
+    } op_memo[OX_OP_MEMO];
 };
 
 /* Known fields of the messages read here and the wire types they may have (repeated scalars: packed or not).
@@ -250,6 +259,10 @@ const char *ox_rename_name(struct ld *L, const struct rename *rn, const char *na
 /* Expands a call of a model-local function: its body nodes with names mapped, added to G. */
 enum nnperf_status ox_inline_call(struct ld *L, struct gstate *G, struct ir_node *call,
                                   struct ir_function *fn, const struct rename *outer);
+
+/* load.c */
+/* Sets nd's registry index and the opset of its domain in effect (as the node is read: the opsets come first). */
+void ox_bind_op(struct ld *L, struct ir_node *nd);
 
 /* graph.c */
 /* NodeProto -> a node of G (or the nodes of the function it calls). */

@@ -35,24 +35,25 @@ int pb_next_any(struct pb *r, struct pb_field *f, const char **why);
 /* Reads the next field. Returns 1 on success, 0 at the end, -1 on malformed input (*why says what; r->p is left at
  * the start of the bad field, r->field too). A length-delimited field that runs past the end sets *why to
  * pb_why_past_end, f->num and f->wire, f->u to the length it claims and f->len to the bytes that are left.
- * Inline for most fields of a model (numbers 1-15, a varint or a length under 128 that fits): one-byte key and
- * one-byte value; everything else, and every error, goes through pb_next_any. */
+ * Inline for most fields of a model (numbers 1-15, a varint or a length under 2^14 that fits): a one-byte key and
+ * a value of one or two bytes; everything else, and every error, goes through pb_next_any. */
 static inline int pb_next(struct pb *r, struct pb_field *f, const char **why)
 {
     const uint8_t *p = r->p;
     if (p >= r->end) return 0;
-    if (r->end - p >= 2 && p[0] >= 8 && p[0] < 0x80 && p[1] < 0x80) {
-        unsigned wire = p[0] & 7u;
-        if (wire == PB_VARINT || (wire == PB_LEN && p[1] <= r->end - p - 2)) {
-            r->field = p;
-            f->num = p[0] >> 3;
-            f->wire = (int)wire;
-            f->u = wire == PB_VARINT ? p[1] : 0;
-            f->data = wire == PB_LEN ? p + 2 : NULL;
-            f->len = wire == PB_LEN ? p[1] : 0;
-            r->p = p + 2 + (wire == PB_LEN ? p[1] : 0);
-            return 1;
-        }
+    size_t left = (size_t)(r->end - p), k = 2, x = left >= 2 ? p[1] : 0x80;
+    if (x >= 0x80 && left >= 3 && p[2] < 0x80) x = (x & 0x7f) | (size_t)p[2] << 7, k = 3;
+    unsigned wire = p[0] & 7u;
+    if (p[0] >= 8 && p[0] < 0x80 && (x < 0x80 || k == 3) &&
+        (wire == PB_VARINT || (wire == PB_LEN && x <= left - k))) {
+        r->field = p;
+        f->num = p[0] >> 3;
+        f->wire = (int)wire;
+        f->u = wire == PB_VARINT ? x : 0;
+        f->data = wire == PB_LEN ? p + k : NULL;
+        f->len = wire == PB_LEN ? x : 0;
+        r->p = p + k + f->len;
+        return 1;
     }
     return pb_next_any(r, f, why);
 }

@@ -650,9 +650,15 @@ enum nnperf_status ox_decode_values(const struct ir_model *m, struct arena *ar, 
     if (v->iv || v->fv || ir_value_enc(v) == DE_NONE || !propagated(v->dtype)) return NNPERF_OK;
     if (!ir_numel(v, &numel) || numel > NNPERF_MAX_CONST_ELEMS) return NNPERF_OK;
     size_t cnt = (size_t)(numel ? numel : 1);
-    int64_t *ibuf = calloc(cnt, sizeof *ibuf);
-    double *fbuf = calloc(cnt, sizeof *fbuf);
-    uint8_t *ext = malloc(cnt * 8);
+    /* most are a few elements (the Constants of a shape computation): those are decoded on the stack */
+    enum { SMALL = 16 };
+    int64_t ibuf_s[SMALL] = {0};
+    double fbuf_s[SMALL] = {0};
+    uint8_t ext_s[SMALL * 8];
+    int small = cnt <= SMALL;
+    int64_t *ibuf = small ? ibuf_s : calloc(cnt, sizeof *ibuf);
+    double *fbuf = small ? fbuf_s : calloc(cnt, sizeof *fbuf);
+    uint8_t *ext = small ? ext_s : malloc(cnt * 8);
     enum nnperf_status st = ibuf && fbuf && ext ? decode_elems(m, v, numel, ibuf, fbuf, ext, d)
                                                 : diag_set(d, NNPERF_E_NOMEM, "out of memory");
     if (!st && ir_dtype_is_int(v->dtype)) {
@@ -673,6 +679,6 @@ enum nnperf_status ox_decode_values(const struct ir_model *m, struct arena *ar, 
         }
     }
     if (!st) v->nv = numel;
-    free(ibuf), free(fbuf), free(ext);
+    if (!small) free(ibuf), free(fbuf), free(ext);
     return st;
 }

@@ -693,12 +693,13 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
 {
     const struct ir_graph *g = p->g;
     int n = g->n_nodes;
+    size_t n1 = n > 0 ? (size_t)n : 1; /* entries to allocate */
     const struct hw_desc *hw = p->hw;
-    p->layer_of = ar_calloc(&p->ar, (size_t)(n ? n : 1), sizeof *p->layer_of);
+    p->layer_of = ar_calloc(&p->ar, n1, sizeof *p->layer_of);
     int ncons = 0;
     for (int k = 0; k < n; k++) ncons += g->nodes[k]->n_in;
     struct pr_cons *c = malloc((size_t)(ncons ? ncons : 1) * sizeof *c);
-    struct lspan *spans = malloc((size_t)(n ? n : 1) * sizeof *spans);
+    struct lspan *spans = malloc(n1 * sizeof *spans);
     if (!p->layer_of || !c || !spans) {
         free(c), free(spans);
         return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
