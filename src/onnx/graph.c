@@ -226,20 +226,31 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
     struct pb r = pb_make(p, n);
     struct pb_field f;
     enum nnperf_status st;
-    /* the values to expect, about one per initializer, input and node: the name table is made once at its size */
-    /* (a bad field ends the count; pass 1 reports it) */
+    /* One walk over the fields up to the first bad one (reported after pass 1, as a walk checking each field in
+     * turn would): the values to expect, about one per initializer, input and node, so that the name table is made
+     * once at its size; and the fields other than nodes and inputs, which passes 1 and 3 take from this list rather
+     * than from another walk over the graph's bytes (a cache miss a field on a big graph). */
     size_t n_expect = 0, n_nodes = 0;
-    while (pb_next(&r, &f, &why) > 0) {
-        if (f.wire == PB_LEN && (f.num == GP_NODE || f.num == GP_INPUT || f.num == GP_INIT)) n_expect++;
-        if (f.wire == PB_LEN && f.num == GP_NODE) n_nodes++;
+    struct pvec kept = {0}; /* struct pb_field, in the load's arena */
+    int rc;
+    while ((rc = pb_next(&r, &f, &why)) > 0) {
+        if (!ox_wire_allowed(graph_fields, FSPEC_N(graph_fields), &f)) break;
+        if (f.wire != PB_LEN) continue;
+        if (f.num == GP_NODE || f.num == GP_INPUT || f.num == GP_INIT) n_expect++;
+        if (f.num == GP_NODE) n_nodes++;
+        if (f.num == GP_NODE || f.num == GP_INPUT) continue;
+        struct pb_field *k = ar_alloc(&L->tmp, sizeof *k);
+        if (!k || !ox_pv_push(&L->tmp, &kept, k)) return ox_nomem(L);
+        *k = f;
     }
+    const uint8_t *stop = r.field; /* the bad field (rc != 0), what pb_next said of it */
+    const struct pb_field bad = f;
+    const char *bad_why = why;
     if (!ir_reserve_values(L->ar, g, n_expect) || !ox_pv_reserve(&L->tmp, &G.nodes, n_nodes))
         return ox_nomem(L);
     /* pass 1: initializers (they may also be listed as inputs, IR < 4) */
-    r = pb_make(p, n);
-    FOR_FIELDS_CHECKED(r, f, "GraphProto", graph_fields)
-    {
-        if (f.wire != PB_LEN) continue;
+    for (int i = 0; i < kept.n; i++) {
+        f = *(const struct pb_field *)kept.v[i];
         if (f.num == GP_NAME) {
             if (!(g->name = ox_str(L, &f))) return ox_nomem(L);
         } else if (f.num == GP_INIT || f.num == GP_SPARSE_INIT) {
@@ -290,6 +301,10 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
             if (!ox_pv_push(L->ar, &inits, v)) return ox_nomem(L);
         }
     }
+    if (rc < 0)
+        return ox_bad_field(L, "GraphProto", bad_why, stop, &bad, graph_fields, FSPEC_N(graph_fields));
+    if (rc > 0 && !ox_wire_ok(L, "GraphProto", graph_fields, FSPEC_N(graph_fields), &bad, stop))
+        return L->d->status;
     /* pass 2: inputs, then nodes, outputs, value_info in file order */
     r = pb_make(p, n);
     FOR_FIELDS(r, f, "GraphProto")
@@ -326,10 +341,9 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
             if ((st = ox_add_node(L, &G, f.data, f.len, rn))) return st;
         }
     }
-    r = pb_make(p, n);
-    FOR_FIELDS(r, f, "GraphProto")
-    {
-        if (f.wire != PB_LEN || (f.num != GP_OUTPUT && f.num != GP_VALUE_INFO)) continue;
+    for (int i = 0; i < kept.n; i++) {
+        f = *(const struct pb_field *)kept.v[i];
+        if (f.num != GP_OUTPUT && f.num != GP_VALUE_INFO) continue;
         const char *name;
         int kind, dt, rk;
         struct ir_dim *dd;

@@ -208,12 +208,16 @@ enum nnperf_status ox_bad_field(struct ld *L, const char *what, const char *why,
 /* The error for a known field whose wire type tab does not allow (ox_wire_ok); returns 0. */
 int ox_wire_error(struct ld *L, const char *what, const struct fspec *spec, const struct pb_field *f,
                   const uint8_t *at);
-/* 1 when f is unknown in tab[0..n) or has an allowed wire type; else 0 and an error naming the field. */
+/* 1 when f is unknown in tab[0..n) or has an allowed wire type, else 0. */
+static inline int ox_wire_allowed(const struct fspec *tab, uint32_t n, const struct pb_field *f)
+{
+    return f->num >= n || !tab[f->num].wires || (tab[f->num].wires >> f->wire) & 1u;
+}
+/* ox_wire_allowed, and when not, an error naming the field. */
 static inline int ox_wire_ok(struct ld *L, const char *what, const struct fspec *tab, uint32_t n,
                              const struct pb_field *f, const uint8_t *at)
 {
-    if (f->num >= n || !tab[f->num].wires || (tab[f->num].wires >> f->wire) & 1u) return 1;
-    return ox_wire_error(L, what, &tab[f->num], f, at);
+    return ox_wire_allowed(tab, n, f) || ox_wire_error(L, what, &tab[f->num], f, at);
 }
 /* f's bytes as a NUL-terminated string in the model arena; NULL when out of memory. */
 const char *ox_str(struct ld *L, const struct pb_field *f);
