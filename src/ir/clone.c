@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/ptrmap.h"
 #include "ir.h"
 
 /* Calls fn on g and every subgraph held by its nodes' attributes, nested, depth first (the order ids follow). */
@@ -248,30 +249,11 @@ enum nnperf_status ir_clone_graph(struct arena *ar, const struct ir_graph *g, st
 
 /* ---- a copy of one graph's own records (ir_copy_graph) ---- */
 
-struct vidx {
-    const struct ir_value *v;
-    int i;
-};
-
-static int cmp_vidx(const void *a, const void *b)
+/* the copy of v when it is one of g's values (ix: each one's position), else v itself (a value of an outer scope) */
+static struct ir_value *copy_of(const struct ptrmap *ix, struct ir_value *copies, struct ir_value *v)
 {
-    const struct vidx *x = a, *y = b;
-    return x->v == y->v ? 0 : (uintptr_t)x->v < (uintptr_t)y->v ? -1 : 1;
-}
-
-/* the copy of v among the n sorted originals, else v itself (a value of an outer scope) */
-static struct ir_value *copy_of(const struct vidx *ix, int n, struct ir_value *copies, struct ir_value *v)
-{
-    int lo = 0, hi = n - 1;
-    while (v && lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (ix[mid].v == v) return &copies[ix[mid].i];
-        if ((uintptr_t)ix[mid].v < (uintptr_t)v)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return v;
+    int i = v ? pm_get(ix, v) : -1;
+    return i >= 0 ? &copies[i] : v;
 }
 
 enum nnperf_status ir_copy_graph(struct arena *ar, const struct ir_graph *g, struct ir_graph **out,
@@ -283,18 +265,17 @@ enum nnperf_status ir_copy_graph(struct arena *ar, const struct ir_graph *g, str
     struct ir_node *nodes = ar_calloc(ar, (size_t)(nn ? nn : 1), sizeof *nodes);
     struct ir_value **va = ar_calloc(ar, (size_t)(nv ? nv : 1), sizeof *va);
     struct ir_node **na = ar_calloc(ar, (size_t)(nn ? nn : 1), sizeof *na);
-    struct vidx *ix = malloc((size_t)(nv ? nv : 1) * sizeof *ix);
-    if (!c || !vals || !nodes || !va || !na || !ix) {
-        free(ix);
+    struct ptrmap ix;
+    if (!pm_init(&ix, (size_t)nv) || !c || !vals || !nodes || !va || !na) {
+        pm_free(&ix);
         return diag_set(d, NNPERF_E_NOMEM, "out of memory");
     }
     *c = *g;
     for (int i = 0; i < nv; i++) {
         vals[i] = *g->values[i];
         va[i] = &vals[i];
-        ix[i] = (struct vidx){g->values[i], i};
+        *pm_put(&ix, g->values[i]) = i;
     }
-    qsort(ix, (size_t)nv, sizeof *ix, cmp_vidx);
     enum nnperf_status st = NNPERF_OK;
     for (int k = 0; k < nn && !st; k++) {
         nodes[k] = *g->nodes[k];
@@ -305,8 +286,8 @@ enum nnperf_status ir_copy_graph(struct arena *ar, const struct ir_graph *g, str
             st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
             break;
         }
-        for (int i = 0; i < nd->n_in; i++) in[i] = copy_of(ix, nv, vals, nd->in[i]);
-        for (int i = 0; i < nd->n_out; i++) in[nd->n_in + i] = copy_of(ix, nv, vals, nd->out[i]);
+        for (int i = 0; i < nd->n_in; i++) in[i] = copy_of(&ix, vals, nd->in[i]);
+        for (int i = 0; i < nd->n_out; i++) in[nd->n_in + i] = copy_of(&ix, vals, nd->out[i]);
         nd->in = in;
         nd->out = in + nd->n_in;
     }
@@ -324,10 +305,10 @@ enum nnperf_status ir_copy_graph(struct arena *ar, const struct ir_graph *g, str
             st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
             break;
         }
-        for (int i = 0; i < counts[l]; i++) a[i] = copy_of(ix, nv, vals, (*lists[l])[i]);
+        for (int i = 0; i < counts[l]; i++) a[i] = copy_of(&ix, vals, (*lists[l])[i]);
         *lists[l] = a;
     }
-    free(ix);
+    pm_free(&ix);
     if (st) return st;
     c->values = va;
     c->cap_values = nv;

@@ -8,50 +8,60 @@
 
 #include "predict.h"
 
-static int cmp_cons(const void *a, const void *b)
+int pr_cons_find(const struct pr_cons_ix *x, const struct ir_value *v)
 {
-    const struct pr_cons *x = a, *y = b;
-    if (x->v != y->v) return (uintptr_t)x->v < (uintptr_t)y->v ? -1 : 1;
-    return x->node - y->node;
-}
-
-int pr_cons_find(const struct pr_cons *c, int n, const struct ir_value *v)
-{
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if ((uintptr_t)c[mid].v < (uintptr_t)v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && c[lo].v == v ? lo : -1;
+    int g = v ? pm_get(&x->at, v) : -1;
+    return g < 0 ? -1 : x->first[g];
 }
 
 /* the single consumer node of v, or -1 (none, several, or a graph output) */
-static int single_consumer(const struct pr_cons *c, int n, const struct ir_value *v)
+static int single_consumer(const struct pr_cons_ix *x, const struct ir_value *v)
 {
     if (!v || (v->flags & IR_V_OUTPUT)) return -1;
-    int i = pr_cons_find(c, n, v);
+    int i = pr_cons_find(x, v);
     if (i < 0) return -1;
-    int node = c[i].node;
-    for (int k = i + 1; k < n && c[k].v == v; k++)
-        if (c[k].node != node) return -1;
+    int node = x->c[i].node;
+    for (int k = i + 1; k < x->n && x->c[k].v == v; k++)
+        if (x->c[k].node != node) return -1;
     return node;
 }
 
+/* A counting sort: the values read are numbered as first met, each number's entries counted, their ends summed, and
+ * the entries placed from the last node back, so each value's readers end up in node order. */
 int pr_cons_build(const struct ir_graph *g, struct pr_cons_ix *x)
 {
     int n = 0;
     for (int k = 0; k < g->n_nodes; k++) n += g->nodes[k]->n_in;
-    x->c = malloc((size_t)(n ? n : 1) * sizeof *x->c);
     x->n = 0;
-    if (!x->c) return 0;
+    x->c = malloc((size_t)(n ? n : 1) * sizeof *x->c);
+    x->first = calloc((size_t)(n ? n : 1), sizeof *x->first);
+    if (!pm_init(&x->at, (size_t)n) || !x->c || !x->first) return 0;
+    int nv = 0;
     for (int k = 0; k < g->n_nodes; k++)
-        for (int i = 0; i < g->nodes[k]->n_in; i++)
-            if (g->nodes[k]->in[i]) x->c[x->n++] = (struct pr_cons){g->nodes[k]->in[i], k};
-    qsort(x->c, (size_t)x->n, sizeof *x->c, cmp_cons);
+        for (int i = 0; i < g->nodes[k]->n_in; i++) {
+            const struct ir_value *v = g->nodes[k]->in[i];
+            if (!v) continue;
+            int *num = pm_put(&x->at, v);
+            if (*num < 0) *num = nv++;
+            x->first[*num]++;
+            x->n++;
+        }
+    for (int j = 1; j < nv; j++) x->first[j] += x->first[j - 1];
+    for (int k = g->n_nodes - 1; k >= 0; k--)
+        for (int i = g->nodes[k]->n_in - 1; i >= 0; i--) {
+            const struct ir_value *v = g->nodes[k]->in[i];
+            if (v) x->c[--x->first[pm_get(&x->at, v)]] = (struct pr_cons){v, k};
+        }
     return 1;
+}
+
+void pr_cons_free(struct pr_cons_ix *x)
+{
+    free(x->c);
+    free(x->first);
+    pm_free(&x->at);
+    x->c = NULL;
+    x->first = NULL;
 }
 
 static int folded(const struct ir_node *nd)
@@ -70,24 +80,24 @@ static int folded(const struct ir_node *nd)
 
 /* SiLU written out as Mul(x, Sigmoid(x)): v feeds exactly a Sigmoid (read only by the Mul) and that Mul; both
  * unassigned and supported. *sg, *mu: their node indices. */
-static int silu_pair(const struct nnperf_prediction *p, const struct pr_cons *c, int n,
-                     const struct ir_value *v, int *sg, int *mu)
+static int silu_pair(const struct nnperf_prediction *p, const struct pr_cons_ix *cx, const struct ir_value *v,
+                     int *sg, int *mu)
 {
     const struct ir_graph *g = p->g;
     if (!v || (v->flags & IR_V_OUTPUT)) return 0;
-    int i = pr_cons_find(c, n, v), s = -1, m = -1;
-    if (i < 0) return 0;
-    for (; i < n && c[i].v == v; i++) {
-        int op = g->nodes[c[i].node]->op;
+    int s = -1, m = -1;
+    PR_CONS_EACH(cx, v, i)
+    {
+        int op = g->nodes[cx->c[i].node]->op;
         if (op == OPID_SIGMOID && s < 0)
-            s = c[i].node;
-        else if (op == OPID_MUL && (m < 0 || m == c[i].node))
-            m = c[i].node;
+            s = cx->c[i].node;
+        else if (op == OPID_MUL && (m < 0 || m == cx->c[i].node))
+            m = cx->c[i].node;
         else
             return 0;
     }
     if (s < 0 || m < 0 || p->layer_of[s] != -2 || p->layer_of[m] != -2) return 0;
-    if (single_consumer(c, n, g->nodes[s]->out[0]) != m || g->nodes[m]->n_in != 2) return 0;
+    if (single_consumer(cx, g->nodes[s]->out[0]) != m || g->nodes[m]->n_in != 2) return 0;
     if (!hw_supports(p->hw, "Sigmoid") || !hw_supports(p->hw, "Mul")) return 0;
     *sg = s;
     *mu = m;
@@ -386,10 +396,10 @@ static enum nnperf_status fuse_pointwise(struct nnperf_prediction *p)
         root[l] = best;
         rmax[best] = l;
     }
-    struct pr_cons_ix cx;
+    struct pr_cons_ix cx = {0};
     enum nnperf_status st = pr_cons_build(p->g, &cx) ? merge_regions(p, root, &cx)
                                                      : diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
-    free(cx.c);
+    pr_cons_free(&cx);
     free(root), free(rmax);
     return st;
 }
@@ -415,7 +425,7 @@ static const struct ir_node *matmul_below(const struct nnperf_prediction *p, con
                                           const struct ir_value *v, int depth)
 {
     if (!v || (v->flags & IR_V_OUTPUT) || depth < 0) return NULL;
-    int first = pr_cons_find(cx->c, cx->n, v);
+    int first = pr_cons_find(cx, v);
     if (first < 0 || (first + 1 < cx->n && cx->c[first + 1].v == v)) return NULL; /* one consumer */
     const struct ir_node *nd = p->g->nodes[cx->c[first].node];
     if (nd->op == OPID_MAT_MUL) return nd;
@@ -454,9 +464,9 @@ static enum nnperf_status fuse_attention(struct nnperf_prediction *p)
     int n = p->n_layers;
     int *root = malloc((size_t)(n ? n : 1) * sizeof *root);
     unsigned char *on = calloc((size_t)(g->n_nodes ? g->n_nodes : 1), 1);
-    struct pr_cons_ix cx = {NULL, 0};
+    struct pr_cons_ix cx = {0};
     if (!root || !on || !pr_cons_build(g, &cx)) {
-        free(root), free(on), free(cx.c);
+        free(root), free(on), pr_cons_free(&cx);
         return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     }
     for (int l = 0; l < n; l++) root[l] = l;
@@ -514,7 +524,7 @@ static enum nnperf_status fuse_attention(struct nnperf_prediction *p)
         fused++;
     }
     enum nnperf_status st = fused ? merge_regions(p, root, &cx) : NNPERF_OK;
-    free(root), free(on), free(cx.c);
+    free(root), free(on), pr_cons_free(&cx);
     return st;
 }
 
@@ -537,7 +547,7 @@ static int comp_add(struct comp *m, const struct ir_node *nd)
 static const struct ir_node *sole_reader(const struct nnperf_prediction *p, const struct pr_cons_ix *cx,
                                          const struct ir_value *v)
 {
-    int k = single_consumer(cx->c, cx->n, v);
+    int k = single_consumer(cx, v);
     return k >= 0 ? p->g->nodes[k] : NULL;
 }
 
@@ -661,9 +671,9 @@ static enum nnperf_status fuse_composites(struct nnperf_prediction *p)
     const struct ir_graph *g = p->g;
     int n = p->n_layers;
     int *root = malloc((size_t)(n ? n : 1) * sizeof *root);
-    struct pr_cons_ix cx = {NULL, 0};
+    struct pr_cons_ix cx = {0};
     if (!root || !pr_cons_build(g, &cx)) {
-        free(root), free(cx.c);
+        free(root), pr_cons_free(&cx);
         return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     }
     for (int l = 0; l < n; l++) root[l] = l;
@@ -685,7 +695,7 @@ static enum nnperf_status fuse_composites(struct nnperf_prediction *p)
         merged++;
     }
     enum nnperf_status st = merged ? merge_regions(p, root, &cx) : NNPERF_OK;
-    free(root), free(cx.c);
+    free(root), pr_cons_free(&cx);
     return st;
 }
 
@@ -696,19 +706,12 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
     size_t n1 = n > 0 ? (size_t)n : 1; /* entries to allocate */
     const struct hw_desc *hw = p->hw;
     p->layer_of = ar_calloc(&p->ar, n1, sizeof *p->layer_of);
-    int ncons = 0;
-    for (int k = 0; k < n; k++) ncons += g->nodes[k]->n_in;
-    struct pr_cons *c = malloc((size_t)(ncons ? ncons : 1) * sizeof *c);
+    struct pr_cons_ix cx = {0};
     struct lspan *spans = malloc(n1 * sizeof *spans);
-    if (!p->layer_of || !c || !spans) {
-        free(c), free(spans);
+    if (!p->layer_of || !spans || !pr_cons_build(g, &cx)) {
+        pr_cons_free(&cx), free(spans);
         return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     }
-    ncons = 0;
-    for (int k = 0; k < n; k++)
-        for (int i = 0; i < g->nodes[k]->n_in; i++)
-            if (g->nodes[k]->in[i]) c[ncons++] = (struct pr_cons){g->nodes[k]->in[i], k};
-    qsort(c, (size_t)ncons, sizeof *c, cmp_cons);
     for (int k = 0; k < n; k++) p->layer_of[k] = -2; /* unassigned */
     /* patterns longest first */
     int order[HW_MAX_FUSION];
@@ -748,8 +751,7 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
                     if (escapes) break;
                     if (!strcmp(pat->ops[e], HW_SILU)) {
                         int sg, mu;
-                        if (len + 2 > HW_MAX_PATTERN ||
-                            !silu_pair(p, c, ncons, g->nodes[cur]->out[0], &sg, &mu))
+                        if (len + 2 > HW_MAX_PATTERN || !silu_pair(p, &cx, g->nodes[cur]->out[0], &sg, &mu))
                             break;
                         chain[len++] = sg;
                         chain[len++] = mu;
@@ -757,7 +759,7 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
                         e++;
                         continue;
                     }
-                    int nx = single_consumer(c, ncons, g->nodes[cur]->out[0]);
+                    int nx = single_consumer(&cx, g->nodes[cur]->out[0]);
                     if (nx < 0 || p->layer_of[nx] != -2 || strcmp(g->nodes[nx]->op_type, pat->ops[e]) ||
                         !hw_supports(hw, g->nodes[nx]->op_type))
                         break;
@@ -776,7 +778,7 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
         p->layer_of[k] = -3;
         spans[ns++] = sp;
     }
-    free(c); /* before the layers are made: the peak of a long chain (bench/RESULTS.md) */
+    pr_cons_free(&cx); /* before the layers are made: the peak of a long chain (bench/RESULTS.md) */
     qsort(spans, (size_t)ns, sizeof *spans, cmp_span);
     p->layers = ar_calloc(&p->ar, (size_t)(ns ? ns : 1), sizeof *p->layers);
     if (!p->layers) {

@@ -287,7 +287,7 @@ int pr_wants_repeat_kv(const struct ir_node *nd)
 enum nnperf_status pr_run_repeat_kv(struct lower *x)
 {
     const struct ir_graph *g = x->g;
-    struct pr_cons_ix cx = {NULL, 0};
+    struct pr_cons_ix cx = {0};
     if (!pr_cons_build(g, &cx)) return diag_set(&x->p->d, NNPERF_E_NOMEM, "out of memory");
     for (int k = 0; k < g->n_nodes; k++) {
         const struct ir_node *nd = g->nodes[k];
@@ -300,7 +300,7 @@ enum nnperf_status pr_run_repeat_kv(struct lower *x)
             read_by_gemms(x, &cx, nd->out[0]))
             pr_lower_view(x, k);
     }
-    free(cx.c);
+    pr_cons_free(&cx);
     return NNPERF_OK;
 }
 
@@ -312,9 +312,9 @@ int pr_wants_attention_mask(const struct ir_node *nd)
 enum nnperf_status pr_run_attention_mask(struct lower *x)
 {
     if (!x->p->hw->fused_attention) return NNPERF_OK;
-    struct pr_cons_ix cx = {NULL, 0};
+    struct pr_cons_ix cx = {0};
     if (!pr_cons_build(x->g, &cx)) return diag_set(&x->p->d, NNPERF_E_NOMEM, "out of memory");
     int n = attention_masks(x, &cx);
-    free(cx.c);
+    pr_cons_free(&cx);
     return n < 0 ? diag_set(&x->p->d, NNPERF_E_NOMEM, "out of memory") : NNPERF_OK;
 }

@@ -187,7 +187,7 @@ int pr_wants_moe_block(const struct ir_node *nd)
 enum nnperf_status pr_run_moe_block(struct lower *x)
 {
     const struct ir_graph *g = x->g;
-    struct pr_cons_ix cx = {NULL, 0};
+    struct pr_cons_ix cx = {0};
     struct block b = {calloc((size_t)(g->n_nodes ? g->n_nodes : 1), 1), NULL, NULL, 0, 0};
     b.cap = 0;
     for (int k = 0; k < g->n_nodes; k++) b.cap += g->nodes[k]->n_out;
@@ -200,6 +200,6 @@ enum nnperf_status pr_run_moe_block(struct lower *x)
     for (int k = 0; !st && k < g->n_nodes; k++)
         if (g->nodes[k]->op == OPID_TOP_K && !x->p->node_in[k].gone)
             st = lower_block(x, &cx, &b, g->nodes[k]);
-    free(cx.c), free(b.in), free(b.vals), free(b.last);
+    pr_cons_free(&cx), free(b.in), free(b.vals), free(b.last);
     return st;
 }

@@ -18,6 +18,7 @@
 #define NNPERF_PREDICT_H
 
 #include "../analysis/analysis.h"
+#include "../core/ptrmap.h"
 #include "../hw/hw.h"
 #include "whatif.h"
 
@@ -270,9 +271,10 @@ enum nnperf_status pr_node_work_own(struct nnperf_prediction *p);
 const struct pr_value_in *pr_value(const struct nnperf_prediction *p, const struct ir_value *v);
 
 /* ---- helpers ---- */
-/* The consumers of every value of the top graph: one (value, node index) pair per input slot, sorted by value
- * (fuse.c). pr_cons_build returns 0 when out of memory; the caller frees x->c. pr_cons_find: the first entry of v,
- * or -1; PR_CONS_EACH walks v's entries. */
+/* The consumers of every value of the top graph: one (value, node index) pair per input slot, grouped by value,
+ * each value's readers in node order (fuse.c; built in linear time: a map from the value to its first entry).
+ * pr_cons_build returns 0 when out of memory; the caller calls pr_cons_free either way. pr_cons_find: the first
+ * entry of v, or -1; PR_CONS_EACH walks v's entries. */
 struct pr_cons {
     const struct ir_value *v;
     int node;
@@ -280,11 +282,14 @@ struct pr_cons {
 struct pr_cons_ix {
     struct pr_cons *c;
     int n;
+    int *first;       /* by the number at gives a value: its first entry in c */
+    struct ptrmap at; /* value -> its number */
 };
 int pr_cons_build(const struct ir_graph *g, struct pr_cons_ix *x);
-int pr_cons_find(const struct pr_cons *c, int n, const struct ir_value *v);
+void pr_cons_free(struct pr_cons_ix *x);
+int pr_cons_find(const struct pr_cons_ix *x, const struct ir_value *v);
 #define PR_CONS_EACH(x, val, i)                                                                              \
-    for (int i = pr_cons_find((x)->c, (x)->n, (val)); i >= 0 && i < (x)->n && (x)->c[i].v == (val); i++)
+    for (int i = pr_cons_find((x), (val)); i >= 0 && i < (x)->n && (x)->c[i].v == (val); i++)
 /* The roofline of one workload: attainable ops/s = min(peak, bandwidth x intensity) (docs/sources.md [ROOFLINE]).
  * Returns 0 when peak or bandwidth is 0. */
 double pr_attainable(double ops, double bytes, double peak, double bandwidth);

@@ -1,0 +1,84 @@
+/* test_ptrmap.c - the pointer map (core/ptrmap.h) and the consumer index built on it (pr_cons_build), each against
+ * a plain search. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/ptrmap.h"
+#include "predict/predict.h"
+#include "tinytest.h"
+
+/* keys are the addresses of a record array, as the maps hold (records at a stride, not single bytes): every one is
+ * found with its value, addresses never put are absent, a second put returns the value already there */
+static void test_map(void)
+{
+    enum { N = 5000 };
+    struct rec {
+        int pad[5];
+    } *r = malloc(2 * N * sizeof *r);
+    struct ptrmap m;
+    CHECK(r && pm_init(&m, N));
+    if (!r || !m.key || !m.val) {
+        free(r), pm_free(&m);
+        return;
+    }
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        int *v = pm_put(&m, &r[2 * i]);
+        bad += *v != -1;
+        *v = i;
+    }
+    for (int i = 0; i < N; i++) {
+        bad += pm_get(&m, &r[2 * i]) != i;
+        bad += pm_get(&m, &r[2 * i + 1]) != -1;
+        bad += *pm_put(&m, &r[2 * i]) != i;
+    }
+    CHECK(bad == 0);
+    pm_free(&m);
+    CHECK(m.key == NULL && m.val == NULL);
+    pm_free(&m); /* twice is safe */
+    free(r);
+}
+
+/* every value of the graph: its entries in the index are the (value, node) pairs of the node inputs that read it, in
+ * node order (a node reading it twice twice); values nobody reads have none */
+static void check_index(const struct ir_graph *g)
+{
+    struct pr_cons_ix cx = {0};
+    CHECK(pr_cons_build(g, &cx));
+    int bad = 0, total = 0;
+    for (int j = 0; j < g->n_values; j++) {
+        const struct ir_value *v = g->values[j];
+        int at = pr_cons_find(&cx, v), next = 0;
+        for (int k = 0; k < g->n_nodes; k++)
+            for (int i = 0; i < g->nodes[k]->n_in; i++) {
+                if (g->nodes[k]->in[i] != v) continue;
+                bad += at < 0 || at + next >= cx.n || cx.c[at + next].v != v || cx.c[at + next].node != k;
+                next++;
+            }
+        bad += next ? at + next < cx.n && cx.c[at + next].v == v : at != -1;
+        total += next;
+    }
+    CHECK(bad == 0);
+    CHECK(total == cx.n);
+    pr_cons_free(&cx);
+}
+
+static void test_consumers(const char *path)
+{
+    struct nnperf_model *m = NULL;
+    struct nnperf_analysis *a = NULL;
+    char err[512];
+    CHECK(nnperf_model_load(path, NULL, &m, err, sizeof err) == NNPERF_OK);
+    CHECK(m && nnperf_analyze(m, NULL, &a, err, sizeof err) == NNPERF_OK);
+    if (a) check_index(an_graph(&a->st));
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
+int main(void)
+{
+    test_map();
+    test_consumers("tests/data/predict/attention.onnx");
+    test_consumers("models/squeezenet1_1.onnx");
+    return tt_done();
+}
