@@ -1,48 +1,47 @@
-/* ptrmap.c - see ptrmap.h. Slots are probed linearly from a multiplicative hash of the pointer; the table holds at
- * most half as many keys as slots, so a probe ends after a few steps. */
+/* ptrmap.c - see ptrmap.h: making, growing and freeing the table. */
 #include "ptrmap.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 
-int pm_init(struct ptrmap *m, size_t max_keys)
+/* m's slots become n empty ones (n a power of two, at least 2); 0 when out of memory, m unchanged */
+static int set_slots(struct ptrmap *m, size_t n)
+{
+    struct pm_slot *s = calloc(n, sizeof *s);
+    if (!s) return 0;
+    m->slot = s;
+    m->mask = n - 1;
+    m->limit = n / 2;
+    m->shift = 64;
+    while (((size_t)1 << (64 - m->shift)) < n) m->shift--;
+    return 1;
+}
+
+int pm_init(struct ptrmap *m, size_t hint)
 {
     size_t n = 16;
-    while (n < 2 * max_keys && n < SIZE_MAX / 4) n *= 2;
-    m->key = calloc(n, sizeof *m->key);
-    m->val = malloc(n * sizeof *m->val);
-    m->mask = n - 1;
-    return m->key && m->val;
+    while (n < 2 * hint && n < SIZE_MAX / (4 * sizeof *m->slot)) n *= 2;
+    m->slot = NULL;
+    m->mask = m->n = m->limit = 0; /* a failed init is full: pm_put goes to pm_put_grow, which says so */
+    m->shift = 63;
+    return set_slots(m, n);
 }
 
-static size_t slot_of(const struct ptrmap *m, const void *k)
+int *pm_put_grow(struct ptrmap *m, const void *k)
 {
-    uint64_t h = (uint64_t)(uintptr_t)k * UINT64_C(0x9e3779b97f4a7c15);
-    size_t i = (size_t)(h >> 32) & m->mask;
-    while (m->key[i] && m->key[i] != k) i = (i + 1) & m->mask;
-    return i;
-}
-
-int pm_get(const struct ptrmap *m, const void *k)
-{
-    size_t i = slot_of(m, k);
-    return m->key[i] ? m->val[i] : -1;
-}
-
-int *pm_put(struct ptrmap *m, const void *k)
-{
-    size_t i = slot_of(m, k);
-    if (!m->key[i]) {
-        m->key[i] = k;
-        m->val[i] = -1;
-    }
-    return &m->val[i];
+    if (!m->slot) return NULL;
+    struct pm_slot *s = pm_slot_of(m, k);
+    if (s->key) return &s->val; /* present: nothing to add */
+    struct ptrmap old = *m;
+    if (old.mask + 1 > SIZE_MAX / (4 * sizeof *old.slot) || !set_slots(m, 2 * (old.mask + 1))) return NULL;
+    for (size_t i = 0; i <= old.mask; i++)
+        if (old.slot[i].key) *pm_slot_of(m, old.slot[i].key) = old.slot[i];
+    free(old.slot);
+    return pm_put(m, k);
 }
 
 void pm_free(struct ptrmap *m)
 {
-    free(m->key);
-    free(m->val);
-    m->key = NULL;
-    m->val = NULL;
+    free(m->slot);
+    m->slot = NULL;
+    m->mask = m->n = m->limit = 0;
 }

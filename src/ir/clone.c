@@ -266,16 +266,18 @@ enum nnperf_status ir_copy_graph(struct arena *ar, const struct ir_graph *g, str
     struct ir_value **va = ar_calloc(ar, (size_t)(nv ? nv : 1), sizeof *va);
     struct ir_node **na = ar_calloc(ar, (size_t)(nn ? nn : 1), sizeof *na);
     struct ptrmap ix;
-    if (!pm_init(&ix, (size_t)nv) || !c || !vals || !nodes || !va || !na) {
+    int ok = pm_init(&ix, (size_t)nv) && c && vals && nodes && va && na;
+    for (int i = 0; ok && i < nv; i++) {
+        vals[i] = *g->values[i];
+        va[i] = &vals[i];
+        int *at = pm_put(&ix, g->values[i]);
+        if ((ok = at != NULL)) *at = i;
+    }
+    if (!ok) {
         pm_free(&ix);
         return diag_set(d, NNPERF_E_NOMEM, "out of memory");
     }
     *c = *g;
-    for (int i = 0; i < nv; i++) {
-        vals[i] = *g->values[i];
-        va[i] = &vals[i];
-        *pm_put(&ix, g->values[i]) = i;
-    }
     enum nnperf_status st = NNPERF_OK;
     for (int k = 0; k < nn && !st; k++) {
         nodes[k] = *g->nodes[k];

@@ -26,8 +26,9 @@ static int single_consumer(const struct pr_cons_ix *x, const struct ir_value *v)
     return node;
 }
 
-/* A counting sort: the values read are numbered as first met, each number's entries counted, their ends summed, and
- * the entries placed from the last node back, so each value's readers end up in node order. */
+/* A counting sort: the values read are numbered as first met (num[j]: the j-th input's), each number's entries
+ * counted, their ends summed, and the entries placed from the last input back, so each value's readers end up in
+ * node order. */
 int pr_cons_build(const struct ir_graph *g, struct pr_cons_ix *x)
 {
     int n = 0;
@@ -35,23 +36,32 @@ int pr_cons_build(const struct ir_graph *g, struct pr_cons_ix *x)
     x->n = 0;
     x->c = malloc((size_t)(n ? n : 1) * sizeof *x->c);
     x->first = calloc((size_t)(n ? n : 1), sizeof *x->first);
-    if (!pm_init(&x->at, (size_t)n) || !x->c || !x->first) return 0;
-    int nv = 0;
-    for (int k = 0; k < g->n_nodes; k++)
+    int *num = malloc((size_t)(n ? n : 1) * sizeof *num);
+    int nv = 0, ok = pm_init(&x->at, (size_t)g->n_values) && x->c && x->first && num;
+    for (int k = 0; ok && k < g->n_nodes; k++)
         for (int i = 0; i < g->nodes[k]->n_in; i++) {
             const struct ir_value *v = g->nodes[k]->in[i];
             if (!v) continue;
-            int *num = pm_put(&x->at, v);
-            if (*num < 0) *num = nv++;
-            x->first[*num]++;
-            x->n++;
+            int *at = pm_put(&x->at, v);
+            if (!at) {
+                ok = 0;
+                break;
+            }
+            if (*at < 0) *at = nv++;
+            x->first[*at]++;
+            num[x->n++] = *at;
         }
+    if (!ok) {
+        free(num);
+        return 0;
+    }
     for (int j = 1; j < nv; j++) x->first[j] += x->first[j - 1];
-    for (int k = g->n_nodes - 1; k >= 0; k--)
+    for (int k = g->n_nodes - 1, j = x->n; k >= 0; k--)
         for (int i = g->nodes[k]->n_in - 1; i >= 0; i--) {
             const struct ir_value *v = g->nodes[k]->in[i];
-            if (v) x->c[--x->first[pm_get(&x->at, v)]] = (struct pr_cons){v, k};
+            if (v) x->c[--x->first[num[--j]]] = (struct pr_cons){v, k};
         }
+    free(num);
     return 1;
 }
 
@@ -62,6 +72,20 @@ void pr_cons_free(struct pr_cons_ix *x)
     pm_free(&x->at);
     x->c = NULL;
     x->first = NULL;
+}
+
+/* hw_supports for node nd, asked once per registry operator (p->op_ok) */
+static int supported(struct nnperf_prediction *p, const struct ir_node *nd)
+{
+    if (nd->op < 0) return hw_supports(p->hw, nd->op_type);
+    if (p->op_ok[nd->op] < 0) p->op_ok[nd->op] = (signed char)hw_supports(p->hw, nd->op_type);
+    return p->op_ok[nd->op];
+}
+
+/* operator names equal (the first letters compared inline: most pairs differ there) */
+static int same_op(const char *a, const char *b)
+{
+    return a[0] == b[0] && !strcmp(a, b);
 }
 
 static int folded(const struct ir_node *nd)
@@ -139,7 +163,6 @@ static int forced_span(struct nnperf_prediction *p, int k, int n, struct lspan *
 static void layer_sums(struct nnperf_prediction *p, int l)
 {
     struct pr_layer *L = &p->layers[l];
-    const struct hw_desc *hw = p->hw;
     L->cost_known = 1;
     L->main = NULL;
     L->params = L->packed_bytes = 0;
@@ -166,7 +189,7 @@ static void layer_sums(struct nnperf_prediction *p, int l)
     L->klass = L->attention ? OC_ATTENTION : p->node_in[L->main->index].klass;
     L->fallback = 0;
     for (int i = 0; i < L->n_nodes; i++)
-        if (!hw_supports(hw, L->nodes[i]->op_type)) L->fallback = 1;
+        if (!supported(p, L->nodes[i])) L->fallback = 1;
     /* the type it computes at: its main node's (a quantized graph's, lower.c), else the prediction's; a float layer
      * of a quantized graph on a platform without a float peak runs on the fallback unit, in fp32 */
     const struct pr_node_in *mi = &p->node_in[L->main->index];
@@ -344,10 +367,10 @@ static int pointwise_class(int k)
            k == OC_QUANT;
 }
 
-static int pointwise_layer(const struct nnperf_prediction *p, const struct pr_layer *L)
+static int pointwise_layer(struct nnperf_prediction *p, const struct pr_layer *L)
 {
     for (int i = 0; i < L->n_nodes; i++) {
-        if (!hw_supports(p->hw, L->nodes[i]->op_type)) return 0;
+        if (!supported(p, L->nodes[i])) return 0;
         if (!pointwise_class(p->node_in[L->nodes[i]->index].klass)) return 0;
     }
     return L->n_nodes > 0;
@@ -391,7 +414,7 @@ static enum nnperf_status fuse_pointwise(struct nnperf_prediction *p)
         if (best < 0) continue;
         int fb = 0;
         for (int i = 0; i < p->layers[best].n_nodes; i++)
-            if (!hw_supports(p->hw, p->layers[best].nodes[i]->op_type)) fb = 1;
+            if (!supported(p, p->layers[best].nodes[i])) fb = 1;
         if (fb) continue;
         root[l] = best;
         rmax[best] = l;
@@ -688,7 +711,7 @@ static enum nnperf_status fuse_composites(struct nnperf_prediction *p)
             continue;
         int ok = 1;
         for (int i = 0; i < m.n; i++)
-            if (p->layer_of[m.nd[i]->index] < 0 || !hw_supports(hw, m.nd[i]->op_type)) ok = 0;
+            if (p->layer_of[m.nd[i]->index] < 0 || !supported(p, m.nd[i])) ok = 0;
         if (!ok) continue;
         int r = find_root(root, p->layer_of[m.nd[0]->index]);
         for (int i = 1; i < m.n; i++) r = join_root(root, r, p->layer_of[m.nd[i]->index]);
@@ -706,13 +729,15 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
     size_t n1 = n > 0 ? (size_t)n : 1; /* entries to allocate */
     const struct hw_desc *hw = p->hw;
     p->layer_of = ar_calloc(&p->ar, n1, sizeof *p->layer_of);
+    p->op_ok = ar_alloc(&p->ar, OPID_COUNT);
     struct pr_cons_ix cx = {0};
     struct lspan *spans = malloc(n1 * sizeof *spans);
-    if (!p->layer_of || !spans || !pr_cons_build(g, &cx)) {
+    if (!p->layer_of || !p->op_ok || !spans || !pr_cons_build(g, &cx)) {
         pr_cons_free(&cx), free(spans);
         return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     }
     for (int k = 0; k < n; k++) p->layer_of[k] = -2; /* unassigned */
+    memset(p->op_ok, -1, OPID_COUNT);
     /* patterns longest first */
     int order[HW_MAX_FUSION];
     for (int i = 0; i < hw->n_fusion; i++) order[i] = i;
@@ -735,10 +760,10 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
             spans[ns++] = sp;
             continue;
         }
-        if (hw_supports(hw, nd->op_type)) {
+        if (supported(p, nd)) {
             for (int pi = 0; pi < hw->n_fusion; pi++) {
                 const struct hw_pattern *pat = &hw->fusion[order[pi]];
-                if (pat->len < 2 || strcmp(pat->ops[0], nd->op_type)) continue;
+                if (pat->len < 2 || !same_op(pat->ops[0], nd->op_type)) continue;
                 int chain[HW_MAX_PATTERN], len = 1, cur = k, e = 1;
                 chain[0] = k;
                 while (e < pat->len) {
@@ -760,8 +785,8 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
                         continue;
                     }
                     int nx = single_consumer(&cx, g->nodes[cur]->out[0]);
-                    if (nx < 0 || p->layer_of[nx] != -2 || strcmp(g->nodes[nx]->op_type, pat->ops[e]) ||
-                        !hw_supports(hw, g->nodes[nx]->op_type))
+                    if (nx < 0 || p->layer_of[nx] != -2 || !same_op(g->nodes[nx]->op_type, pat->ops[e]) ||
+                        !supported(p, g->nodes[nx]))
                         break;
                     chain[len++] = nx;
                     cur = nx;

@@ -454,9 +454,9 @@ enum nnperf_status pr_lower(struct nnperf_prediction *p)
     const struct ir_graph *g = p->g;
     size_t nr = sizeof lower_rules / sizeof lower_rules[0];
     unsigned need = 0; /* bit r: rule r wants a node */
-    for (int k = 0; k < g->n_nodes; k++)
-        for (size_t r = 0; r < nr; r++)
-            if (!(need & 1u << r) && lower_rules[r].wants(g->nodes[k])) need |= 1u << r;
+    for (size_t r = 0; r < nr; r++)
+        for (int k = 0; k < g->n_nodes && !(need & 1u << r); k++)
+            if (lower_rules[r].wants(g->nodes[k])) need |= 1u << r;
     if (!need) return NNPERF_OK;
     struct ir_graph *copy;
     enum nnperf_status st = pr_node_work_own(p); /* the rules move and recount work */

@@ -168,7 +168,8 @@ struct nnperf_prediction {
     /* results */
     struct pr_layer *layers;
     int n_layers;
-    int *layer_of; /* node index -> layer index (-1: folded) */
+    int *layer_of;      /* node index -> layer index (-1: folded) */
+    signed char *op_ok; /* fuse.c, by registry operator: whether the platform runs it, -1 not asked yet */
     struct pr_tensor *tensors;
     int n_tensors;
     struct pr_interval *iv;
