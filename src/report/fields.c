@@ -22,7 +22,7 @@ void rf_begin(struct rf_rows *w, enum nnperf_format fmt, const struct rf_field *
     if (fmt == NNPERF_FORMAT_JSON) {
         rj_arr(j, key, 1);
         for (int i = 0; i < n && i < RF_MAX; i++)
-            if (f[i].in & RF_JSON) rj_key_init(&w->keys[i], f[i].key);
+            if (f[i].in & RF_JSON) rj_key_init(&w->keys[i], f[i].key); /* .json functions' keys too */
     } else if (fmt == NNPERF_FORMAT_CSV) {
         rc_init(&w->c, sb);
         for (int i = 0; i < n; i++)
@@ -112,7 +112,9 @@ static void json_members(struct rep_json *j, const struct rf_field *f, int n, co
     for (int i = 0; i < n; i++, f++) {
         if (!(f->in & RF_JSON)) continue;
         if (f->json) {
+            j->field = keys ? &keys[i] : NULL;
             f->json(ctx, row, j, f->key);
+            j->field = NULL;
             continue;
         }
         get(ctx, f, row, &c);

@@ -9,6 +9,7 @@ void rj_init(struct rep_json *j, struct strbuf *sb)
     j->depth = 0;
     j->n[0] = 0;
     j->lines[0] = 0;
+    j->field = NULL;
 }
 
 void rj_key_init(struct rj_key *k, const char *key)
@@ -56,10 +57,12 @@ static char *member(struct rep_json *j, const struct rj_key *k, size_t n)
     return o + head;
 }
 
-/* the writers by name: the key made on the spot in k (NULL: none) */
-static const struct rj_key *key_of(struct rj_key *k, const char *key)
+/* the writers by name: the key of the field being written when it is that one, else made on the spot in k (NULL:
+ * none) */
+static const struct rj_key *key_of(const struct rep_json *j, struct rj_key *k, const char *key)
 {
     if (!key) return NULL;
+    if (j->field && key == j->field->key) return j->field;
     rj_key_init(k, key);
     return k;
 }
@@ -67,7 +70,7 @@ static const struct rj_key *key_of(struct rj_key *k, const char *key)
 static void rj_open(struct rep_json *j, const char *key, int lines, char c)
 {
     struct rj_key k;
-    char *o = member(j, key_of(&k, key), 1);
+    char *o = member(j, key_of(j, &k, key), 1);
     if (o) {
         o[0] = c;
         sb_wrote(j->sb, 1);
@@ -174,37 +177,37 @@ void rj_str_k(struct rep_json *j, const struct rj_key *k, const char *s)
 void rj_num(struct rep_json *j, const char *key, double x)
 {
     struct rj_key k;
-    rj_num_k(j, key_of(&k, key), x);
+    rj_num_k(j, key_of(j, &k, key), x);
 }
 
 void rj_int(struct rep_json *j, const char *key, long long x)
 {
     struct rj_key k;
-    rj_int_k(j, key_of(&k, key), x);
+    rj_int_k(j, key_of(j, &k, key), x);
 }
 
 void rj_uint(struct rep_json *j, const char *key, unsigned long long x)
 {
     struct rj_key k;
-    rj_uint_k(j, key_of(&k, key), x);
+    rj_uint_k(j, key_of(j, &k, key), x);
 }
 
 void rj_str(struct rep_json *j, const char *key, const char *s)
 {
     struct rj_key k;
-    rj_str_k(j, key_of(&k, key), s);
+    rj_str_k(j, key_of(j, &k, key), s);
 }
 
 void rj_bool(struct rep_json *j, const char *key, int b)
 {
     struct rj_key k;
-    rj_bool_k(j, key_of(&k, key), b);
+    rj_bool_k(j, key_of(j, &k, key), b);
 }
 
 void rj_null(struct rep_json *j, const char *key)
 {
     struct rj_key k;
-    null_k(j, key_of(&k, key));
+    null_k(j, key_of(j, &k, key));
 }
 
 void rj_header(struct rep_json *j, const char *schema, int version)

@@ -9,12 +9,17 @@
 
 #define REP_JSON_DEPTH 16
 
+struct rj_key;
+
 struct rep_json {
     struct strbuf *sb;
     int depth;
     unsigned char n[REP_JSON_DEPTH];     /* members written at each level */
     unsigned char lines[REP_JSON_DEPTH]; /* one member per line */
     char close[REP_JSON_DEPTH];          /* '}' or ']' */
+    /* the key made once of the field whose own JSON function (rf_field.json) is writing: a member named by that very
+     * pointer takes it (fields.c) */
+    const struct rj_key *field;
 };
 
 void rj_init(struct rep_json *j, struct strbuf *sb);
