@@ -412,20 +412,32 @@ size_t core_digits(char *o, unsigned long long x)
     return n;
 }
 
-void sb_uint(struct strbuf *s, unsigned long long x)
+size_t core_idigits(char *o, long long x)
 {
-    char b[20];
-    size_t n = core_digits(b, x);
+    o[0] = '-';
+    return (size_t)(x < 0) +
+           core_digits(o + (x < 0), x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x);
+}
+
+/* the n bytes at b (room for SB_SLACK: copied at that fixed size) */
+static void sb_put_short(struct strbuf *s, const char b[SB_SLACK], size_t n)
+{
     char *o = sb_reserve(s, n);
     if (!o) return;
-    memcpy(o, b, n);
+    memcpy(o, b, SB_SLACK);
     sb_wrote(s, n);
+}
+
+void sb_uint(struct strbuf *s, unsigned long long x)
+{
+    char b[SB_SLACK];
+    sb_put_short(s, b, core_digits(b, x));
 }
 
 void sb_int(struct strbuf *s, long long x)
 {
-    if (x < 0) sb_putc(s, '-');
-    sb_uint(s, x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x);
+    char b[SB_SLACK];
+    sb_put_short(s, b, core_idigits(b, x));
 }
 
 void sb_printf(struct strbuf *s, const char *fmt, ...)
@@ -566,11 +578,8 @@ size_t core_exact(char *b, size_t n, double x)
         snprintf(b, n, "null");
     } else if (x == floor(x) && fabs(x) < 9007199254740992.0) {
         /* an integer: digits by hand (printf's floating-point path is the slow part of large reports); -0.0 is 0 */
-        long long v = (long long)x;
         char t[24];
-        size_t k = v < 0;
-        t[0] = '-';
-        k += core_digits(t + k, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+        size_t k = core_idigits(t, (long long)x);
         if (k > n - 1) k = n - 1;
         memcpy(b, t, k);
         b[k] = 0;

@@ -158,6 +158,8 @@ void sb_uint(struct strbuf *s, unsigned long long x); /* decimal digits, as "%ll
 void sb_int(struct strbuf *s, long long x);           /* as "%lld" */
 /* The decimal digits of x, as "%llu" writes them, at o (room for 20; no NUL); returns how many. */
 size_t core_digits(char *o, unsigned long long x);
+/* x as "%lld" writes it, at o (room for 20; no NUL); returns its length. */
+size_t core_idigits(char *o, long long x);
 void sb_printf(struct strbuf *s, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -25,14 +25,19 @@ void rc_num(struct rep_csv *c, double x)
     sep(c);
     if (!isfinite(x)) return;
     char b[40];
-    core_exact(b, sizeof b, x);
-    sb_puts(c->sb, b);
+    sb_putn(c->sb, b, core_exact(b, sizeof b, x));
 }
 
 void rc_int(struct rep_csv *c, long long x)
 {
     sep(c);
-    sb_printf(c->sb, "%lld", x);
+    sb_int(c->sb, x);
+}
+
+void rc_uint(struct rep_csv *c, unsigned long long x)
+{
+    sep(c);
+    sb_uint(c->sb, x);
 }
 
 void rc_end(struct rep_csv *c)

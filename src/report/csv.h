@@ -15,6 +15,7 @@ void rc_init(struct rep_csv *c, struct strbuf *sb);
 void rc_str(struct rep_csv *c, const char *s);
 void rc_num(struct rep_csv *c, double x); /* empty when not finite */
 void rc_int(struct rep_csv *c, long long x);
+void rc_uint(struct rep_csv *c, unsigned long long x);
 void rc_end(struct rep_csv *c); /* ends the row */
 
 #endif

@@ -86,10 +86,9 @@ static const char *people(const struct rf_field *f, struct rf_cell *c)
         if (f->people == RF_P_COUNT)
             rep_si(c->buf, sizeof c->buf, c->is_unsigned ? (double)(unsigned long long)c->i : (double)c->i,
                    f->unit ? f->unit : "");
-        else if (c->is_unsigned)
-            snprintf(c->buf, sizeof c->buf, "%llu", (unsigned long long)c->i);
         else
-            snprintf(c->buf, sizeof c->buf, "%lld", c->i);
+            c->buf[c->is_unsigned ? core_digits(c->buf, (unsigned long long)c->i)
+                                  : core_idigits(c->buf, c->i)] = 0;
         return c->buf;
     }
     switch (f->people) {
@@ -166,11 +165,9 @@ void rf_row(struct rf_rows *w, const void *row)
         struct rf_cell *c = &cells[nc];
         get(w->ctx, f, row, c);
         if (w->fmt == NNPERF_FORMAT_CSV) {
-            if (c->is_unsigned) {
-                char b[24];
-                snprintf(b, sizeof b, "%llu", (unsigned long long)c->i);
-                rc_str(&w->c, b);
-            } else if (c->is_int)
+            if (c->is_unsigned)
+                rc_uint(&w->c, (unsigned long long)c->i);
+            else if (c->is_int)
                 rc_int(&w->c, c->i);
             else if (c->is_num)
                 rc_num(&w->c, machine(f, c->x));

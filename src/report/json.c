@@ -130,10 +130,7 @@ void rj_num_k(struct rep_json *j, const struct rj_key *k, double x)
 void rj_int_k(struct rep_json *j, const struct rj_key *k, long long x)
 {
     char b[24];
-    size_t n = x < 0;
-    b[0] = '-';
-    n += core_digits(b + n, x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x);
-    member_text(j, k, b, n, sizeof b);
+    member_text(j, k, b, core_idigits(b, x), sizeof b);
 }
 
 void rj_uint_k(struct rep_json *j, const struct rj_key *k, unsigned long long x)
