@@ -144,8 +144,9 @@ char *sb_reserve_slow(struct strbuf *s, size_t n);
  * short piece, with no call). Writers that know a piece's length write it with one check instead of one per byte. */
 static inline char *sb_reserve(struct strbuf *s, size_t n)
 {
-    if (!s->overflow && s->ready - s->len > n + SB_SLACK && (!s->cap || s->cap - s->len >= n))
-        return s->p + s->len;
+    if (!s->overflow && n < SIZE_MAX / 2 && s->ready - s->len > n + SB_SLACK &&
+        (!s->cap || s->cap - s->len >= n))
+        return s->p + s->len; /* (n + SB_SLACK cannot wrap) */
     return sb_reserve_slow(s, n);
 }
 /* counts the n bytes written at sb_reserve's pointer and ends the text after them */

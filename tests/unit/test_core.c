@@ -85,6 +85,39 @@ static void test_digits(void)
     CHECK(bad == 0);
 }
 
+/* sb_reserve: room for n bytes, the NUL and SB_SLACK more (written over here: ASan and valgrind check the
+ * allocation), across the buffer's growth and its prefaulted part (ready); under a cap, exactly the bytes the cap
+ * allows; a length that cannot be refused quietly (near SIZE_MAX) sets overflow */
+static void test_sb_reserve(void)
+{
+    int bad = 0;
+    struct strbuf sb;
+    sb_init(&sb, 0);
+    size_t want = 0;
+    for (size_t n = 0; n < 300000; n = n * 2 + 1) {
+        for (int k = 0; k < 3; k++) {
+            char *o = sb_reserve(&sb, n);
+            if (!o) {
+                bad++;
+                break;
+            }
+            memset(o, 'a' + k, n + 1 + SB_SLACK);
+            sb_wrote(&sb, n);
+            want += n;
+            if (sb.len != want || sb.p[sb.len] || sb.len > sb.ready || sb.ready > sb.alloc) bad++;
+            if (n && (sb.p[sb.len - n] != 'a' + k || sb.p[sb.len - 1] != 'a' + k)) bad++;
+        }
+    }
+    if (sb_reserve(&sb, SIZE_MAX - 8) || !sb.overflow) bad++;
+    sb_free(&sb);
+    sb_init(&sb, 100);
+    sb_putc(&sb, 'x');
+    if (!sb_reserve(&sb, 99) || sb.overflow) bad++;
+    if (sb_reserve(&sb, 100) || !sb.overflow) bad++;
+    sb_free(&sb);
+    CHECK(bad == 0);
+}
+
 /* sb_uint and sb_int as "%llu" and "%lld" write them: after 1 byte, after 250 (the buffer grows), under a cap the
  * digits fill exactly and one byte short of it (nothing written) */
 static void test_sb_digits(void)
@@ -150,6 +183,7 @@ int main(void)
 {
     test_json_escape();
     test_digits();
+    test_sb_reserve();
     test_sb_digits();
     test_arena_zero();
     struct arena a;
