@@ -137,7 +137,11 @@ static inline void sb_putc(struct strbuf *s, char c)
     sb_putc_slow(s, c);
 }
 #define SB_SLACK 64 /* bytes past a reservation and its NUL that may be written over (sb_reserve) */
-char *sb_reserve_slow(struct strbuf *s, size_t n);
+char *sb_reserve_slow(struct strbuf *s, size_t n)
+#if defined(__GNUC__)
+    __attribute__((cold)) /* the fast path keeps its registers */
+#endif
+    ;
 /* Room for n more bytes and the NUL after them (grown as needed): where to write them, then sb_wrote(s, n); or NULL,
  * with overflow set, when the cap or memory refuses (so reserve exactly what will be written: a reservation past the
  * cap is an append past it). SB_SLACK bytes after the NUL may be written too and are dropped (a fixed-size copy of a
