@@ -634,7 +634,7 @@ enum nnperf_status hw_resolve(const char *name_or_path, struct hw_desc *hw, stru
         char file[HW_MAX_NAME + 32], id[HW_MAX_NAME + 32];
         snprintf(file, sizeof file, "presets/%s.yaml", name_or_path);
         snprintf(id, sizeof id, "preset:%s", name_or_path);
-        return hw_load_text(text, len, file, id, HW_LOAD_NO_FILES, hw, d);
+        return hw_load_text(text, len, file, id, HW_LOAD_NO_FILES | HW_LOAD_PRESET, hw, d);
     }
     struct stat sb;
     if (stat(name_or_path, &sb) != 0 && errno == ENOENT && !strchr(name_or_path, '/') &&

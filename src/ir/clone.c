@@ -249,10 +249,12 @@ enum nnperf_status ir_clone_graph(struct arena *ar, const struct ir_graph *g, st
 
 /* ---- a copy of one graph's own records (ir_copy_graph) ---- */
 
-/* the copy of v when it is one of g's values (ix: each one's position), else v itself (a value of an outer scope) */
-static struct ir_value *copy_of(const struct ptrmap *ix, struct ir_value *copies, struct ir_value *v)
+/* the copy of v when it is one of g's values, else v itself (a value of an outer scope); ix: the values' positions
+ * when g is not numbered (its slots NULL when it is: ir_value_pos finds them) */
+static struct ir_value *copy_of(const struct ir_graph *g, const struct ptrmap *ix, struct ir_value *copies,
+                                struct ir_value *v)
 {
-    int i = v ? pm_get(ix, v) : -1;
+    int i = !v ? -1 : ix->slot ? pm_get(ix, v) : ir_value_pos(g, v);
     return i >= 0 ? &copies[i] : v;
 }
 
@@ -265,12 +267,15 @@ enum nnperf_status ir_copy_graph(struct arena *ar, const struct ir_graph *g, str
     struct ir_node *nodes = ar_calloc(ar, (size_t)(nn ? nn : 1), sizeof *nodes);
     struct ir_value **va = ar_calloc(ar, (size_t)(nv ? nv : 1), sizeof *va);
     struct ir_node **na = ar_calloc(ar, (size_t)(nn ? nn : 1), sizeof *na);
-    struct ptrmap ix;
-    int ok = pm_init(&ix, (size_t)nv) && c && vals && nodes && va && na;
+    struct ptrmap ix = {0};
+    int ok = c && vals && nodes && va && na, numbered = 1;
     for (int i = 0; ok && i < nv; i++) {
         vals[i] = *g->values[i];
         va[i] = &vals[i];
-        int *at = pm_put(&ix, g->values[i]);
+        numbered &= ir_value_pos(g, g->values[i]) == i;
+    }
+    for (int i = 0; ok && !numbered && i < nv; i++) {
+        int *at = ix.slot || pm_init(&ix, (size_t)nv) ? pm_put(&ix, g->values[i]) : NULL;
         if ((ok = at != NULL)) *at = i;
     }
     if (!ok) {
@@ -288,8 +293,8 @@ enum nnperf_status ir_copy_graph(struct arena *ar, const struct ir_graph *g, str
             st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
             break;
         }
-        for (int i = 0; i < nd->n_in; i++) in[i] = copy_of(&ix, vals, nd->in[i]);
-        for (int i = 0; i < nd->n_out; i++) in[nd->n_in + i] = copy_of(&ix, vals, nd->out[i]);
+        for (int i = 0; i < nd->n_in; i++) in[i] = copy_of(g, &ix, vals, nd->in[i]);
+        for (int i = 0; i < nd->n_out; i++) in[nd->n_in + i] = copy_of(g, &ix, vals, nd->out[i]);
         nd->in = in;
         nd->out = in + nd->n_in;
     }
@@ -307,7 +312,7 @@ enum nnperf_status ir_copy_graph(struct arena *ar, const struct ir_graph *g, str
             st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
             break;
         }
-        for (int i = 0; i < counts[l]; i++) a[i] = copy_of(&ix, vals, (*lists[l])[i]);
+        for (int i = 0; i < counts[l]; i++) a[i] = copy_of(g, &ix, vals, (*lists[l])[i]);
         *lists[l] = a;
     }
     pm_free(&ix);

@@ -339,6 +339,13 @@ void ir_format_shape(struct strbuf *sb, const struct ir_value *v, const char *se
 /* Numbers the graphs, values and nodes of g's tree (ids 0.. of each kind, in the order ir_clone_graph copies them).
  * The loader calls it once the graph is complete; a graph built by hand must call it before being cloned. */
 void ir_number_graph(struct ir_graph *g);
+/* The position of v among g's own values, from its id (a graph's values are numbered consecutively, and a copy of
+ * the graph keeps them), checked against g->values; -1 for a value of an outer scope, or of a graph not numbered. */
+static inline int ir_value_pos(const struct ir_graph *g, const struct ir_value *v)
+{
+    int i = g->n_values ? v->id - g->values[0]->id : -1;
+    return i >= 0 && i < g->n_values && g->values[i] == v ? i : -1;
+}
 /* Copies into ar every graph, value and node of g's tree (subgraphs included, with their name tables), with all
  * pointers between them redirected to the copies; names, declared dims, initializer data and plain attribute
  * payloads stay shared with g, which is never written. Inference runs on the copy, so any number of analyses of one

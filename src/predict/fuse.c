@@ -8,10 +8,19 @@
 
 #include "predict.h"
 
+/* v's number in the index: its position among the graph's values, else n_values + its number in x->other (-1: none) */
+static int cons_num(const struct pr_cons_ix *x, const struct ir_value *v)
+{
+    int i = ir_value_pos(x->g, v);
+    if (i >= 0) return i;
+    int j = pm_get(&x->other, v);
+    return j < 0 ? -1 : x->g->n_values + j;
+}
+
 int pr_cons_find(const struct pr_cons_ix *x, const struct ir_value *v)
 {
-    int g = v ? pm_get(&x->at, v) : -1;
-    return g < 0 ? -1 : x->first[g];
+    int i = v ? cons_num(x, v) : -1;
+    return i >= 0 && x->first[i] < x->n && x->c[x->first[i]].v == v ? x->first[i] : -1;
 }
 
 /* the single consumer node of v, or -1 (none, several, or a graph output) */
@@ -26,36 +35,42 @@ static int single_consumer(const struct pr_cons_ix *x, const struct ir_value *v)
     return node;
 }
 
-/* A counting sort: the values read are numbered as first met (num[j]: the j-th input's), each number's entries
- * counted, their ends summed, and the entries placed from the last input back, so each value's readers end up in
- * node order. */
+/* A counting sort: each input's value numbered (num[j]: the j-th input's), each number's entries counted, their
+ * ends summed, and the entries placed from the last input back, so each value's readers end up in node order. */
 int pr_cons_build(const struct ir_graph *g, struct pr_cons_ix *x)
 {
     int n = 0;
     for (int k = 0; k < g->n_nodes; k++) n += g->nodes[k]->n_in;
+    size_t nums = (size_t)g->n_values + (size_t)n + 1; /* every value of g, and each input of another */
     x->n = 0;
+    x->g = g;
+    memset(&x->other, 0, sizeof x->other);
     x->c = malloc((size_t)(n ? n : 1) * sizeof *x->c);
-    x->first = calloc((size_t)(n ? n : 1), sizeof *x->first);
+    x->first = calloc(nums, sizeof *x->first);
     int *num = malloc((size_t)(n ? n : 1) * sizeof *num);
-    int nv = 0, ok = pm_init(&x->at, (size_t)g->n_values) && x->c && x->first && num;
+    int n_other = 0, ok = x->c && x->first && num;
     for (int k = 0; ok && k < g->n_nodes; k++)
         for (int i = 0; i < g->nodes[k]->n_in; i++) {
             const struct ir_value *v = g->nodes[k]->in[i];
             if (!v) continue;
-            int *at = pm_put(&x->at, v);
-            if (!at) {
-                ok = 0;
-                break;
+            int at = ir_value_pos(g, v);
+            if (at < 0) {
+                int *o = x->other.slot || pm_init(&x->other, 16) ? pm_put(&x->other, v) : NULL;
+                if (!o) {
+                    ok = 0;
+                    break;
+                }
+                if (*o < 0) *o = n_other++;
+                at = g->n_values + *o;
             }
-            if (*at < 0) *at = nv++;
-            x->first[*at]++;
-            num[x->n++] = *at;
+            x->first[at]++;
+            num[x->n++] = at;
         }
     if (!ok) {
         free(num);
         return 0;
     }
-    for (int j = 1; j < nv; j++) x->first[j] += x->first[j - 1];
+    for (int j = 1; j < g->n_values + n_other; j++) x->first[j] += x->first[j - 1];
     for (int k = g->n_nodes - 1, j = x->n; k >= 0; k--)
         for (int i = g->nodes[k]->n_in - 1; i >= 0; i--) {
             const struct ir_value *v = g->nodes[k]->in[i];
@@ -69,7 +84,7 @@ void pr_cons_free(struct pr_cons_ix *x)
 {
     free(x->c);
     free(x->first);
-    pm_free(&x->at);
+    pm_free(&x->other);
     x->c = NULL;
     x->first = NULL;
 }

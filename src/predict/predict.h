@@ -273,9 +273,9 @@ const struct pr_value_in *pr_value(const struct nnperf_prediction *p, const stru
 
 /* ---- helpers ---- */
 /* The consumers of every value of the top graph: one (value, node index) pair per input slot, grouped by value,
- * each value's readers in node order (fuse.c; built in linear time: a map from the value to its first entry).
- * pr_cons_build returns 0 when out of memory; the caller calls pr_cons_free either way. pr_cons_find: the first
- * entry of v, or -1; PR_CONS_EACH walks v's entries. */
+ * each value's readers in node order (fuse.c; built in linear time, a counting sort on the values' positions,
+ * ir_value_pos). pr_cons_build returns 0 when out of memory; the caller calls pr_cons_free either way. pr_cons_find:
+ * the first entry of v, or -1; PR_CONS_EACH walks v's entries. */
 struct pr_cons {
     const struct ir_value *v;
     int node;
@@ -283,8 +283,9 @@ struct pr_cons {
 struct pr_cons_ix {
     struct pr_cons *c;
     int n;
-    int *first;       /* by the number at gives a value: its first entry in c */
-    struct ptrmap at; /* value -> its number */
+    const struct ir_graph *g;
+    int *first; /* by value number (its position, else n_values + its number in other): first entry */
+    struct ptrmap other; /* values read without a position in g (an outer scope's) -> 0, 1, ... */
 };
 int pr_cons_build(const struct ir_graph *g, struct pr_cons_ix *x);
 void pr_cons_free(struct pr_cons_ix *x);

@@ -62,6 +62,13 @@ static void test_presets(void)
         CHECK(hw_validate(&hw, name, &d) == NNPERF_OK);
         CHECK(hw.description[0] && hw.source[0]);
         if (i > 0) CHECK(strcmp(hw_preset_name(i - 1), name) < 0); /* sorted */
+        /* a preset loads without the event pass (HW_LOAD_PRESET): its text passes it, to the same description */
+        size_t tlen = 0;
+        const char *text = hw_preset_yaml(name, &tlen);
+        struct hw_desc checked;
+        st = hw_load_text(text, tlen, "preset.yaml", NULL, HW_LOAD_NO_FILES, &checked, &d);
+        if (st != NNPERF_OK) fprintf(stderr, "preset %s through the event pass: %s\n", name, d.msg);
+        CHECK(st == NNPERF_OK && same_desc(&hw, &checked));
         /* round trip: load(write(x)) == x, and write is a fixed point */
         struct strbuf sb, sb2;
         sb_init(&sb, 1u << 20);
