@@ -198,7 +198,9 @@ enum nnperf_status hw_load_yaml(const char *text, size_t len, const char *file, 
 enum nnperf_status hw_load_file(const char *path, struct hw_desc *hw, struct diag *d);
 #define HW_MAX_BASE      8  /* base: chains at most this deep */
 #define HW_LOAD_NO_FILES 1u /* base: may name presets only (a preset's base; fuzzing) */
-#define HW_LOAD_PRESET   2u /* the text is a built-in preset: no event pass (test_hw runs it on every preset) */
+/* the text is a built-in preset, the program's own: neither the event pass that guards against hostile YAML nor
+ * hw_validate runs (test_hw runs both on every preset) */
+#define HW_LOAD_PRESET 2u
 /* hw_load_yaml with the description's identity for cycles of base: (a real path, "preset:NAME", or NULL) and
  * HW_LOAD_ flags. A base: file is read relative to the folder of 'file'. */
 enum nnperf_status hw_load_text(const char *text, size_t len, const char *file, const char *id,

@@ -716,7 +716,6 @@ static enum nnperf_status load_doc(const char *text, size_t len, const char *fil
         for (const char *q = text; q < nul; q++) line += *q == '\n';
         return diag_set(d, NNPERF_E_INVALID, "%s:%lu: the file contains a nul byte", file, line);
     }
-    /* the event pass guards against hostile text; a built-in preset is the program's own (checked by test_hw) */
     enum nnperf_status st = flags & HW_LOAD_PRESET ? NNPERF_OK : prescan(text, len, file, d);
     if (st != NNPERF_OK) return st;
 
@@ -785,12 +784,12 @@ enum nnperf_status hw_load_text(const char *text, size_t len, const char *file, 
                                 unsigned flags, struct hw_desc *hw, struct diag *d)
 {
     if (!file) file = "<platform>";
-    hw_init(hw);
     struct chain *ch = calloc(1, sizeof *ch);
-    if (!ch) return diag_set(d, NNPERF_E_NOMEM, "%s: out of memory", file);
-    enum nnperf_status st = load_doc(text, len, file, id, flags, hw, ch, d);
+    enum nnperf_status st =
+        ch ? load_doc(text, len, file, id, flags, hw, ch, d) /* from hw_init or its base */
+           : diag_set(d, NNPERF_E_NOMEM, "%s: out of memory", file);
     free(ch);
-    if (st == NNPERF_OK) st = hw_validate(hw, file, d);
+    if (st == NNPERF_OK && !(flags & HW_LOAD_PRESET)) st = hw_validate(hw, file, d);
     if (st != NNPERF_OK) hw_init(hw); /* no half-filled description on error */
     return st;
 }
