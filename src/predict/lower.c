@@ -1,6 +1,7 @@
 /* lower.c - stage 0, lowering: the analysed graph rewritten into what a deployment compiler executes, before fusion
- * groups it into layers. An ordered table of rules (lower_rules[]); each row names the nodes it rewrites (a cheap
- * test, so a graph none of them touches is not even copied) and the function that rewrites them. The rules work on
+ * groups it into layers. An ordered table of rules (lower_rules[]); each row names the operators it may rewrite (a
+ * gate, asked once per operator), the nodes it rewrites (a cheap test, so a graph none of them touches is not even
+ * copied) and the function that rewrites them. The rules work on
  * the prediction's own copy of the top graph (ir_copy_graph into the prediction's arena: node indices stay those of
  * the analysis, so what-ifs and node_in keep their meaning) and on p->node_in; the model and the analysis are never
  * written. What a rule may do (docs/design.md section 7, "Adding a lowering rule"):
@@ -119,11 +120,21 @@ static const struct {
     {OPID_MS_Q_LINEAR_ADD, OPID_ADD, {0, 3, -1}, 0},
 };
 
-static int qop_row(const struct ir_node *nd)
+static int qop_row_of(int op)
 {
     for (size_t i = 0; i < sizeof qop_rows / sizeof qop_rows[0]; i++)
-        if (nd->op == qop_rows[i].from) return (int)i;
+        if (op == qop_rows[i].from) return (int)i;
     return -1;
+}
+
+static int qop_row(const struct ir_node *nd)
+{
+    return qop_row_of(nd->op);
+}
+
+static int gate_qoperator(int op)
+{
+    return qop_row_of(op) >= 0;
 }
 
 static int wants_qoperator(const struct ir_node *nd)
@@ -194,10 +205,14 @@ static enum nnperf_status run_qoperator(struct lower *x)
 
 /* ---- rule: QDQ ---- */
 
+static int gate_qdq(int op)
+{
+    return op == OPID_QUANTIZE_LINEAR || op == OPID_DEQUANTIZE_LINEAR || op == OPID_DYNAMIC_QUANTIZE_LINEAR;
+}
+
 static int is_qdq(const struct ir_node *nd)
 {
-    return nd->op == OPID_QUANTIZE_LINEAR || nd->op == OPID_DEQUANTIZE_LINEAR ||
-           nd->op == OPID_DYNAMIC_QUANTIZE_LINEAR;
+    return gate_qdq(nd->op);
 }
 
 static int wants_qdq(const struct ir_node *nd)
@@ -309,6 +324,8 @@ static enum nnperf_status run_qdq(struct lower *x)
 
 struct lower_rule {
     const char *name;
+    int (*gate)(
+        int op); /* a registry operator whose nodes the rule may rewrite (every node it wants passes) */
     int (*wants)(
         const struct ir_node *nd); /* a node the rule rewrites (decides whether the graph is copied) */
     enum nnperf_status (*run)(struct lower *x);
@@ -326,6 +343,11 @@ static int dropout_copies(const struct ir_node *nd)
 /* no_op: Identity, and Dropout at inference (opset 7 on, training_mode absent or false or ratio 0, its mask unread), copy their
  * input: a compiler aliases the tensor, no kernel runs (ONNX Dropout: "If training_mode is false, the output is
  * the same as the input"). */
+static int gate_no_op(int op)
+{
+    return op == OPID_IDENTITY || op == OPID_DROPOUT;
+}
+
 static int wants_no_op(const struct ir_node *nd)
 {
     if (nd->n_in < 1 || !nd->in[0] || nd->n_out < 1 || !is_act(nd->out[0])) return 0;
@@ -342,14 +364,15 @@ static enum nnperf_status run_no_op(struct lower *x)
 }
 
 static const struct lower_rule lower_rules[] = {
-    {"no_op", wants_no_op, run_no_op},
-    {"qoperator", wants_qoperator, run_qoperator},
-    {"qdq", wants_qdq, run_qdq},
-    {"kv_append", pr_wants_kv_append, pr_run_kv_append},
-    {"repeat_kv", pr_wants_repeat_kv, pr_run_repeat_kv},
-    {"attention_mask", pr_wants_attention_mask, pr_run_attention_mask},
-    {"moe_block", pr_wants_moe_block, pr_run_moe_block},
+    {"no_op", gate_no_op, wants_no_op, run_no_op},
+    {"qoperator", gate_qoperator, wants_qoperator, run_qoperator},
+    {"qdq", gate_qdq, wants_qdq, run_qdq},
+    {"kv_append", pr_gate_kv_append, pr_wants_kv_append, pr_run_kv_append},
+    {"repeat_kv", pr_gate_repeat_kv, pr_wants_repeat_kv, pr_run_repeat_kv},
+    {"attention_mask", pr_gate_attention_mask, pr_wants_attention_mask, pr_run_attention_mask},
+    {"moe_block", pr_gate_moe_block, pr_wants_moe_block, pr_run_moe_block},
 };
+_Static_assert(sizeof lower_rules / sizeof lower_rules[0] < 15, "pr_lower's masks hold 15 rules");
 
 /* ---- after the rules ---- */
 
@@ -453,10 +476,22 @@ enum nnperf_status pr_lower(struct nnperf_prediction *p)
 {
     const struct ir_graph *g = p->g;
     size_t nr = sizeof lower_rules / sizeof lower_rules[0];
-    unsigned need = 0; /* bit r: rule r wants a node */
-    for (size_t r = 0; r < nr; r++)
-        for (int k = 0; k < g->n_nodes && !(need & 1u << r); k++)
-            if (lower_rules[r].wants(g->nodes[k])) need |= 1u << r;
+    /* bit r of need: rule r wants a node; of may[op]: rule r's gate passes op (bit 15: asked), so a node is shown
+     * only to the rules that may want its operator (no rule wants an operator outside the registry) */
+    unsigned need = 0;
+    unsigned short may[OPID_COUNT] = {0};
+    for (int k = 0; k < g->n_nodes; k++) {
+        const struct ir_node *nd = g->nodes[k];
+        if (nd->op < 0 || nd->op >= OPID_COUNT) continue;
+        if (!may[nd->op]) {
+            may[nd->op] = 1u << 15;
+            for (size_t r = 0; r < nr; r++)
+                if (lower_rules[r].gate(nd->op)) may[nd->op] |= (unsigned short)(1u << r);
+        }
+        unsigned m = may[nd->op] & ~need & ((1u << nr) - 1);
+        for (size_t r = 0; m; r++, m >>= 1)
+            if ((m & 1u) && lower_rules[r].wants(nd)) need |= 1u << r;
+    }
     if (!need) return NNPERF_OK;
     struct ir_graph *copy;
     enum nnperf_status st = pr_node_work_own(p); /* the rules move and recount work */

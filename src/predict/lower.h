@@ -16,14 +16,18 @@ struct lower {
 void pr_lower_view(struct lower *x, int k);
 
 /* decoder rules (lower_decoder.c) */
+int pr_gate_kv_append(int op);
 int pr_wants_kv_append(const struct ir_node *nd);
 enum nnperf_status pr_run_kv_append(struct lower *x);
+int pr_gate_repeat_kv(int op);
 int pr_wants_repeat_kv(const struct ir_node *nd);
 enum nnperf_status pr_run_repeat_kv(struct lower *x);
+int pr_gate_attention_mask(int op);
 int pr_wants_attention_mask(const struct ir_node *nd);
 enum nnperf_status pr_run_attention_mask(struct lower *x);
 
 /* mixture of experts (lower_moe.c) */
+int pr_gate_moe_block(int op);
 int pr_wants_moe_block(const struct ir_node *nd);
 enum nnperf_status pr_run_moe_block(struct lower *x);
 

@@ -266,9 +266,14 @@ out:
 
 /* ---- the rules' entry points (lower_rules[] in lower.c) ---- */
 
+int pr_gate_kv_append(int op)
+{
+    return op == OPID_CONCAT;
+}
+
 int pr_wants_kv_append(const struct ir_node *nd)
 {
-    return nd->op == OPID_CONCAT && appended_slot(nd) >= 0;
+    return pr_gate_kv_append(nd->op) && appended_slot(nd) >= 0;
 }
 
 enum nnperf_status pr_run_kv_append(struct lower *x)
@@ -279,6 +284,11 @@ enum nnperf_status pr_run_kv_append(struct lower *x)
 }
 
 /* a broadcast that may repeat K/V over the head groups, or a cache append whose K a GEMM may read transposed */
+int pr_gate_repeat_kv(int op)
+{
+    return op == OPID_EXPAND || op == OPID_TILE || pr_gate_kv_append(op);
+}
+
 int pr_wants_repeat_kv(const struct ir_node *nd)
 {
     return nd->op == OPID_EXPAND || nd->op == OPID_TILE || pr_wants_kv_append(nd);
@@ -304,9 +314,14 @@ enum nnperf_status pr_run_repeat_kv(struct lower *x)
     return NNPERF_OK;
 }
 
+int pr_gate_attention_mask(int op)
+{
+    return op >= 0 && op_table[op].klass == OC_SOFTMAX;
+}
+
 int pr_wants_attention_mask(const struct ir_node *nd)
 {
-    return nd->op >= 0 && op_table[nd->op].klass == OC_SOFTMAX;
+    return pr_gate_attention_mask(nd->op);
 }
 
 enum nnperf_status pr_run_attention_mask(struct lower *x)

@@ -179,9 +179,14 @@ static enum nnperf_status lower_block(struct lower *x, const struct pr_cons_ix *
     return NNPERF_OK;
 }
 
+int pr_gate_moe_block(int op)
+{
+    return op == OPID_TOP_K;
+}
+
 int pr_wants_moe_block(const struct ir_node *nd)
 {
-    return nd->op == OPID_TOP_K;
+    return pr_gate_moe_block(nd->op);
 }
 
 enum nnperf_status pr_run_moe_block(struct lower *x)
