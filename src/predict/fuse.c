@@ -49,9 +49,10 @@ int pr_cons_build(const struct ir_graph *g, struct pr_cons_ix *x)
     x->first = calloc(nums, sizeof *x->first);
     int *num = malloc((size_t)(n ? n : 1) * sizeof *num);
     int n_other = 0, ok = x->c && x->first && num;
-    for (int k = 0; ok && k < g->n_nodes; k++)
-        for (int i = 0; i < g->nodes[k]->n_in; i++) {
-            const struct ir_value *v = g->nodes[k]->in[i];
+    for (int k = 0; ok && k < g->n_nodes; k++) {
+        struct ir_value *const *in = g->nodes[k]->in;
+        for (int i = 0, n_in = g->nodes[k]->n_in; i < n_in; i++) {
+            const struct ir_value *v = in[i];
             if (!v) continue;
             int at = ir_value_pos(g, v);
             if (at < 0) {
@@ -66,16 +67,17 @@ int pr_cons_build(const struct ir_graph *g, struct pr_cons_ix *x)
             x->first[at]++;
             num[x->n++] = at;
         }
+    }
     if (!ok) {
         free(num);
         return 0;
     }
     for (int j = 1; j < g->n_values + n_other; j++) x->first[j] += x->first[j - 1];
-    for (int k = g->n_nodes - 1, j = x->n; k >= 0; k--)
-        for (int i = g->nodes[k]->n_in - 1; i >= 0; i--) {
-            const struct ir_value *v = g->nodes[k]->in[i];
-            if (v) x->c[--x->first[num[--j]]] = (struct pr_cons){v, k};
-        }
+    for (int k = g->n_nodes - 1, j = x->n; k >= 0; k--) {
+        struct ir_value *const *in = g->nodes[k]->in;
+        for (int i = g->nodes[k]->n_in - 1; i >= 0; i--)
+            if (in[i]) x->c[--x->first[num[--j]]] = (struct pr_cons){in[i], k};
+    }
     free(num);
     return 1;
 }
