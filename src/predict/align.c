@@ -1,6 +1,7 @@
 /* align.c - stage 2: pads each layer's output shape by the platform's alignment rule for its operator class
  * (e.g. a BPU pads H to 8, W to 16, C to 32: docs/sources.md [S100-ADVICE]; the HBDK report's "aligned output
  * shape", [HBDK-REPORT]) and scales the layer's ops by aligned / original elements: the padding is computed too. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "predict.h"
@@ -19,30 +20,73 @@ static int64_t next_pow2(int64_t x)
     return r;
 }
 
+/* Layers' aligned dims, each distinct array stored once (most layers of a network share a few shapes: a long chain
+ * would otherwise hold one array per layer): the arrays go into buf (room for every layer's) and are looked up by a
+ * hash of their dims in a small table of the arrays seen last; then the part of buf used is copied to the arena. */
+#define PR_DIMS_SEEN 64
+struct dims_set {
+    int64_t *buf;
+    size_t used;
+    size_t at[PR_DIMS_SEEN]; /* 1 + offset in buf of an array with that hash, 0: none */
+    int rank[PR_DIMS_SEEN];
+};
+
+/* offset in s->buf of an array equal to d[0..rank) (added when none): PR_DIMS_PROBES slots from the hash's, the
+ * first empty one taking a new array (else the hash's own slot) */
+#define PR_DIMS_PROBES 4
+static size_t dims_offset(struct dims_set *s, const int64_t *d, int rank)
+{
+    uint64_t h = (uint64_t)rank;
+    for (int i = 0; i < rank; i++) {
+        h = (h ^ (uint64_t)d[i]) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+    }
+    size_t home = (size_t)(h >> 40) % PR_DIMS_SEEN, slot = home;
+    for (int k = 0; k < PR_DIMS_PROBES; k++) {
+        size_t i = (home + (size_t)k) % PR_DIMS_SEEN;
+        if (!s->at[i]) {
+            slot = i;
+            break;
+        }
+        if (s->rank[i] == rank && !memcmp(s->buf + s->at[i] - 1, d, (size_t)rank * sizeof *d))
+            return s->at[i] - 1;
+    }
+    size_t off = s->used;
+    memcpy(s->buf + off, d, (size_t)rank * sizeof *d);
+    s->used += (size_t)rank;
+    s->at[slot] = off + 1;
+    s->rank[slot] = rank;
+    return off;
+}
+
 enum nnperf_status pr_align(struct nnperf_prediction *p)
 {
-    /* the layers' aligned dims, one array for all (most outputs have 4 dims, not NNPERF_MAX_RANK) */
+    /* room for the layers' aligned dims, one array for all (most outputs have 4 dims, not NNPERF_MAX_RANK) */
     size_t total = 0;
     for (int l = 0; l < p->n_layers; l++) {
         const struct ir_value *v = p->layers[l].out;
         if (v && v->rank > 0 && v->rank <= NNPERF_MAX_RANK) total += (size_t)v->rank;
     }
-    int64_t *dims = ar_calloc(&p->ar, total ? total : 1, sizeof *dims);
-    if (!dims) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    struct dims_set set = {malloc((total ? total : 1) * sizeof *set.buf), 0, {0}, {0}};
+    size_t *off = malloc((size_t)(p->n_layers ? p->n_layers : 1) * sizeof *off);
+    if (!set.buf || !off) {
+        free(set.buf), free(off);
+        return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    }
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
         L->align_factor = 1.0;
+        L->aligned_dims = NULL;
+        off[l] = (size_t)-1; /* none */
         const struct ir_value *v = L->out;
-        int64_t n;
+        int64_t n, ad[NNPERF_MAX_RANK];
         if (!v || !ir_numel(v, &n) || v->rank > NNPERF_MAX_RANK) {
             L->mac_ops_aligned = L->mac_ops;
             L->vec_ops_aligned = L->vec_ops;
             continue;
         }
-        L->out_rank = v->rank;
-        L->aligned_dims = dims;
-        dims += v->rank;
-        for (int i = 0; i < v->rank; i++) L->aligned_dims[i] = v->dims[i].val;
+        L->out_rank = (signed char)v->rank; /* <= NNPERF_MAX_RANK */
+        for (int i = 0; i < v->rank; i++) ad[i] = v->dims[i].val;
         /* a what-if input: another channel count for this output (axis 1 of NCHW, else the last, as below);
          * its node's ops are already scaled by new/old, so the factor is over the new size */
         double chan_scale = 1.0;
@@ -50,8 +94,8 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
         int64_t nc = vi ? vi->channels : 0;
         if (nc > 0 && v->rank > 0) {
             int ax = v->rank == 4 ? 1 : v->rank - 1;
-            chan_scale = (double)nc / (double)L->aligned_dims[ax];
-            L->aligned_dims[ax] = nc;
+            chan_scale = (double)nc / (double)ad[ax];
+            ad[ax] = nc;
         }
         const struct hw_align *rule = NULL;
         const struct ir_node *pn = v->producer; /* a what-if may leave its layer unpadded */
@@ -60,7 +104,7 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
             for (int r = 0; r < p->hw->n_align && !rule; r++)
                 if (p->hw->align[r].class_mask & (1u << L->klass)) rule = &p->hw->align[r];
         if (rule && v->rank > 0) {
-            int64_t *d = L->aligned_dims;
+            int64_t *d = ad;
             if (rule->pow2) {
                 for (int i = 0; i < v->rank; i++) d[i] = next_pow2(d[i]);
             } else if (v->rank == 4) { /* N, C, H, W */
@@ -73,7 +117,8 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
             }
         }
         double an = 1.0;
-        for (int i = 0; i < v->rank; i++) an *= (double)L->aligned_dims[i];
+        for (int i = 0; i < v->rank; i++) an *= (double)ad[i];
+        off[l] = dims_offset(&set, ad, v->rank);
         L->align_factor = n > 0 ? an / ((double)n * chan_scale) : 1.0;
         if (L->align_factor < 1.0) L->align_factor = 1.0;
         L->mac_ops_aligned = L->mac_ops * L->align_factor;
@@ -81,5 +126,12 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
         int reduction = L->klass == OC_REDUCE || pr_global_pool(L->main);
         L->vec_ops_aligned = L->vec_ops * (reduction ? 1.0 : L->align_factor);
     }
-    return NNPERF_OK;
+    int64_t *dims = ar_calloc(&p->ar, set.used ? set.used : 1, sizeof *dims);
+    if (dims) {
+        if (set.used) memcpy(dims, set.buf, set.used * sizeof *dims);
+        for (int l = 0; l < p->n_layers; l++)
+            if (off[l] != (size_t)-1) p->layers[l].aligned_dims = dims + off[l];
+    }
+    free(set.buf), free(off);
+    return dims ? NNPERF_OK : diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
 }

@@ -150,10 +150,22 @@ struct lspan {
     int nodes[HW_MAX_PATTERN];
 };
 
+/* a span as pr_fuse keeps it until the layers are made: its nodes are pool[at .. at + len) (16 bytes a layer instead
+ * of a struct lspan's 44: a long chain's spans live while its layers are allocated) */
+struct lrec {
+    int last, len, at;
+};
+
 static int cmp_span(const void *a, const void *b)
 {
-    const struct lspan *x = a, *y = b;
+    const struct lrec *x = a, *y = b;
     return x->last - y->last;
+}
+
+static void keep_span(struct lrec *spans, int *ns, int *pool, int *npool, const struct lspan *sp)
+{
+    spans[(*ns)++] = (struct lrec){sp->last, sp->len, *npool};
+    for (int i = 0; i < sp->len; i++) pool[(*npool)++] = sp->nodes[i];
 }
 
 /* a forced fused layer (a what-if input) starting at node k */
@@ -210,7 +222,7 @@ static void layer_sums(struct nnperf_prediction *p, int l)
     /* the type it computes at: its main node's (a quantized graph's, lower.c), else the prediction's; a float layer
      * of a quantized graph on a platform without a float peak runs on the fallback unit, in fp32 */
     const struct pr_node_in *mi = &p->node_in[L->main->index];
-    L->dtype = mi->dtype >= 0 ? mi->dtype : p->dtype;
+    L->dtype = mi->dtype >= 0 ? mi->dtype : (signed char)p->dtype;
     if (mi->float_path) L->fallback = 1, L->dtype = HW_FP32;
     const struct ir_node *last = L->nodes[L->n_nodes - 1];
     L->out = last->n_out ? last->out[0] : NULL;
@@ -246,7 +258,7 @@ static void finish_layers(struct nnperf_prediction *p)
                     "accelerator",
                     L->name, L->main->op_type, p->hw->name);
             L->fallback = 0;
-            if (p->hw->peak_ops[L->dtype] <= 0) L->dtype = p->dtype;
+            if (p->hw->peak_ops[L->dtype] <= 0) L->dtype = (signed char)p->dtype;
         }
         if (L->fallback) p->fallback_layers++;
         if (!L->cost_known) p->unknown_layers++;
@@ -748,9 +760,10 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
     p->layer_of = ar_calloc(&p->ar, n1, sizeof *p->layer_of);
     p->op_ok = ar_alloc(&p->ar, OPID_COUNT);
     struct pr_cons_ix cx = {0};
-    struct lspan *spans = malloc(n1 * sizeof *spans);
-    if (!p->layer_of || !p->op_ok || !spans || !pr_cons_build(g, &cx)) {
-        pr_cons_free(&cx), free(spans);
+    struct lrec *spans = malloc(n1 * sizeof *spans);
+    int *pool = malloc(n1 * HW_MAX_PATTERN * sizeof *pool), npool = 0;
+    if (!p->layer_of || !p->op_ok || !spans || !pool || !pr_cons_build(g, &cx)) {
+        pr_cons_free(&cx), free(spans), free(pool);
         return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     }
     for (int k = 0; k < n; k++) p->layer_of[k] = -2; /* unassigned */
@@ -774,7 +787,7 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
         }
         struct lspan sp = {k, k, 1, {k}};
         if (forced_span(p, k, n, &sp)) {
-            spans[ns++] = sp;
+            keep_span(spans, &ns, pool, &npool, &sp);
             continue;
         }
         if (supported(p, nd)) {
@@ -818,13 +831,13 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
             }
         }
         p->layer_of[k] = -3;
-        spans[ns++] = sp;
+        keep_span(spans, &ns, pool, &npool, &sp);
     }
     pr_cons_free(&cx); /* before the layers are made: the peak of a long chain (bench/RESULTS.md) */
     qsort(spans, (size_t)ns, sizeof *spans, cmp_span);
     p->layers = ar_calloc(&p->ar, (size_t)(ns ? ns : 1), sizeof *p->layers);
     if (!p->layers) {
-        free(spans);
+        free(spans), free(pool);
         return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     }
     p->n_layers = ns;
@@ -833,15 +846,15 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
         L->n_nodes = spans[l].len;
         L->nodes = ar_calloc(&p->ar, (size_t)L->n_nodes, sizeof *L->nodes);
         if (!L->nodes) {
-            free(spans);
+            free(spans), free(pool);
             return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
         }
         for (int i = 0; i < L->n_nodes; i++) {
-            L->nodes[i] = g->nodes[spans[l].nodes[i]];
+            L->nodes[i] = g->nodes[pool[spans[l].at + i]];
             p->layer_of[L->nodes[i]->index] = l;
         }
     }
-    free(spans);
+    free(spans), free(pool);
     enum nnperf_status st = NNPERF_OK;
     if (hw->n_composite) st = fuse_composites(p);
     if (!st && hw->fuse_pointwise) st = fuse_pointwise(p);

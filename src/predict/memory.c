@@ -277,13 +277,16 @@ static int root(const struct nnperf_prediction *p, int t)
 
 /* ---- the planned model's working set ---- */
 
+/* how a tensor is on chip (plan.resident): not, whole, pinned by a what-if (occupying nothing), or as the line
+ * buffer of a depth-first group (two rows) */
+enum { PR_OFF_CHIP, PR_WHOLE, PR_PINNED, PR_LINES };
+
 struct plan {
     struct nnperf_prediction *p;
     char *resident, *in_ddr;
     int *heap,
         n_heap; /* spill candidates: residents by last use (largest first), then index (smallest first) */
     int *bucket_head, *bucket_next; /* residents by the layer after which they are freed */
-    double *foot;                   /* bytes each resident occupies */
     double used;
 };
 
@@ -327,16 +330,23 @@ static int heap_top(struct plan *s)
     return s->n_heap > 0 ? s->heap[0] : -1;
 }
 
-/* t stays on chip from layer on; pinned: never a spill victim, occupying foot bytes (a what-if pin: 0; a tensor
- * inside a depth-first group: its line buffer) */
-static void make_resident(struct plan *s, int t, int layer, int pinned, double foot)
+static double row_bytes(const struct pr_tensor *T);
+
+/* bytes a resident occupies */
+static double foot(const struct plan *s, int t)
+{
+    const struct pr_tensor *T = &s->p->tensors[t];
+    return s->resident[t] == PR_WHOLE ? T->bytes : s->resident[t] == PR_LINES ? 2 * row_bytes(T) : 0;
+}
+
+/* t stays on chip from layer on, as `how` says (PR_PINNED and PR_LINES are never spill victims) */
+static void make_resident(struct plan *s, int t, int layer, int how)
 {
     struct pr_tensor *T = &s->p->tensors[t];
-    s->resident[t] = (char)(pinned ? 2 : 1);
-    s->foot[t] = pinned ? foot : T->bytes;
+    s->resident[t] = (char)how;
     T->in_sram = 1;
-    s->used += s->foot[t];
-    if (!pinned) heap_push(s, t);
+    s->used += foot(s, t);
+    if (how == PR_WHOLE) heap_push(s, t);
     int at = T->last_use > layer ? T->last_use : layer;
     if (at >= s->p->n_layers) return; /* lives to the end of the run */
     s->bucket_next[t] = s->bucket_head[at];
@@ -622,11 +632,10 @@ static enum nnperf_status whole_alloc(struct whole *w)
                          0,
                          malloc(((size_t)p->n_layers + 1) * sizeof(int)),
                          malloc(ncap * sizeof(int)),
-                         calloc(ncap, sizeof(double)),
                          0};
     w->last_group = malloc(ncap * sizeof *w->last_group);
     if (!p->tensors || !w->s.resident || !w->s.in_ddr || !w->s.heap || !w->s.bucket_head ||
-        !w->s.bucket_next || !w->s.foot || !w->last_group)
+        !w->s.bucket_next || !w->last_group)
         return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     return NNPERF_OK;
 }
@@ -634,7 +643,7 @@ static enum nnperf_status whole_alloc(struct whole *w)
 static void whole_free(struct whole *w)
 {
     free(w->s.resident), free(w->s.in_ddr), free(w->s.heap), free(w->s.bucket_head);
-    free(w->s.bucket_next), free(w->s.foot), free(w->last_group);
+    free(w->s.bucket_next), free(w->last_group);
 }
 
 /* the batch's bytes of every tensor (unit bytes x graph executions per run, the alignment of its producer, a
@@ -765,12 +774,12 @@ static void place_output(struct whole *w, int l, int t)
     if (vi && vi->pinned) {
         /* a what-if: kept on chip beside the plan, as if its shortcut were short enough (its bytes do not count
          * against the SRAM: the upper bound of shortening it) */
-        make_resident(s, t, l, 1, 0);
+        make_resident(s, t, l, PR_PINNED);
         return;
     }
     if (w->tiled && inside_group(p, T, w->last_group)) {
         /* depth-first: only its line buffer is on chip at a time; it never leaves the chip */
-        make_resident(s, t, l, 1, 2 * row_bytes(T));
+        make_resident(s, t, l, PR_LINES);
         return;
     }
     if (T->bytes > sram) {
@@ -783,7 +792,7 @@ static void place_output(struct whole *w, int l, int t)
         int far = heap_top(s);
         if (far < 0 || p->tensors[far].last_use <= T->last_use) break;
         heap_pop(s);
-        s->resident[far] = 0;
+        s->resident[far] = PR_OFF_CHIP;
         s->used -= p->tensors[far].bytes;
         if (!s->in_ddr[far]) {
             L->spill_store_bytes += p->tensors[far].bytes;
@@ -793,7 +802,7 @@ static void place_output(struct whole *w, int l, int t)
         p->spilled_tensors++;
     }
     if (s->used + T->bytes <= sram) {
-        make_resident(s, t, l, 0, 0);
+        make_resident(s, t, l, PR_WHOLE);
     } else if (!s->in_ddr[t]) {
         L->store_bytes += T->bytes;
         s->in_ddr[t] = 1;
@@ -806,8 +815,8 @@ static void free_dead(struct whole *w, int l)
     struct plan *s = &w->s;
     for (int r = s->bucket_head[l]; r >= 0; r = s->bucket_next[r])
         if (s->resident[r]) {
-            s->used -= s->foot[r];
-            s->resident[r] = 0;
+            s->used -= foot(s, r);
+            s->resident[r] = PR_OFF_CHIP;
         }
     if (s->used < 0) s->used = 0;
 }

@@ -35,21 +35,21 @@ struct pr_node_work {
     double packed_bytes; /* weights read at their stored size, whatever the dtype: packed sub-byte codes */
 };
 
-/* Per node of the top graph (indexed by ir_node.index); its fields in bytes (one record per node: 8 bytes; its
- * work is pr_node_work's). */
+/* Per node of the top graph (indexed by ir_node.index): a class and a type in a byte each and one-bit flags (one
+ * record per node: 4 bytes; its work is pr_node_work's). */
 struct pr_node_in {
     signed char klass; /* operator class (enum op_class; a grouped conv is OC_CONV_GROUPED) */
     signed char dtype; /* enum hw_dtype it computes at (lower.c: the graph's quantized type); -1 = p->dtype */
-    unsigned char dropped;  /* folded away (a what-if): no work, no bytes, treated as a view */
-    unsigned char unpadded; /* the layer it is the last node of is not padded by the alignment (a what-if) */
-    unsigned char gone;     /* lowered away (lower.c): no layer; its consumers read its first input instead */
-    unsigned char
-        float_path; /* the graph leaves it float and the platform has no float peak: the fallback unit */
-    unsigned char recounted; /* lowering: its work was counted by a rule (an exported MoE block: lower_moe.c),
-                               * known even where the analysis could not count it */
-    unsigned char
-        kv_append; /* lowering (lower_decoder.c): a Concat appending new tokens to a KV cache input in
-                               * place (present = past + new): it neither reads the past nor stores it again */
+    unsigned dropped : 1;  /* folded away (a what-if): no work, no bytes, treated as a view */
+    unsigned unpadded : 1; /* the layer it is the last node of is not padded by the alignment (a what-if) */
+    unsigned gone : 1;     /* lowered away (lower.c): no layer; its consumers read its first input instead */
+    unsigned
+        float_path : 1; /* the graph leaves it float and the platform has no float peak: the fallback unit */
+    unsigned recounted : 1; /* lowering: its work was counted by a rule (an exported MoE block: lower_moe.c),
+                              * known even where the analysis could not count it */
+    unsigned
+        kv_append : 1; /* lowering (lower_decoder.c): a Concat appending new tokens to a KV cache input in
+                              * place (present = past + new): it neither reads the past nor stores it again */
 };
 _Static_assert(OC_COUNT <= 127 && HW_NDT <= 127, "pr_node_in keeps a class and a dtype in a byte each");
 
@@ -87,26 +87,27 @@ struct pr_layer {
     /* ---- made by lowering and fusion (the batch changes none of them: nnperf_predict_batch copies them) ---- */
     const char *name;
     struct ir_node **nodes; /* in execution order; nodes[0] names the layer, main is the costliest */
-    int n_nodes;
-    int attention; /* a fused attention kernel (MatMul -> Softmax -> MatMul): its class is OC_ATTENTION */
     const struct ir_node *main;
-    int klass;    /* operator class of the main node */
-    int dtype;    /* enum hw_dtype it computes at: its main node's (pr_node_in.dtype), else p->dtype */
-    int fallback; /* runs on the fallback unit */
-    int cost_known;
     const struct ir_value *out; /* the layer's (first) output */
     double params;              /* weight elements read */
     double packed_bytes;        /* weight bytes read at their stored size (packed codes) */
     double
         work_scale; /* > 0: its arithmetic scales by this (a causal fused attention skips the masked part) */
+    int n_nodes;
+    /* small fields in bytes (a long chain holds one record per two or three nodes) */
+    signed char klass; /* operator class of the main node */
+    signed char dtype; /* enum hw_dtype it computes at: its main node's (pr_node_in.dtype), else p->dtype */
+    unsigned char
+        attention; /* a fused attention kernel (MatMul -> Softmax -> MatMul): its class is OC_ATTENTION */
+    unsigned char fallback; /* runs on the fallback unit */
+    unsigned char cost_known;
     /* ---- made by the per-batch stages, from mac_ops on (zero before them) ---- */
     /* work per run (frames_per_run frames) */
     double mac_ops, vec_ops; /* effective: 2 x MACs, other FLOPs */
     double align_factor;     /* aligned / original output elements (>= 1) */
     double mac_ops_aligned, vec_ops_aligned;
-    int64_t *aligned_dims; /* [out_rank], in the prediction's arena (pr_align) */
-    int out_rank;
-    int group; /* tiled memory model: the depth-first group (layers on chip together) */
+    int64_t *
+        aligned_dims; /* [out_rank], in the prediction's arena (pr_align; layers with equal dims share one) */
     /* DDR traffic per run, bytes */
     double w_bytes, load_bytes, store_bytes, spill_store_bytes, spill_load_bytes, sram_bytes;
     double transfer_bytes, quant_elems; /* fallback boundary crossing */
@@ -115,8 +116,11 @@ struct pr_layer {
     /* times, seconds per run */
     double t_compute, t_memory, t_transfer, t_overhead, t_total;
     double start, end;
-    int bound;
+    int group; /* tiled memory model: the depth-first group (layers on chip together) */
+    signed char out_rank;
+    signed char bound; /* enum pr_bound */
 };
+_Static_assert(NNPERF_MAX_RANK <= 127, "pr_layer keeps its output rank in a byte");
 /* The size of the part of struct pr_layer that lowering and fusion make. */
 #define PR_LAYER_SHARED offsetof(struct pr_layer, mac_ops)
 
