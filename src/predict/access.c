@@ -39,7 +39,7 @@ void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_
     s->ops_per_frame = s->ops_per_run / b;
     double aligned = 0;
     for (int l = 0; l < p->n_layers; l++)
-        aligned += p->layers[l].mac_ops_aligned + p->layers[l].vec_ops_aligned;
+        aligned += pr_mac_aligned(&p->layers[l]) + pr_vec_aligned(&p->layers[l]);
     s->aligned_ops_per_frame = aligned / b;
     double ddr = p->w_bytes + p->load_bytes + p->store_bytes + p->spill_bytes;
     s->ddr_bytes_per_run = ddr;
@@ -107,7 +107,7 @@ void nnperf_prediction_layer(const struct nnperf_prediction *p, int i, struct nn
     li->nodes = L->n_nodes;
     li->fallback = L->fallback;
     li->ops = L->mac_ops + L->vec_ops;
-    li->aligned_ops = L->mac_ops_aligned + L->vec_ops_aligned;
+    li->aligned_ops = pr_mac_aligned(L) + pr_vec_aligned(L);
     li->weight_bytes = L->w_bytes;
     li->load_bytes = L->load_bytes;
     li->store_bytes = L->store_bytes;

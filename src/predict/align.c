@@ -80,11 +80,7 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
         off[l] = (size_t)-1; /* none */
         const struct ir_value *v = L->out;
         int64_t n, ad[NNPERF_MAX_RANK];
-        if (!v || !ir_numel(v, &n) || v->rank > NNPERF_MAX_RANK) {
-            L->mac_ops_aligned = L->mac_ops;
-            L->vec_ops_aligned = L->vec_ops;
-            continue;
-        }
+        if (!v || !ir_numel(v, &n) || v->rank > NNPERF_MAX_RANK) continue;
         L->out_rank = (signed char)v->rank; /* <= NNPERF_MAX_RANK */
         for (int i = 0; i < v->rank; i++) ad[i] = v->dims[i].val;
         /* a what-if input: another channel count for this output (axis 1 of NCHW, else the last, as below);
@@ -121,10 +117,6 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
         off[l] = dims_offset(&set, ad, v->rank);
         L->align_factor = n > 0 ? an / ((double)n * chan_scale) : 1.0;
         if (L->align_factor < 1.0) L->align_factor = 1.0;
-        L->mac_ops_aligned = L->mac_ops * L->align_factor;
-        /* a reduction (global pool, Reduce*) works per input element: padding its small output adds no work */
-        int reduction = L->klass == OC_REDUCE || pr_global_pool(L->main);
-        L->vec_ops_aligned = L->vec_ops * (reduction ? 1.0 : L->align_factor);
     }
     int64_t *dims = ar_calloc(&p->ar, set.used ? set.used : 1, sizeof *dims);
     if (dims) {
@@ -134,4 +126,16 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
     }
     free(set.buf), free(off);
     return dims ? NNPERF_OK : diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+}
+
+double pr_mac_aligned(const struct pr_layer *L)
+{
+    return L->mac_ops * L->align_factor;
+}
+
+double pr_vec_aligned(const struct pr_layer *L)
+{
+    /* a reduction (global pool, Reduce*) works per input element: padding its small output adds no work */
+    int reduction = L->klass == OC_REDUCE || pr_global_pool(L->main);
+    return L->vec_ops * (reduction ? 1.0 : L->align_factor);
 }

@@ -251,7 +251,7 @@ static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
         double eff = hw_eff(hw, L->klass);
         double rate = peak * eff;
         double vrate = hw->vector_ops > 0 ? hw->vector_ops : rate;
-        double mac = L->mac_ops_aligned, vec = L->vec_ops_aligned, ratio, xform;
+        double mac = pr_mac_aligned(L), vec = pr_vec_aligned(L), ratio, xform;
         if (winograd(p, L, &ratio, &xform)) {
             vec += mac / 2 * xform;
             mac *= ratio;
@@ -364,7 +364,7 @@ static double vector_work(const struct nnperf_prediction *p, const struct pr_lay
             continue;
         v += node_vector_ops(p, nd) * p->runs;
     }
-    double ratio = L->vec_ops > 0 ? L->vec_ops_aligned / L->vec_ops : L->align_factor;
+    double ratio = L->vec_ops > 0 ? pr_vec_aligned(L) / L->vec_ops : L->align_factor;
     return v * ratio;
 }
 
@@ -431,7 +431,7 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
     double peak = pr_peak_at(p, L->dtype) * hw_eff(hw, L->klass);
     double vrate = hw->vector_ops > 0 ? hw->vector_ops : peak;
     double t_mac = 0, t_strided = 0;
-    if (L->mac_ops_aligned > 0) {
+    if (pr_mac_aligned(L) > 0) {
         double red, chan, pix, sin;
         double util = 1;
         if (mac_geometry(L->main, hw->array.span_groups, &red, &chan, &pix, &sin)) {
@@ -448,7 +448,7 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
                 t_strided = sin * pr_elem_bytes_at(p, L->dtype, 0) * p->runs / hw->strided_in_bw;
         }
         L->util = util;
-        t_mac = safe_div(L->mac_ops_aligned, peak * util);
+        t_mac = safe_div(pr_mac_aligned(L), peak * util);
     }
     double t_vec = safe_div(vector_work(p, L), vrate);
     L->t_compute = (t_mac > t_vec ? t_mac : t_vec) + t_strided;
@@ -468,7 +468,7 @@ int pr_has_power(const struct hw_desc *hw)
 double pr_layer_energy(const struct nnperf_prediction *p, const struct pr_layer *L)
 {
     const struct hw_desc *hw = p->hw;
-    return (L->mac_ops_aligned + L->vec_ops_aligned) * hw->op_j[L->dtype] +
+    return (pr_mac_aligned(L) + pr_vec_aligned(L)) * hw->op_j[L->dtype] +
            (ddr_bytes_of(L) + L->link_bytes + L->transfer_bytes) * hw->ddr_j + L->sram_bytes * hw->sram_j;
 }
 

@@ -104,8 +104,9 @@ struct pr_layer {
     /* ---- made by the per-batch stages, from mac_ops on (zero before them) ---- */
     /* work per run (frames_per_run frames) */
     double mac_ops, vec_ops; /* effective: 2 x MACs, other FLOPs */
-    double align_factor;     /* aligned / original output elements (>= 1) */
-    double mac_ops_aligned, vec_ops_aligned;
+    double
+        align_factor; /* aligned / original output elements (>= 1); the aligned work is pr_mac_aligned's and
+                              * pr_vec_aligned's */
     int64_t *
         aligned_dims; /* [out_rank], in the prediction's arena (pr_align; layers with equal dims share one) */
     /* DDR traffic per run, bytes */
@@ -268,6 +269,9 @@ extern const int pr_n_compute_models;
 /* ---- inputs (whatif.c) ---- */
 /* Fills p->node_in / val_in / groups from the analysis and applies the what-if w (may be NULL). */
 enum nnperf_status pr_inputs(struct nnperf_prediction *p, const struct nnperf_whatif *w);
+/* a layer's work per run after the alignment padding (align.c): its MACs' and its other work's */
+double pr_mac_aligned(const struct pr_layer *L);
+double pr_vec_aligned(const struct pr_layer *L);
 /* node k's work and weights: p->node_work[k], or what the analysis counted */
 struct pr_node_work pr_node_work(const struct nnperf_prediction *p, int k);
 /* gives every node a p->node_work record (what the analysis counted), for a stage that changes them */

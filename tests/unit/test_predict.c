@@ -115,11 +115,11 @@ static void test_align(void)
         CHECK_EQ_U(L->aligned_dims[2], 64);
         CHECK_EQ_U(L->aligned_dims[3], 128);
         CHECK(NEAR(L->align_factor, 128.0 / 120.0));
-        CHECK(NEAR(L->mac_ops_aligned, L->mac_ops * 128.0 / 120.0));
+        CHECK(NEAR(pr_mac_aligned(L), L->mac_ops * 128.0 / 120.0));
         /* effective ops: 2 x (6*128*64*120 outputs x 16*3*3) */
         CHECK(NEAR(L->mac_ops, 2.0 * 6 * 128 * 64 * 120 * 16 * 9));
         /* compute time = aligned ops / peak */
-        CHECK(NEAR(L->t_compute, L->mac_ops_aligned / 1e12));
+        CHECK(NEAR(L->t_compute, pr_mac_aligned(L) / 1e12));
     }
     nnperf_prediction_free(p);
     nnperf_analysis_free(a);
@@ -1040,7 +1040,7 @@ static void test_power(void)
         double ops = 0, bytes = 0;
         for (int l = 0; l < p->n_layers; l++) {
             const struct pr_layer *L = &p->layers[l];
-            ops += L->mac_ops_aligned + L->vec_ops_aligned;
+            ops += pr_mac_aligned(L) + pr_vec_aligned(L);
             bytes += L->w_bytes + L->load_bytes + L->store_bytes + L->spill_load_bytes + L->spill_store_bytes;
         }
         double e = 2 * p->latency + ops * 1e-12 + bytes * 1e-10;
