@@ -761,7 +761,10 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
     p->op_ok = ar_alloc(&p->ar, OPID_COUNT);
     struct pr_cons_ix cx = {0};
     struct lrec *spans = malloc(n1 * sizeof *spans);
-    int *pool = malloc(n1 * HW_MAX_PATTERN * sizeof *pool), npool = 0;
+    /* each node is in one span at most, but a forced group may list one twice */
+    size_t pool_cap = n1;
+    for (int gi = 0; gi < p->n_groups; gi++) pool_cap += (size_t)(p->groups[gi].n > 0 ? p->groups[gi].n : 0);
+    int *pool = malloc(pool_cap * sizeof *pool), npool = 0;
     if (!p->layer_of || !p->op_ok || !spans || !pool || !pr_cons_build(g, &cx)) {
         pr_cons_free(&cx), free(spans), free(pool);
         return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
