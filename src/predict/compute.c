@@ -346,7 +346,7 @@ static double node_vector_ops(const struct nnperf_prediction *p, const struct ir
     int64_t n;
     if (k == OC_ACT && nd->n_out > 0 && ir_numel(nd->out[0], &n) && !p->node_in[nd->index].dropped)
         return (double)n;
-    return pr_node_work(p, nd->index).vec_ops;
+    return pr_node_vec(p, nd->index);
 }
 
 /* vector work of a layer, per run and aligned like the layer: in a layer led by a MAC node, the work of the other

@@ -234,9 +234,9 @@ enum nnperf_status pr_work(struct nnperf_prediction *p)
         struct pr_layer *L = &p->layers[l];
         L->mac_ops = L->vec_ops = 0;
         for (int i = 0; i < L->n_nodes; i++) {
-            struct pr_node_work wk = pr_node_work(p, L->nodes[i]->index);
-            L->mac_ops += wk.mac_ops * p->runs;
-            L->vec_ops += wk.vec_ops * p->runs;
+            int k = L->nodes[i]->index;
+            L->mac_ops += pr_node_mac(p, k) * p->runs;
+            L->vec_ops += pr_node_vec(p, k) * p->runs;
         }
         /* a causal fused attention skips the masked part */
         L->mac_ops *= L->work_scale > 0 ? L->work_scale : 1;

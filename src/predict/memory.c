@@ -465,7 +465,7 @@ static int is_kv(const struct ir_graph *g, const struct ir_value *v)
 /* ---- whole tensors in SRAM or DDR ("planned"; "tiled" adds depth-first groups) ---- */
 
 /* What a whole-tensor plan's tensors are, whatever the batch: the tensors (graph inputs, then each layer's outputs:
- * first_out[l] .. first_out[l + 1]) with their storage, producer, last use and element type, and the
+ * first_out[l] .. first_out[l + 1]) with their storage, producer, last use, element type and unit_bytes, and the
  * tensors each layer reads (reads[read_at[l]] .. reads[read_at[l + 1]]). Built once per prediction, or once for
  * all the predictions derived from one (nnperf_predict_batch), in that one's arena. */
 struct pr_plan_shape {
@@ -504,7 +504,7 @@ static int collect_tensors(const struct nnperf_prediction *p, struct pr_plan_sha
         const struct ir_value *v = g->inputs[i];
         if (v->flags & IR_V_INIT) continue;
         if (v->producer) f->by_layer = 0;
-        sh->tensors[nt] = (struct pr_tensor){v, nt, -1, -1, -1, 0, 0, 0};
+        sh->tensors[nt] = (struct pr_tensor){v, nt, -1, -1, -1, 0, 0, 0, 0};
         nt++;
     }
     hashed = nt;
@@ -519,7 +519,7 @@ static int collect_tensors(const struct nnperf_prediction *p, struct pr_plan_sha
                 const struct ir_value *v = nd->out[k];
                 if (!v || (!v->n_consumers && !(v->flags & IR_V_OUTPUT))) continue;
                 if (!placed || v->producer != nd) f->by_layer = 0;
-                sh->tensors[nt] = (struct pr_tensor){v, nt, l, -1, -1, 0, 0, 0};
+                sh->tensors[nt] = (struct pr_tensor){v, nt, l, -1, -1, 0, 0, 0, 0};
                 nt++;
             }
         }
@@ -544,7 +544,7 @@ static int shape_root(const struct pr_plan_shape *sh, int t)
     return t;
 }
 
-/* element types, views (a view layer's outputs share its input's storage: root) and last uses */
+/* element types, unit bytes, views (a view layer's outputs share its input's storage: root) and last uses */
 static void shape_tensors(const struct nnperf_prediction *p, struct pr_plan_shape *sh)
 {
     int nt = sh->nt;
@@ -556,6 +556,9 @@ static void shape_tensors(const struct nnperf_prediction *p, struct pr_plan_shap
     for (int t = 0; t < nt; t++) {
         struct pr_tensor *T = &sh->tensors[t];
         if (T->producer >= 0) T->dtype = (signed char)p->layers[T->producer].dtype;
+        double teb = p->kv_elem > 0 && is_kv(p->g, T->v) ? p->kv_elem : tensor_elem(p, T);
+        int64_t n;
+        T->unit_bytes = ir_numel(T->v, &n) ? (double)n * teb : 0;
         if (T->v->flags & IR_V_OUTPUT) T->last_use = p->n_layers;
     }
     for (int l = 0; l < p->n_layers; l++) {
@@ -654,10 +657,7 @@ static void size_tensors(struct whole *w)
     p->n_tensors = w->nt;
     for (int t = 0; t < w->nt; t++) {
         struct pr_tensor *T = &p->tensors[t];
-        /* one execution of the graph, then the batch */
-        double teb = p->kv_elem > 0 && is_kv(p->g, T->v) ? p->kv_elem : tensor_elem(p, T);
-        int64_t n;
-        T->bytes = (ir_numel(T->v, &n) ? (double)n * teb : 0) * p->runs;
+        T->bytes = T->unit_bytes * p->runs;
         if (T->producer >= 0 && p->layers[T->producer].out == T->v)
             T->bytes *= p->layers[T->producer].align_factor;
         const struct pr_value_in *vi = pr_value(p, T->v); /* a what-if's channel change */

@@ -81,6 +81,7 @@ struct pr_tensor {
     unsigned char in_sram; /* 1 when it lives on chip for its whole life */
     unsigned char spilled; /* 1 when stored to DDR and read back */
     double bytes;          /* per run, at the prediction dtype, after alignment */
+    double unit_bytes;     /* of one execution of the graph (before the batch, alignment and what-ifs) */
 };
 
 struct pr_layer {
@@ -274,6 +275,9 @@ double pr_mac_aligned(const struct pr_layer *L);
 double pr_vec_aligned(const struct pr_layer *L);
 /* node k's work and weights: p->node_work[k], or what the analysis counted */
 struct pr_node_work pr_node_work(const struct nnperf_prediction *p, int k);
+/* its mac_ops and vec_ops alone (the batch stages read them for every node of every batch) */
+double pr_node_mac(const struct nnperf_prediction *p, int k);
+double pr_node_vec(const struct nnperf_prediction *p, int k);
 /* gives every node a p->node_work record (what the analysis counted), for a stage that changes them */
 enum nnperf_status pr_node_work_own(struct nnperf_prediction *p);
 /* The what-if override of value v, or NULL. */

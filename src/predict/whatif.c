@@ -79,8 +79,9 @@ static struct pr_node_work counted_work(const struct ir_node *nd)
     const signed char *packed = nd->op == OPID_MS_MAT_MUL_N_BITS ? nbits_b
                                 : nd->op == OPID_MS_Q_MOE        ? qmoe_w
                                                                  : NULL;
+    if (!packed) return w;
     double share = nd->cost.params ? (double)nd->cost.params_read / (double)nd->cost.params : 1;
-    for (int i = 0; packed && packed[i] >= 0 && packed[i] < nd->n_in; i++) {
+    for (int i = 0; packed[i] >= 0 && packed[i] < nd->n_in; i++) {
         const struct ir_value *b = nd->in[packed[i]];
         int64_t nb;
         if (!b || !((b->flags & IR_V_INIT) || b->is_const == 1) || !ir_numel(b, &nb)) continue;
@@ -93,6 +94,17 @@ static struct pr_node_work counted_work(const struct ir_node *nd)
 struct pr_node_work pr_node_work(const struct nnperf_prediction *p, int k)
 {
     return p->node_work ? p->node_work[k] : counted_work(p->g->nodes[k]);
+}
+
+double pr_node_mac(const struct nnperf_prediction *p, int k)
+{
+    return p->node_work ? p->node_work[k].mac_ops : 2.0 * (double)p->g->nodes[k]->cost.macs;
+}
+
+double pr_node_vec(const struct nnperf_prediction *p, int k)
+{
+    const struct ir_cost *c = &p->g->nodes[k]->cost;
+    return p->node_work ? p->node_work[k].vec_ops : (double)(c->flops - 2 * c->macs);
 }
 
 enum nnperf_status pr_node_work_own(struct nnperf_prediction *p)
