@@ -626,10 +626,10 @@ enum nnperf_status hw_load_file(const char *path, struct hw_desc *hw, struct dia
 
 enum nnperf_status hw_resolve(const char *name_or_path, struct hw_desc *hw, struct diag *d)
 {
-    hw_init(hw);
-    if (!name_or_path || !*name_or_path) return diag_set(d, NNPERF_E_USAGE, "no platform given");
     size_t len;
     const char *text = hw_preset_yaml(name_or_path, &len);
+    if (!text) hw_init(hw); /* a preset's load starts from hw_init */
+    if (!name_or_path || !*name_or_path) return diag_set(d, NNPERF_E_USAGE, "no platform given");
     if (text) {
         char file[HW_MAX_NAME + 32], id[HW_MAX_NAME + 32];
         snprintf(file, sizeof file, "presets/%s.yaml", name_or_path);

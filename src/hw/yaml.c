@@ -61,10 +61,14 @@ static enum nnperf_status lerr(struct ld *c, enum nnperf_status st, unsigned lon
     return diag_set(c->d, st, "%s:%lu: %s", c->file, line, msg);
 }
 
+/* buf (of cap bytes) gets ".seg" (dot and buf not empty) or "seg", cut to fit as snprintf cuts it */
 static void append(char *buf, size_t cap, const char *seg, int dot)
 {
-    size_t old = strlen(buf);
-    snprintf(buf + old, cap - old, "%s%s", dot && old ? "." : "", seg);
+    size_t old = strlen(buf), n = strlen(seg);
+    if (dot && old && old + 1 < cap) buf[old++] = '.';
+    if (n > cap - old - 1) n = cap - old - 1;
+    memcpy(buf + old, seg, n);
+    buf[old + n] = 0;
 }
 
 /* Appends ".seg" (or "seg" at the top) to both paths; pop() with the returned mark. */
@@ -81,7 +85,8 @@ static struct mark push_idx(struct ld *c, size_t i)
 {
     struct mark m = {strlen(c->path), strlen(c->spath)};
     char b[32];
-    snprintf(b, sizeof b, "[%zu]", i);
+    size_t n = core_digits(b + 1, i);
+    b[0] = '[', b[n + 1] = ']', b[n + 2] = 0;
     append(c->path, sizeof c->path, b, 0);
     append(c->spath, sizeof c->spath, "[]", 0);
     return m;
@@ -234,13 +239,11 @@ static int read_value(struct ld *c, const struct hw_key *k, const yaml_node_t *v
 /* A mapping at the current table path: each key a row (or an entry of self's map), each value read into base. */
 static int read_map(struct ld *c, const yaml_node_t *n, const struct hw_key *self, char *base)
 {
-    char what[80];
-    if (self && self->map)
+    char what[80] = "a mapping"; /* for the message */
+    if (self && self->map && (n->type != YAML_MAPPING_NODE || is_null(n)))
         snprintf(what, sizeof what, "a mapping of %s to %s",
                  self->map == HW_MAP_DTYPE ? "dtype" : "operator class",
                  self->unit == HW_U_FRACTION ? "efficiency" : hw_unit_name(self->unit));
-    else
-        snprintf(what, sizeof what, "a mapping");
     if (!want(c, n, YAML_MAPPING_NODE, what)) return 0;
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
         yaml_node_t *kn = node(c, p->key);
@@ -250,8 +253,10 @@ static int read_map(struct ld *c, const yaml_node_t *n, const struct hw_key *sel
         }
         const char *s = text_of(c, kn);
         if (!s) return 0;
-        char seg[80];
-        snprintf(seg, sizeof seg, "%.64s%s", s, kn->data.scalar.length > 64 ? "..." : "");
+        char seg[80]; /* the key, its first 64 bytes and "..." when longer */
+        size_t sl = strnlen(s, 64);
+        memcpy(seg, s, sl);
+        memcpy(seg + sl, kn->data.scalar.length > 64 ? "..." : "", kn->data.scalar.length > 64 ? 4 : 1);
         struct mark m = push(c, seg);
         const struct hw_key *k = strpbrk(s, ".[]") ? NULL : hw_key_find(c->spath);
         int entry = -1;
@@ -784,7 +789,8 @@ enum nnperf_status hw_load_text(const char *text, size_t len, const char *file, 
                                 unsigned flags, struct hw_desc *hw, struct diag *d)
 {
     if (!file) file = "<platform>";
-    struct chain *ch = calloc(1, sizeof *ch);
+    struct chain *ch = malloc(sizeof *ch); /* its entries are written as the chain grows */
+    if (ch) ch->n = 0;
     enum nnperf_status st =
         ch ? load_doc(text, len, file, id, flags, hw, ch, d) /* from hw_init or its base */
            : diag_set(d, NNPERF_E_NOMEM, "%s: out of memory", file);
