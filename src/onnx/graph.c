@@ -79,7 +79,7 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
     }
     if (!nd->op_type || !nd->op_type[0])
         return diag_set(L->d, NNPERF_E_PARSE, "node '%s' has no op_type", nd->name);
-    if (!strcmp(nd->domain, "ai.onnx")) nd->domain = "";
+    if (nd->domain[0] && !strcmp(nd->domain, "ai.onnx")) nd->domain = "";
     /* an ai.onnx node binds to the model's ai.onnx opset, which must be imported (onnx.proto: ModelProto
      * opset_import, docs/sources.md [ONNX-PROTO]); nodes of a function body bind to the function's imports. Other
      * domains are not checked: ONNX Runtime's transformer optimizer writes com.microsoft nodes without importing

@@ -57,7 +57,8 @@ static enum nnperf_status check_opsets(struct ld *L)
 
 void ox_bind_op(struct ld *L, struct ir_node *nd)
 {
-    struct ox_op_memo *e = &L->op_memo[((uintptr_t)nd->op_type >> 3) % OX_OP_MEMO];
+    uint64_t h = (uint64_t)(uintptr_t)nd->op_type * 0x9e3779b97f4a7c15ull; /* the address's bits mixed */
+    struct ox_op_memo *e = &L->op_memo[(h >> 32) % OX_OP_MEMO];
     if (!e->op_type || (e->op_type != nd->op_type && strcmp(e->op_type, nd->op_type)) ||
         (e->domain != nd->domain && strcmp(e->domain, nd->domain)))
         *e = (struct ox_op_memo){nd->domain, nd->op_type, L->reg->find(nd->domain, nd->op_type),

@@ -124,7 +124,7 @@ struct pvec {
 };
 
 #define OX_SHARED  64
-#define OX_OP_MEMO 64
+#define OX_OP_MEMO 256
 struct ld {
     struct ir_model *m;
     struct arena *ar;
@@ -148,8 +148,8 @@ struct ld {
     } shared[OX_SHARED];
     int n_shared;
     unsigned char shared_at[OX_SHARED];
-    /* the last binding of an operator name seen (ox_bind_op), at op_type's address / 8 modulo OX_OP_MEMO: most
-     * models use a few dozen operators many times, each name one string (ox_str_shared) */
+    /* the last binding of an operator name seen (ox_bind_op), at a hash of op_type's address: most models use a
+     * few dozen operators many times, each name one string (ox_str_shared) */
     struct ox_op_memo {
         const char *domain, *op_type;
         int op, opset;
