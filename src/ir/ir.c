@@ -25,14 +25,14 @@ static uint32_t hash_bytes(const char *s, size_t n)
     return (uint32_t)h;
 }
 
-/* the slot of the name of n bytes at s (no NUL among them; hash h) in g's table: the value's slot, or the empty one
- * where it would go */
+/* the slot of the name of n bytes at s (hash h) in g's table: the value's slot, or the empty one where it would go
+ * (n bytes holding a NUL name no value) */
 static size_t vt_slot(const struct ir_graph *g, const char *s, size_t n, uint32_t h)
 {
     size_t mask = g->vt.cap - 1, i = h & mask;
     for (;;) {
         const struct ir_value *v = g->vt.slot[i];
-        if (!v || (g->vt.hash[i] == h && !strncmp(v->name, s, n) && !v->name[n])) return i;
+        if (!v || (g->vt.hash[i] == h && strnlen(v->name, n + 1) == n && !memcmp(v->name, s, n))) return i;
         i = (i + 1) & mask;
     }
 }
@@ -52,7 +52,7 @@ struct ir_value *ir_find(const struct ir_graph *g, const char *name)
 
 struct ir_value *ir_find_n(const struct ir_graph *g, const char *s, size_t n)
 {
-    return g->vt.cap && !memchr(s, 0, n) ? find_h(g, s, n, hash_bytes(s, n)) : NULL;
+    return g->vt.cap ? find_h(g, s, n, hash_bytes(s, n)) : NULL;
 }
 
 struct ir_value *ir_lookup(const struct ir_graph *g, const char *name)
