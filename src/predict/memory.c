@@ -21,33 +21,6 @@
 
 #include "predict.h"
 
-/* value -> tensor index: open addressing on the value's address (cap a power of two at least twice the entries;
- * an empty slot has v NULL); the first tensor of a value is the one found */
-struct vmap {
-    const struct ir_value *v;
-    int t;
-};
-
-static size_t vmap_slot(const struct ir_value *v, int cap)
-{
-    return (size_t)(((uint64_t)(uintptr_t)v * 0x9E3779B97F4A7C15ull) >> 32) & (size_t)(cap - 1);
-}
-
-static int lookup(const struct vmap *m, int cap, const struct ir_value *v)
-{
-    for (size_t i = vmap_slot(v, cap);; i = (i + 1) & (size_t)(cap - 1)) {
-        if (m[i].v == v) return m[i].t;
-        if (!m[i].v) return -1;
-    }
-}
-
-static void vmap_put(struct vmap *m, int cap, const struct ir_value *v, int t)
-{
-    size_t i = vmap_slot(v, cap);
-    while (m[i].v && m[i].v != v) i = (i + 1) & (size_t)(cap - 1);
-    if (!m[i].v) m[i] = (struct vmap){v, t};
-}
-
 /* The tensor of a value (tensor_of), without a hash of every tensor: a layer's output is looked for among the
  * outputs of its producer's layer (first_out, layer_of), a graph input in a hash (m) of the graph inputs and of the
  * outputs of layers with more than PR_FIND_SCAN of them. That needs every tensor's value to name, as its producer,
@@ -57,19 +30,19 @@ static void vmap_put(struct vmap *m, int cap, const struct ir_value *v, int t)
 struct tfind {
     const struct pr_tensor *tensors;
     const int *first_out;
-    struct vmap *m;
-    int cap, by_layer;
+    struct ptrmap m; /* value -> its first tensor */
+    int by_layer;
 };
 
 static int tensor_of(const struct nnperf_prediction *p, const struct tfind *f, const struct ir_value *v)
 {
     const struct ir_node *pn = v->producer;
-    if (!f->by_layer || !pn) return lookup(f->m, f->cap, v);
+    if (!f->by_layer || !pn) return pm_get(&f->m, v);
     if (pn->index < 0 || pn->index >= p->g->n_nodes || p->g->nodes[pn->index] != pn) return -1;
     int l = p->layer_of[pn->index];
     if (l < 0) return -1;
     int a = f->first_out[l], b = f->first_out[l + 1];
-    if (b - a > PR_FIND_SCAN) return lookup(f->m, f->cap, v);
+    if (b - a > PR_FIND_SCAN) return pm_get(&f->m, v);
     for (int t = a; t < b; t++)
         if (f->tensors[t].v == v) return t;
     return -1;
@@ -494,12 +467,12 @@ static const int *reads_of(const struct whole *w, int l, int *n)
 }
 
 /* tensors: graph inputs, then every layer output that leaves its layer, in layer order; f: their finder (its
- * hash malloc'd here: 0 when out of memory) */
+ * ptrmap made here: 0 when out of memory; pm_free it either way) */
 static int collect_tensors(const struct nnperf_prediction *p, struct pr_plan_shape *sh, struct tfind *f)
 {
     const struct ir_graph *g = p->g;
     int nt = 0, hashed = 0;
-    *f = (struct tfind){sh->tensors, sh->first_out, NULL, 16, p->layer_of != NULL};
+    *f = (struct tfind){sh->tensors, sh->first_out, {0}, p->layer_of != NULL};
     for (int i = 0; i < g->n_inputs; i++) {
         const struct ir_value *v = g->inputs[i];
         if (v->flags & IR_V_INIT) continue;
@@ -528,12 +501,13 @@ static int collect_tensors(const struct nnperf_prediction *p, struct pr_plan_sha
     sh->first_out[p->n_layers] = nt;
     sh->nt = nt;
     if (!f->by_layer) hashed = nt;
-    while (f->cap < 2 * hashed && f->cap < (1 << 30)) f->cap *= 2;
-    if (!(f->m = calloc((size_t)f->cap, sizeof *f->m))) return 0;
+    if (!pm_init(&f->m, (size_t)hashed)) return 0;
     for (int t = 0; t < nt; t++) {
         int l = sh->tensors[t].producer;
-        if (!f->by_layer || l < 0 || sh->first_out[l + 1] - sh->first_out[l] > PR_FIND_SCAN)
-            vmap_put(f->m, f->cap, sh->tensors[t].v, t);
+        if (f->by_layer && l >= 0 && sh->first_out[l + 1] - sh->first_out[l] <= PR_FIND_SCAN) continue;
+        int *at = pm_put(&f->m, sh->tensors[t].v);
+        if (!at) return 0;
+        if (*at < 0) *at = t; /* the first tensor of a value is the one found */
     }
     return 1;
 }
@@ -586,7 +560,7 @@ static struct pr_plan_shape *build_shape(struct nnperf_prediction *p, struct are
         for (int i = 0; i < p->layers[l].n_nodes; i++) cap += p->layers[l].nodes[i]->n_out;
     size_t ncap = (size_t)(cap ? cap : 1);
     struct pr_plan_shape *sh = ar_alloc(ar, sizeof *sh);
-    struct tfind f = {NULL, NULL, NULL, 0, 0};
+    struct tfind f = {NULL, NULL, {0}, 0};
     struct read_set rs = {malloc(ncap * sizeof(int)), calloc(ncap, sizeof(int)), (int)ncap, 0};
     if (sh) {
         sh->tensors = ar_calloc(ar, ncap, sizeof *sh->tensors);
@@ -608,7 +582,7 @@ static struct pr_plan_shape *build_shape(struct nnperf_prediction *p, struct are
         }
         if (ok) shape_tensors(p, sh);
     }
-    free(f.m), free(rs.out), free(rs.seen);
+    pm_free(&f.m), free(rs.out), free(rs.seen);
     return ok ? sh : NULL;
 }
 
