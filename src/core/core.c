@@ -735,7 +735,7 @@ int core_json_copy(char *o, const char *p, size_t n)
     }
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)p[i];
-        if (c < 0x20 || c == '"' || c == '\\') return 0;
+        if (json_esc[c]) return 0;
         o[i] = (char)c;
     }
     return 1;
