@@ -16,7 +16,13 @@ Decoder: a Llama-3.1-8B-shaped decoder written here (32 layers, hidden 4096, 32 
 batches (prompt P, generate G tokens, batch B: end-to-end time, output tokens/s = B x G / time), eager; and the
 same static batch as the prefill plus G - 1 decode steps each replayed as a CUDA graph (no host launch cost).
 
-usage: python3 bench/gpu/measure_torch.py OUTDIR [--quick]   (--quick: tiny sizes on the CPU, to test the script)
+Second run (bench/gpu/README.md, "Second run"): `--cnns a,b,...` measures those torchvision networks instead of the
+list below, `--llms cfg,...` decoders shaped by those configs of tests/data/llm/configs/ (the Llama-shaped code below
+with each config's layers, widths, heads and vocabulary) instead of Llama-3.1-8B, and `--no-eager-e2e` leaves out the
+eager end-to-end generation (a reference number, not a row; it takes most of a decoder's time).
+
+usage: python3 bench/gpu/measure_torch.py OUTDIR [--quick] [--cnns LIST] [--llms LIST] [--no-eager-e2e]
+       (--quick: tiny sizes on the CPU, to test the script)
 """
 import json
 import os
@@ -29,7 +35,16 @@ import torch.nn.functional as F
 import torchvision
 
 QUICK = "--quick" in sys.argv
+NO_EAGER_E2E = "--no-eager-e2e" in sys.argv
 OUT = sys.argv[1]
+
+
+def opt(name):
+    """the value after --name, split at commas; None when absent"""
+    return sys.argv[sys.argv.index(name) + 1].split(",") if name in sys.argv else None
+
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 DEV = "cpu" if QUICK else "cuda"
 DT = torch.float32 if QUICK else torch.float16
 CNNS = [("resnet50", 224), ("resnet18", 224), ("resnet101", 224), ("mobilenet_v2", 224),
@@ -39,6 +54,8 @@ CNNS = [("resnet50", 224), ("resnet18", 224), ("resnet101", 224), ("mobilenet_v2
 BATCHES = [1, 16, 128]
 if QUICK:
     CNNS, BATCHES = [("resnet18", 64), ("mobilenet_v2", 64)], [1, 2]
+if opt("--cnns") is not None:
+    CNNS = [(n, 299 if n == "inception_v3" else (64 if QUICK else 224)) for n in opt("--cnns") if n]
 
 
 def sync():
@@ -120,6 +137,14 @@ if QUICK:
     CFG = dict(layers=2, hidden=256, heads=4, kv_heads=2, head_dim=64, ffn=512, vocab=1000)
 
 
+def cfg_of(name):
+    """the decoder's shape from tests/data/llm/configs/NAME.json (Hugging Face config keys)"""
+    d = json.load(open(os.path.join(ROOT, "tests", "data", "llm", "configs", name + ".json")))
+    h, q = d["hidden_size"], d["num_attention_heads"]
+    return dict(layers=d["num_hidden_layers"], hidden=h, heads=q, kv_heads=d.get("num_key_value_heads", q),
+                head_dim=d.get("head_dim") or h // q, ffn=d["intermediate_size"], vocab=d["vocab_size"])
+
+
 def attention(q, k, v, causal):
     if hasattr(F, "scaled_dot_product_attention"):
         return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
@@ -190,7 +215,9 @@ class Decoder:
         return nxt
 
 
-def llm_rows(log):
+def llm_rows(log, cfg=None, name="llama-3.1-8b"):
+    global CFG
+    CFG = cfg or CFG
     rows = []
     prompts = [128, 512, 2048] if not QUICK else [16]
     static = [(1, 128, 128), (8, 128, 128), (32, 128, 128), (64, 128, 128), (1, 2048, 128), (16, 2048, 128)]
@@ -201,11 +228,11 @@ def llm_rows(log):
         for p in prompts:
             tok = torch.randint(0, CFG["vocab"], (1, p), device=DEV)
             t, _ = timed(lambda: d.forward(tok, 0), min_s=0.2)
-            row = {"kind": "first_token", "batch": 1, "prompt": p, "ms": t * 1e3}
+            row = {"kind": "first_token", "model": name, "batch": 1, "prompt": p, "ms": t * 1e3}
             rows.append(row)
             log(json.dumps(row))
         for b, p, g in static:
-            t, _ = timed(lambda: d.generate(b, p, g), min_s=0.0, trials=3)
+            t = float("nan") if NO_EAGER_E2E else timed(lambda: d.generate(b, p, g), min_s=0.0, trials=3)[0]
             # the same run without the host's launch cost: the prefill of the batch, then each decode step as a
             # CUDA graph of one step at the middle context P + G/2 (attention's cost is linear in the context)
             tok = torch.randint(0, CFG["vocab"], (b, p), device=DEV)
@@ -214,7 +241,7 @@ def llm_rows(log):
             mid = p + g // 2
             step, _ = timed(graph_of(lambda: d.forward(one, mid), warm=2), min_s=0.1, trials=5)
             e2e = pre + (g - 1) * step
-            row = {"kind": "static", "batch": b, "prompt": p, "generate": g, "ms": t * 1e3,
+            row = {"kind": "static", "model": name, "batch": b, "prompt": p, "generate": g, "ms": t * 1e3,
                    "out_tok_s": b * g / t, "prefill_ms": pre * 1e3, "graph_step_ms": step * 1e3,
                    "graph_e2e_ms": e2e * 1e3, "graph_out_tok_s": b * g / e2e}
             rows.append(row)
@@ -243,7 +270,15 @@ def main():
     res["cnn"] = cnn_rows(log)
     log(f"cnn done in {time.time() - t0:.0f} s")
     json.dump(res, open(os.path.join(OUT, "measure.json"), "w"), indent=1)
-    res["llm"] = llm_rows(log)
+    res["llm"] = []
+    for name in opt("--llms") or ["llama-3.1-8b"]:
+        if not name:
+            continue
+        res["llm"] += llm_rows(log, cfg_of(name) if opt("--llms") and not QUICK else None, name)
+        log(f"{name} done in {time.time() - t0:.0f} s")
+        json.dump(res, open(os.path.join(OUT, "measure.json"), "w"), indent=1)
+        if DEV == "cuda":
+            torch.cuda.empty_cache()
     log(f"all done in {time.time() - t0:.0f} s")
     json.dump(res, open(os.path.join(OUT, "measure.json"), "w"), indent=1)
 
