@@ -24,8 +24,8 @@ def main():
     a = ap.parse_args()
     with open(os.path.join(ROOT, "bench", "llm", "measured_h100.csv")) as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-    print("| quantity | batch | prompt / generate | measured | eager | predicted | error |")
-    print("|---|---:|---|---:|---:|---:|---:|")
+    print("| model | quantity | batch | prompt / generate | measured | eager | predicted | error |")
+    print("|---|---|---:|---|---:|---:|---:|---:|")
     errs = []
     for r in rows:
         cmd = [a.nnperf, "llm", "--config", os.path.join(ROOT, "tests", "data", "llm", "configs", r["model"] + ".json"),
@@ -38,8 +38,8 @@ def main():
         q = s["ttft_ms"] if r["quantity"] == "ttft_ms" else s["batch"] * s["generate"] / (s["e2e_ms"] / 1e3)
         e = q / float(r["value"]) - 1
         errs.append(abs(e))
-        print(f"| {r['quantity']} | {r['batch']} | {r['prompt']} / {r['generate']} | {float(r['value']):.4g} | "
-              f"{float(r['eager_value']):.4g} | {q:.4g} | {100 * e:+.1f}% |")
+        print(f"| {r['model']} | {r['quantity']} | {r['batch']} | {r['prompt']} / {r['generate']} | {float(r['value']):.4g} | "
+              f"{float(r['eager_value'] or 'nan'):.4g} | {q:.4g} | {100 * e:+.1f}% |")
     print(f"\ntest: {len(errs)} rows, median |error| {100 * statistics.median(errs):.1f}%, max {100 * max(errs):.1f}%")
 
 
