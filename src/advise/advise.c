@@ -289,8 +289,8 @@ void adv_check_fallback(struct adv_run *r)
                 for (int j = 0; j < K->n_nodes; j++) constant &= !r->from_input[K->nodes[j]->index];
                 n++;
                 t += K->t_total;
-                tt += K->t_transfer;
-                q += K->quant_elems;
+                tt += pr_lx(K)->t_transfer;
+                q += pr_lx(K)->quant_elems;
             }
             char ev[640], ch[512], ts[32], tts[32], os[32];
             fmt_time(ts, sizeof ts, t);
@@ -668,7 +668,8 @@ static double weights_moved(const struct nnperf_prediction *P, const struct pr_l
     *where = "DDR";
     if (pr_memory_bound(P, L, of, &bw) != PM_LINK) return L->w_bytes;
     *where = "link";
-    return L->params > 0 || L->packed_bytes > 0 ? L->link_bytes : 0; /* the weights, with any graph input */
+    return L->params > 0 || L->packed_bytes > 0 ? pr_lx(L)->link_bytes
+                                                : 0; /* the weights, with any graph input */
 }
 
 /* large-weights looks at L: memory-bound on the accelerator, WEIGHTS_MIN_BYTES or more weights, at least half the
@@ -793,8 +794,9 @@ void adv_check_batch(struct adv_run *r)
     double streamed =
         0; /* weights loaded per run: from DDR, or over the host link (with the graph's input) */
     for (int l = 0; l < P->n_layers; l++)
-        streamed += P->layers[l].w_bytes +
-                    (P->layers[l].params > 0 || P->layers[l].packed_bytes > 0 ? P->layers[l].link_bytes : 0);
+        streamed +=
+            P->layers[l].w_bytes +
+            (P->layers[l].params > 0 || P->layers[l].packed_bytes > 0 ? pr_lx(&P->layers[l])->link_bytes : 0);
     fmt_bytes(wb, sizeof wb, streamed);
     snprintf(ev, sizeof ev,
              "input '%s' is %lldx%lld (<= %d): the %s of weights are loaded for every single frame", in->name,
@@ -976,7 +978,7 @@ const char *nnperf_advice_rule_for_layer(const struct nnperf_prediction *p, int 
     if (L->bound != PB_COMPUTE && L->bound != PB_MEMORY) return NULL; /* a fixed per-layer cost: no rule's */
     if (attention_padded(L)) return "padded-attention";
     if (align_applies(p, L, &c, &ca, &rule)) return "align-channels";
-    if (L->bound == PB_MEMORY && (L->spill_load_bytes > 0 || L->spill_store_bytes > 0))
+    if (L->bound == PB_MEMORY && (pr_lx(L)->spill_load_bytes > 0 || pr_lx(L)->spill_store_bytes > 0))
         return "spilled-shortcut";
     if (grouped_applies(L, &gr)) return "grouped-conv";
     if (weights_apply(p, L)) return "large-weights";

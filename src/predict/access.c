@@ -47,8 +47,8 @@ void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_
     s->ddr_bytes_per_second = p->latency > 0 ? ddr / p->latency : 0;
     double spill_load = 0, spill_store = 0;
     for (int l = 0; l < p->n_layers; l++) {
-        spill_load += p->layers[l].spill_load_bytes;
-        spill_store += p->layers[l].spill_store_bytes;
+        spill_load += pr_lx(&p->layers[l])->spill_load_bytes;
+        spill_store += pr_lx(&p->layers[l])->spill_store_bytes;
     }
     s->loaded_bytes_per_frame = (p->w_bytes + p->load_bytes + spill_load) / b;
     s->stored_bytes_per_frame = (p->store_bytes + spill_store) / b;
@@ -111,7 +111,7 @@ void nnperf_prediction_layer(const struct nnperf_prediction *p, int i, struct nn
     li->weight_bytes = L->w_bytes;
     li->load_bytes = L->load_bytes;
     li->store_bytes = L->store_bytes;
-    li->spill_bytes = L->spill_load_bytes + L->spill_store_bytes;
+    li->spill_bytes = pr_lx(L)->spill_load_bytes + pr_lx(L)->spill_store_bytes;
     li->ddr_bytes = li->weight_bytes + li->load_bytes + li->store_bytes + li->spill_bytes;
     li->t_compute = L->t_compute;
     li->t_memory = L->t_memory;

@@ -84,14 +84,17 @@ static void fallback_layer(struct nnperf_prediction *p, struct pr_layer *L, doub
     double rate = fb->peak_ops * (fb->efficiency > 0 ? fb->efficiency : 1.0);
     L->t_compute = safe_div(L->mac_ops + L->vec_ops, rate);
     L->t_memory = safe_div(ddr_bytes, fb->bandwidth);
-    L->t_transfer = safe_div(L->transfer_bytes, fb->transfer_bw) +
-                    safe_div(L->quant_elems * fb->quant_ops_per_elem, fb->peak_ops);
+    const struct pr_layer_x *x = pr_lx(L);
+    double tt = safe_div(x->transfer_bytes, fb->transfer_bw) +
+                safe_div(x->quant_elems * fb->quant_ops_per_elem, fb->peak_ops);
+    if (tt != 0 || L->x) pr_lx_make(p, L)->t_transfer = tt;
     L->t_overhead = has_work ? fb->overhead_s : 0;
 }
 
 static double ddr_bytes_of(const struct pr_layer *L)
 {
-    return L->w_bytes + L->load_bytes + L->store_bytes + L->spill_store_bytes + L->spill_load_bytes;
+    return L->w_bytes + L->load_bytes + L->store_bytes + pr_lx(L)->spill_store_bytes +
+           pr_lx(L)->spill_load_bytes;
 }
 
 enum pr_memory pr_memory_bound(const struct nnperf_prediction *p, const struct pr_layer *L, double *bytes,
@@ -101,7 +104,7 @@ enum pr_memory pr_memory_bound(const struct nnperf_prediction *p, const struct p
         *bytes = ddr_bytes_of(L), *bw = p->hw->fb.bandwidth;
         return PM_DDR;
     }
-    double b[3] = {ddr_bytes_of(L), L->sram_bytes, L->link_bytes};
+    double b[3] = {ddr_bytes_of(L), L->sram_bytes, pr_lx(L)->link_bytes};
     double w[3] = {pr_ddr_bw(p), p->hw->sram_bw, p->hw->link_bw};
     int k = PM_DDR; /* the slowest of the three; DDR on a tie */
     for (int m = PM_SRAM; m <= PM_LINK; m++)
@@ -142,10 +145,11 @@ double pr_body(const struct nnperf_prediction *p, const struct pr_layer *L, doub
 static void finish(const struct nnperf_prediction *p, struct pr_layer *L)
 {
     double body = pr_body(p, L, L->t_compute);
-    L->t_total = body + L->t_transfer + L->t_overhead;
+    double t_transfer = pr_lx(L)->t_transfer;
+    L->t_total = body + t_transfer + L->t_overhead;
     if (!L->cost_known)
         L->bound = PB_UNKNOWN;
-    else if (L->t_overhead > body && L->t_overhead >= L->t_transfer)
+    else if (L->t_overhead > body && L->t_overhead >= t_transfer)
         L->bound = PB_OVERHEAD;
     else if (L->t_compute >= L->t_memory)
         L->bound = PB_COMPUTE;
@@ -155,8 +159,8 @@ static void finish(const struct nnperf_prediction *p, struct pr_layer *L)
 
 static int has_work(const struct pr_layer *L)
 {
-    return L->mac_ops > 0 || L->vec_ops > 0 || ddr_bytes_of(L) > 0 || L->transfer_bytes > 0 ||
-           L->link_bytes > 0;
+    return L->mac_ops > 0 || L->vec_ops > 0 || ddr_bytes_of(L) > 0 || pr_lx(L)->transfer_bytes > 0 ||
+           pr_lx(L)->link_bytes > 0;
 }
 
 /* compute.bias_kernel: a convolution's bias added by a kernel of its own after it (PyTorch's cuDNN path: cuDNN's
@@ -173,7 +177,7 @@ static double bias_pass(const struct nnperf_prediction *p, const struct pr_layer
     if (p->hw->bias_kernel_bw > 0 && L->out && ir_numel(L->out, &n))
         return layer_overhead(p) +
                safe_div(2 * (double)n * pr_elem_bytes_at(p, L->dtype, 0) * p->runs, p->hw->bias_kernel_bw);
-    return layer_overhead(p) + safe_div(2 * (L->store_bytes + L->spill_store_bytes), pr_ddr_bw(p));
+    return layer_overhead(p) + safe_div(2 * (L->store_bytes + pr_lx(L)->spill_store_bytes), pr_ddr_bw(p));
 }
 
 /* The rest of a layer on the accelerator once its compute time is set (the roofline and array models): memory time,
@@ -187,7 +191,7 @@ static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, 
     if (L->t_compute <= 0 && L->klass != OC_VIEW && L->klass >= 0 && L->klass < OC_COUNT &&
         hw->eff[L->klass] > 0)
         L->t_memory /= hw->eff[L->klass];
-    L->t_transfer = 0;
+    if (L->x) L->x->t_transfer = 0;
     L->t_overhead = work ? layer_overhead(p) + bias_pass(p, L) : 0;
     /* compute.view_ops: a layer of views launches no kernel */
     int view = hw->n_view > 0;
@@ -469,7 +473,8 @@ double pr_layer_energy(const struct nnperf_prediction *p, const struct pr_layer 
 {
     const struct hw_desc *hw = p->hw;
     return (pr_mac_aligned(L) + pr_vec_aligned(L)) * hw->op_j[L->dtype] +
-           (ddr_bytes_of(L) + L->link_bytes + L->transfer_bytes) * hw->ddr_j + L->sram_bytes * hw->sram_j;
+           (ddr_bytes_of(L) + pr_lx(L)->link_bytes + pr_lx(L)->transfer_bytes) * hw->ddr_j +
+           L->sram_bytes * hw->sram_j;
 }
 
 /* ---- the kernel-cost model ---- */
@@ -533,7 +538,7 @@ static void kernels_layer(struct nnperf_prediction *p, struct pr_layer *L)
     L->t_compute = safe_div(t.mac_s + t.dw_mac_s, eff) + safe_div(t.narrow_mac_s, narrow) +
                    t.outputs * hw->kc.output_s + t.pass_elems * hw->kc.pass_s + t.elements * hw->kc.element_s;
     L->t_memory = t.weight_s;
-    L->t_transfer = 0;
+    if (L->x) L->x->t_transfer = 0;
     L->t_overhead = t.overhead ? layer_overhead(p) : 0;
     /* a CPU's single thread streams the weights inside its kernel: compute and weight time add up */
     L->t_total = L->t_compute + L->t_memory + L->t_overhead;

@@ -125,6 +125,23 @@ double pr_elem_bytes_at(const struct nnperf_prediction *p, int dt, int is_weight
     }
 }
 
+const struct pr_layer_x pr_lx_none;
+
+struct pr_layer_x *pr_lx_make(struct nnperf_prediction *p, struct pr_layer *L)
+{
+    if (!L->x) L->x = ar_alloc(&p->ar, sizeof *L->x);
+    if (L->x) return L->x;
+    p->lx_nomem = 1;
+    return &p->lx_scratch;
+}
+
+/* adds b to a field of L's fallback, link and spill record (made when b is not zero) */
+#define LX_ADD(p, L, field, b)                                                                               \
+    do {                                                                                                     \
+        double lx_b_ = (b);                                                                                  \
+        if (lx_b_ != 0 || (L)->x) pr_lx_make((p), (L))->field += lx_b_;                                      \
+    } while (0)
+
 /* bytes per element of a plan's tensor */
 static double tensor_elem(const struct nnperf_prediction *p, const struct pr_tensor *T)
 {
@@ -143,14 +160,15 @@ static void weight_bytes(struct nnperf_prediction *p, double per_run)
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
         double b = L->params * pr_elem_bytes_at(p, L->dtype, 1) + L->packed_bytes;
-        L->w_bytes = L->link_bytes = 0;
+        L->w_bytes = 0;
+        if (L->x) L->x->link_bytes = 0;
         if (room > 0 && b <= room && !L->fallback) {
             room -= b;
             continue;
         }
         if (p->hw->weight_sram_bytes > 0) room = 0; /* once one layer does not fit, the rest stream */
         if (p->hw->link_bw > 0 && !L->fallback)
-            L->link_bytes = b * per_run;
+            LX_ADD(p, L, link_bytes, b * per_run);
         else
             L->w_bytes = b * per_run;
     }
@@ -698,14 +716,14 @@ static void place_reads(struct whole *w, int l)
                 L->store_bytes += T->bytes;
                 w->s.in_ddr[r] = 1;
             }
-            L->transfer_bytes += T->bytes;
-            L->quant_elems += T->bytes / tensor_elem(p, T);
+            LX_ADD(p, L, transfer_bytes, T->bytes);
+            LX_ADD(p, L, quant_elems, T->bytes / tensor_elem(p, T));
         } else if (w->s.resident[r]) {
             L->sram_bytes += T->bytes; /* on chip: whole, or row by row inside a depth-first group */
         } else if (T->spilled) {
-            L->spill_load_bytes += T->bytes;
+            LX_ADD(p, L, spill_load_bytes, T->bytes);
         } else if (T->producer < 0 && p->hw->link_bw > 0) {
-            L->link_bytes += T->bytes; /* a graph input arrives over the host link */
+            LX_ADD(p, L, link_bytes, T->bytes); /* a graph input arrives over the host link */
         } else {
             L->load_bytes += T->bytes * kv_reads(p, L, T->v);
         }
@@ -723,8 +741,8 @@ static void place_output(struct whole *w, int l, int t)
     double sram = p->hw->sram_bytes;
     if (root(p, t) != t) return;
     if (L->fallback) {
-        L->transfer_bytes += T->bytes;
-        L->quant_elems += T->bytes / tensor_elem(p, T);
+        LX_ADD(p, L, transfer_bytes, T->bytes);
+        LX_ADD(p, L, quant_elems, T->bytes / tensor_elem(p, T));
         s->in_ddr[t] = 1;
         return;
     }
@@ -736,7 +754,7 @@ static void place_output(struct whole *w, int l, int t)
         double old = past && ir_numel(past, &n) ? (double)n * peb * p->runs : 0;
         double out = T->bytes - (old < T->bytes ? old : 0);
         if (p->hw->link_bw > 0)
-            L->link_bytes += out; /* a graph output leaves over the host link */
+            LX_ADD(p, L, link_bytes, out); /* a graph output leaves over the host link */
         else
             L->store_bytes += out;
         s->in_ddr[t] = 1;
@@ -769,7 +787,7 @@ static void place_output(struct whole *w, int l, int t)
         s->resident[far] = PR_OFF_CHIP;
         s->used -= p->tensors[far].bytes;
         if (!s->in_ddr[far]) {
-            L->spill_store_bytes += p->tensors[far].bytes;
+            LX_ADD(p, L, spill_store_bytes, p->tensors[far].bytes);
             s->in_ddr[far] = 1;
         }
         p->tensors[far].spilled = 1;

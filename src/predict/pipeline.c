@@ -33,7 +33,10 @@ static const struct stage batch_stages[] = {
 static enum nnperf_status run_stages(struct nnperf_prediction *p, const struct stage *s, size_t n)
 {
     enum nnperf_status st = NNPERF_OK;
-    for (size_t i = 0; !st && i < n; i++) st = s[i].run(p);
+    for (size_t i = 0; !st && i < n; i++) {
+        st = s[i].run(p);
+        if (!st && p->lx_nomem) st = diag_set(&p->d, NNPERF_E_NOMEM, "out of memory"); /* pr_lx_make */
+    }
     return st;
 }
 

@@ -84,6 +84,16 @@ struct pr_tensor {
     double unit_bytes;     /* of one execution of the graph (before the batch, alignment and what-ifs) */
 };
 
+/* A layer's fallback, host link and spill traffic and its transfer time: zero on most layers (a long chain on an
+ * accelerator has none), so they live in a record of their own, made in the prediction's arena for the layers that
+ * have any (pr_lx_make); pr_lx reads a layer's (zeros when it has none). */
+struct pr_layer_x {
+    double spill_store_bytes, spill_load_bytes; /* DDR traffic per run of tensors spilled and read back */
+    double transfer_bytes, quant_elems;         /* fallback boundary crossing */
+    double link_bytes; /* over the host link (USB, PCIe): inputs, outputs, streamed weights */
+    double t_transfer; /* seconds per run */
+};
+
 struct pr_layer {
     /* ---- made by lowering and fusion (the batch changes none of them: nnperf_predict_batch copies them) ---- */
     const char *name;
@@ -102,7 +112,10 @@ struct pr_layer {
         attention; /* a fused attention kernel (MatMul -> Softmax -> MatMul): its class is OC_ATTENTION */
     unsigned char fallback; /* runs on the fallback unit */
     unsigned char cost_known;
-    /* ---- made by the per-batch stages, from mac_ops on (zero before them) ---- */
+    /* ---- made by the per-batch stages, from out_rank on (zero before them) ---- */
+    signed char out_rank;
+    signed char bound; /* enum pr_bound */
+    int group;         /* tiled memory model: the depth-first group (layers on chip together) */
     /* work per run (frames_per_run frames) */
     double mac_ops, vec_ops; /* effective: 2 x MACs, other FLOPs */
     double
@@ -110,21 +123,26 @@ struct pr_layer {
                               * pr_vec_aligned's */
     int64_t *
         aligned_dims; /* [out_rank], in the prediction's arena (pr_align; layers with equal dims share one) */
-    /* DDR traffic per run, bytes */
-    double w_bytes, load_bytes, store_bytes, spill_store_bytes, spill_load_bytes, sram_bytes;
-    double transfer_bytes, quant_elems; /* fallback boundary crossing */
-    double link_bytes; /* over the host link (USB, PCIe): inputs, outputs, streamed weights */
-    double util;       /* MAC array utilization from the layer's shape (array model; 1 = full) */
-    /* times, seconds per run */
-    double t_compute, t_memory, t_transfer, t_overhead, t_total;
+    struct pr_layer_x *x; /* the fallback, link and spill fields, or NULL when all are zero (pr_lx) */
+    /* DDR traffic per run, bytes (spills: pr_lx's) */
+    double w_bytes, load_bytes, store_bytes, sram_bytes;
+    double util; /* MAC array utilization from the layer's shape (array model; 1 = full) */
+    /* times, seconds per run (the transfer's: pr_lx's) */
+    double t_compute, t_memory, t_overhead, t_total;
     double start, end;
-    int group; /* tiled memory model: the depth-first group (layers on chip together) */
-    signed char out_rank;
-    signed char bound; /* enum pr_bound */
 };
 _Static_assert(NNPERF_MAX_RANK <= 127, "pr_layer keeps its output rank in a byte");
 /* The size of the part of struct pr_layer that lowering and fusion make. */
-#define PR_LAYER_SHARED offsetof(struct pr_layer, mac_ops)
+#define PR_LAYER_SHARED offsetof(struct pr_layer, out_rank)
+/* A layer's fallback, link and spill fields (a record of zeros when it has none). */
+extern const struct pr_layer_x pr_lx_none;
+static inline const struct pr_layer_x *pr_lx(const struct pr_layer *L)
+{
+    return L->x ? L->x : &pr_lx_none;
+}
+/* L's record of them, made (zeroed) when it has none; out of memory: a scratch record, and p->lx_nomem is set (the
+ * stage that asked then fails) */
+struct pr_layer_x *pr_lx_make(struct nnperf_prediction *p, struct pr_layer *L);
 
 struct pr_interval {
     double util, load_bw, store_bw; /* utilization in [0,1]; bytes/s */
@@ -180,6 +198,8 @@ struct nnperf_prediction {
     int n_tensors;
     struct pr_interval *iv;
     int n_iv;
+    struct pr_layer_x lx_scratch; /* pr_lx_make's record when out of memory */
+    int lx_nomem;                 /* pr_lx_make ran out of memory */
     /* totals per run */
     double latency, mac_ops, vec_ops, w_bytes, load_bytes, store_bytes, spill_bytes;
     double avg_util;

@@ -64,10 +64,11 @@ void nnperf_prediction_layer_detail(const struct nnperf_prediction *p, int i, st
     const struct pr_layer *L = &p->layers[i];
     d->cost_known = L->cost_known;
     d->unit = L->fallback ? "fallback" : "accelerator";
-    d->spill_load_bytes = L->spill_load_bytes;
-    d->spill_store_bytes = L->spill_store_bytes;
-    d->transfer_bytes = L->transfer_bytes;
-    d->t_transfer = L->t_transfer;
+    const struct pr_layer_x *x = pr_lx(L);
+    d->spill_load_bytes = x->spill_load_bytes;
+    d->spill_store_bytes = x->spill_store_bytes;
+    d->transfer_bytes = x->transfer_bytes;
+    d->t_transfer = x->t_transfer;
     d->t_overhead = L->t_overhead;
     static const char *const mem[] = {"ddr", "sram", "link"};
     d->memory = mem[pr_memory_bound(p, L, &d->memory_bytes, &d->memory_bandwidth)];
@@ -100,19 +101,20 @@ int nnperf_prediction_layer_busy(const struct nnperf_prediction *p, int i, struc
     const struct pr_layer *L = &p->layers[i];
     double slot0 = 0;
     for (int k = 0; k < i; k++) slot0 += p->layers[k].t_total;
-    double load_b = L->w_bytes + L->load_bytes + L->spill_load_bytes;
-    double store_b = L->store_bytes + L->spill_store_bytes;
+    double load_b = L->w_bytes + L->load_bytes + pr_lx(L)->spill_load_bytes;
+    double store_b = L->store_bytes + pr_lx(L)->spill_store_bytes;
     double t_load = load_b + store_b > 0 ? L->t_memory * load_b / (load_b + store_b) : L->t_memory;
     double t_store = L->t_memory - t_load;
     double body = p->hw->overlap ? (L->t_compute > L->t_memory ? L->t_compute : L->t_memory)
                                  : L->t_compute + L->t_memory;
-    double nominal = L->t_overhead + L->t_transfer + body;
+    double t_transfer = pr_lx(L)->t_transfer;
+    double nominal = L->t_overhead + t_transfer + body;
     if (nominal <= 0 || L->t_total <= 0) return 0;
     double k = L->t_total / nominal, t = slot0, end = slot0 + L->t_total;
     struct nnperf_busy b[8];
     int n = 0, unit = L->fallback ? 1 : 0;
-    if (L->t_overhead + L->t_transfer > 0) {
-        b[n++] = (struct nnperf_busy){unit, NNPERF_LANE_OTHER, t, t + (L->t_overhead + L->t_transfer) * k};
+    if (L->t_overhead + t_transfer > 0) {
+        b[n++] = (struct nnperf_busy){unit, NNPERF_LANE_OTHER, t, t + (L->t_overhead + t_transfer) * k};
         t = b[n - 1].end;
     }
     if (p->hw->overlap) {

@@ -56,7 +56,7 @@ enum nnperf_status pr_throughput(struct nnperf_prediction *p)
     if (host > 0 && hc * b / host < p->throughput_fps)
         p->throughput_fps = hc * b / host, p->throughput_limit = PR_TP_HOST;
     double run_ddr = p->w_bytes + p->load_bytes + p->store_bytes + p->spill_bytes, link = 0;
-    for (int l = 0; l < p->n_layers; l++) link += p->layers[l].link_bytes;
+    for (int l = 0; l < p->n_layers; l++) link += pr_lx(&p->layers[l])->link_bytes;
     if (run_ddr > 0 && pr_ddr_bw(p) * b / run_ddr < p->throughput_fps)
         p->throughput_fps = pr_ddr_bw(p) * b / run_ddr, p->throughput_limit = PR_TP_DDR;
     if (link > 0 && p->hw->link_bw * b / link < p->throughput_fps)

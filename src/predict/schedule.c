@@ -49,7 +49,8 @@ enum nnperf_status pr_schedule(struct nnperf_prediction *p)
     if (k != 1)
         for (int l = 0; l < p->n_layers; l++) {
             struct pr_layer *L = &p->layers[l];
-            L->t_compute *= k, L->t_memory *= k, L->t_transfer *= k, L->t_overhead *= k, L->t_total *= k;
+            L->t_compute *= k, L->t_memory *= k, L->t_overhead *= k, L->t_total *= k;
+            if (L->x) L->x->t_transfer *= k;
         }
     double t = run_fixed_s(p) * k; /* the host stages and the per-call cost come first */
     int pipe = p->hw->dataflow_hz > 0;
@@ -68,7 +69,7 @@ enum nnperf_status pr_schedule(struct nnperf_prediction *p)
         p->w_bytes += L->w_bytes;
         p->load_bytes += L->load_bytes;
         p->store_bytes += L->store_bytes;
-        p->spill_bytes += L->spill_store_bytes + L->spill_load_bytes;
+        p->spill_bytes += pr_lx(L)->spill_store_bytes + pr_lx(L)->spill_load_bytes;
     }
     p->latency = t + rest;
     if (pr_memory_models[p->memory_model].schedule == PR_SCHED_GROUPED)

@@ -37,8 +37,8 @@ enum nnperf_status pr_timeline(struct nnperf_prediction *p)
         if (len <= 0) continue;
         double util = (!L->fallback && peak > 0) ? (L->mac_ops + L->vec_ops) / (peak * len) : 0;
         if (util > 1) util = 1;
-        double load = L->w_bytes + L->load_bytes + L->spill_load_bytes;
-        double store = L->store_bytes + L->spill_store_bytes;
+        double load = L->w_bytes + L->load_bytes + pr_lx(L)->spill_load_bytes;
+        double store = L->store_bytes + pr_lx(L)->spill_store_bytes;
         util_time += util * len;
         if (!p->n_iv) continue;
         int a = (int)floor(L->start / dt), b = (int)floor(L->end / dt);

@@ -144,7 +144,7 @@ static void test_fusion(void)
         CHECK(NEAR(L->load_bytes, 8192));
         CHECK(NEAR(L->store_bytes, 8192));
         CHECK(NEAR(L->w_bytes, 9344));
-        CHECK(NEAR(L->spill_load_bytes + L->spill_store_bytes, 0));
+        CHECK(NEAR(pr_lx(L)->spill_load_bytes + pr_lx(L)->spill_store_bytes, 0));
     }
     nnperf_prediction_free(p);
     nnperf_analysis_free(a);
@@ -170,9 +170,9 @@ static void test_spill(void)
     CHECK(nnperf_predict(a, &small, &o, &p, err, sizeof err) == NNPERF_OK);
     CHECK(p->n_layers == 5);
     if (p->n_layers == 5) {
-        CHECK(NEAR(p->layers[2].spill_store_bytes, 65536)); /* conv3 makes room by spilling a */
-        CHECK(NEAR(p->layers[4].spill_load_bytes, 65536));  /* the Add reads a back */
-        CHECK(NEAR(p->layers[1].spill_store_bytes + p->layers[3].spill_store_bytes, 0));
+        CHECK(NEAR(pr_lx(&p->layers[2])->spill_store_bytes, 65536)); /* conv3 makes room by spilling a */
+        CHECK(NEAR(pr_lx(&p->layers[4])->spill_load_bytes, 65536));  /* the Add reads a back */
+        CHECK(NEAR(pr_lx(&p->layers[1])->spill_store_bytes + pr_lx(&p->layers[3])->spill_store_bytes, 0));
         CHECK_EQ_U(p->spilled_tensors, 1);
     }
     nnperf_prediction_free(p);
@@ -383,11 +383,11 @@ static void test_fallback(void)
         CHECK_EQ_U(p->fallback_layers, 1);
         /* in 1x32x32x32 and out 1x32x32x32 (int8, 32768 B each) cross the boundary: 65536 B at 1e9 B/s, plus
          * 65536 elements x 2 ops of (de)quantization at 1e10 ops/s */
-        CHECK(NEAR(L->transfer_bytes, 65536));
-        CHECK(NEAR(L->t_transfer, 65536 / 1e9 + 65536 * 2 / 1e10));
+        CHECK(NEAR(pr_lx(L)->transfer_bytes, 65536));
+        CHECK(NEAR(pr_lx(L)->t_transfer, 65536 / 1e9 + 65536 * 2 / 1e10));
         /* Erf: 1 FLOP per element on the CPU */
         CHECK(NEAR(L->t_compute, 32768 / 1e10));
-        CHECK(L->t_total >= L->t_transfer + L->t_compute);
+        CHECK(L->t_total >= pr_lx(L)->t_transfer + L->t_compute);
         /* conv1's output, on chip, is written to DDR for the CPU; conv2 loads the CPU's result */
         CHECK(NEAR(L->store_bytes, 32768));
         CHECK(NEAR(p->layers[2].load_bytes, 32768));
@@ -647,8 +647,9 @@ static void test_tiled(void)
     if (p && p->n_layers == 3) {
         double ddr = 0;
         for (int l = 0; l < 3; l++)
-            ddr += p->layers[l].load_bytes + p->layers[l].store_bytes + p->layers[l].spill_load_bytes +
-                   p->layers[l].spill_store_bytes + p->layers[l].w_bytes;
+            ddr += p->layers[l].load_bytes + p->layers[l].store_bytes +
+                   pr_lx(&p->layers[l])->spill_load_bytes + pr_lx(&p->layers[l])->spill_store_bytes +
+                   p->layers[l].w_bytes;
         CHECK(NEAR(ddr, act + act + 3 * wts));
         CHECK(p->layers[0].group == p->layers[2].group);
         /* one group: every layer is active over the group's whole span */
@@ -694,9 +695,10 @@ static void test_weight_residency(void)
     CHECK(p != NULL);
     if (p && p->n_layers == 3) {
         CHECK(p->layers[0].w_bytes == 0 &&
-              NEAR(p->layers[0].link_bytes, act)); /* resident weights; the input */
-        CHECK(p->layers[1].w_bytes == 0 && NEAR(p->layers[1].link_bytes, wts));
-        CHECK(NEAR(p->layers[2].link_bytes, wts + act)); /* streamed weights and the graph's output */
+              NEAR(pr_lx(&p->layers[0])->link_bytes, act)); /* resident weights; the input */
+        CHECK(p->layers[1].w_bytes == 0 && NEAR(pr_lx(&p->layers[1])->link_bytes, wts));
+        CHECK(
+            NEAR(pr_lx(&p->layers[2])->link_bytes, wts + act)); /* streamed weights and the graph's output */
         /* the link is the bottleneck of conv2: its time is its streamed weights over the link */
         CHECK(p->layers[1].t_total >= wts / 1e8);
     }
@@ -1041,7 +1043,8 @@ static void test_power(void)
         for (int l = 0; l < p->n_layers; l++) {
             const struct pr_layer *L = &p->layers[l];
             ops += pr_mac_aligned(L) + pr_vec_aligned(L);
-            bytes += L->w_bytes + L->load_bytes + L->store_bytes + L->spill_load_bytes + L->spill_store_bytes;
+            bytes += L->w_bytes + L->load_bytes + L->store_bytes + pr_lx(L)->spill_load_bytes +
+                     pr_lx(L)->spill_store_bytes;
         }
         double e = 2 * p->latency + ops * 1e-12 + bytes * 1e-10;
         nnperf_prediction_summary(p, &s);
