@@ -462,7 +462,7 @@ static const struct ir_node *matmul_above(const struct nnperf_prediction *p, con
                                           int depth)
 {
     if (!v || !v->producer || depth < 0) return NULL;
-    const struct ir_node *nd = v->producer;
+    const struct ir_node *nd = pr_producer(p, v);
     if (nd->op == OPID_MAT_MUL) return nd;
     if (!pointwise_class(p->node_in[nd->index].klass)) return NULL;
     for (int k = 0; k < nd->n_in; k++) {
@@ -629,7 +629,7 @@ static int match_layernorm(const struct nnperf_prediction *p, const struct pr_co
 {
     if (s->op != OPID_SUB || s->n_in != 2 || s->n_out < 1 || !s->in[0] || !s->in[1]) return 0;
     const struct ir_value *x = s->in[0], *d = s->out[0];
-    const struct ir_node *rm = s->in[1]->producer;
+    const struct ir_node *rm = pr_producer(p, s->in[1]);
     if (!rm || rm->op != OPID_REDUCE_MEAN || rm->in[0] != x || sole_reader(p, cx, s->in[1]) != s || !d ||
         (d->flags & IR_V_OUTPUT))
         return 0;
@@ -669,7 +669,7 @@ static int match_gelu(const struct nnperf_prediction *p, const struct pr_cons_ix
                       struct comp *m)
 {
     if (e->op != OPID_ERF || e->n_in < 1 || !e->in[0] || e->n_out < 1) return 0;
-    const struct ir_node *sc = e->in[0]->producer;
+    const struct ir_node *sc = pr_producer(p, e->in[0]);
     if (!sc || (sc->op != OPID_DIV && sc->op != OPID_MUL) || sc->n_in != 2 || !weight_like(sc->in[1]) ||
         sole_reader(p, cx, e->in[0]) != e)
         return 0;
@@ -683,7 +683,7 @@ static int match_gelu(const struct nnperf_prediction *p, const struct pr_cons_ix
         const struct ir_node *nx = sole_reader(p, cx, cur->out[0]);
         const struct ir_value *o = other_in(nx, cur->out[0]);
         if (!nx || nx->op != OPID_MUL || !o) break;
-        const struct ir_node *half = o->producer;
+        const struct ir_node *half = pr_producer(p, o);
         if (o == x)
             saw_x = 1;
         else if (half && half->op == OPID_MUL && half->n_in == 2 && sole_reader(p, cx, o) == nx &&

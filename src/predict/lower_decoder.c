@@ -294,9 +294,37 @@ int pr_wants_repeat_kv(const struct ir_node *nd)
     return nd->op == OPID_EXPAND || nd->op == OPID_TILE || pr_wants_kv_append(nd);
 }
 
+/* whether v's producer, or one up to depth - 1 steps above it (through any input), is an Expand or a Tile */
+static int broadcast_above(const struct ir_value *v, int depth)
+{
+    const struct ir_node *nd = v ? v->producer : NULL;
+    if (!nd || depth < 1) return 0;
+    if (nd->op == OPID_EXPAND || nd->op == OPID_TILE) return 1;
+    for (int i = 0; i < nd->n_in; i++)
+        if (broadcast_above(nd->in[i], depth - 1)) return 1;
+    return 0;
+}
+
+/* Whether the rule may find anything, asked before the consumer index is built: a repeat's GEMM reads the
+ * broadcast's output, or the output of the view after it, or of the Transpose after either (3 steps up from a
+ * GEMM's input); the cache's Transpose is found without the index. */
+static int repeat_kv_candidates(const struct lower *x)
+{
+    const struct ir_graph *g = x->g;
+    for (int k = 0; k < g->n_nodes; k++) {
+        const struct ir_node *nd = g->nodes[k];
+        if (!x->p->node_in[k].gone && swaps_last_two(nd) && from_kv_cache(x, nd->in[0])) return 1;
+        if (!gemm_class(nd)) continue;
+        for (int i = 0; i < nd->n_in; i++)
+            if (broadcast_above(nd->in[i], 3)) return 1;
+    }
+    return 0;
+}
+
 enum nnperf_status pr_run_repeat_kv(struct lower *x)
 {
     const struct ir_graph *g = x->g;
+    if (!repeat_kv_candidates(x)) return NNPERF_OK;
     struct pr_cons_ix cx = {0};
     if (!pr_cons_build(g, &cx)) return diag_set(&x->p->d, NNPERF_E_NOMEM, "out of memory");
     for (int k = 0; k < g->n_nodes; k++) {

@@ -183,7 +183,8 @@ struct nnperf_prediction {
         *plan_shape;            /* memory.c: the whole-tensor plan's tensors and reads, whatever the batch */
     struct pr_node_in *node_in; /* [g->n_nodes] */
     /* [g->n_nodes] once a what-if or a lowering rule changes a node's work (pr_node_work_own), else NULL: each node's
-     * work is then what the analysis counted (pr_node_work), without a record per node (the long chains' peak) */
+     * work is then what the analysis counted (pr_node_work), none for a view (node_in.gone), without a record per
+     * node (the long chains' peak) */
     struct pr_node_work *node_work;
     struct pr_value_in *val_in;
     int n_val_in;
@@ -298,8 +299,20 @@ struct pr_node_work pr_node_work(const struct nnperf_prediction *p, int k);
 /* its mac_ops and vec_ops alone (the batch stages read them for every node of every batch) */
 double pr_node_mac(const struct nnperf_prediction *p, int k);
 double pr_node_vec(const struct nnperf_prediction *p, int k);
-/* gives every node a p->node_work record (what the analysis counted), for a stage that changes them */
+/* gives every node a p->node_work record (what the analysis counted; a view's zero), for a stage that changes
+ * them */
 enum nnperf_status pr_node_work_own(struct nnperf_prediction *p);
+/* The node of the prediction's graph that makes v (NULL: none): v->producer, or the lowering's copy of it. The
+ * lowered graph may share the analysis's records but for the nodes its rewiring changed (lower.c), whose values
+ * still name the analysis's node as their producer: what a stage reads of a producer beyond its index comes from
+ * here. */
+static inline const struct ir_node *pr_producer(const struct nnperf_prediction *p, const struct ir_value *v)
+{
+    const struct ir_node *n = v ? v->producer : NULL;
+    if (!n || n->index < 0 || n->index >= p->g->n_nodes) return n;
+    const struct ir_node *m = p->g->nodes[n->index];
+    return m != n && m->id == n->id && m->graph == n->graph ? m : n;
+}
 /* The what-if override of value v, or NULL. */
 const struct pr_value_in *pr_value(const struct nnperf_prediction *p, const struct ir_value *v);
 

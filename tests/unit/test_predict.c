@@ -1059,7 +1059,11 @@ static void test_power(void)
 
 /* No-work layers are views (lowering rule no_op): swin_t's 24 Dropouts (ratio 0, training_mode true as exported)
  * form no layer on rdk-s100, and the float graph keeps the platform's int8 (no layer on the fallback unit: a
- * lowering rule that sets no type must not send the graph down the float path) */
+ * lowering rule that sets no type must not send the graph down the float path). Those rules only mark nodes, so
+ * the lowered graph shares the analysis's records but for the ones the rewiring writes (lower.c, lower_shared):
+ * the analysis keeps its own (a Dropout's reader still reads the Dropout, its Constant inputs keep their reader),
+ * while in the lowered graph the reader reads the Dropout's input, the Dropout reads nothing, the Constants'
+ * outputs have no reader, and the nodes nothing rewired are the analysis's own records. */
 static void test_no_op_views(void)
 {
     struct nnperf_model *m = NULL;
@@ -1072,10 +1076,31 @@ static void test_no_op_views(void)
     CHECK(nnperf_platform_load("rdk-s100", &pl, err, sizeof err) == NNPERF_OK);
     CHECK(a && pl && nnperf_predict(a, pl, NULL, &p, err, sizeof err) == NNPERF_OK);
     if (p) {
-        int dropout_nodes = 0;
+        int dropout_nodes = 0, readers = 0, shared = 0;
         const struct ir_graph *g = an_graph(&a->st);
-        for (int k = 0; k < g->n_nodes; k++) dropout_nodes += g->nodes[k]->op == OPID_DROPOUT;
-        CHECK(dropout_nodes == 24);
+        CHECK(p->g != g && p->g->n_nodes == g->n_nodes);
+        for (int k = 0; k < g->n_nodes; k++) {
+            const struct ir_node *nd = g->nodes[k], *low = p->g->nodes[k];
+            shared += low == nd;
+            if (nd->op != OPID_DROPOUT) continue;
+            dropout_nodes++;
+            CHECK(nd->n_in == 3 && nd->n_out >= 1 && low != nd && low->n_in == 0 && low->n_out == 0);
+            for (int i = 1; i < nd->n_in; i++) {
+                const struct ir_node *c = nd->in[i]->producer;
+                CHECK(c && nd->in[i]->n_consumers == 1);
+                if (c) CHECK(p->g->nodes[c->index]->out[0]->n_consumers == 0 && p->g->nodes[c->index] != c);
+            }
+            const struct ir_value *y = nd->out[0];
+            for (int r = k + 1; r < g->n_nodes; r++)
+                for (int i = 0; i < g->nodes[r]->n_in; i++) {
+                    if (g->nodes[r]->in[i] != y) continue;
+                    readers++;
+                    CHECK(p->g->nodes[r] != g->nodes[r] && p->g->nodes[r]->in[i] == nd->in[0]);
+                    CHECK(pr_producer(p, g->nodes[r]->out[0]) == p->g->nodes[r]);
+                }
+        }
+        CHECK(dropout_nodes == 24 && readers >= 24);
+        CHECK(shared == g->n_nodes - 24 * 3 - readers); /* the Dropouts, their Constants and their readers */
         for (int i = 0; i < p->n_layers; i++) {
             for (int k = 0; k < p->layers[i].n_nodes; k++) CHECK(p->layers[i].nodes[k]->op != OPID_DROPOUT);
             CHECK(!p->layers[i].fallback);
