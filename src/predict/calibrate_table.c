@@ -49,9 +49,10 @@ struct ct_fit {
     int n_par;
     int skip; /* row left out, or -1 */
     int evals;
-    int shrink;    /* a lone time scale is shrunk toward 1 (shrink_scale): keys chosen without --fit */
-    double spread; /* the platform's validation spread (validation.log_spread), 0 when it has none */
-    int hold;      /* the time scale held at 1: the rows do not tell the platform's bias (choose_keys) */
+    int shrink;      /* a lone time scale is shrunk toward 1 (shrink_scale): keys chosen without --fit */
+    double spread;   /* the platform's validation spread (validation.log_spread), 0 when it has none */
+    int spread_rows; /* the rows it is the spread of (validation.test_rows) */
+    int hold;        /* the time scale held at 1: the rows do not tell the platform's bias (choose_keys) */
     double lr[CT_MAX_ROWS]
              [2]; /* per row, ln(measured / predicted time) of its latency and throughput on the base */
     struct diag *d;
@@ -499,13 +500,17 @@ static double t95(int dof)
 }
 
 /* The spread s of one model's ln ratio (measured / predicted time) around the common bias, for a lone time scale
- * fitted on the rows in the fit: with two measurements or more, their own sample spread (n - 1 degrees of freedom)
- * and the critical value Student's t at 95%; with one, the platform's validation spread (its test rows, which the
- * user's rows are not) and 2. Returns the number of measurements n; 0 when nothing can be said (one measurement on
- * a platform without a validation spread). */
-static int scale_spread(const struct ct_fit *f, double *s, double *crit)
+ * fitted on the rows in the fit, and the critical value for its mean (Student's t at 95%). Two estimates of the
+ * same model-to-model spread are pooled, each with its degrees of freedom: the platform's validation spread
+ * (validation.log_spread over validation.test_rows rows: rows the user's are not; N rows, N - 1 degrees of freedom)
+ * and the sample spread of the user's n measurements around their mean (n - 1). s^2 = (sum of squares of both) /
+ * (N - 1 + n - 1) and the critical value is Student's t with that many degrees of freedom: a spread known from many
+ * rows needs less of a bar than one from three. Without a validation spread, the user's rows alone (as with one
+ * row on a validated platform, the validation alone). Returns the number of measurements n; 0 when nothing can be
+ * said (no degree of freedom). */
+static int scale_spread(const struct ct_fit *f, double *s, double *crit, double *mean)
 {
-    double l[2 * CT_MAX_ROWS], m = 0, v = 0;
+    double l[2 * CT_MAX_ROWS], m = 0, ss = 0;
     int n = 0;
     for (int i = 0; i < f->n_rows; i++) {
         if (f->rows[i].excluded || i == f->skip) continue;
@@ -513,27 +518,35 @@ static int scale_spread(const struct ct_fit *f, double *s, double *crit)
         if (f->rows[i].measured_tp_fps > 0) l[n++] = f->lr[i][1];
     }
     for (int i = 0; i < n; i++) m += l[i] / n;
-    for (int i = 0; i < n; i++) v += (l[i] - m) * (l[i] - m);
-    *s = n >= 2 ? sqrt(v / (n - 1)) : f->spread;
-    *crit = n >= 2 ? t95(n - 1) : 2;
-    return n >= 2 || (n == 1 && f->spread > 0) ? n : 0;
+    for (int i = 0; i < n; i++) ss += (l[i] - m) * (l[i] - m);
+    int dof = n > 0 ? n - 1 : 0;
+    if (f->spread > 0 && f->spread_rows > 1) { /* the validation's population spread over its rows */
+        ss += f->spread * f->spread * f->spread_rows;
+        dof += f->spread_rows - 1;
+    }
+    if (n == 0 || dof == 0) return 0;
+    *mean = m;
+    *s = sqrt(ss / dof);
+    *crit = t95(dof);
+    return n;
 }
 
 /* With the time scale the only key: one model's ln ratio is the board's common bias plus the model's own
- * deviation, of spread s (scale_spread); the fitted ln scale m of n measurements estimates the bias with standard
+ * deviation, of spread s (scale_spread); the mean m of the n measurements' ln ratios estimates the bias with standard
  * error se = s / sqrt(n). The scale is held at 1 unless |m| > crit x se (a bias that many standard errors from none:
  * a new model within the spread of the platform is what any model does on it, and tells nothing of the board), and
- * otherwise shrunk toward 1 by the positive-part James-Stein factor: ln scale = m x max(0, 1 - se^2 / m^2). Rows
- * that agree with each other on a factor get nearly all of it. */
+ * otherwise the fitted ln scale x is shrunk toward 1 by the positive-part James-Stein factor max(0, 1 - se^2 / m^2).
+ * Rows that agree with each other on a factor get nearly all of it. The test reads m, what the rows say, and not x:
+ * where a throughput is bounded by a rate the scale does not change (the shared DDR), the fit pushes x past m. */
 static void shrink_scale(const struct ct_fit *f, double *x)
 {
     if (!f->shrink || f->n_par != 1 || strcmp(f->par[0].path, "calibration.time_scale")) return;
     if (f->hold) x[0] = 0;
-    double s, crit;
-    int n = scale_spread(f, &s, &crit);
+    double s, crit, m;
+    int n = scale_spread(f, &s, &crit, &m);
     if (x[0] == 0 || n == 0) return;
     double se = s / sqrt(n);
-    x[0] *= fabs(x[0]) > crit * se ? fmax(0, 1 - se * se / (x[0] * x[0])) : 0;
+    x[0] *= fabs(m) > crit * se ? fmax(0, 1 - se * se / (m * m)) : 0;
 }
 
 /* fits the parameters from their initial values into x */
@@ -571,8 +584,82 @@ static double leave_one_out(struct ct_fit *f, const double *x, double *t, double
     return median_abs(e, errors_of(f, t, tp, e));
 }
 
+static const char *or_empty(const char *s)
+{
+    return s ? s : "";
+}
+
+/* whether the rows in the fit other than row skip measure one model (the same file, input and dtype) at two batch
+ * sizes: the pair's ratio tells a cost paid once per run from the work of each frame, the model's own deviation from
+ * the platform cancelling between them */
+static int batch_pair(const struct ct_fit *f, int skip)
+{
+    for (int i = 0; i < f->n_rows; i++)
+        for (int j = i + 1; j < f->n_rows; j++) {
+            const struct ct_row *a = &f->rows[i], *b = &f->rows[j];
+            if (i == skip || j == skip || a->excluded || b->excluded || a->batch == b->batch) continue;
+            if (!strcmp(a->model, b->model) && !strcmp(or_empty(a->input), or_empty(b->input)) &&
+                !strcmp(or_empty(a->dtype), or_empty(b->dtype)))
+                return 1;
+        }
+    return 0;
+}
+
+/* Three or four measurements with one model at two batch sizes among them: the cost paid once per run
+ * (overhead.per_run_s: driver, launch, synchronisation) joins the scale when a fit without a row predicts it better
+ * by a tenth and a point than the scale alone (both as the other rows fit them, not shrunk) and than the platform
+ * as it is (median |error|), over the rows whose leaving out still leaves such a pair (the others' fits could not tell the
+ * per-run cost: they would score a guess); otherwise the scale alone. */
+static enum nnperf_status try_per_run(struct ct_fit *f, const double *t0, const double *tp0,
+                                      struct strbuf *lg)
+{
+    double e[3][2 * CT_MAX_ROWS];
+    int ne = 0;
+    enum nnperf_status st = NNPERF_OK;
+    for (int i = 0; i < f->n_rows && !st; i++) {
+        const struct ct_row *r = &f->rows[i];
+        if (r->excluded || !batch_pair(f, i)) continue;
+        int k = ne;
+        for (int m = 0; m < 3 && !st; m++) {
+            double t = t0[i], tp = tp0[i];
+            if (m > 0) { /* 1: the scale alone; 2: with the per-run cost */
+                if (m == 2) st = add_param(f, "overhead.per_run_s");
+                double x[CT_MAX_PARAMS];
+                for (int j = 0; j < f->n_par; j++) x[j] = log(f->par[j].init);
+                f->skip =
+                    i; /* both fitted as the rows say (how far a lone scale is trusted is decided later) */
+                minimise(f, x, f->n_par);
+                f->skip = -1;
+                struct hw_desc h;
+                apply(f, x, &h);
+                t = predict_row(r, &h, NULL, &tp);
+                if (m == 2) f->n_par--;
+            }
+            k = ne;
+            if (r->measured_s > 0) e[m][k++] = t / r->measured_s - 1;
+            if (r->measured_tp_fps > 0) e[m][k++] = tp / r->measured_tp_fps - 1;
+        }
+        ne = k;
+    }
+    if (st || !ne) return st;
+    double none = median_abs(e[0], ne), one = median_abs(e[1], ne), two = median_abs(e[2], ne);
+    /* better by a tenth, and by a point at least (rows the scale fits already leave nothing to tell) */
+    int keep = two < fmin(0.9 * one, one - 0.01) && two < fmin(0.9 * none, none - 0.01);
+    if (keep) st = add_param(f, "overhead.per_run_s");
+    if (lg)
+        sb_printf(
+            lg,
+            "; one model at two batch sizes: leave-one-out median |error| over the %d measurement%s whose "
+            "fit without it still has such a pair: with overhead.per_run_s %.1f%%, the scale alone %.1f%%, "
+            "the platform as it is %.1f%%: %s",
+            ne, ne == 1 ? "" : "s", 100 * two, 100 * one, 100 * none,
+            keep ? "overhead.per_run_s joins the scale" : "the scale alone");
+    return st;
+}
+
 /* The keys a calibration without --fit frees, from the number of measurements. Up to four: one scale on every time
- * (all so few can tell), moved only as far as the rows agree on it (shrink_scale). From five on, by leave-one-out
+ * (all so few can tell), moved only as far as the rows agree on it (shrink_scale); with three or four that include one
+ * model at two batch sizes, the per-run cost may join it (try_per_run). From five on, by leave-one-out
  * on the user's own rows (each row predicted by a fit that left it out: the honest estimate of the error on a new
  * model): the candidates are the platform as it is (nothing fitted: its own errors on the rows), the scale, one
  * physical residual that matters on this platform in the scale's place (the efficiency of its compute, its DDR
@@ -588,14 +675,17 @@ static enum nnperf_status choose_keys(struct ct_fit *f, const double *t0, const 
     enum nnperf_status st = add_param(f, "calibration.time_scale");
     int n_res = count_measurements(f);
     f->shrink = 1;
-    if (f->base.val_rows > 0 && f->base.n_set == 0) f->spread = f->base.val_spread;
+    if (f->base.val_rows > 0 && f->base.n_set == 0)
+        f->spread = f->base.val_spread, f->spread_rows = f->base.val_rows;
     if (st || n_res < 5) {
         if (!st && lg)
             sb_printf(
                 lg,
                 "keys: calibration.time_scale (%d measurement%s: one scale on every time, moved only as far "
-                "as the rows agree on it)\n",
+                "as the rows agree on it)",
                 n_res, n_res == 1 ? "" : "s");
+        if (!st && n_res >= 3 && batch_pair(f, -1)) st = try_per_run(f, t0, tp0, lg);
+        if (!st && lg) sb_puts(lg, "\n");
         return st;
     }
     static const char *const cand[] = {"efficiency", "memory.ddr_efficiency", "overhead.per_run_s",
@@ -968,8 +1058,8 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
     struct hw_desc hw;
     if (!st) {
         fit_all(&f, x);
-        double sp, crit;
-        int ns = scale_spread(&f, &sp, &crit);
+        double sp = 0, crit = 0, mean = 0;
+        int ns = scale_spread(&f, &sp, &crit, &mean);
         if (f.shrink && f.n_par == 1 && !strcmp(f.par[0].path, "calibration.time_scale") && (ns || f.hold)) {
             double raw[CT_MAX_PARAMS];
             struct ct_fit g = f;
@@ -981,16 +1071,25 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
                     "held at 1: the rows say time_scale %.4g, but a fit without one of them predicts it "
                     "worse than the platform as it is (leave-one-out, above)\n",
                     exp(raw[0]));
-            else
+            else {
+                int pooled = f.spread > 0 && f.spread_rows > 1;
+                char from[160];
+                if (pooled)
+                    snprintf(
+                        from, sizeof from,
+                        "pooled from the spread of the platform's %d test rows (validation.log_spread)%s",
+                        f.spread_rows, ns >= 2 ? " and these measurements' own" : "");
+                else
+                    snprintf(from, sizeof from, "the spread of these measurements' ratios");
                 sb_printf(
                     &lg,
-                    "shrunk toward the platform: the rows say time_scale %.4g; %.4g is written (held at 1 "
-                    "unless |ln| > %.3g se, else ln x max(0, 1 - se^2 / ln^2); se = s / sqrt(%d), s = %.3g "
-                    "%s: a few measurements within that spread do not move it)\n",
-                    exp(raw[0]), exp(x[0]), crit, ns, sp,
-                    ns >= 2 ? "the spread of these measurements' ratios (Student's t at 95%)"
-                            : "the spread of the platform's test rows around their bias "
-                              "(validation.log_spread)");
+                    "shrunk toward the platform: the rows say time_scale %.4g; %.4g is written (their "
+                    "mean ln ratio m = %+.3g; held at 1 unless |m| > %.3g se, else ln x max(0, 1 - se^2 / "
+                    "m^2); se = s / sqrt(%d), s = %.3g %s; Student's t at 95%% with %d degrees of freedom: "
+                    "a few measurements within that spread do not move it)\n",
+                    exp(raw[0]), exp(x[0]), mean, crit, ns, sp, from,
+                    ns - 1 + (pooled ? f.spread_rows - 1 : 0));
+            }
         }
         apply(&f, x, &hw);
         for (int i = 0; i < f.n_rows; i++) t[1][i] = predict_row(&f.rows[i], &hw, NULL, &tp[1][i]);

@@ -16,7 +16,8 @@ static const char *const models[] = {"models/squeezenet1_1.onnx", "models/mobile
                                      "models/resnet18.onnx", "models/squeezenet1_0.onnx"};
 static const char *const sizes[] = {"1x3x224x224", "1x3x160x160"};
 
-static double predict_ms(const char *model, const char *shape, const char *platform)
+/* the predicted latency (ms) of one run of batch frames */
+static double predict_batch_ms(const char *model, const char *shape, const char *platform, int batch)
 {
     char err[512], in[128];
     struct nnperf_model *m;
@@ -30,7 +31,8 @@ static double predict_ms(const char *model, const char *shape, const char *platf
     double ms = -1;
     if (!nnperf_analyze(m, &ao, &a, err, sizeof err)) {
         if (!nnperf_platform_load(platform, &p, err, sizeof err)) {
-            if (!nnperf_predict(a, p, NULL, &pr, err, sizeof err)) {
+            struct nnperf_predict_options o = {.batch = batch};
+            if (!nnperf_predict(a, p, &o, &pr, err, sizeof err)) {
                 struct nnperf_prediction_summary s;
                 nnperf_prediction_summary(pr, &s);
                 ms = s.latency_s * 1e3;
@@ -42,6 +44,11 @@ static double predict_ms(const char *model, const char *shape, const char *platf
     }
     nnperf_model_free(m);
     return ms;
+}
+
+static double predict_ms(const char *model, const char *shape, const char *platform)
+{
+    return predict_batch_ms(model, shape, platform, 1);
 }
 
 /* the value of "key: number" in YAML text, or -1 */
@@ -148,11 +155,13 @@ static void write_tmp(char *tmpl, const char *text)
 /* a user's few rows: one row frees one scale on every time; a row 100x off is named and left out; a key the fit
  * pushes past its bound is reported with the value written; the YAML keeps the preset's comments and records the
  * fit; a table of the fidelity dataset's format gives only its fit rows, and one of test rows only is refused */
-/* a time scale r fitted on n measurements, shrunk by the spread sp (calibrate_table.c, shrink_scale) */
-static double shrunk(double r, int n, double sp)
+/* A time scale r fitted on n measurements that agree on it (their own spread nil), shrunk by the spread sp of the
+ * platform's N test rows (calibrate_table.c, shrink_scale): the two spreads pooled, s^2 = N sp^2 / (N - 1 + n - 1)
+ * (the rows' own sum of squares is 0), se^2 = s^2 / n, ln k = ln r x max(0, 1 - se^2 / ln^2 r) past the bar */
+static double shrunk(double r, int n, double sp, int N)
 {
-    double m = log(r);
-    return exp(m * fmax(0, 1 - sp * sp / (n * m * m)));
+    double m = log(r), se2 = N * sp * sp / (N - 1 + n - 1) / n;
+    return exp(m * fmax(0, 1 - se2 / (m * m)));
 }
 
 static void test_few_rows(void)
@@ -172,7 +181,8 @@ static void test_few_rows(void)
     if (pf) fclose(pf);
     preset[pn] = 0;
     double sp = yaml_num(preset, "\n  log_spread: ");
-    CHECK(sp > 0 && sp < 1);
+    int N = (int)yaml_num(preset, "\n  test_rows: ");
+    CHECK(sp > 0 && sp < 1 && N > 1);
     /* one row, measured 2x the prediction */
     snprintf(text, sizeof text, "model,input,latency_ms\n%s/models/resnet18.onnx,1x3x224x224,%.9g\n", cwd,
              2 * r18);
@@ -182,7 +192,7 @@ static void test_few_rows(void)
     CHECK(st == NNPERF_OK);
     if (st) fprintf(stderr, "%s\n", err);
     double k = yaml ? yaml_num(yaml, "\n  time_scale: ") : -1;
-    CHECK(fabs(k - shrunk(2, 1, sp)) < 1e-3 && k < 2);
+    CHECK(fabs(k - shrunk(2, 1, sp, N)) < 1e-3 && k < 2);
     CHECK(log && strstr(log, "shrunk toward the platform: the rows say time_scale 2;"));
     CHECK(yaml && strstr(yaml, "name: zcu102-dpu-cal\n") && strstr(yaml, "\n  rows: 1\n"));
     CHECK(yaml &&
@@ -221,10 +231,11 @@ static void test_few_rows(void)
     CHECK(st == NNPERF_OK && log &&
           strstr(log, "outlier: line 5 (googlenet.onnx 1x3x224x224) is 100x slower"));
     k = yaml ? yaml_num(yaml, "\n  time_scale: ") : -1;
-    /* the three rows agree on 1.3x (their own spread is nil): the whole scale, not shrunk */
-    CHECK(fabs(k - 1.3) < 1e-3);
+    /* the three rows agree on 1.3x (their own spread is nil): nearly all of it, shrunk by the platform's spread
+     * alone (pooled with theirs) */
+    CHECK(fabs(k - shrunk(1.3, 3, sp, N)) < 1e-3 && k > 1.2);
     CHECK(yaml && strstr(yaml, "googlenet.onnx 1x3x224x224 latency: outlier, left out"));
-    if (fabs(k - 1.3) >= 1e-3) fprintf(stderr, "%s", log ? log : "");
+    if (fabs(k - shrunk(1.3, 3, sp, N)) >= 1e-3) fprintf(stderr, "%s", log ? log : "");
     free(yaml), free(log);
     unlink(csv);
     /* three rows that disagree around the platform (1.25x, 0.8x, 1.1x): no bias to tell, the scale stays 1 */
@@ -287,7 +298,7 @@ static void test_few_rows(void)
     st = nnperf_calibrate_table("zcu102-dpu", csv, NULL, &yaml, &len, &log, err, sizeof err);
     CHECK(st == NNPERF_OK && log && strstr(log, "on 1 rows") && strstr(log, "1 test rows never fitted"));
     k = yaml ? yaml_num(yaml, "\n  time_scale: ") : -1;
-    CHECK(fabs(k - shrunk(2, 1, sp)) < 1e-3); /* the test row (99 ms) took no part */
+    CHECK(fabs(k - shrunk(2, 1, sp, N)) < 1e-3); /* the test row (99 ms) took no part */
     free(yaml), free(log);
     unlink(csv);
     memcpy(csv + strlen(csv) - 6, "XXXXXX", 6);
@@ -302,10 +313,62 @@ static void test_few_rows(void)
     unlink(csv);
 }
 
+/* Three rows of one model at batch 1, 4 and 16 measured on an L4 with a per-run cost of 0.5 ms and a 1.25x slower
+ * accelerator: the per-run cost joins the scale (leave-one-out says so) and both are recovered. The same rows
+ * measured as a plain 1.25x of the prediction: the scale alone (a per-run cost predicts no better). Three models at
+ * one batch size: the per-run cost is not tried (nothing tells it from the work of a frame). */
+static void test_per_run(void)
+{
+    char cwd[1024], text[4096], plat[] = "/tmp/nnperf-cal-runXXXXXX", csv[] = "/tmp/nnperf-cal-runtXXXXXX";
+    char *yaml = NULL, *log = NULL, err[1024];
+    size_t len;
+    CHECK(getcwd(cwd, sizeof cwd) != NULL);
+    /* l4: a batch runs in one call (compute.frames_per_call 0), its per-run cost paid once */
+    write_tmp(plat, "base: l4\nname: board\noverhead:\n  per_run_s: 0.0005\ncalibration:\n"
+                    "  time_scale: 1.25\n");
+    static const int batch[3] = {1, 4, 16};
+    for (int pass = 0; pass < 3; pass++) {
+        int n = snprintf(text, sizeof text, "model,input,batch,latency_ms\n");
+        for (int i = 0; i < 3; i++) {
+            const char *model = pass == 2 ? models[i] : "models/squeezenet1_1.onnx";
+            int b = pass == 2 ? 1 : batch[i];
+            double ms = pass == 0 ? predict_batch_ms(model, "1x3x224x224", plat, b)
+                                  : 1.25 * predict_batch_ms(model, "1x3x224x224", "l4", b);
+            CHECK(ms > 0);
+            n +=
+                snprintf(text + n, sizeof text - (size_t)n, "%s/%s,1x3x224x224,%d,%.9g\n", cwd, model, b, ms);
+        }
+        memcpy(csv + strlen(csv) - 6, "XXXXXX", 6);
+        write_tmp(csv, text);
+        enum nnperf_status st = nnperf_calibrate_table("l4", csv, NULL, &yaml, &len, &log, err, sizeof err);
+        CHECK(st == NNPERF_OK && yaml && log);
+        if (st || !yaml || !log) {
+            fprintf(stderr, "%s\n", err);
+            unlink(csv);
+            continue;
+        }
+        int joined = strstr(log, "overhead.per_run_s joins the scale") != NULL;
+        double k = yaml_num(yaml, "\n  time_scale: "), run = yaml_num(yaml, "\n  per_run_s: ");
+        if (pass == 0) {
+            CHECK(joined && fabs(k - 1.25) < 0.01 && fabs(run - 0.0005) < 0.00002);
+        } else if (pass == 1) {
+            CHECK(!joined && strstr(log, "one model at two batch sizes") && strstr(log, ": the scale alone"));
+            CHECK(fabs(k - 1.25) < 0.05);
+        } else {
+            CHECK(!joined && !strstr(log, "one model at two batch sizes"));
+        }
+        if ((pass == 0) != joined) fprintf(stderr, "pass %d:\n%s", pass, log);
+        free(yaml), free(log);
+        unlink(csv);
+    }
+    unlink(plat);
+}
+
 int main(void)
 {
     test_recovers();
     test_bad_tables();
     test_few_rows();
+    test_per_run();
     return tt_done();
 }
