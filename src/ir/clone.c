@@ -168,6 +168,19 @@ static enum nnperf_status fix_graph(struct clone *C, struct ir_graph *g)
     return NNPERF_OK;
 }
 
+/* an attribute whose payload an analysis writes (a tensor it decodes values into) or points into the tree (a
+ * subgraph): copied with its node */
+static int attr_owned(const struct ir_attr *at)
+{
+    switch (at->type) {
+    case AT_TENSOR:
+    case AT_SPARSE_TENSOR: return at->t != NULL;
+    case AT_GRAPH: return at->g != NULL;
+    case AT_GRAPHS: return at->graphs != NULL;
+    default: return 0;
+    }
+}
+
 static enum nnperf_status fix_node(struct clone *C, struct ir_node *nd)
 {
     int bad = 0;
@@ -177,23 +190,25 @@ static enum nnperf_status fix_node(struct clone *C, struct ir_node *nd)
     MAP_ARRAY(C, &C->values, struct ir_value, nd->out, nd->n_out, "value");
     MAP_ARRAY(C, &C->values, struct ir_value, nd->impl, nd->n_impl, "value");
     int own = 0;
-    for (int a = 0; a < nd->n_attr; a++)
-        if (nd->attrs[a].t || nd->attrs[a].g || nd->attrs[a].graphs) own = 1;
+    for (int a = 0; a < nd->n_attr; a++) own |= attr_owned(&nd->attrs[a]);
     if (!own) return NNPERF_OK; /* plain attributes are only read: shared with the model */
     struct ir_attr *attrs = ar_calloc(C->ar, (size_t)nd->n_attr, sizeof *attrs);
     if (!attrs) return nomem(C);
     memcpy(attrs, nd->attrs, (size_t)nd->n_attr * sizeof *attrs);
     for (int a = 0; a < nd->n_attr; a++) {
         struct ir_attr *at = &attrs[a];
-        if (at->t) {
+        if (!attr_owned(at)) continue;
+        if (at->type == AT_GRAPH) {
+            at->g = map_one(&C->graphs, at->g, &bad);
+            if (bad) return outside(C, "graph");
+        } else if (at->type == AT_GRAPHS)
+            MAP_ARRAY(C, &C->graphs, struct ir_graph, at->graphs, at->n, "graph");
+        else {
             struct ir_value *t = ar_alloc(C->ar, sizeof *t);
             if (!t) return nomem(C);
             *t = *at->t;
             at->t = t;
         }
-        at->g = map_one(&C->graphs, at->g, &bad);
-        if (bad) return outside(C, "graph");
-        if (at->graphs) MAP_ARRAY(C, &C->graphs, struct ir_graph, at->graphs, at->n, "graph");
     }
     nd->attrs = attrs;
     return NNPERF_OK;

@@ -192,22 +192,31 @@ enum ir_attr_type {
     AT_TYPE_PROTOS = 14,
 };
 
+/* An attribute: its payload by type (a model holds one per attribute, 56 bytes). Scalars i (AT_INT) and f
+ * (AT_FLOAT) have fields of their own; the pointers share one: s for AT_STRING, ints/floats/strings/graphs for the
+ * lists (n elements), t for AT_TENSOR and AT_SPARSE_TENSOR, g for AT_GRAPH. Read a pointer only for its type: the
+ * loader keeps only the payload of the attribute's type (fields of other types in the AttributeProto are parsed,
+ * checked and dropped), so a list's n is 0 for every other type. */
 struct ir_attr {
     const char *name;
-    int type;             /* enum ir_attr_type */
-    int tp_dtype;         /* AT_TYPE_PROTO: tensor elem type, if any */
     const char *ref_name; /* ref_attr_name inside functions, else NULL */
+    int type;             /* enum ir_attr_type */
+    union {
+        int tp_dtype; /* AT_TYPE_PROTO: tensor elem type, if any */
+        int slen;     /* AT_STRING: the string's length (it may hold NUL bytes; s is NUL-terminated after them) */
+    };
     int64_t i;
     double f;
-    const char *s; /* NUL-terminated copy (strings are small); slen its length */
-    size_t slen;
     int64_t n; /* element count for ints/floats/strings/graphs */
-    int64_t *ints;
-    double *floats;
-    const char **strings;
-    struct ir_value *t; /* AT_TENSOR */
-    struct ir_graph *g; /* AT_GRAPH */
-    struct ir_graph **graphs;
+    union {
+        const char *s;
+        int64_t *ints;
+        double *floats;
+        const char **strings;
+        struct ir_value *t; /* AT_TENSOR, AT_SPARSE_TENSOR */
+        struct ir_graph *g; /* AT_GRAPH */
+        struct ir_graph **graphs;
+    };
 };
 
 /* Cost of one node. MACs and FLOPs are separate: flops = 2*macs + per-element work. */

@@ -387,7 +387,7 @@ static int build_compute(struct builder *b, const struct ir_node *n, int x)
         int str_same = attr_same(n, "strides", 1, &stride);
         int dil_same = attr_same(n, "dilations", 1, &dil);
         const struct ir_attr *ap = attr(n, "auto_pad");
-        if (ap && ap->s && strcmp(ap->s, "NOTSET") && strcmp(ap->s, "VALID")) {
+        if (ap && ap->type == AT_STRING && ap->s && strcmp(ap->s, "NOTSET") && strcmp(ap->s, "VALID")) {
             /* SAME_UPPER / SAME_LOWER with stride 1 and odd kernel: symmetric (k-1)/2 */
             pad = (l->kh - 1) / 2;
         }

@@ -25,15 +25,25 @@ static const struct fspec attr_fields[] = {
     [23] = {WL, "sparse_tensors"},
 };
 
-/* The number of values of each list an attribute holds (the count pass). */
-struct attr_counts {
-    int64_t ints, floats, strings, graphs;
+/* Every payload an AttributeProto holds, whatever its type says, and the number of values of each list (the count
+ * pass): all are parsed and checked, and only the one of the attribute's type goes into struct ir_attr. */
+struct attr_parts {
+    int64_t ints, floats, strings, graphs; /* counts */
+    const char *s;
+    int slen;
+    int tp_dtype;
+    int64_t *iv;
+    double *fv;
+    const char **sv;
+    struct ir_value *t;
+    struct ir_graph *g;
+    struct ir_graph **gv;
 };
 
-/* Count pass: the scalars (name, type, f, i, s, ref_attr_name) into a and the length of each list into c, each
+/* Count pass: the scalars (name, type, f, i, ref_attr_name) into a, s and the length of each list into c, each
  * list checked against NNPERF_MAX_ATTR_ELEMS; the name and the type are checked. */
 static enum nnperf_status count_pass(struct ld *L, const uint8_t *p, size_t n, const char *node_name,
-                                     struct ir_attr *a, struct attr_counts *c)
+                                     struct ir_attr *a, struct attr_parts *c)
 {
     const char *why;
     struct pb r = pb_make(p, n);
@@ -67,9 +77,9 @@ static enum nnperf_status count_pass(struct ld *L, const uint8_t *p, size_t n, c
                 if (f.len > NNPERF_MAX_ATTR_ELEMS)
                     return diag_set(L->d, NNPERF_E_LIMIT, "node '%s': a string attribute has %zu bytes",
                                     node_name, f.len);
-                a->s = ox_str(L, &f);
-                a->slen = f.len;
-                if (!a->s) return ox_nomem(L);
+                c->s = ox_str(L, &f);
+                c->slen = (int)f.len;
+                if (!c->s) return ox_nomem(L);
             }
             break;
         case AP_INTS:
@@ -117,7 +127,7 @@ static enum nnperf_status count_pass(struct ld *L, const uint8_t *p, size_t n, c
 /* SparseTensorProto into t: its dims (field 3) give the dense shape, its values' dtype the type; the values are
  * not propagated */
 static enum nnperf_status parse_sparse(struct ld *L, const struct pb_field *f, const char *node_name,
-                                       const struct ir_attr *a, struct ir_value *t)
+                                       const char *attr_name, struct ir_value *t)
 {
     const char *why;
     struct pb q = pb_make(f->data, f->len);
@@ -136,7 +146,7 @@ static enum nnperf_status parse_sparse(struct ld *L, const struct pb_field *f, c
                 t->dims[nd++] = ir_dim_known((int64_t)x >= 0 ? (int64_t)x : 0);
         } else if (h.num == SP_VALUES && h.wire == PB_LEN) {
             struct ir_value tmp = {0};
-            enum nnperf_status st = ox_parse_tensor_proto(L, h.data, h.len, &tmp, NULL, "attribute", a->name);
+            enum nnperf_status st = ox_parse_tensor_proto(L, h.data, h.len, &tmp, NULL, "attribute", attr_name);
             if (st) {
                 diag_prefix(L->d, "node '%s': ", node_name);
                 return st;
@@ -150,9 +160,9 @@ static enum nnperf_status parse_sparse(struct ld *L, const struct pb_field *f, c
     return NNPERF_OK;
 }
 
-/* a tensor (t) or sparse tensor (sparse_tensor) attribute into a->t */
+/* a tensor (t) or sparse tensor (sparse_tensor) attribute into c->t */
 static enum nnperf_status parse_tensor_attr(struct ld *L, const struct pb_field *f, const char *node_name,
-                                            struct ir_attr *a)
+                                            const struct ir_attr *a, struct attr_parts *c)
 {
     struct ir_value *t = ar_alloc(L->ar, sizeof *t);
     if (!t) return ox_nomem(L);
@@ -165,17 +175,17 @@ static enum nnperf_status parse_tensor_attr(struct ld *L, const struct pb_field 
             return st;
         }
     } else {
-        enum nnperf_status st = parse_sparse(L, f, node_name, a, t);
+        enum nnperf_status st = parse_sparse(L, f, node_name, a->name, t);
         if (st) return st;
     }
-    a->t = t;
+    c->t = t;
     return NNPERF_OK;
 }
 
 /* a graph attribute (g, or one of graphs) parsed as a subgraph of g */
 static enum nnperf_status parse_graph_attr(struct ld *L, const struct pb_field *f, struct ir_graph *g,
-                                           const struct rename *rn, const char *node_name, struct ir_attr *a,
-                                           int64_t *kg)
+                                           const struct rename *rn, const char *node_name, const struct ir_attr *a,
+                                           struct attr_parts *c, int64_t *kg)
 {
     struct ir_graph *sub;
     if (g->depth + 1 > NNPERF_MAX_SUBGRAPH_DEPTH)
@@ -189,15 +199,16 @@ static enum nnperf_status parse_graph_attr(struct ld *L, const struct pb_field *
         return st;
     }
     if (f->num == AP_G)
-        a->g = sub;
+        c->g = sub;
     else
-        a->graphs[(*kg)++] = sub;
+        c->gv[(*kg)++] = sub;
     return NNPERF_OK;
 }
 
 /* Fill pass: the lists (allocated from the count pass), tensors, graphs and the type proto's dtype. */
 static enum nnperf_status fill_pass(struct ld *L, const uint8_t *p, size_t n, struct ir_graph *g,
-                                    const struct rename *rn, const char *node_name, struct ir_attr *a)
+                                    const struct rename *rn, const char *node_name, const struct ir_attr *a,
+                                    struct attr_parts *c)
 {
     const char *why;
     int64_t ki = 0, kf = 0, ks = 0, kg = 0;
@@ -209,12 +220,12 @@ static enum nnperf_status fill_pass(struct ld *L, const uint8_t *p, size_t n, st
         switch (f.num) {
         case AP_INTS:
             if (f.wire == PB_VARINT)
-                a->ints[ki++] = (int64_t)f.u;
+                c->iv[ki++] = (int64_t)f.u;
             else if (f.wire == PB_LEN) {
                 struct pb q = pb_make(f.data, f.len);
                 uint64_t x;
                 int rc;
-                while ((rc = pb_varint(&q, &x)) == 1) a->ints[ki++] = (int64_t)x;
+                while ((rc = pb_varint(&q, &x)) == 1) c->iv[ki++] = (int64_t)x;
                 if (rc < 0) return ox_malformed(L, "AttributeProto", "bad packed ints", f.data);
             }
             break;
@@ -223,25 +234,25 @@ static enum nnperf_status fill_pass(struct ld *L, const uint8_t *p, size_t n, st
                 float x;
                 uint32_t u = (uint32_t)f.u;
                 memcpy(&x, &u, 4);
-                a->floats[kf++] = x;
+                c->fv[kf++] = x;
             } else if (f.wire == PB_LEN) {
                 for (size_t o = 0; o + 4 <= f.len; o += 4) {
                     float x;
                     memcpy(&x, f.data + o, 4);
-                    a->floats[kf++] = x;
+                    c->fv[kf++] = x;
                 }
             }
             break;
         case AP_STRINGS:
-            if (f.wire == PB_LEN && !(a->strings[ks++] = ox_str(L, &f))) return ox_nomem(L);
+            if (f.wire == PB_LEN && !(c->sv[ks++] = ox_str(L, &f))) return ox_nomem(L);
             break;
         case AP_T:
         case AP_SPARSE:
-            if (f.wire == PB_LEN) st = parse_tensor_attr(L, &f, node_name, a);
+            if (f.wire == PB_LEN) st = parse_tensor_attr(L, &f, node_name, a, c);
             break;
         case AP_G:
         case AP_GRAPHS:
-            if (f.wire == PB_LEN && g) st = parse_graph_attr(L, &f, g, rn, node_name, a, &kg);
+            if (f.wire == PB_LEN && g) st = parse_graph_attr(L, &f, g, rn, node_name, a, c, &kg);
             break;
         case AP_TP:
             if (f.wire == PB_LEN) {
@@ -251,7 +262,7 @@ static enum nnperf_status fill_pass(struct ld *L, const uint8_t *p, size_t n, st
                 if (st)
                     diag_prefix(L->d, "node '%s': attribute '%s': ", node_name, a->name ? a->name : "?");
                 else
-                    a->tp_dtype = dt;
+                    c->tp_dtype = dt;
             }
             break;
         default: break;
@@ -264,34 +275,35 @@ static enum nnperf_status fill_pass(struct ld *L, const uint8_t *p, size_t n, st
 enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struct ir_graph *g,
                                  const struct rename *rn, const char *node_name, struct ir_attr *a)
 {
-    struct attr_counts c = {0, 0, 0, 0};
+    struct attr_parts c;
+    memset(&c, 0, sizeof c);
     enum nnperf_status st = count_pass(L, p, n, node_name, a, &c);
     if (st) return st;
-    if (c.ints && !(a->ints = ar_calloc(L->ar, (size_t)c.ints, sizeof(int64_t)))) return ox_nomem(L);
-    if (c.floats && !(a->floats = ar_calloc(L->ar, (size_t)c.floats, sizeof(double)))) return ox_nomem(L);
-    if (c.strings && !(a->strings = ar_calloc(L->ar, (size_t)c.strings, sizeof(char *)))) return ox_nomem(L);
-    if (c.graphs && !(a->graphs = ar_calloc(L->ar, (size_t)c.graphs, sizeof(struct ir_graph *))))
-        return ox_nomem(L);
-    if ((st = fill_pass(L, p, n, g, rn, node_name, a))) return st;
-    a->n = a->type == AT_INTS      ? c.ints
-           : a->type == AT_FLOATS  ? c.floats
-           : a->type == AT_STRINGS ? c.strings
-           : a->type == AT_GRAPHS  ? c.graphs
-                                   : 0;
+    if (c.ints && !(c.iv = ar_calloc(L->ar, (size_t)c.ints, sizeof(int64_t)))) return ox_nomem(L);
+    if (c.floats && !(c.fv = ar_calloc(L->ar, (size_t)c.floats, sizeof(double)))) return ox_nomem(L);
+    if (c.strings && !(c.sv = ar_calloc(L->ar, (size_t)c.strings, sizeof(char *)))) return ox_nomem(L);
+    if (c.graphs && !(c.gv = ar_calloc(L->ar, (size_t)c.graphs, sizeof(struct ir_graph *)))) return ox_nomem(L);
+    if ((st = fill_pass(L, p, n, g, rn, node_name, a, &c))) return st;
     /* IR version 1/2 models may leave 'type' unset: derive it from what is there */
-    if (a->type == AT_UNDEFINED) {
-        if (a->g)
-            a->type = AT_GRAPH;
-        else if (a->t)
-            a->type = AT_TENSOR;
-        else if (a->s)
-            a->type = AT_STRING;
-        else if (c.ints)
-            a->type = AT_INTS, a->n = c.ints;
-        else if (c.floats)
-            a->type = AT_FLOATS, a->n = c.floats;
-        else if (c.strings)
-            a->type = AT_STRINGS, a->n = c.strings;
+    if (a->type == AT_UNDEFINED)
+        a->type = c.g         ? AT_GRAPH
+                  : c.t       ? AT_TENSOR
+                  : c.s       ? AT_STRING
+                  : c.ints    ? AT_INTS
+                  : c.floats  ? AT_FLOATS
+                  : c.strings ? AT_STRINGS
+                              : AT_UNDEFINED;
+    switch (a->type) {
+    case AT_STRING: a->s = c.s, a->slen = c.slen; break;
+    case AT_TENSOR:
+    case AT_SPARSE_TENSOR: a->t = c.t; break;
+    case AT_GRAPH: a->g = c.g; break;
+    case AT_INTS: a->ints = c.iv, a->n = c.ints; break;
+    case AT_FLOATS: a->floats = c.fv, a->n = c.floats; break;
+    case AT_STRINGS: a->strings = c.sv, a->n = c.strings; break;
+    case AT_GRAPHS: a->graphs = c.gv, a->n = c.graphs; break;
+    case AT_TYPE_PROTO: a->tp_dtype = c.tp_dtype; break;
+    default: break;
     }
     return NNPERF_OK;
 }

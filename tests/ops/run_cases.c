@@ -343,18 +343,25 @@ static int run_file(const char *dir, const char *fname)
                 a->type = AT_STRING;
                 tok = strtok_r(NULL, "", &save);
                 a->s = ar_strdup(&AR, tok ? tok : "");
-                a->slen = strlen(a->s);
+                a->slen = (int)strlen(a->s);
             } else if (!strcmp(ty, "ints") || !strcmp(ty, "floats") || !strcmp(ty, "strings")) {
                 a->type = ty[0] == 'i' ? AT_INTS : ty[0] == 'f' ? AT_FLOATS : AT_STRINGS;
-                a->ints = ar_calloc(&AR, 256, sizeof *a->ints);
-                a->floats = ar_calloc(&AR, 256, sizeof *a->floats);
-                a->strings = ar_calloc(&AR, 256, sizeof *a->strings);
+                /* one payload, the attribute's type's (struct ir_attr holds one) */
+                int64_t *iv = ar_calloc(&AR, 256, sizeof *iv);
+                double *fv = ar_calloc(&AR, 256, sizeof *fv);
+                const char **sv = ar_calloc(&AR, 256, sizeof *sv);
                 while ((tok = strtok_r(NULL, " \t", &save)) && a->n < 256) {
-                    a->ints[a->n] = atoll(tok);
-                    a->floats[a->n] = atof(tok);
-                    a->strings[a->n] = ar_strdup(&AR, tok);
+                    iv[a->n] = atoll(tok);
+                    fv[a->n] = atof(tok);
+                    sv[a->n] = ar_strdup(&AR, tok);
                     a->n++;
                 }
+                if (a->type == AT_INTS)
+                    a->ints = iv;
+                else if (a->type == AT_FLOATS)
+                    a->floats = fv;
+                else
+                    a->strings = sv;
             } else {
                 fprintf(stderr, "%s:%d: unknown attribute type '%s'\n", path, lineno, ty);
                 failures++;

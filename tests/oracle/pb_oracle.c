@@ -244,7 +244,7 @@ static void cmp_attr(const char *node, const Onnx__AttributeProto *pa, const str
                  (long long)pa->i);
         break;
     case AT_STRING:
-        if (a->slen != pa->s.len || (a->slen && memcmp(a->s, pa->s.data, a->slen)))
+        if ((size_t)a->slen != pa->s.len || (a->slen && memcmp(a->s, pa->s.data, pa->s.len)))
             diff("node '%s' attribute '%s': string differs", node, a->name);
         break;
     case AT_INTS:
