@@ -107,26 +107,26 @@ static int rebatched(const struct an_state *an, int axis, struct ir_dim inf, str
 /* Where inference left dims unknown, the model's own declaration (value_info, outputs) fills them in. */
 static enum nnperf_status apply_declared(struct an_state *an, struct ir_node *nd, struct ir_value *v)
 {
-    if (v->decl_rank < 0 && !v->decl_dtype) return NNPERF_OK;
-    if (!v->dtype && v->decl_dtype) v->dtype = v->decl_dtype;
-    if (v->decl_rank < 0) return NNPERF_OK;
+    if (ir_decl_rank(v) < 0 && !ir_decl_dtype(v)) return NNPERF_OK;
+    if (!v->dtype && ir_decl_dtype(v)) v->dtype = ir_decl_dtype(v);
+    if (ir_decl_rank(v) < 0) return NNPERF_OK;
     if (v->rank < 0) {
         /* a copy: the declared dims belong to the model */
-        struct ir_dim *d = ar_calloc(&an->ar, (size_t)(v->decl_rank ? v->decl_rank : 1), sizeof *d);
+        struct ir_dim *d = ar_calloc(&an->ar, (size_t)(ir_decl_rank(v) ? ir_decl_rank(v) : 1), sizeof *d);
         if (!d) return diag_set(&an->d, NNPERF_E_NOMEM, "out of memory");
-        if (v->decl_rank) memcpy(d, v->decl_dims, (size_t)v->decl_rank * sizeof *d);
-        v->rank = v->decl_rank;
+        if (ir_decl_rank(v)) memcpy(d, ir_decl_dims(v), (size_t)ir_decl_rank(v) * sizeof *d);
+        v->rank = ir_decl_rank(v);
         v->dims = d;
         return NNPERF_OK;
     }
-    if (v->rank != v->decl_rank) {
+    if (v->rank != ir_decl_rank(v)) {
         an_warn(an, "node '%s' (%s): output '%s' inferred with rank %d but declared with rank %d", nd->name,
-                nd->op_type, v->name, v->rank, v->decl_rank);
+                nd->op_type, v->name, v->rank, ir_decl_rank(v));
         return NNPERF_OK;
     }
     struct ir_dim *own = NULL; /* v's dims, copied before the first change: op_set may share an input's */
     for (int i = 0; i < v->rank; i++) {
-        struct ir_dim inf = v->dims[i], dec = v->decl_dims[i];
+        struct ir_dim inf = v->dims[i], dec = ir_decl_dims(v)[i];
         if (inf.val < 0 && !inf.sym && (dec.val >= 0 || dec.sym)) {
             if (!own) {
                 if (!(own = ar_calloc(&an->ar, (size_t)v->rank, sizeof *own)))
@@ -259,9 +259,7 @@ static void reset_value(struct ir_value *v)
     v->iv = NULL;
     v->fv = NULL;
     v->nv = 0;
-    v->n_elems = -1;
-    v->elems = NULL;
-    v->unknown_reason = NULL;
+    ir_forget_found(v);
     v->is_const = 0;
     if (v->type_kind != TK_SEQUENCE && v->type_kind != TK_OPTIONAL && v->type_kind != TK_MAP)
         v->type_kind = TK_TENSOR;

@@ -114,7 +114,6 @@ enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char
     if (!v) return diag_set(d, NNPERF_E_NOMEM, "out of memory");
     v->name = name;
     v->rank = -1;
-    v->decl_rank = -1;
     v->type_kind = TK_TENSOR;
     size_t i = vt_slot(g, name, n, h);
     g->vt.slot[i] = v;
@@ -135,6 +134,63 @@ int ir_reserve_values(struct arena *ar, struct ir_graph *g, size_t n)
     while (nc < 2 * n) nc *= 2;
     if (nc > g->vt.cap && !vt_resize(ar, g, nc)) return 0;
     return n <= (size_t)g->cap_values || values_resize(ar, g, n);
+}
+
+/* a copy of v's record to change (the defaults when it has none) */
+static struct ir_value_more *more_copy(struct arena *ar, const struct ir_value *v)
+{
+    struct ir_value_more *r = ar_alloc(ar, sizeof *r);
+    if (!r) return NULL;
+    if (v->more)
+        *r = *v->more;
+    else
+        r->decl_rank = -1;
+    return r;
+}
+
+int ir_set_decl(struct arena *ar, struct ir_value *v, int rank, int dtype, struct ir_dim *dims)
+{
+    struct ir_value_more *d = NULL;
+    if (rank >= 0 || dtype || dims) {
+        if (!(d = ar_alloc(ar, sizeof *d))) return 0;
+        d->decl_rank = rank;
+        d->decl_dtype = dtype;
+        d->decl_dims = dims;
+        d->base = d;
+    }
+    if (!ir_elems(v) && !ir_unknown_reason(v)) {
+        v->more = d;
+        return 1;
+    }
+    struct ir_value_more *r = more_copy(ar, v);
+    if (!r) return 0;
+    r->decl_rank = rank;
+    r->decl_dtype = dtype;
+    r->decl_dims = dims;
+    r->base = d;
+    v->more = r;
+    return 1;
+}
+
+int ir_set_elems(struct arena *ar, struct ir_value *v, int n, struct ir_value **elems)
+{
+    if (!elems && !ir_elems(v)) return 1;
+    struct ir_value_more *r = more_copy(ar, v);
+    if (!r) return 0;
+    r->elems = elems;
+    r->n_elems = elems ? n : -1;
+    v->more = r;
+    return 1;
+}
+
+int ir_set_unknown_reason(struct arena *ar, struct ir_value *v, const char *why)
+{
+    if (why == ir_unknown_reason(v)) return 1;
+    struct ir_value_more *r = more_copy(ar, v);
+    if (!r) return 0;
+    r->unknown_reason = why;
+    v->more = r;
+    return 1;
 }
 
 int64_t ir_opset_of(const struct ir_model *m, const char *domain)

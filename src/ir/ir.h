@@ -121,6 +121,28 @@ struct ir_data {
     uint64_t ext_offset, ext_length;
 };
 
+/* What few values have: a declared shape (value_info, graph outputs) and what inference finds for some (a sequence's
+ * elements, why a shape is data-dependent). Never written once made: a change makes a new record (ir_set_decl,
+ * ir_set_elems, ir_set_unknown_reason), so a copy of a value (an analysis's, ir_clone_graph) shares its record. */
+struct ir_value_more {
+    /* declared shape from value_info/outputs when inference left it unknown (used as a fallback): rank -1 = none */
+    struct ir_dim *decl_dims;
+    int decl_rank;
+    int decl_dtype;
+    /* a sequence's elements one by one (type_kind TK_SEQUENCE, also an optional holding a sequence), known when
+     * elems is not NULL: then n_elems >= 0 (0 = an empty sequence) and elems[0..n_elems) are tensor values (dtype,
+     * rank, dims; allocated in the model arena, shared between values and never changed once made). The value's
+     * dtype/rank/dims still hold the MERGED element shape (dims that agree across the elements stay, others are
+     * unknown; rank unknown when ranks differ or there are no elements), so code that reads only those keeps
+     * working. elems NULL: the length or an element is not known, only the merged shape is. */
+    struct ir_value **elems;
+    int n_elems;
+    /* data-dependent dims: why this value's shape is unknown (a reason shown in warnings) */
+    const char *unknown_reason;
+    /* the record with the same declared shape and no elements and no reason (NULL when none is declared) */
+    const struct ir_value_more *base;
+};
+
 struct ir_value {
     const char *name;
     unsigned flags; /* IR_V_* */
@@ -138,7 +160,7 @@ struct ir_value {
     signed char is_const;
     int id; /* number in its model's graph tree (ir_number_graph), for an analysis's copy of the graph */
     /* (fields are ordered so that little padding sits between them, small ones in bytes: a model holds one per
-     * tensor, 120 bytes) */
+     * tensor, 88 bytes) */
 
     /* initializer data: a record of its own, which most values (activations) have none of; NULL = DE_NONE.
      * Shared by an analysis's copy of the value (never written once loaded: a copy that gives up on its data sets
@@ -151,22 +173,41 @@ struct ir_value {
     struct ir_ival *iv;
     double *fv;
 
-    /* a sequence's elements one by one (type_kind TK_SEQUENCE, also an optional holding a sequence), known when
-     * elems is not NULL: then n_elems >= 0 (0 = an empty sequence) and elems[0..n_elems) are tensor values (dtype,
-     * rank, dims; allocated in the model arena, shared between values and never changed once made). dtype/rank/dims
-     * above still hold the MERGED element shape (dims that agree across the elements stay, others are unknown; rank
-     * unknown when ranks differ or there are no elements), so code that reads only those keeps working. elems NULL
-     * (n_elems -1 or 0): the length or an element is not known, only the merged shape is. */
-    int n_elems;
-    struct ir_value **elems;
-
-    /* data-dependent dims: why this value's shape is unknown (a reason shown in warnings) */
-    const char *unknown_reason;
-    /* declared shape from value_info/outputs when inference left it unknown (used as a fallback) */
-    int decl_rank;
-    int decl_dtype;
-    struct ir_dim *decl_dims;
+    /* declared shape, sequence elements, unknown-shape reason: NULL when none (read through ir_decl_rank,
+     * ir_decl_dtype, ir_decl_dims, ir_elems, ir_n_elems, ir_unknown_reason) */
+    const struct ir_value_more *more;
 };
+
+static inline int ir_decl_rank(const struct ir_value *v)
+{
+    return v->more ? v->more->decl_rank : -1;
+}
+static inline int ir_decl_dtype(const struct ir_value *v)
+{
+    return v->more ? v->more->decl_dtype : 0;
+}
+static inline struct ir_dim *ir_decl_dims(const struct ir_value *v)
+{
+    return v->more ? v->more->decl_dims : NULL;
+}
+/* a sequence's elements (NULL when not known one by one) and their number (-1 when not known) */
+static inline struct ir_value **ir_elems(const struct ir_value *v)
+{
+    return v->more ? v->more->elems : NULL;
+}
+static inline int ir_n_elems(const struct ir_value *v)
+{
+    return v->more && v->more->elems ? v->more->n_elems : -1;
+}
+static inline const char *ir_unknown_reason(const struct ir_value *v)
+{
+    return v->more ? v->more->unknown_reason : NULL;
+}
+/* forgets what inference found (elements, reason); the declared shape stays */
+static inline void ir_forget_found(struct ir_value *v)
+{
+    v->more = v->more ? v->more->base : NULL;
+}
 
 /* enum ir_data_enc of a value's data (DE_NONE when it has none) */
 static inline int ir_value_enc(const struct ir_value *v)
@@ -203,7 +244,7 @@ struct ir_attr {
     int type;             /* enum ir_attr_type */
     union {
         int tp_dtype; /* AT_TYPE_PROTO: tensor elem type, if any */
-        int slen;     /* AT_STRING: the string's length (it may hold NUL bytes; s is NUL-terminated after them) */
+        int slen; /* AT_STRING: the string's length (it may hold NUL bytes; s is NUL-terminated after them) */
     };
     int64_t i;
     double f;
@@ -320,6 +361,11 @@ enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char
 /* Sizes g's name table and value list for n values in all, before its first value is added (a loader that knows
  * about how many to expect: growing would leave the smaller arrays behind in the arena); 0 when out of memory. */
 int ir_reserve_values(struct arena *ar, struct ir_graph *g, size_t n);
+/* v's declared shape (rank -1: none), its sequence's elements (elems NULL: not known; n is then ignored), why its
+ * shape is data-dependent: each in a new record (struct ir_value_more); 0 when out of memory */
+int ir_set_decl(struct arena *ar, struct ir_value *v, int rank, int dtype, struct ir_dim *dims);
+int ir_set_elems(struct arena *ar, struct ir_value *v, int n, struct ir_value **elems);
+int ir_set_unknown_reason(struct arena *ar, struct ir_value *v, const char *why);
 int64_t ir_opset_of(const struct ir_model *m, const char *domain);
 
 /* --- dims and shapes (dims.c); every product is overflow-checked --- */

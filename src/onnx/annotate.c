@@ -93,9 +93,10 @@ static int writable(const struct ir_value *v)
 
 static int partial(const struct ir_value *v)
 {
-    if (v->rank < 0) return v->decl_rank < 0;
+    if (v->rank < 0) return ir_decl_rank(v) < 0;
     for (int i = 0; i < v->rank; i++)
-        if (v->dims[i].val < 0 && (v->decl_rank != v->rank || !v->decl_dims || v->decl_dims[i].val < 0))
+        if (v->dims[i].val < 0 &&
+            (ir_decl_rank(v) != v->rank || !ir_decl_dims(v) || ir_decl_dims(v)[i].val < 0))
             return 1;
     return 0;
 }
@@ -110,10 +111,10 @@ static void write_type(struct ann *A, uint32_t num, const struct ir_value *v)
     pbw_uint(w, TT_ELEM, (uint64_t)v->dtype);
     int rank = v->rank;
     const struct ir_dim *dims = v->dims, *decl = NULL;
-    if (rank < 0 && v->decl_rank >= 0)
-        rank = v->decl_rank, dims = v->decl_dims;
-    else if (v->decl_rank == rank && v->decl_dims)
-        decl = v->decl_dims;
+    if (rank < 0 && ir_decl_rank(v) >= 0)
+        rank = ir_decl_rank(v), dims = ir_decl_dims(v);
+    else if (ir_decl_rank(v) == rank && ir_decl_dims(v))
+        decl = ir_decl_dims(v);
     if (rank >= 0) {
         size_t sh = pbw_begin(w, TT_SHAPE);
         for (int i = 0; i < rank; i++) {

@@ -146,7 +146,8 @@ static enum nnperf_status parse_sparse(struct ld *L, const struct pb_field *f, c
                 t->dims[nd++] = ir_dim_known((int64_t)x >= 0 ? (int64_t)x : 0);
         } else if (h.num == SP_VALUES && h.wire == PB_LEN) {
             struct ir_value tmp = {0};
-            enum nnperf_status st = ox_parse_tensor_proto(L, h.data, h.len, &tmp, NULL, "attribute", attr_name);
+            enum nnperf_status st =
+                ox_parse_tensor_proto(L, h.data, h.len, &tmp, NULL, "attribute", attr_name);
             if (st) {
                 diag_prefix(L->d, "node '%s': ", node_name);
                 return st;
@@ -184,8 +185,8 @@ static enum nnperf_status parse_tensor_attr(struct ld *L, const struct pb_field 
 
 /* a graph attribute (g, or one of graphs) parsed as a subgraph of g */
 static enum nnperf_status parse_graph_attr(struct ld *L, const struct pb_field *f, struct ir_graph *g,
-                                           const struct rename *rn, const char *node_name, const struct ir_attr *a,
-                                           struct attr_parts *c, int64_t *kg)
+                                           const struct rename *rn, const char *node_name,
+                                           const struct ir_attr *a, struct attr_parts *c, int64_t *kg)
 {
     struct ir_graph *sub;
     if (g->depth + 1 > NNPERF_MAX_SUBGRAPH_DEPTH)
@@ -282,7 +283,8 @@ enum nnperf_status ox_parse_attr(struct ld *L, const uint8_t *p, size_t n, struc
     if (c.ints && !(c.iv = ar_calloc(L->ar, (size_t)c.ints, sizeof(int64_t)))) return ox_nomem(L);
     if (c.floats && !(c.fv = ar_calloc(L->ar, (size_t)c.floats, sizeof(double)))) return ox_nomem(L);
     if (c.strings && !(c.sv = ar_calloc(L->ar, (size_t)c.strings, sizeof(char *)))) return ox_nomem(L);
-    if (c.graphs && !(c.gv = ar_calloc(L->ar, (size_t)c.graphs, sizeof(struct ir_graph *)))) return ox_nomem(L);
+    if (c.graphs && !(c.gv = ar_calloc(L->ar, (size_t)c.graphs, sizeof(struct ir_graph *))))
+        return ox_nomem(L);
     if ((st = fill_pass(L, p, n, g, rn, node_name, a, &c))) return st;
     /* IR version 1/2 models may leave 'type' unset: derive it from what is there */
     if (a->type == AT_UNDEFINED)

@@ -203,12 +203,10 @@ enum nnperf_status ox_add_node(struct ld *L, struct gstate *G, const uint8_t *p,
     return NNPERF_OK;
 }
 
-static void set_decl(struct ir_value *v, int kind, int dtype, int rank, struct ir_dim *dims)
+static int set_decl(struct ld *L, struct ir_value *v, int kind, int dtype, int rank, struct ir_dim *dims)
 {
-    v->decl_rank = rank;
-    v->decl_dims = dims;
-    v->decl_dtype = dtype;
     if (kind != TK_UNKNOWN) v->type_kind = (signed char)kind;
+    return ir_set_decl(L->ar, v, rank, dtype, dims);
 }
 
 enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, struct ir_graph *parent,
@@ -297,7 +295,6 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
             *v = tmp;
             v->name = nm;
             v->flags |= IR_V_INIT;
-            v->decl_rank = -1;
             if (!ox_pv_push(L->ar, &inits, v)) return ox_nomem(L);
         }
     }
@@ -334,7 +331,6 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
                 v->rank = rk;
                 v->dims = dd;
                 v->declared = 1;
-                v->decl_rank = -1;
             }
             if (!ox_pv_push(L->ar, &inputs, v)) return ox_nomem(L);
         } else if (f.num == GP_NODE) {
@@ -359,12 +355,12 @@ enum nnperf_status ox_parse_graph(struct ld *L, const uint8_t *p, size_t n, stru
                                 name);
             v->flags |= IR_V_OUTPUT;
             if (!ox_pv_push(L->ar, &outputs, v)) return ox_nomem(L);
-            if (v->producer && !drop_vi)
-                set_decl(v, kind, dt, rk, dd);
-            else if (v->producer && kind != TK_UNKNOWN)
+            if (v->producer && !drop_vi) {
+                if (!set_decl(L, v, kind, dt, rk, dd)) return ox_nomem(L);
+            } else if (v->producer && kind != TK_UNKNOWN)
                 v->type_kind = (signed char)kind;
         } else if (v && v->producer && !drop_vi) {
-            set_decl(v, kind, dt, rk, dd);
+            if (!set_decl(L, v, kind, dt, rk, dd)) return ox_nomem(L);
         }
     }
     /* the node list grew in the load's own arena: the graph keeps an exact copy */

@@ -196,7 +196,8 @@ enum nnperf_status op_data_dependent(struct op_ctx *c, int i, int dtype, int ran
     }
     enum nnperf_status st = op_set(c, i, dtype, rank, d);
     if (st) return st;
-    v->unknown_reason = ar_printf(c->ar, "'%s' of %s depends on the input data", what, c->n->op_type);
+    const char *why = ar_printf(c->ar, "'%s' of %s depends on the input data", what, c->n->op_type);
+    if (!why || !ir_set_unknown_reason(c->ar, v, why)) return op_nomem(c);
     op_warn(c, "output '%s' has a data-dependent size ('%s_%s')", v->name, base, what);
     return NNPERF_OK;
 }

@@ -316,7 +316,7 @@ static void type_json(const void *ctx, const void *row, struct rep_json *j, cons
 static void unknown_reason_json(const void *ctx, const void *row, struct rep_json *j, const char *key)
 {
     (void)ctx;
-    if (TV(row)->unknown_reason) rj_str(j, key, TV(row)->unknown_reason);
+    if (ir_unknown_reason(TV(row))) rj_str(j, key, ir_unknown_reason(TV(row)));
 }
 
 static const struct rf_field tensor_fields[] = {

@@ -102,8 +102,7 @@ static int run_test(const char *dir, char *why, size_t whylen)
                 *l[j] = el[j];
                 l[j]->type_kind = TK_TENSOR;
             }
-            v->elems = l;
-            v->n_elems = cnt;
+            if (!ir_set_elems(&m->ar, v, cnt, l)) continue;
             v->dtype = el[0].dtype;
             v->rank = el[0].rank;
             for (int j = 1; j < cnt; j++)
@@ -158,17 +157,17 @@ static int run_test(const char *dir, char *why, size_t whylen)
                 if (!collect_tensors(m, b, len, 1, exp, 64, &cnt)) {
                     snprintf(why, whylen, "output %d: cannot read expected sequence", i);
                     pass = 0;
-                } else if (v->elems && v->n_elems >= 0) {
+                } else if (ir_elems(v) && ir_n_elems(v) >= 0) {
                     /* elements known one by one: element j against expected element j */
-                    if (v->n_elems != cnt) {
+                    if (ir_n_elems(v) != cnt) {
                         snprintf(why, whylen,
                                  "output %d '%s': inferred a sequence of %d elements, expected %d", i,
-                                 v->name, v->n_elems, cnt);
+                                 v->name, ir_n_elems(v), cnt);
                         pass = 0;
                     }
                     for (int j = 0; j < cnt && pass; j++)
-                        if (!dims_match(v->elems[j], &exp[j])) {
-                            describe(a, sizeof a, v->elems[j]);
+                        if (!dims_match(ir_elems(v)[j], &exp[j])) {
+                            describe(a, sizeof a, ir_elems(v)[j]);
                             describe(e, sizeof e, &exp[j]);
                             snprintf(why, whylen,
                                      "output %d '%s' (sequence element %d): inferred %s, expected %s", i,

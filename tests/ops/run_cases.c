@@ -233,14 +233,14 @@ static void run_case(const char *file, const char *domain, const char *opname, s
         }
         if (ok && tc->exp_el_out >= 0) {
             struct ir_value *v = nd->out[tc->exp_el_out];
-            int have = v->elems ? v->n_elems : -1;
+            int have = ir_n_elems(v);
             if (have != tc->n_exp_el) {
                 fail(file, tc->name, "output elements%s: have %lld, expected %lld (-1: not known)", "", have,
                      tc->n_exp_el);
                 ok = 0;
             }
             for (int k = 0; ok && k < have; k++) {
-                const struct ir_value *e = v->elems[k];
+                const struct ir_value *e = ir_elems(v)[k];
                 int same = e->rank == tc->exp_el_rank[k];
                 for (int j = 0; same && j < e->rank; j++) {
                     struct ir_dim a = e->dims[j], x = tc->exp_el_dims[k][j];
@@ -375,7 +375,6 @@ static int run_file(const char *dir, const char *fname)
             struct ir_value *v = ar_alloc(&AR, sizeof *v);
             v->name = ar_strdup(&AR, nm);
             v->type_kind = TK_TENSOR;
-            v->decl_rank = -1;
             v->declared = 1;
             v->flags = IR_V_INPUT;
             const char *dt = strtok_r(NULL, " \t", &save);
@@ -391,18 +390,17 @@ static int run_file(const char *dir, const char *fname)
                 v->type_kind = TK_SEQUENCE;
                 v->dtype = shp ? dtype_from(shp) : -2;
                 v->rank = -1;
-                v->elems = ar_calloc(&AR, MAXT, sizeof *v->elems);
-                v->n_elems = 0;
+                struct ir_value **el = ar_calloc(&AR, MAXT, sizeof *el);
+                int n_el = 0;
                 char *tok;
                 int bad = v->dtype < 0;
-                while (!bad && (tok = strtok_r(NULL, " \t", &save)) && v->n_elems < MAXT) {
+                while (!bad && (tok = strtok_r(NULL, " \t", &save)) && n_el < MAXT) {
                     struct ir_value *e = ar_alloc(&AR, sizeof *e);
                     e->type_kind = TK_TENSOR;
                     e->dtype = v->dtype;
-                    e->decl_rank = -1;
                     e->dims = ar_calloc(&AR, NNPERF_MAX_RANK, sizeof *e->dims);
                     bad = !parse_shape(tok, &e->rank, e->dims);
-                    if (v->n_elems == 0) {
+                    if (n_el == 0) {
                         v->rank = e->rank;
                         v->dims = ar_calloc(&AR, NNPERF_MAX_RANK, sizeof *v->dims);
                         if (e->rank > 0) memcpy(v->dims, e->dims, (size_t)e->rank * sizeof *e->dims);
@@ -412,8 +410,9 @@ static int run_file(const char *dir, const char *fname)
                         for (int k = 0; k < v->rank; k++)
                             if (!ir_dim_eq(v->dims[k], e->dims[k])) v->dims[k] = IR_DIM_UNKNOWN;
                     }
-                    v->elems[v->n_elems++] = e;
+                    el[n_el++] = e;
                 }
+                ir_set_elems(&AR, v, n_el, el);
                 if (bad) {
                     fprintf(stderr, "%s:%d: bad input spec\n", path, lineno);
                     failures++;

@@ -375,8 +375,8 @@ static void cmp_graph(const Onnx__GraphProto *pg, const struct ir_graph *g, int 
             for (size_t k = 0; k < pg->n_value_info; k++)
                 if (str_eq(pg->value_info[k]->name, po->name)) later_vi = 1;
             if (v->producer && !later_vi && po->type)
-                cmp_type("graph output", v->name, po->type, v->type_kind, v->decl_dtype, v->decl_rank,
-                         v->decl_dims, 0);
+                cmp_type("graph output", v->name, po->type, v->type_kind, ir_decl_dtype(v), ir_decl_rank(v),
+                         ir_decl_dims(v), 0);
         }
     }
     if (!nodes_too) return;

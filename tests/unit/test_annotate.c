@@ -136,13 +136,13 @@ static int check_model(const char *path, const char *dir, int concrete, int expe
     for (int i = 0; i < g->n_values; i++) {
         const struct ir_value *v = g->values[i];
         if (!v->producer) continue;
-        if (v->decl_rank < 0 || !v->decl_dtype) {
+        if (ir_decl_rank(v) < 0 || !ir_decl_dtype(v)) {
             missing++;
             continue;
         }
-        for (int k = 0; k < v->decl_rank; k++) {
-            if (v->decl_dims[k].sym) syms++;
-            if (v->decl_dims[k].val < 0) unknown++;
+        for (int k = 0; k < ir_decl_rank(v); k++) {
+            if (ir_decl_dims(v)[k].sym) syms++;
+            if (ir_decl_dims(v)[k].val < 0) unknown++;
         }
     }
     CHECK_EQ_U(missing, expect_missing);

@@ -14,13 +14,11 @@
 /* A subgraph's formal input arrives with the type its ValueInfoProto declares (in dtype/rank/dims, with
  * declared = 1). The first time we bind it, that declaration is kept in decl_* (unused for graph inputs) and
  * declared becomes 2, so that re-running the analysis can still fall back on it. */
-static void stash_declared(struct ir_value *v)
+static int stash_declared(struct op_ctx *c, struct ir_value *v)
 {
-    if (v->declared == 2) return;
-    v->decl_rank = v->rank;
-    v->decl_dims = v->dims;
-    v->decl_dtype = v->dtype;
+    if (v->declared == 2) return 1;
     v->declared = 2;
+    return ir_set_decl(c->ar, v, v->rank, v->dtype, v->dims);
 }
 
 /* Gives formal input v the type (kind, dtype, rank, dims); where that is unknown, the declared type fills in.
@@ -28,17 +26,17 @@ static void stash_declared(struct ir_value *v)
 static enum nnperf_status bind_formal(struct op_ctx *c, struct ir_value *v, int kind, int dtype, int rank,
                                       const struct ir_dim *dims)
 {
-    stash_declared(v);
+    if (!stash_declared(c, v)) return op_nomem(c);
     v->iv = NULL;
     v->fv = NULL;
     v->nv = 0;
-    v->n_elems = -1;
-    v->elems = NULL;
-    v->unknown_reason = NULL;
-    if (!dtype) dtype = v->decl_dtype;
-    if (rank < 0 && v->decl_rank >= 0) {
-        rank = v->decl_rank;
-        dims = v->decl_dims;
+    ir_forget_found(v);
+    int decl_rank = ir_decl_rank(v);
+    const struct ir_dim *decl_dims = ir_decl_dims(v);
+    if (!dtype) dtype = ir_decl_dtype(v);
+    if (rank < 0 && decl_rank >= 0) {
+        rank = decl_rank;
+        dims = decl_dims;
     }
     if (rank > NNPERF_MAX_RANK) rank = -1;
     struct ir_dim *d = NULL;
@@ -47,7 +45,7 @@ static enum nnperf_status bind_formal(struct op_ctx *c, struct ir_value *v, int 
         if (!d) return op_nomem(c);
         for (int k = 0; k < rank; k++) {
             d[k] = dims ? dims[k] : IR_DIM_UNKNOWN;
-            if (d[k].val < 0 && !d[k].sym && v->decl_rank == rank && v->decl_dims) d[k] = v->decl_dims[k];
+            if (d[k].val < 0 && !d[k].sym && decl_rank == rank && decl_dims) d[k] = decl_dims[k];
             if (d[k].val < -1) d[k] = IR_DIM_UNKNOWN;
         }
     }
@@ -76,8 +74,8 @@ static void shp_of(struct shp *s, const struct ir_value *v)
     s->dtype = v ? v->dtype : DT_UNDEFINED;
     s->rank = v && v->rank <= NNPERF_MAX_RANK ? v->rank : -1;
     for (int k = 0; k < s->rank; k++) s->dims[k] = v->dims ? v->dims[k] : IR_DIM_UNKNOWN;
-    s->elems = seq_known(v) ? v->elems : NULL;
-    s->n_elems = s->elems ? v->n_elems : -1;
+    s->elems = seq_known(v) ? ir_elems(v) : NULL;
+    s->n_elems = s->elems ? ir_n_elems(v) : -1;
 }
 
 /* A sequence with no elements, or of unknown element rank and elements not known one by one (the shape
@@ -142,10 +140,8 @@ static enum nnperf_status set_out_like(struct op_ctx *c, int i, const struct ir_
 static enum nnperf_status bind_formal_shp(struct op_ctx *c, struct ir_value *v, const struct shp *s)
 {
     enum nnperf_status st = bind_formal(c, v, s->kind, s->dtype, s->rank, s->dims);
-    if (!st && s->kind == TK_SEQUENCE && s->elems) {
-        v->elems = s->elems;
-        v->n_elems = s->n_elems;
-    }
+    if (!st && s->kind == TK_SEQUENCE && s->elems && !ir_set_elems(c->ar, v, s->n_elems, s->elems))
+        return op_nomem(c);
     return st;
 }
 
@@ -673,7 +669,7 @@ static enum nnperf_status map_bind(struct op_ctx *c, struct ir_graph *g, int k)
 {
     for (int i = 0; i < c->n->n_in; i++) {
         const struct ir_value *x = op_in(c, i);
-        if (k >= 0 && seq_known(x)) x = x->elems[k];
+        if (k >= 0 && seq_known(x)) x = ir_elems(x)[k];
         enum nnperf_status st = bind_formal(c, g->inputs[i], TK_TENSOR, x->dtype, x->rank, x->dims);
         if (st) return st;
     }
@@ -703,10 +699,10 @@ enum nnperf_status infer_sequence_map(struct op_ctx *c)
         if (!seq_known(x))
             per_elem = 0;
         else if (n < 0)
-            n = x->n_elems;
-        else if (x->n_elems != n)
+            n = ir_n_elems(x);
+        else if (ir_n_elems(x) != n)
             return op_err(c, NULL, "input sequences have %d and %d elements, expected the same number", n,
-                          x->n_elems);
+                          ir_n_elems(x));
     }
     if (per_elem && n >= 0 && may_unroll(g, n) && c->n->n_out <= 64) {
         struct ir_value **el[64];
@@ -741,5 +737,5 @@ enum nnperf_status infer_sequence_map(struct op_ctx *c)
 void count_sequence_map(struct op_ctx *c, struct ir_cost *cost)
 {
     const struct ir_value *s = op_in(c, 0);
-    put_cost(cost, graph_cost(graph_attr(c, "body")), seq_known(s) ? s->n_elems : -1);
+    put_cost(cost, graph_cost(graph_attr(c, "body")), seq_known(s) ? ir_n_elems(s) : -1);
 }

@@ -54,7 +54,7 @@ static enum nnperf_status set_seq(struct op_ctx *c, int i, const struct elem *e)
 
 int seq_known(const struct ir_value *v)
 {
-    return v && v->type_kind == TK_SEQUENCE && v->elems && v->n_elems >= 0;
+    return v && v->type_kind == TK_SEQUENCE && ir_elems(v) && ir_n_elems(v) >= 0;
 }
 
 struct ir_value *seq_elem(struct op_ctx *c, int dtype, int rank, const struct ir_dim *dims)
@@ -64,8 +64,6 @@ struct ir_value *seq_elem(struct op_ctx *c, int dtype, int rank, const struct ir
     e->type_kind = TK_TENSOR;
     e->dtype = dtype;
     e->rank = rank > NNPERF_MAX_RANK ? -1 : rank;
-    e->decl_rank = -1;
-    e->n_elems = -1;
     if (e->rank > 0) {
         e->dims = ar_calloc(c->ar, (size_t)e->rank, sizeof *e->dims);
         if (!e->dims) return NULL;
@@ -95,9 +93,7 @@ enum nnperf_status seq_set_list(struct op_ctx *c, int i, int dtype, struct ir_va
     struct ir_value **l = ar_calloc(c->ar, (size_t)(n ? n : 1), sizeof *l);
     if (!l) return op_nomem(c);
     if (n) memcpy(l, el, (size_t)n * sizeof *l);
-    o->elems = l;
-    o->n_elems = n;
-    return NNPERF_OK;
+    return ir_set_elems(c->ar, o, n, l) ? NNPERF_OK : op_nomem(c);
 }
 
 void seq_pass(struct op_ctx *c, int i, const struct ir_value *x)
@@ -105,10 +101,7 @@ void seq_pass(struct op_ctx *c, int i, const struct ir_value *x)
     struct ir_value *o = op_out(c, i);
     if (!o || !x) return;
     o->type_kind = x->type_kind;
-    if (seq_known(x)) {
-        o->elems = x->elems;
-        o->n_elems = x->n_elems;
-    }
+    if (seq_known(x) && !ir_set_elems(c->ar, o, ir_n_elems(x), ir_elems(x))) op_nomem(c);
 }
 
 int seq_same_list(int na, struct ir_value *const *a, int nb, struct ir_value *const *b)
@@ -200,8 +193,8 @@ enum nnperf_status infer_sequence_at(struct op_ctx *c)
     const struct ir_value *s = op_in(c, 0);
     int64_t pos;
     if (seq_known(s) && position_of(c, 1, &pos)) {
-        if ((st = norm_position(c, &pos, s->n_elems, s->n_elems - 1))) return st;
-        s = s->elems[pos];
+        if ((st = norm_position(c, &pos, ir_n_elems(s), ir_n_elems(s) - 1))) return st;
+        s = ir_elems(s)[pos];
     }
     st = op_set_like(c, 0, s, s->dtype);
     op_set_kind(c, 0, TK_TENSOR);
@@ -219,8 +212,8 @@ enum nnperf_status infer_sequence_insert(struct op_ctx *c)
     if (s->dtype && t->dtype && s->dtype != t->dtype)
         return op_err(c, NULL, "tensor of type %s inserted into a sequence of %s", ir_dtype_name(t->dtype),
                       ir_dtype_name(s->dtype));
-    if (seq_known(s) && s->n_elems < SEQ_MAX_ELEMS) {
-        int n = s->n_elems;
+    if (seq_known(s) && ir_n_elems(s) < SEQ_MAX_ELEMS) {
+        int n = ir_n_elems(s);
         int64_t pos = n;
         int have = !op_in(c, 2) || position_of(c, 2, &pos);
         if (have && (st = norm_position(c, &pos, n, n))) return st;
@@ -231,13 +224,13 @@ enum nnperf_status infer_sequence_insert(struct op_ctx *c)
         if (have) {
             struct ir_value **el = ar_calloc(c->ar, (size_t)n + 1, sizeof *el);
             if (!el) return op_nomem(c);
-            for (int k = 0, j = 0; k <= n; k++) el[k] = k == pos ? elem_copy(c, t) : s->elems[j++];
+            for (int k = 0, j = 0; k <= n; k++) el[k] = k == pos ? elem_copy(c, t) : ir_elems(s)[j++];
             if (!el[pos]) return op_nomem(c);
             return seq_set_list(c, 0, s->dtype ? s->dtype : t->dtype, el, n + 1);
         }
     }
     struct elem e;
-    if (seq_known(s) && s->n_elems == 0) {
+    if (seq_known(s) && ir_n_elems(s) == 0) {
         elem_of(&e, t);
     } else {
         elem_of(&e, s);
@@ -254,13 +247,13 @@ enum nnperf_status infer_sequence_erase(struct op_ctx *c)
     const struct ir_value *s = op_in(c, 0);
     int64_t pos = -1;
     if (seq_known(s) && (!op_in(c, 1) || position_of(c, 1, &pos))) {
-        int n = s->n_elems;
+        int n = ir_n_elems(s);
         if (!n) return op_err(c, NULL, "erases from an empty sequence");
         if ((st = norm_position(c, &pos, n, n - 1))) return st;
         struct ir_value **el = ar_calloc(c->ar, (size_t)n, sizeof *el);
         if (!el) return op_nomem(c);
         for (int k = 0, j = 0; k < n; k++)
-            if (k != pos) el[j++] = s->elems[k];
+            if (k != pos) el[j++] = ir_elems(s)[k];
         return seq_set_list(c, 0, s->dtype, el, n - 1);
     }
     struct elem e;
@@ -275,7 +268,7 @@ enum nnperf_status infer_sequence_length(struct op_ctx *c)
     if (st || (st = op_set(c, 0, DT_INT64, 0, NULL))) return st;
     const struct ir_value *s = op_in(c, 0);
     if (!seq_known(s)) return NNPERF_OK;
-    struct ir_ival n = ir_ival_known(s->n_elems);
+    struct ir_ival n = ir_ival_known(ir_n_elems(s));
     return op_set_ivals(c, 0, &n, 1);
 }
 
@@ -389,11 +382,12 @@ enum nnperf_status infer_concat_from_sequence(struct op_ctx *c)
         return op_err(c, "axis", "value %lld is out of range for rank %d", (long long)aa->i, r);
     struct ir_dim d[NNPERF_MAX_RANK];
     for (int k = 0, j = 0; k < r; k++) d[k] = (newax && k == axis) ? IR_DIM_UNKNOWN : s->dims[j++];
-    int same_rank = seq_known(s) && s->n_elems > 0;
-    for (int k = 0; same_rank && k < s->n_elems; k++) same_rank = s->elems[k]->rank == s->rank;
+    int same_rank = seq_known(s) && ir_n_elems(s) > 0;
+    for (int k = 0; same_rank && k < ir_n_elems(s); k++) same_rank = ir_elems(s)[k]->rank == s->rank;
     if (same_rank) {
-        struct ir_dim sum = ir_dim_known(newax ? s->n_elems : 0);
-        for (int k = 0; k < s->n_elems && !newax; k++) sum = ir_dim_add(c->ar, sum, s->elems[k]->dims[axis]);
+        struct ir_dim sum = ir_dim_known(newax ? ir_n_elems(s) : 0);
+        for (int k = 0; k < ir_n_elems(s) && !newax; k++)
+            sum = ir_dim_add(c->ar, sum, ir_elems(s)[k]->dims[axis]);
         if (sum.val >= 0 || sum.sym) {
             d[axis] = sum;
             return op_set(c, 0, s->dtype, r, d);
@@ -445,7 +439,7 @@ enum nnperf_status infer_optional_has_element(struct op_ctx *c)
         struct ir_ival f = ir_ival_known(0);
         return op_set_ivals(c, 0, &f, 1);
     }
-    if (seq_known(x) && x->n_elems > 0) { /* an optional sequence with elements is not empty */
+    if (seq_known(x) && ir_n_elems(x) > 0) { /* an optional sequence with elements is not empty */
         struct ir_ival t = ir_ival_known(1);
         return op_set_ivals(c, 0, &t, 1);
     }
