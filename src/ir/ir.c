@@ -31,8 +31,12 @@ static size_t vt_slot(const struct ir_graph *g, const char *s, size_t n, uint32_
 {
     size_t mask = g->vt.cap - 1, i = h & mask;
     for (;;) {
-        const struct ir_value *v = g->vt.slot[i];
-        if (!v || (g->vt.hash[i] == h && strnlen(v->name, n + 1) == n && !memcmp(v->name, s, n))) return i;
+        uint32_t k = g->vt.slot[i];
+        if (!k) return i;
+        if (g->vt.hash[i] == h) {
+            const char *name = g->vt.vals[k - 1]->name;
+            if (strnlen(name, n + 1) == n && !memcmp(name, s, n)) return i;
+        }
         i = (i + 1) & mask;
     }
 }
@@ -40,8 +44,10 @@ static size_t vt_slot(const struct ir_graph *g, const char *s, size_t n, uint32_
 static struct ir_value *find_h(const struct ir_graph *g, const char *s, size_t n, uint32_t h)
 {
     if (!g->vt.cap) return NULL;
-    struct ir_value *v = g->vt.slot[vt_slot(g, s, n, h)];
-    return v && g->vt.view ? &g->vt.view[v->id] : v;
+    uint32_t k = g->vt.slot[vt_slot(g, s, n, h)];
+    if (!k) return NULL;
+    struct ir_value *v = g->vt.vals[k - 1];
+    return g->vt.view ? &g->vt.view[v->id] : v;
 }
 
 struct ir_value *ir_find(const struct ir_graph *g, const char *name)
@@ -69,15 +75,14 @@ struct ir_value *ir_lookup(const struct ir_graph *g, const char *name)
 /* the name table at capacity nc (a power of two, at least twice the count: ir_add_value) */
 static int vt_resize(struct arena *ar, struct ir_graph *g, size_t nc)
 {
-    struct ir_value **ns = ar_calloc(ar, nc, sizeof *ns);
+    uint32_t *ns = ar_calloc(ar, nc, sizeof *ns);
     uint32_t *nh = ar_calloc(ar, nc, sizeof *nh);
     if (!ns || !nh) return 0;
     for (size_t i = 0; i < g->vt.cap; i++) {
-        struct ir_value *v = g->vt.slot[i];
-        if (!v) continue;
+        if (!g->vt.slot[i]) continue;
         size_t j = g->vt.hash[i] & (nc - 1);
         while (ns[j]) j = (j + 1) & (nc - 1);
-        ns[j] = v;
+        ns[j] = g->vt.slot[i];
         nh[j] = g->vt.hash[i];
     }
     g->vt.slot = ns;
@@ -93,6 +98,7 @@ static int values_resize(struct arena *ar, struct ir_graph *g, size_t nc)
     if (!nv) return 0;
     if (g->n_values) memcpy(nv, g->values, (size_t)g->n_values * sizeof *nv);
     g->values = nv;
+    g->vt.vals = nv;
     g->cap_values = (int)nc;
     return 1;
 }
@@ -115,13 +121,13 @@ enum nnperf_status ir_add_value(struct arena *ar, struct ir_graph *g, const char
     v->name = name;
     v->rank = -1;
     v->type_kind = TK_TENSOR;
-    size_t i = vt_slot(g, name, n, h);
-    g->vt.slot[i] = v;
-    g->vt.hash[i] = h;
-    g->vt.count++;
-    /* keep every value in definition order for reports */
+    /* keep every value in definition order for reports; the name table numbers them by their place there */
     if (g->n_values == g->cap_values && !values_resize(ar, g, g->cap_values ? (size_t)g->cap_values * 2 : 16))
         return diag_set(d, NNPERF_E_NOMEM, "out of memory");
+    size_t i = vt_slot(g, name, n, h);
+    g->vt.slot[i] = (uint32_t)g->n_values + 1;
+    g->vt.hash[i] = h;
+    g->vt.count++;
     g->values[g->n_values++] = v;
     *out = v;
     return NNPERF_OK;

@@ -294,9 +294,11 @@ struct ir_node {
 
 /* Name -> value hash table (open addressing). */
 struct ir_vtab {
-    struct ir_value **slot;
+    uint32_t *slot; /* 1 + the value's position in vals; 0: empty */
     uint32_t *hash; /* each slot's name hash (ir.c), compared before the name */
     size_t cap, count;
+    struct ir_value *const
+        *vals; /* the values the slots number: the graph's own list (also in a copy of the graph) */
     /* NULL in a model's graph. In an analysis's copy (ir_clone_graph) the slots are the model's, shared and only
      * read, and a value found is returned as its copy: view[value->id]. */
     struct ir_value *view;
