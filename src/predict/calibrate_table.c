@@ -623,11 +623,11 @@ static enum nnperf_status try_per_run(struct ct_fit *f, const double *t0, const 
         for (int m = 0; m < 3 && !st; m++) {
             double t = t0[i], tp = tp0[i];
             if (m > 0) { /* 1: the scale alone; 2: with the per-run cost */
-                if (m == 2) st = add_param(f, "overhead.per_run_s");
+                if (m == 2 && (st = add_param(f, "overhead.per_run_s"))) break;
                 double x[CT_MAX_PARAMS];
                 for (int j = 0; j < f->n_par; j++) x[j] = log(f->par[j].init);
-                f->skip =
-                    i; /* both fitted as the rows say (how far a lone scale is trusted is decided later) */
+                /* both fitted as the rows say (how far a lone scale is trusted is decided later) */
+                f->skip = i;
                 minimise(f, x, f->n_par);
                 f->skip = -1;
                 struct hw_desc h;
