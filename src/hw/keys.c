@@ -311,6 +311,9 @@ const struct hw_key hw_keys[] = {
      .doc = "fixed cost per run before the first layer (runtime call, input pre-processing and output handling that "
             "end-to-end measurements include); paid once per accelerator call (`compute.frames_per_call`), on the "
             "accelerator's core"},
+    {"overhead.per_weight_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1e-3, 0, D(weight_prep_s),
+     .doc = "time per weight element, once per run: a software runtime that converts every weight to its own layout "
+            "each run (bit-packing into bit planes) before the layer's product; in each layer's overhead"},
     {"overhead.host_per_frame_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 10, 0, D(host_frame_s),
      .doc = "host CPU time per frame around the run (pre-processing, post-processing) that the measured numbers "
             "include: in series with the run in one thread, beside the accelerator when several threads run"},

@@ -60,6 +60,13 @@ static double layer_overhead(const struct nnperf_prediction *p)
     return p->hw->layer_overhead_s * (p->hw->frame_serial && p->runs > 1 ? p->runs : pr_calls(p));
 }
 
+/* overhead.per_weight_s: the runtime converts every weight element of an accelerator layer to its own layout once
+ * per run (a software bit-serial runtime packing its weight matrices into bit planes), whatever the batch */
+static double weight_prep(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    return L->fallback ? 0 : p->hw->weight_prep_s * L->params;
+}
+
 /* The peak at dtype dt (a layer's own: pr_layer.dtype). */
 static double pr_peak_at(const struct nnperf_prediction *p, int dt)
 {
@@ -192,7 +199,7 @@ static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, 
         hw->eff[L->klass] > 0)
         L->t_memory /= hw->eff[L->klass];
     if (L->x) L->x->t_transfer = 0;
-    L->t_overhead = work ? layer_overhead(p) + bias_pass(p, L) : 0;
+    L->t_overhead = work ? layer_overhead(p) + bias_pass(p, L) + weight_prep(p, L) : 0;
     /* compute.view_ops: a layer of views launches no kernel */
     int view = hw->n_view > 0;
     for (int i = 0; view && i < L->n_nodes; i++) view = hw_is_view(hw, L->nodes[i]->op_type);
@@ -539,7 +546,7 @@ static void kernels_layer(struct nnperf_prediction *p, struct pr_layer *L)
                    t.outputs * hw->kc.output_s + t.pass_elems * hw->kc.pass_s + t.elements * hw->kc.element_s;
     L->t_memory = t.weight_s;
     if (L->x) L->x->t_transfer = 0;
-    L->t_overhead = t.overhead ? layer_overhead(p) : 0;
+    L->t_overhead = t.overhead ? layer_overhead(p) + weight_prep(p, L) : 0;
     /* a CPU's single thread streams the weights inside its kernel: compute and weight time add up */
     L->t_total = L->t_compute + L->t_memory + L->t_overhead;
     if (!L->cost_known)
