@@ -536,6 +536,34 @@ static void test_runtime_stages(void)
     nnperf_model_free(m);
 }
 
+/* overhead.per_weight_s: each weight element converted once per run, in its layer's overhead: the conv's 32 x 32
+ * weights (and bias) cost per_weight_s each, the same at batch 1 and at batch 4 run as four calls of one frame */
+static void test_weight_prep(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("silu", &m);
+    char yaml[2048];
+    const char *at = a ? strstr(array_yaml, "  peak_ops:") : NULL;
+    CHECK(!a || at != NULL);
+    for (int batch = 1; at && batch <= 4; batch += 3) {
+        snprintf(yaml, sizeof yaml, "%.*s  frames_per_call: 1\n%s", (int)(at - array_yaml), array_yaml, at);
+        struct nnperf_predict_options o = {.batch = batch};
+        struct nnperf_prediction *p0 = predict_text(a, yaml, NULL, &o);
+        struct nnperf_prediction *p1 = predict_text(a, yaml, "  per_weight_s: 1e-9\n", &o);
+        CHECK(p0 && p1);
+        if (p0 && p1) {
+            const struct pr_layer *L0 = &p0->layers[0], *L1 = &p1->layers[0];
+            CHECK(L1->params >= 32 * 32);
+            CHECK(NEAR(L1->t_overhead - L0->t_overhead, 1e-9 * L1->params));
+            CHECK(NEAR(p1->latency - p0->latency, 1e-9 * L1->params));
+        }
+        nnperf_prediction_free(p0);
+        nnperf_prediction_free(p1);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 /* wave quantization (compute.array.units): the 1x1 conv's 256 pixels x 32 channels in tiles of 64 x 4 are 32
  * tiles; 3 units run them in 11 waves (33 slots), 64 units in one half-empty wave */
 static void test_array_waves(void)
@@ -1134,6 +1162,7 @@ int main(void)
     test_array_silu();
     test_array_batch_rows();
     test_runtime_stages();
+    test_weight_prep();
     test_array_waves();
     test_array_strided_dw();
     test_tiled();
