@@ -11,6 +11,7 @@ void nnperf_prediction_free(struct nnperf_prediction *p)
     /* a prediction others derive from (nnperf_predict_batch) lives on until the last of them is freed */
     if (!p || --p->refs > 0) return;
     struct nnperf_prediction *base = p->base;
+    pr_cons_free(&p->cons);
     ar_free(&p->ar);
     free(p);
     nnperf_prediction_free(base);

@@ -35,8 +35,23 @@ static int single_consumer(const struct pr_cons_ix *x, const struct ir_value *v)
     return node;
 }
 
-/* A counting sort: each input's value numbered (num[j]: the j-th input's), each number's entries counted, their
- * ends summed, and the entries placed from the last input back, so each value's readers end up in node order. */
+/* The counting sort's second half: num[j] is the j-th input's value number (the inputs of g's nodes in order, NULL
+ * ones left out), n_num of them among n_values + n_other numbers; each number's entries counted, their ends summed,
+ * and the entries placed from the last input back, so each value's readers end up in node order. x->c and x->first
+ * (zeroed) hold them. */
+static void cons_place(const struct ir_graph *g, struct pr_cons_ix *x, const int *num, int n_num, int n_other)
+{
+    for (int j = 0; j < n_num; j++) x->first[num[j]]++;
+    for (int j = 1; j < g->n_values + n_other; j++) x->first[j] += x->first[j - 1];
+    x->n = n_num;
+    for (int k = g->n_nodes - 1, j = n_num; k >= 0; k--) {
+        struct ir_value *const *in = g->nodes[k]->in;
+        for (int i = g->nodes[k]->n_in - 1; i >= 0; i--)
+            if (in[i]) x->c[--x->first[num[--j]]] = (struct pr_cons){in[i], k};
+    }
+}
+
+/* A counting sort: each input's value numbered (num[j]: the j-th input's), then cons_place. */
 int pr_cons_build(const struct ir_graph *g, struct pr_cons_ix *x)
 {
     int n = 0;
@@ -48,7 +63,7 @@ int pr_cons_build(const struct ir_graph *g, struct pr_cons_ix *x)
     x->c = malloc((size_t)(n ? n : 1) * sizeof *x->c);
     x->first = calloc(nums, sizeof *x->first);
     int *num = malloc((size_t)(n ? n : 1) * sizeof *num);
-    int n_other = 0, ok = x->c && x->first && num;
+    int n_other = 0, n_num = 0, ok = x->c && x->first && num;
     for (int k = 0; ok && k < g->n_nodes; k++) {
         struct ir_value *const *in = g->nodes[k]->in;
         for (int i = 0, n_in = g->nodes[k]->n_in; i < n_in; i++) {
@@ -64,21 +79,23 @@ int pr_cons_build(const struct ir_graph *g, struct pr_cons_ix *x)
                 if (*o < 0) *o = n_other++;
                 at = g->n_values + *o;
             }
-            x->first[at]++;
-            num[x->n++] = at;
+            num[n_num++] = at;
         }
     }
-    if (!ok) {
-        free(num);
-        return 0;
-    }
-    for (int j = 1; j < g->n_values + n_other; j++) x->first[j] += x->first[j - 1];
-    for (int k = g->n_nodes - 1, j = x->n; k >= 0; k--) {
-        struct ir_value *const *in = g->nodes[k]->in;
-        for (int i = g->nodes[k]->n_in - 1; i >= 0; i--)
-            if (in[i]) x->c[--x->first[num[--j]]] = (struct pr_cons){in[i], k};
-    }
+    if (ok) cons_place(g, x, num, n_num, n_other);
     free(num);
+    return ok;
+}
+
+int pr_cons_build_from(const struct ir_graph *g, struct pr_cons_ix *x, const int *num, int n_num)
+{
+    x->n = 0;
+    x->g = g;
+    memset(&x->other, 0, sizeof x->other);
+    x->c = malloc((size_t)(n_num ? n_num : 1) * sizeof *x->c);
+    x->first = calloc((size_t)g->n_values + 1, sizeof *x->first);
+    if (!x->c || !x->first) return 0;
+    cons_place(g, x, num, n_num, 0);
     return 1;
 }
 
@@ -765,7 +782,8 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
     size_t pool_cap = n1;
     for (int gi = 0; gi < p->n_groups; gi++) pool_cap += (size_t)(p->groups[gi].n > 0 ? p->groups[gi].n : 0);
     int *pool = malloc(pool_cap * sizeof *pool), npool = 0;
-    if (!p->layer_of || !p->op_ok || !spans || !pool || !pr_cons_build(g, &cx)) {
+    if (p->cons.c) cx = p->cons, memset(&p->cons, 0, sizeof p->cons); /* the lowering's (lower_shared) */
+    if (!p->layer_of || !p->op_ok || !spans || !pool || (!cx.c && !pr_cons_build(g, &cx))) {
         pr_cons_free(&cx), free(spans), free(pool);
         return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     }

@@ -38,6 +38,7 @@
  * type, else at its best float type; a platform with no float peak runs them on its fallback unit (the float path).
  * Cost: one scan when no rule applies; otherwise a few passes over the nodes, and a copy of the top graph unless
  * only marking rules apply. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,7 +55,7 @@ enum {
 void pr_lower_view(struct lower *x, int k)
 {
     x->p->node_in[k].gone = 1;
-    if (!x->p->node_work) return; /* none yet: a view's work reads as none (pr_node_work) */
+    if (!x->p->node_work) return; /* none: no layer holds a view, so no stage reads its work */
     struct pr_node_work *wk = &x->p->node_work[k];
     wk->mac_ops = wk->vec_ops = wk->params = wk->packed_bytes = 0;
 }
@@ -358,7 +359,7 @@ static int gate_no_op(int op)
 
 static int wants_no_op(const struct ir_node *nd)
 {
-    if (nd->n_in < 1 || !nd->in[0] || nd->n_out < 1 || !is_act(nd->out[0])) return 0;
+    if (!gate_no_op(nd->op) || nd->n_in < 1 || !nd->in[0] || nd->n_out < 1 || !is_act(nd->out[0])) return 0;
     if (nd->op == OPID_IDENTITY) return 1;
     return nd->op == OPID_DROPOUT && nd->opset >= 7 && dropout_copies(nd) &&
            (nd->n_out < 2 || !nd->out[1] || (!nd->out[1]->n_consumers && !(nd->out[1]->flags & IR_V_OUTPUT)));
@@ -431,23 +432,45 @@ static enum nnperf_status lower_shared(struct lower *x, int *shared)
     for (int i = 0; i < g->n_outputs; i++)
         if (g->outputs[i] && g->outputs[i]->producer && ni[g->outputs[i]->producer->index].gone)
             return NNPERF_OK;
-    /* read[i]: g->values[i] is read once views are rewired (1), or was read by views only (2: copied) */
+    /* read[i] for g->values[i]: 4 made by a view; 1 read once views are rewired; 2 read by views only (copied).
+     * Positions, not producers, say which input is a view's (a pass over every input reads no producer); the
+     * positions of the rewired inputs in order (num) make the lowered graph's consumer index on the way (p->cons,
+     * which fusion takes instead of a pass of its own). */
     unsigned char *read = calloc((size_t)(nv ? nv : 1), 1), *copy = calloc((size_t)(nn ? nn : 1), 1);
-    int ok = read && copy, n_nodes = 0, n_vals = 0;
+    int cap = 2 * nn + 1, n_num = 0, *num = malloc((size_t)cap * sizeof *num);
+    int ok = read && copy && num, n_nodes = 0, n_vals = 0;
+    for (int k = 0; ok && k < nn; k++)
+        for (int i = 0; ni[k].gone && i < g->nodes[k]->n_out; i++) {
+            const struct ir_value *v = g->nodes[k]->out[i];
+            int at = v ? ir_value_pos(g, v) : 0;
+            if (at < 0 || (v && v->producer != g->nodes[k])) ok = 0;
+            if (v && at >= 0) read[at] = 4;
+        }
     for (int k = 0; ok && k < nn; k++) {
         const struct ir_node *nd = g->nodes[k];
         copy[k] = ni[k].gone;
         for (int i = 0; ok && !ni[k].gone && i < nd->n_in; i++) {
             struct ir_value *v = nd->in[i];
-            if (v && v->producer && ni[v->producer->index].gone) v = resolve(x, v, NULL, NULL), copy[k] = 1;
             int at = v ? ir_value_pos(g, v) : 0;
+            if (at >= 0 && v && read[at] == 4) {
+                v = resolve(x, v, NULL, NULL), copy[k] = 1;
+                at = v ? ir_value_pos(g, v) : 0;
+            }
             if (at < 0) ok = 0;
-            if (v && at >= 0) read[at] = 1;
+            if (!v || at < 0) continue;
+            read[at] = 1;
+            if (n_num == cap) {
+                int *more = cap < INT_MAX / 2 ? realloc(num, (size_t)cap * 2 * sizeof *num) : NULL;
+                if (!more) break;
+                num = more, cap *= 2;
+            }
+            num[n_num++] = at;
         }
+        if (n_num == cap) ok = 0; /* out of memory growing num: the copy serves */
     }
     for (int i = 0; ok && i < nv; i++) {
+        if (read[i] == 4) continue; /* a view's: nothing reads it any more */
         const struct ir_value *v = g->values[i];
-        if (v->producer && ni[v->producer->index].gone) continue; /* a view's: nothing reads it any more */
         if (!v->n_consumers && read[i]) ok = 0;
         if (!v->n_consumers || read[i]) continue;
         read[i] = 2, n_vals++;
@@ -459,9 +482,10 @@ static enum nnperf_status lower_shared(struct lower *x, int *shared)
     struct ir_node *nrec = ok ? ar_calloc(&p->ar, (size_t)(n_nodes ? n_nodes : 1), sizeof *nrec) : NULL;
     struct ir_value **va = ok && n_vals ? ar_calloc(&p->ar, (size_t)nv, sizeof *va) : NULL;
     struct ir_value *vrec = ok && n_vals ? ar_calloc(&p->ar, (size_t)n_vals, sizeof *vrec) : NULL;
-    enum nnperf_status st = !read || !copy || (ok && (!c || !na || !nrec || (n_vals && (!va || !vrec))))
-                                ? diag_set(&p->d, NNPERF_E_NOMEM, "out of memory")
-                                : NNPERF_OK;
+    enum nnperf_status st =
+        !read || !copy || !num || (ok && (!c || !na || !nrec || (n_vals && (!va || !vrec))))
+            ? diag_set(&p->d, NNPERF_E_NOMEM, "out of memory")
+            : NNPERF_OK;
     if (st || !ok) goto out;
     *c = *g;
     for (int i = 0, j = 0; n_vals && i < nv; i++) {
@@ -486,10 +510,10 @@ static enum nnperf_status lower_shared(struct lower *x, int *shared)
             st = diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
             break;
         }
-        for (int i = 0; i < nd->n_in; i++)
-            io[i] = nd->in[i] && nd->in[i]->producer && ni[nd->in[i]->producer->index].gone
-                        ? resolve(x, nd->in[i], NULL, NULL)
-                        : nd->in[i];
+        for (int i = 0; i < nd->n_in; i++) {
+            int at = nd->in[i] ? ir_value_pos(g, nd->in[i]) : -1;
+            io[i] = at >= 0 && read[at] == 4 ? resolve(x, nd->in[i], NULL, NULL) : nd->in[i];
+        }
         for (int i = 0; i < nd->n_out; i++) {
             int at = nd->out[i] ? ir_value_pos(g, nd->out[i]) : -1;
             io[nd->n_in + i] = at >= 0 && read[at] == 2 ? va[at] : nd->out[i];
@@ -516,9 +540,11 @@ static enum nnperf_status lower_shared(struct lower *x, int *shared)
     c->nodes = na;
     x->g = c;
     *shared = 1;
+    if (!pr_cons_build_from(c, &p->cons, num, n_num)) pr_cons_free(&p->cons); /* fusion builds it then */
 out:
     free(read);
     free(copy);
+    free(num);
     return st;
 }
 
@@ -616,7 +642,9 @@ enum nnperf_status pr_lower(struct nnperf_prediction *p)
         if ((need & 1u << r) && !lower_rules[r].marks) marks = 0;
     struct ir_graph *copy = (struct ir_graph *)g; /* with marks: written by none of the rules */
     enum nnperf_status st = NNPERF_OK;
-    if (!marks) st = pr_node_work_own(p); /* the rules move and recount work */
+    /* the rules move and recount work; marking rules only zero a view's, which then forms no layer and is read by
+     * no stage (pr_node_work), but where a what-if forces a group, which may hold it */
+    if (!marks || p->n_groups) st = pr_node_work_own(p);
     if (!marks && !st) st = ir_copy_graph(&p->ar, g, &copy, &p->d);
     if (st) return st;
     struct lower x = {p, copy, ar_alloc(&p->ar, (size_t)(g->n_nodes ? g->n_nodes : 1))};

@@ -294,12 +294,14 @@ int pr_wants_repeat_kv(const struct ir_node *nd)
     return nd->op == OPID_EXPAND || nd->op == OPID_TILE || pr_wants_kv_append(nd);
 }
 
-/* whether v's producer, or one up to depth - 1 steps above it (through any input), is an Expand or a Tile */
+/* whether v's producer, or one up to depth - 1 steps above it through views and Transposes of the last two axes (any
+ * of their inputs), is an Expand or a Tile */
 static int broadcast_above(const struct ir_value *v, int depth)
 {
     const struct ir_node *nd = v ? v->producer : NULL;
     if (!nd || depth < 1) return 0;
     if (nd->op == OPID_EXPAND || nd->op == OPID_TILE) return 1;
+    if (depth < 2 || (klass(nd) != OC_VIEW && !swaps_last_two(nd))) return 0;
     for (int i = 0; i < nd->n_in; i++)
         if (broadcast_above(nd->in[i], depth - 1)) return 1;
     return 0;
@@ -307,13 +309,15 @@ static int broadcast_above(const struct ir_value *v, int depth)
 
 /* Whether the rule may find anything, asked before the consumer index is built: a repeat's GEMM reads the
  * broadcast's output, or the output of the view after it, or of the Transpose after either (3 steps up from a
- * GEMM's input); the cache's Transpose is found without the index. */
+ * GEMM's input, through a view and a Transpose); the cache's Transpose is found without the index. */
 static int repeat_kv_candidates(const struct lower *x)
 {
     const struct ir_graph *g = x->g;
     for (int k = 0; k < g->n_nodes; k++) {
         const struct ir_node *nd = g->nodes[k];
-        if (!x->p->node_in[k].gone && swaps_last_two(nd) && from_kv_cache(x, nd->in[0])) return 1;
+        if (nd->op == OPID_TRANSPOSE && !x->p->node_in[k].gone && swaps_last_two(nd) &&
+            from_kv_cache(x, nd->in[0]))
+            return 1;
         if (!gemm_class(nd)) continue;
         for (int i = 0; i < nd->n_in; i++)
             if (broadcast_above(nd->in[i], 3)) return 1;

@@ -211,8 +211,9 @@ enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct 
         st = diag_set(&p->d, NNPERF_E_USAGE, "platform '%s' has no %s peak (compute.peak_ops.%s)",
                       p->hw->name, hw_dtype_name(p->dtype), hw_dtype_name(p->dtype));
     /* a node whose counts saturated has no cost the analysis can state: pricing its tensors would give a time
-     * (exabytes at DDR speed) that says nothing, so the prediction refuses and names it */
-    for (int k = 0; !st && k < p->g->n_nodes; k++)
+     * (exabytes at DDR speed) that says nothing, so the prediction refuses and names it (such a node is one the
+     * analysis could not count: none to look for when it counted every node) */
+    for (int k = 0; !st && p->an->sum.unknown_nodes && k < p->g->n_nodes; k++)
         if (p->g->nodes[k]->cost.saturated)
             st = diag_set(
                 &p->d, NNPERF_E_USAGE,

@@ -148,6 +148,19 @@ struct pr_interval {
     double util, load_bw, store_bw; /* utilization in [0,1]; bytes/s */
 };
 
+/* the consumer index (pr_cons_build, below) */
+struct pr_cons {
+    const struct ir_value *v;
+    int node;
+};
+struct pr_cons_ix {
+    struct pr_cons *c;
+    int n;
+    const struct ir_graph *g;
+    int *first; /* by value number (its position, else n_values + its number in other): first entry */
+    struct ptrmap other; /* values read without a position in g (an outer scope's) -> 0, 1, ... */
+};
+
 /* ---- the pipeline state ---- */
 
 struct nnperf_prediction {
@@ -183,11 +196,14 @@ struct nnperf_prediction {
         *plan_shape;            /* memory.c: the whole-tensor plan's tensors and reads, whatever the batch */
     struct pr_node_in *node_in; /* [g->n_nodes] */
     /* [g->n_nodes] once a what-if or a lowering rule changes a node's work (pr_node_work_own), else NULL: each node's
-     * work is then what the analysis counted (pr_node_work), none for a view (node_in.gone), without a record per
-     * node (the long chains' peak) */
+     * work is then what the analysis counted (pr_node_work), without a record per node (the long chains' peak; a
+     * view of the lowering reads as its counts then, but forms no layer: lower.c) */
     struct pr_node_work *node_work;
     struct pr_value_in *val_in;
     int n_val_in;
+    /* the lowered graph's consumer index when the lowering made it on its way (lower_shared), for fusion to take;
+     * c NULL: none */
+    struct pr_cons_ix cons;
     struct pr_group_in *groups;
     int n_groups;
     /* results */
@@ -299,8 +315,7 @@ struct pr_node_work pr_node_work(const struct nnperf_prediction *p, int k);
 /* its mac_ops and vec_ops alone (the batch stages read them for every node of every batch) */
 double pr_node_mac(const struct nnperf_prediction *p, int k);
 double pr_node_vec(const struct nnperf_prediction *p, int k);
-/* gives every node a p->node_work record (what the analysis counted; a view's zero), for a stage that changes
- * them */
+/* gives every node a p->node_work record (what the analysis counted), for a stage that changes them */
 enum nnperf_status pr_node_work_own(struct nnperf_prediction *p);
 /* The node of the prediction's graph that makes v (NULL: none): v->producer, or the lowering's copy of it. The
  * lowered graph may share the analysis's records but for the nodes its rewiring changed (lower.c), whose values
@@ -321,18 +336,10 @@ const struct pr_value_in *pr_value(const struct nnperf_prediction *p, const stru
  * each value's readers in node order (fuse.c; built in linear time, a counting sort on the values' positions,
  * ir_value_pos). pr_cons_build returns 0 when out of memory; the caller calls pr_cons_free either way. pr_cons_find:
  * the first entry of v, or -1; PR_CONS_EACH walks v's entries. */
-struct pr_cons {
-    const struct ir_value *v;
-    int node;
-};
-struct pr_cons_ix {
-    struct pr_cons *c;
-    int n;
-    const struct ir_graph *g;
-    int *first; /* by value number (its position, else n_values + its number in other): first entry */
-    struct ptrmap other; /* values read without a position in g (an outer scope's) -> 0, 1, ... */
-};
 int pr_cons_build(const struct ir_graph *g, struct pr_cons_ix *x);
+/* The same from the inputs' value positions already known: num[j] is the position in g->values of the j-th input
+ * of g's nodes in order (NULL inputs left out; every input has one), n_num of them. 0 when out of memory. */
+int pr_cons_build_from(const struct ir_graph *g, struct pr_cons_ix *x, const int *num, int n_num);
 void pr_cons_free(struct pr_cons_ix *x);
 int pr_cons_find(const struct pr_cons_ix *x, const struct ir_value *v);
 #define PR_CONS_EACH(x, val, i)                                                                              \

@@ -91,30 +91,20 @@ static struct pr_node_work counted_work(const struct ir_node *nd)
     return w;
 }
 
-/* node k was lowered away (a view: pr_lower_view), which does no work; without a record per node that is said by
- * node_in alone */
-static int gone(const struct nnperf_prediction *p, int k)
-{
-    return p->node_in && p->node_in[k].gone;
-}
-
 struct pr_node_work pr_node_work(const struct nnperf_prediction *p, int k)
 {
-    if (p->node_work) return p->node_work[k];
-    return gone(p, k) ? (struct pr_node_work){0, 0, 0, 0} : counted_work(p->g->nodes[k]);
+    return p->node_work ? p->node_work[k] : counted_work(p->g->nodes[k]);
 }
 
 double pr_node_mac(const struct nnperf_prediction *p, int k)
 {
-    if (p->node_work) return p->node_work[k].mac_ops;
-    return gone(p, k) ? 0 : 2.0 * (double)p->g->nodes[k]->cost.macs;
+    return p->node_work ? p->node_work[k].mac_ops : 2.0 * (double)p->g->nodes[k]->cost.macs;
 }
 
 double pr_node_vec(const struct nnperf_prediction *p, int k)
 {
     const struct ir_cost *c = &p->g->nodes[k]->cost;
-    if (p->node_work) return p->node_work[k].vec_ops;
-    return gone(p, k) ? 0 : (double)(c->flops - 2 * c->macs);
+    return p->node_work ? p->node_work[k].vec_ops : (double)(c->flops - 2 * c->macs);
 }
 
 enum nnperf_status pr_node_work_own(struct nnperf_prediction *p)
@@ -123,8 +113,7 @@ enum nnperf_status pr_node_work_own(struct nnperf_prediction *p)
     if (p->node_work) return NNPERF_OK;
     struct pr_node_work *wk = ar_calloc(&p->ar, (size_t)(n ? n : 1), sizeof *wk);
     if (!wk) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
-    for (int k = 0; k < n; k++)
-        if (!gone(p, k)) wk[k] = counted_work(p->g->nodes[k]); /* a view's stays zero */
+    for (int k = 0; k < n; k++) wk[k] = counted_work(p->g->nodes[k]);
     p->node_work = wk;
     return NNPERF_OK;
 }

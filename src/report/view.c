@@ -94,9 +94,10 @@ int rep_view_init(struct rep_view *v, const struct nnperf_prediction *p, const c
     for (int i = 0; i < v->s.warnings; i++) v->warn[i] = nnperf_prediction_warning(p, i);
     for (int i = 0; i < v->n; i++) {
         struct nnperf_layer_info li;
-        struct nnperf_layer_detail d;
+        struct nnperf_layer_detail d = {.cost_known =
+                                            1}; /* every layer's when the summary counts none unknown */
         nnperf_prediction_layer(p, i, &li);
-        nnperf_prediction_layer_detail(p, i, &d);
+        if (v->s.unknown_layers) nnperf_prediction_layer_detail(p, i, &d);
         t[i] = li.t_total;
         v->shown[i] = li.t_total > 0 || li.ops > 0 || !d.cost_known;
         if (!v->shown[i]) {

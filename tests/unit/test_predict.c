@@ -2,6 +2,7 @@
  * (the models in tests/data/predict/, made by make_models.py there), and the timeline's bookkeeping. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "predict/calibrate.h"
@@ -1134,6 +1135,23 @@ static void test_no_op_views(void)
             CHECK(!p->layers[i].fallback);
         }
         CHECK(p->dtype == HW_INT8 && p->fallback_layers == 0);
+        CHECK(!p->cons.c); /* the lowering's consumer index, taken and freed by fusion */
+        /* that index (pr_cons_build_from, from the positions the rewiring found) is the one fusion would build */
+        struct pr_cons_ix built = {0}, from = {0};
+        int n = 0, *num = malloc(sizeof *num * (size_t)(4 * p->g->n_nodes + 1));
+        for (int k = 0; num && k < p->g->n_nodes; k++)
+            for (int i = 0; i < p->g->nodes[k]->n_in; i++)
+                if (p->g->nodes[k]->in[i]) num[n++] = ir_value_pos(p->g, p->g->nodes[k]->in[i]);
+        CHECK(num && pr_cons_build(p->g, &built) && pr_cons_build_from(p->g, &from, num, n));
+        CHECK(built.n == n && from.n == n && n > 7000);
+        for (int i = 0; i < n && built.c && from.c; i++)
+            if (built.c[i].v != from.c[i].v || built.c[i].node != from.c[i].node) {
+                CHECK(0);
+                break;
+            }
+        for (int i = 0; i < p->g->n_values && built.first && from.first; i++)
+            CHECK(pr_cons_find(&built, p->g->values[i]) == pr_cons_find(&from, p->g->values[i]));
+        pr_cons_free(&built), pr_cons_free(&from), free(num);
     }
     nnperf_prediction_free(p);
     nnperf_platform_free(pl);
