@@ -145,12 +145,15 @@ struct ir_value_more {
 
 struct ir_value {
     const char *name;
-    unsigned flags; /* IR_V_* */
-    int dtype;      /* element dtype (of the tensor, or of the sequence's tensors) */
-    int rank;       /* -1 = unknown rank */
+    int dtype; /* element dtype (of the tensor, or of the sequence's tensors) */
+    int rank;  /* -1 = unknown rank */
     int n_consumers;
+    /* propagated value of a small tensor (numel <= NNPERF_MAX_CONST_ELEMS): integers and bools as ir_ival (concrete
+     * or symbolic), floating point as doubles (iv, fv below). nv = number of elements; iv/fv NULL when not known. */
+    int nv;
     struct ir_dim *dims;
     struct ir_node *producer;
+    unsigned char flags;   /* IR_V_* */
     signed char type_kind; /* enum ir_type_kind */
     signed char declared;  /* shape came from the model (graph input, initializer, value_info) */
     /* 1 when the value does not depend on any graph input: an initializer, or computed only from constants (a
@@ -160,17 +163,14 @@ struct ir_value {
     signed char is_const;
     int id; /* number in its model's graph tree (ir_number_graph), for an analysis's copy of the graph */
     /* (fields are ordered so that little padding sits between them, small ones in bytes: a model holds one per
-     * tensor, 88 bytes) */
+     * tensor, 80 bytes) */
 
     /* initializer data: a record of its own, which most values (activations) have none of; NULL = DE_NONE.
      * Shared by an analysis's copy of the value (never written once loaded: a copy that gives up on its data sets
      * its own pointer to NULL) */
     const struct ir_data *init;
 
-    /* propagated value of a small tensor (numel <= NNPERF_MAX_CONST_ELEMS): integers and bools as ir_ival (concrete
-     * or symbolic), floating point as doubles. nv = number of elements; iv/fv NULL when not known. */
-    int64_t nv;
-    struct ir_ival *iv;
+    struct ir_ival *iv; /* propagated values (nv above) */
     double *fv;
 
     /* declared shape, sequence elements, unknown-shape reason: NULL when none (read through ir_decl_rank,

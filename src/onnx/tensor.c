@@ -678,7 +678,7 @@ enum nnperf_status ox_decode_values(const struct ir_model *m, struct arena *ar, 
             st = diag_set(d, NNPERF_E_NOMEM, "out of memory");
         }
     }
-    if (!st) v->nv = numel;
+    if (!st) v->nv = (int)numel; /* at most NNPERF_MAX_CONST_ELEMS (above) */
     if (!small) free(ibuf), free(fbuf), free(ext);
     return st;
 }

@@ -276,7 +276,7 @@ enum nnperf_status op_set_ivals(struct op_ctx *c, int i, const struct ir_ival *v
     if (n) memcpy(d, v, (size_t)n * sizeof *d);
     o->iv = d;
     o->fv = NULL;
-    o->nv = n;
+    o->nv = (int)n;
     return NNPERF_OK;
 }
 
@@ -289,7 +289,7 @@ enum nnperf_status op_set_fvals(struct op_ctx *c, int i, const double *v, int64_
     if (n) memcpy(d, v, (size_t)n * sizeof *d);
     o->fv = d;
     o->iv = NULL;
-    o->nv = n;
+    o->nv = (int)n;
     return NNPERF_OK;
 }
 

@@ -216,8 +216,8 @@ static void run_case(const char *file, const char *domain, const char *opname, s
         if (ok && tc->n_exp_vals >= 0 && tc->exp_vals_out >= 0) {
             struct ir_value *v = nd->out[tc->exp_vals_out];
             if (!v->iv || v->nv != tc->n_exp_vals) {
-                fail(file, tc->name, "output values%s: have %lld, expected %lld", "", v->iv ? v->nv : -1,
-                     tc->n_exp_vals);
+                fail(file, tc->name, "output values%s: have %lld, expected %lld", "",
+                     v->iv ? (long long)v->nv : -1LL, tc->n_exp_vals);
                 ok = 0;
             } else {
                 for (int k = 0; k < tc->n_exp_vals && ok; k++) {
@@ -446,7 +446,7 @@ static int run_file(const char *dir, const char *fname)
                         }
                         cnt++;
                     }
-                    v->nv = cnt;
+                    v->nv = (int)cnt;
                     if (ir_dtype_is_int(v->dtype))
                         v->iv = iv;
                     else

@@ -341,7 +341,7 @@ struct carried_val {
     struct shp s;
     const struct ir_ival *iv;
     const double *fv;
-    int64_t nv;
+    int nv;
 };
 
 static void carried_of(struct carried_val *cv, const struct ir_value *v)
