@@ -75,9 +75,24 @@ int ox_wire_error(struct ld *L, const char *what, const struct fspec *spec, cons
     return 0;
 }
 
+#define OX_STR_CHUNK 4096
+#define OX_STR_SHORT 256
+
 const char *ox_str(struct ld *L, const struct pb_field *f)
 {
-    return ar_strndup(L->ar, (const char *)f->data, f->len);
+    if (!L->pack_strings || f->len >= OX_STR_SHORT) return ar_strndup(L->ar, (const char *)f->data, f->len);
+    size_t n = f->len + 1;
+    if (n > L->str_left) {
+        L->str_left = 0;
+        if (!(L->str_next = ar_alloc(L->ar, OX_STR_CHUNK))) return NULL;
+        L->str_left = OX_STR_CHUNK;
+    }
+    char *s = L->str_next;
+    if (f->len) memcpy(s, f->data, f->len);
+    s[f->len] = 0;
+    L->str_next += n;
+    L->str_left -= n;
+    return s;
 }
 
 const char *ox_str_shared(struct ld *L, const struct pb_field *f)

@@ -154,7 +154,7 @@ static enum nnperf_status load_model(struct ld *L)
 
 enum nnperf_status ox_load_model(struct ir_model *m, const struct ox_registry *reg, struct diag *d)
 {
-    struct ld L0 = {.m = m, .ar = &m->ar, .d = d, .reg = reg};
+    struct ld L0 = {.m = m, .ar = &m->ar, .d = d, .reg = reg, .pack_strings = 1};
     ar_init(&L0.tmp, 0);
     enum nnperf_status st = load_model(&L0);
     ar_free(&L0.tmp);

@@ -154,6 +154,11 @@ struct ld {
         const char *domain, *op_type;
         int op, opset;
     } op_memo[OX_OP_MEMO];
+    /* a model's load: short strings (names) packed end to end in chunks of the model's arena (ox_str), not each
+     * rounded up to 8 bytes; str_next/str_left: the room left in the current chunk */
+    int pack_strings;
+    char *str_next;
+    size_t str_left;
 };
 
 /* Known fields of the messages read here and the wire types they may have (repeated scalars: packed or not).
