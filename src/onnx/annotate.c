@@ -102,7 +102,7 @@ static int partial(const struct ir_value *v)
 }
 
 /* TypeProto of v as field num: tensor_type {elem_type, shape}, the inferred dims merged with those the model declares
- * for v (value_info, outputs: ir_value.decl_dims); no shape when neither knows the rank. */
+ * for v (value_info, outputs: ir_decl_dims); no shape when neither knows the rank. */
 static void write_type(struct ann *A, uint32_t num, const struct ir_value *v)
 {
     struct pbw *w = A->w;
