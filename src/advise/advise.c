@@ -416,7 +416,8 @@ static int channel_change(struct adv_run *r, struct adv_finding *f, const struct
                           double s, int depth)
 {
     const struct nnperf_prediction *P = r->base;
-    if (depth > 8 || !L->out || (L->out->flags & IR_V_OUTPUT)) return 0;
+    const struct ir_value *out = pr_layer_out(L);
+    if (depth > 8 || !out || (out->flags & IR_V_OUTPUT)) return 0;
     for (int i = 0; i < L->n_nodes; i++) {
         struct pr_change *c = change(r, f, WI_SCALE_NODE);
         if (!c) return 0;
@@ -424,7 +425,7 @@ static int channel_change(struct adv_run *r, struct adv_finding *f, const struct
         c->mac = c->vec = c->params = s;
         for (int o = 0; o < L->nodes[i]->n_out; o++) {
             const struct ir_value *v = L->nodes[i]->out[o];
-            if (!v || (v != L->out && (v->flags & IR_V_OUTPUT))) continue;
+            if (!v || (v != out && (v->flags & IR_V_OUTPUT))) continue;
             struct pr_change *cv = change(r, f, WI_CHANNELS);
             if (!cv) return 0;
             cv->v = v;
@@ -433,7 +434,7 @@ static int channel_change(struct adv_run *r, struct adv_finding *f, const struct
         }
     }
     int cs[64];
-    int n = consumers(r, L->out, cs, 64);
+    int n = consumers(r, out, cs, 64);
     if (n == 0 || n == 64) return 0;
     for (int i = 0; i < n; i++) {
         const struct ir_node *nd = r->g->nodes[cs[i]];
@@ -442,7 +443,7 @@ static int channel_change(struct adv_run *r, struct adv_finding *f, const struct
         int klass = op_table[nd->op].klass;
         int64_t groups = attr_i(nd, "group", 1), cin = dim(nd->in[0], 1);
         if ((klass == OC_CONV && groups == 1) || klass == OC_GEMM || klass == OC_MATMUL) {
-            if (nd->in[0] != L->out) return 0; /* e.g. the weights side of a MatMul */
+            if (nd->in[0] != out) return 0; /* e.g. the weights side of a MatMul */
             struct pr_change *c = change(r, f, WI_SCALE_NODE);
             if (!c) return 0;
             c->node = cs[i];
@@ -469,14 +470,15 @@ static int channel_change(struct adv_run *r, struct adv_finding *f, const struct
 static int align_applies(const struct nnperf_prediction *P, const struct pr_layer *L, int64_t *c, int64_t *ca,
                          const struct hw_align **rule)
 {
-    if (!on_accel(L) || !L->out || L->out_rank < 2 || L->mac_ops <= 0) return 0;
+    int rank = pr_out_rank(L);
+    if (!on_accel(L) || !pr_layer_out(L) || rank < 2 || L->mac_ops <= 0) return 0;
     if (L->klass != OC_CONV && L->klass != OC_GEMM && L->klass != OC_MATMUL) return 0;
     *rule = NULL;
     for (int k = 0; k < P->hw->n_align && !*rule; k++)
         if (P->hw->align[k].class_mask & (1u << L->klass)) *rule = &P->hw->align[k];
     if (!*rule || (*rule)->pow2 || (*rule)->c <= 1) return 0;
-    int ax = L->out_rank == 4 ? 1 : L->out_rank - 1;
-    *c = dim(L->out, ax), *ca = L->aligned_dims[ax];
+    int ax = rank == 4 ? 1 : rank - 1;
+    *c = dim(pr_layer_out(L), ax), *ca = pr_aligned_dims(L)[ax];
     return *c > 0 && *ca > *c && 1.0 - (double)*c / (double)*ca >= ALIGN_MIN_WASTE;
 }
 
@@ -496,7 +498,7 @@ void adv_check_align(struct adv_run *r)
         add_layer(f, L);
         if (!channel_change(r, f, L, nc, (double)nc / (double)c, 0)) continue;
         char ev[512], ch[512], tot[96] = "";
-        double all = 1.0 - 1.0 / L->align_factor;
+        double all = 1.0 - 1.0 / pr_align_factor(L);
         if (all > waste + 0.01) c_snprintf(tot, sizeof tot, " (%.0f%% with the H/W padding)", all * 100);
         c_snprintf(ev, sizeof ev, "C=%lld padded to %lld: %.0f%% of this layer's MACs are padding%s",
                    (long long)c, (long long)ca, waste * 100, tot);
@@ -517,7 +519,7 @@ void adv_check_align(struct adv_run *r)
  * MatMul of two activations: Q x K^T, scores x V) whose output the alignment pads to ATTN_MIN_PAD or more */
 static int attention_padded(const struct pr_layer *L)
 {
-    if (!on_accel(L) || !L->out || L->out_rank < 2 || L->align_factor < ATTN_MIN_PAD) return 0;
+    if (!on_accel(L) || !pr_layer_out(L) || pr_out_rank(L) < 2 || pr_align_factor(L) < ATTN_MIN_PAD) return 0;
     if (L->klass == OC_ATTENTION || L->klass == OC_SOFTMAX) return 1;
     if (L->klass != OC_MATMUL || L->main->n_in < 2) return 0;
     for (int i = 0; i < 2; i++) {
@@ -544,23 +546,26 @@ void adv_check_attention(struct adv_run *r)
         struct adv_finding *f = start(r, "padded-attention");
         struct pr_change *c = f ? change(r, f, WI_UNPAD) : NULL;
         if (!c) return;
-        if (!L->out->producer) continue;
-        c->node = L->out->producer->index;
+        const struct ir_value *out = pr_layer_out(L);
+        if (!out->producer) continue;
+        c->node = out->producer->index;
         add_layer(f, L);
         int64_t d[NNPERF_MAX_RANK];
-        for (int i = 0; i < L->out_rank; i++) d[i] = dim(L->out, i);
+        int rank = pr_out_rank(L);
+        const int64_t *ad = pr_aligned_dims(L);
+        for (int i = 0; i < rank; i++) d[i] = dim(out, i);
         char ev[512], ch[640], real[128], pad[128], axes[160] = "";
-        shape_text(real, sizeof real, d, L->out_rank);
-        shape_text(pad, sizeof pad, L->aligned_dims, L->out_rank);
+        shape_text(real, sizeof real, d, rank);
+        shape_text(pad, sizeof pad, ad, rank);
         size_t o = 0;
-        for (int i = 0; i < L->out_rank && o + 48 < sizeof axes; i++)
-            if (L->aligned_dims[i] > d[i] && d[i] > 0)
+        for (int i = 0; i < rank && o + 48 < sizeof axes; i++)
+            if (ad[i] > d[i] && d[i] > 0)
                 o += (size_t)snprintf(axes + o, sizeof axes - o, "%s%lld to %lld", o ? ", " : "",
-                                      (long long)d[i], (long long)L->aligned_dims[i]);
+                                      (long long)d[i], (long long)ad[i]);
         c_snprintf(ev, sizeof ev,
                    "%s of an attention: its output %s is padded to %s by the alignment, %.1fx the elements "
                    "(%.0f%% padding)",
-                   L->main->op_type, real, pad, L->align_factor, 100 * (1 - 1 / L->align_factor));
+                   L->main->op_type, real, pad, pr_align_factor(L), 100 * (1 - 1 / pr_align_factor(L)));
         snprintf(ch, sizeof ch,
                  "give the attention a head count and sequence length (tokens per window) that the alignment "
                  "does not pad (it pads %s), or fold heads and windows into one axis (predicted: the padding "
@@ -668,8 +673,8 @@ static double weights_moved(const struct nnperf_prediction *P, const struct pr_l
     *where = "DDR";
     if (pr_memory_bound(P, L, of, &bw) != PM_LINK) return L->w_bytes;
     *where = "link";
-    return L->params > 0 || L->packed_bytes > 0 ? pr_lx(L)->link_bytes
-                                                : 0; /* the weights, with any graph input */
+    return L->params > 0 || pr_lx(L)->packed_bytes > 0 ? pr_lx(L)->link_bytes
+                                                       : 0; /* the weights, with any graph input */
 }
 
 /* large-weights looks at L: memory-bound on the accelerator, WEIGHTS_MIN_BYTES or more weights, at least half the
@@ -794,9 +799,9 @@ void adv_check_batch(struct adv_run *r)
     double streamed =
         0; /* weights loaded per run: from DDR, or over the host link (with the graph's input) */
     for (int l = 0; l < P->n_layers; l++)
-        streamed +=
-            P->layers[l].w_bytes +
-            (P->layers[l].params > 0 || P->layers[l].packed_bytes > 0 ? pr_lx(&P->layers[l])->link_bytes : 0);
+        streamed += P->layers[l].w_bytes + (P->layers[l].params > 0 || pr_lx(&P->layers[l])->packed_bytes > 0
+                                                ? pr_lx(&P->layers[l])->link_bytes
+                                                : 0);
     fmt_bytes(wb, sizeof wb, streamed);
     snprintf(ev, sizeof ev,
              "input '%s' is %lldx%lld (<= %d): the %s of weights are loaded for every single frame", in->name,

@@ -20,25 +20,31 @@ static int64_t next_pow2(int64_t x)
     return r;
 }
 
-/* Layers' aligned dims, each distinct array stored once (most layers of a network share a few shapes: a long chain
- * would otherwise hold one array per layer): the arrays go into buf (room for every layer's) and are looked up by a
- * hash of their dims in a small table of the arrays seen last; then the part of buf used is copied to the arena. */
+/* Layers' aligned outputs (struct pr_layer.aligned: rank, factor and dims in 2 + rank words), each distinct one
+ * stored once (most layers of a network share a few shapes: a long chain would otherwise hold one per layer): they go
+ * into buf (grown as needed) and are looked up by a hash of their dims in a small table of the ones seen
+ * last; then the part of buf used is copied to the arena. A record's factor is a function of its dims, the output's
+ * elements n and a what-if's channel scale, so the table keeps those two beside it and computes the factor (a
+ * division) only for a new record. */
 #define PR_DIMS_SEEN 64
 struct dims_set {
     int64_t *buf;
-    size_t used;
-    size_t at[PR_DIMS_SEEN]; /* 1 + offset in buf of an array with that hash, 0: none */
+    size_t used, cap;
+    size_t at[PR_DIMS_SEEN]; /* 1 + offset in buf of a record with that hash, 0: none */
     int rank[PR_DIMS_SEEN];
+    int64_t n[PR_DIMS_SEEN];
+    double chan_scale[PR_DIMS_SEEN];
 };
 
-/* offset in s->buf of an array equal to d[0..rank) (added when none): PR_DIMS_PROBES slots from the hash's, the
- * first empty one taking a new array (else the hash's own slot) */
+/* offset in s->buf of the record of aligned dims ad[0..rank) of an output of n elements whose channels a what-if
+ * scaled by chan_scale (added when none): PR_DIMS_PROBES slots from the hash's, the first empty one taking a new
+ * record (else the hash's own slot); (size_t)-1 when out of memory */
 #define PR_DIMS_PROBES 4
-static size_t dims_offset(struct dims_set *s, const int64_t *d, int rank)
+static size_t dims_offset(struct dims_set *s, const int64_t *ad, int rank, int64_t n, double chan_scale)
 {
     uint64_t h = (uint64_t)rank;
     for (int i = 0; i < rank; i++) {
-        h = (h ^ (uint64_t)d[i]) * 0x9E3779B97F4A7C15ull;
+        h = (h ^ (uint64_t)ad[i]) * 0x9E3779B97F4A7C15ull;
         h ^= h >> 29;
     }
     size_t home = (size_t)(h >> 40) % PR_DIMS_SEEN, slot = home;
@@ -48,40 +54,50 @@ static size_t dims_offset(struct dims_set *s, const int64_t *d, int rank)
             slot = i;
             break;
         }
-        if (s->rank[i] == rank && !memcmp(s->buf + s->at[i] - 1, d, (size_t)rank * sizeof *d))
+        if (s->rank[i] == rank && s->n[i] == n && s->chan_scale[i] == chan_scale &&
+            !memcmp(s->buf + s->at[i] - 1 + 2, ad, (size_t)rank * sizeof *ad))
             return s->at[i] - 1;
     }
+    if (s->used + 2 + (size_t)rank > s->cap) {
+        size_t cap = 2 * s->cap + 2 + NNPERF_MAX_RANK;
+        int64_t *b = realloc(s->buf, cap * sizeof *b);
+        if (!b) return (size_t)-1;
+        s->buf = b, s->cap = cap;
+    }
+    double an = 1.0;
+    for (int i = 0; i < rank; i++) an *= (double)ad[i];
+    double factor = n > 0 ? an / ((double)n * chan_scale) : 1.0;
+    if (factor < 1.0) factor = 1.0;
     size_t off = s->used;
-    memcpy(s->buf + off, d, (size_t)rank * sizeof *d);
-    s->used += (size_t)rank;
+    s->buf[off] = rank;
+    memcpy(s->buf + off + 1, &factor, sizeof factor);
+    memcpy(s->buf + off + 2, ad, (size_t)rank * sizeof *ad);
+    s->used += 2 + (size_t)rank;
     s->at[slot] = off + 1;
     s->rank[slot] = rank;
+    s->n[slot] = n;
+    s->chan_scale[slot] = chan_scale;
     return off;
 }
 
 enum nnperf_status pr_align(struct nnperf_prediction *p)
 {
-    /* room for the layers' aligned dims, one array for all (most outputs have 4 dims, not NNPERF_MAX_RANK) */
-    size_t total = 0;
-    for (int l = 0; l < p->n_layers; l++) {
-        const struct ir_value *v = p->layers[l].out;
-        if (v && v->rank > 0 && v->rank <= NNPERF_MAX_RANK) total += (size_t)v->rank;
+    /* the aligned outputs do not depend on the batch: a prediction for another batch (nnperf_predict_batch) shares
+     * its base's, which stays alive while it does */
+    if (p->base) {
+        for (int l = 0; l < p->n_layers; l++) p->layers[l].aligned = p->base->layers[l].aligned;
+        return NNPERF_OK;
     }
-    struct dims_set set = {malloc((total ? total : 1) * sizeof *set.buf), 0, {0}, {0}};
+    struct dims_set set = {NULL, 0, 0, {0}, {0}, {0}, {0}};
     size_t *off = malloc((size_t)(p->n_layers ? p->n_layers : 1) * sizeof *off);
-    if (!set.buf || !off) {
-        free(set.buf), free(off);
-        return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
-    }
+    if (!off) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
-        L->align_factor = 1.0;
-        L->aligned_dims = NULL;
+        L->aligned = NULL;
         off[l] = (size_t)-1; /* none */
-        const struct ir_value *v = L->out;
+        const struct ir_value *v = pr_layer_out(L);
         int64_t n, ad[NNPERF_MAX_RANK];
-        if (!v || !ir_numel(v, &n) || v->rank > NNPERF_MAX_RANK) continue;
-        L->out_rank = (signed char)v->rank; /* <= NNPERF_MAX_RANK */
+        if (!v || !ir_numel(v, &n) || v->rank < 0 || v->rank > NNPERF_MAX_RANK) continue;
         for (int i = 0; i < v->rank; i++) ad[i] = v->dims[i].val;
         /* a what-if input: another channel count for this output (axis 1 of NCHW, else the last, as below);
          * its node's ops are already scaled by new/old, so the factor is over the new size */
@@ -112,17 +128,17 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
                 d[v->rank - 1] = round_up(d[v->rank - 1], rule->c);
             }
         }
-        double an = 1.0;
-        for (int i = 0; i < v->rank; i++) an *= (double)ad[i];
-        off[l] = dims_offset(&set, ad, v->rank);
-        L->align_factor = n > 0 ? an / ((double)n * chan_scale) : 1.0;
-        if (L->align_factor < 1.0) L->align_factor = 1.0;
+        off[l] = dims_offset(&set, ad, v->rank, n, chan_scale);
+        if (off[l] == (size_t)-1) {
+            free(set.buf), free(off);
+            return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+        }
     }
     int64_t *dims = ar_calloc(&p->ar, set.used ? set.used : 1, sizeof *dims);
     if (dims) {
         if (set.used) memcpy(dims, set.buf, set.used * sizeof *dims);
         for (int l = 0; l < p->n_layers; l++)
-            if (off[l] != (size_t)-1) p->layers[l].aligned_dims = dims + off[l];
+            if (off[l] != (size_t)-1) p->layers[l].aligned = dims + off[l];
     }
     free(set.buf), free(off);
     return dims ? NNPERF_OK : diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
@@ -130,12 +146,12 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
 
 double pr_mac_aligned(const struct pr_layer *L)
 {
-    return L->mac_ops * L->align_factor;
+    return L->mac_ops * pr_align_factor(L);
 }
 
 double pr_vec_aligned(const struct pr_layer *L)
 {
     /* a reduction (global pool, Reduce*) works per input element: padding its small output adds no work */
     int reduction = L->klass == OC_REDUCE || pr_global_pool(L->main);
-    return L->vec_ops * (reduction ? 1.0 : L->align_factor);
+    return L->vec_ops * (reduction ? 1.0 : pr_align_factor(L));
 }

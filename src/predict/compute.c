@@ -181,7 +181,8 @@ static double bias_pass(const struct nnperf_prediction *p, const struct pr_layer
         c->n_in < 3 || !c->in[2])
         return 0;
     int64_t n;
-    if (p->hw->bias_kernel_bw > 0 && L->out && ir_numel(L->out, &n))
+    const struct ir_value *out = pr_layer_out(L);
+    if (p->hw->bias_kernel_bw > 0 && out && ir_numel(out, &n))
         return layer_overhead(p) +
                safe_div(2 * (double)n * pr_elem_bytes_at(p, L->dtype, 0) * p->runs, p->hw->bias_kernel_bw);
     return layer_overhead(p) + safe_div(2 * (L->store_bytes + pr_lx(L)->spill_store_bytes), pr_ddr_bw(p));
@@ -375,7 +376,7 @@ static double vector_work(const struct nnperf_prediction *p, const struct pr_lay
             continue;
         v += node_vector_ops(p, nd) * p->runs;
     }
-    double ratio = L->vec_ops > 0 ? pr_vec_aligned(L) / L->vec_ops : L->align_factor;
+    double ratio = L->vec_ops > 0 ? pr_vec_aligned(L) / L->vec_ops : pr_align_factor(L);
     return v * ratio;
 }
 
@@ -427,11 +428,33 @@ static double mode_utilization(const struct hw_array *ar, double lanes, double r
     return best > 0 ? fmin(1.0, red * chan / (best * lanes)) : 1.0;
 }
 
-static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
+double pr_array_util(const struct nnperf_prediction *p, const struct pr_layer *L, double *t_strided)
 {
     const struct hw_desc *hw = p->hw;
     double lanes_r = hw->array.reduce[L->dtype], lanes_k = hw->array.channels[L->dtype];
     double lanes_p = hw->array.pixels[L->dtype];
+    double red, chan, pix, sin;
+    double util = 1;
+    *t_strided = 0;
+    if (mac_geometry(L->main, hw->array.span_groups, &red, &chan, &pix, &sin)) {
+        /* the lanes hold one frame's pixels: a graph of several frames fills them as a batch of single
+         * frames would; with batch_rows they hold the run's pixels, every frame's together */
+        double pix_frame = pix / p->graph_batch,
+               pix_lanes = hw->array.batch_rows ? pix_frame * p->batch : pix_frame;
+        if (hw->array.n_modes > 0 && lanes_k > 0)
+            util = mode_utilization(&hw->array, lanes_k, red, chan, L->main);
+        else
+            util = lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) * lane_fill(pix_lanes, lanes_p) *
+                   wave_fill(pix_frame * p->batch, chan, lanes_p, lanes_k, hw->array.units);
+        if (sin > 0 && hw->strided_in_bw > 0)
+            *t_strided = sin * pr_elem_bytes_at(p, L->dtype, 0) * p->runs / hw->strided_in_bw;
+    }
+    return util;
+}
+
+static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
+{
+    const struct hw_desc *hw = p->hw;
     double ddr_bytes = ddr_bytes_of(L);
     int work = has_work(L);
     if (L->fallback) {
@@ -442,25 +465,7 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
     double peak = pr_peak_at(p, L->dtype) * hw_eff(hw, L->klass);
     double vrate = hw->vector_ops > 0 ? hw->vector_ops : peak;
     double t_mac = 0, t_strided = 0;
-    if (pr_mac_aligned(L) > 0) {
-        double red, chan, pix, sin;
-        double util = 1;
-        if (mac_geometry(L->main, hw->array.span_groups, &red, &chan, &pix, &sin)) {
-            /* the lanes hold one frame's pixels: a graph of several frames fills them as a batch of single
-             * frames would; with batch_rows they hold the run's pixels, every frame's together */
-            double pix_frame = pix / p->graph_batch,
-                   pix_lanes = hw->array.batch_rows ? pix_frame * p->batch : pix_frame;
-            if (hw->array.n_modes > 0 && lanes_k > 0)
-                util = mode_utilization(&hw->array, lanes_k, red, chan, L->main);
-            else
-                util = lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) * lane_fill(pix_lanes, lanes_p) *
-                       wave_fill(pix_frame * p->batch, chan, lanes_p, lanes_k, hw->array.units);
-            if (sin > 0 && hw->strided_in_bw > 0)
-                t_strided = sin * pr_elem_bytes_at(p, L->dtype, 0) * p->runs / hw->strided_in_bw;
-        }
-        L->util = util;
-        t_mac = safe_div(pr_mac_aligned(L), peak * util);
-    }
+    if (pr_mac_aligned(L) > 0) t_mac = safe_div(pr_mac_aligned(L), peak * pr_array_util(p, L, &t_strided));
     double t_vec = safe_div(vector_work(p, L), vrate);
     L->t_compute = (t_mac > t_vec ? t_mac : t_vec) + t_strided;
     accel_memory(p, L, work);
@@ -581,7 +586,6 @@ static void dataflow_layer(struct nnperf_prediction *p, struct pr_layer *L)
     double per = red * chan * pix, groups = per > 0 ? fmax(1, round(L->mac_ops / 2 / p->runs / per)) : 1;
     double cycles = groups * ceil(chan / pe) * ceil(red / simd) * pix * p->runs;
     L->t_compute = cycles / p->hw->dataflow_hz;
-    L->util = cycles > 0 ? L->mac_ops / 2 / (cycles * pe * simd) : 1;
     finish(p, L);
 }
 

@@ -211,7 +211,8 @@ static void layer_sums(struct nnperf_prediction *p, int l)
     struct pr_layer *L = &p->layers[l];
     L->cost_known = 1;
     L->main = NULL;
-    L->params = L->packed_bytes = 0;
+    L->params = 0;
+    if (L->x) L->x->packed_bytes = 0;
     uint64_t best = 0;
     double best_vec = -1;
     for (int i = 0; i < L->n_nodes; i++) {
@@ -228,7 +229,7 @@ static void layer_sums(struct nnperf_prediction *p, int l)
             best_vec = wk.vec_ops;
         }
         L->params += wk.params;
-        L->packed_bytes += wk.packed_bytes;
+        PR_LX_ADD(p, L, packed_bytes, wk.packed_bytes);
     }
     L->name =
         L->n_nodes > 1 ? ar_printf(&p->ar, "%s+%d", L->nodes[0]->name, L->n_nodes - 1) : L->nodes[0]->name;
@@ -241,8 +242,6 @@ static void layer_sums(struct nnperf_prediction *p, int l)
     const struct pr_node_in *mi = &p->node_in[L->main->index];
     L->dtype = mi->dtype >= 0 ? mi->dtype : (signed char)p->dtype;
     if (mi->float_path) L->fallback = 1, L->dtype = HW_FP32;
-    const struct ir_node *last = L->nodes[L->n_nodes - 1];
-    L->out = last->n_out ? last->out[0] : NULL;
 }
 
 enum nnperf_status pr_work(struct nnperf_prediction *p)
@@ -256,8 +255,9 @@ enum nnperf_status pr_work(struct nnperf_prediction *p)
             L->vec_ops += pr_node_vec(p, k) * p->runs;
         }
         /* a causal fused attention skips the masked part */
-        L->mac_ops *= L->work_scale > 0 ? L->work_scale : 1;
-        L->vec_ops *= L->work_scale > 0 ? L->work_scale : 1;
+        double ws = pr_lx(L)->work_scale;
+        L->mac_ops *= ws > 0 ? ws : 1;
+        L->vec_ops *= ws > 0 ? ws : 1;
     }
     return NNPERF_OK;
 }
@@ -393,7 +393,8 @@ static enum nnperf_status merge_regions(struct nnperf_prediction *p, int *root, 
         int r = find_root(root, l);
         struct pr_layer *dst = &nl[newix[r]];
         for (int i = 0; i < p->layers[l].n_nodes; i++) dst->nodes[dst->n_nodes++] = p->layers[l].nodes[i];
-        if (p->layers[l].work_scale > 0) dst->work_scale = p->layers[l].work_scale;
+        double ws = pr_lx(&p->layers[l])->work_scale;
+        if (ws > 0) pr_lx_make(p, dst)->work_scale = ws;
         if (p->layers[l].attention) dst->attention = 1;
     }
     (void)g;
@@ -574,7 +575,8 @@ static enum nnperf_status fuse_attention(struct nnperf_prediction *p)
             sc->dims[sc->rank - 1].val > 0) {
             double s = (double)sc->dims[sc->rank - 2].val, t = (double)sc->dims[sc->rank - 1].val;
             if (t >= s)
-                p->layers[p->layer_of[a->index]].work_scale = (s * (t - s) + s * (s + 1) / 2) / (s * t);
+                pr_lx_make(p, &p->layers[p->layer_of[a->index]])->work_scale =
+                    (s * (t - s) + s * (s + 1) / 2) / (s * t);
         }
         fused++;
     }
@@ -589,7 +591,7 @@ static enum nnperf_status fuse_attention(struct nnperf_prediction *p)
         if (q->rank != 3 || q->dims[1].val <= 0) continue;
         double s = (double)q->dims[1].val,
                pl = past && past->rank == 4 && past->dims[2].val > 0 ? (double)past->dims[2].val : 0;
-        p->layers[l].work_scale = (s * pl + s * (s + 1) / 2) / (s * (pl + s));
+        pr_lx_make(p, &p->layers[l])->work_scale = (s * pl + s * (s + 1) / 2) / (s * (pl + s));
         fused++;
     }
     enum nnperf_status st = fused ? merge_regions(p, root, &cx) : NNPERF_OK;

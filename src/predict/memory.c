@@ -135,13 +135,6 @@ struct pr_layer_x *pr_lx_make(struct nnperf_prediction *p, struct pr_layer *L)
     return &p->lx_scratch;
 }
 
-/* adds b to a field of L's fallback, link and spill record (made when b is not zero) */
-#define LX_ADD(p, L, field, b)                                                                               \
-    do {                                                                                                     \
-        double lx_b_ = (b);                                                                                  \
-        if (lx_b_ != 0 || (L)->x) pr_lx_make((p), (L))->field += lx_b_;                                      \
-    } while (0)
-
 /* bytes per element of a plan's tensor */
 static double tensor_elem(const struct nnperf_prediction *p, const struct pr_tensor *T)
 {
@@ -159,7 +152,7 @@ static void weight_bytes(struct nnperf_prediction *p, double per_run)
     double room = p->hw->weight_sram_bytes;
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
-        double b = L->params * pr_elem_bytes_at(p, L->dtype, 1) + L->packed_bytes;
+        double b = L->params * pr_elem_bytes_at(p, L->dtype, 1) + pr_lx(L)->packed_bytes;
         L->w_bytes = 0;
         if (L->x) L->x->link_bytes = 0;
         if (room > 0 && b <= room && !L->fallback) {
@@ -168,7 +161,7 @@ static void weight_bytes(struct nnperf_prediction *p, double per_run)
         }
         if (p->hw->weight_sram_bytes > 0) room = 0; /* once one layer does not fit, the rest stream */
         if (p->hw->link_bw > 0 && !L->fallback)
-            LX_ADD(p, L, link_bytes, b * per_run);
+            PR_LX_ADD(p, L, link_bytes, b * per_run);
         else
             L->w_bytes = b * per_run;
     }
@@ -354,7 +347,8 @@ static void make_resident(struct plan *s, int t, int layer, int how)
 
 static int streamable(const struct nnperf_prediction *p, const struct pr_layer *L)
 {
-    if (L->fallback || !L->out || L->out->rank != 4) return 0;
+    const struct ir_value *out = pr_layer_out(L);
+    if (L->fallback || !out || out->rank != 4) return 0;
     switch (L->klass) {
     case OC_POOL: /* a global pool needs the whole map before anything can read its result */
         return !pr_global_pool(L->main);
@@ -495,12 +489,13 @@ static int collect_tensors(const struct nnperf_prediction *p, struct pr_plan_sha
         const struct ir_value *v = g->inputs[i];
         if (v->flags & IR_V_INIT) continue;
         if (v->producer) f->by_layer = 0;
-        sh->tensors[nt] = (struct pr_tensor){v, nt, -1, -1, -1, 0, 0, 0, 0};
+        sh->tensors[nt] = (struct pr_tensor){v, nt, -1, -1, -1, 0, 0, 0, 0, 0};
         nt++;
     }
     hashed = nt;
     for (int l = 0; l < p->n_layers; l++) {
         const struct pr_layer *L = &p->layers[l];
+        const struct ir_value *out = pr_layer_out(L);
         sh->first_out[l] = nt;
         for (int i = 0; i < L->n_nodes; i++) {
             const struct ir_node *nd = L->nodes[i];
@@ -510,7 +505,7 @@ static int collect_tensors(const struct nnperf_prediction *p, struct pr_plan_sha
                 const struct ir_value *v = nd->out[k];
                 if (!v || (!v->n_consumers && !(v->flags & IR_V_OUTPUT))) continue;
                 if (!placed || v->producer != nd) f->by_layer = 0;
-                sh->tensors[nt] = (struct pr_tensor){v, nt, l, -1, -1, 0, 0, 0, 0};
+                sh->tensors[nt] = (struct pr_tensor){v, nt, l, -1, -1, 0, 0, v == out, 0, 0};
                 nt++;
             }
         }
@@ -650,8 +645,7 @@ static void size_tensors(struct whole *w)
     for (int t = 0; t < w->nt; t++) {
         struct pr_tensor *T = &p->tensors[t];
         T->bytes = T->unit_bytes * p->runs;
-        if (T->producer >= 0 && p->layers[T->producer].out == T->v)
-            T->bytes *= p->layers[T->producer].align_factor;
+        if (T->layer_out) T->bytes *= pr_align_factor(&p->layers[T->producer]);
         const struct pr_value_in *vi = pr_value(p, T->v); /* a what-if's channel change */
         if (vi) T->bytes *= vi->bytes_scale;
         T->in_sram = T->spilled = 0;
@@ -716,14 +710,14 @@ static void place_reads(struct whole *w, int l)
                 L->store_bytes += T->bytes;
                 w->s.in_ddr[r] = 1;
             }
-            LX_ADD(p, L, transfer_bytes, T->bytes);
-            LX_ADD(p, L, quant_elems, T->bytes / tensor_elem(p, T));
+            PR_LX_ADD(p, L, transfer_bytes, T->bytes);
+            PR_LX_ADD(p, L, quant_elems, T->bytes / tensor_elem(p, T));
         } else if (w->s.resident[r]) {
             L->sram_bytes += T->bytes; /* on chip: whole, or row by row inside a depth-first group */
         } else if (T->spilled) {
-            LX_ADD(p, L, spill_load_bytes, T->bytes);
+            PR_LX_ADD(p, L, spill_load_bytes, T->bytes);
         } else if (T->producer < 0 && p->hw->link_bw > 0) {
-            LX_ADD(p, L, link_bytes, T->bytes); /* a graph input arrives over the host link */
+            PR_LX_ADD(p, L, link_bytes, T->bytes); /* a graph input arrives over the host link */
         } else {
             L->load_bytes += T->bytes * kv_reads(p, L, T->v);
         }
@@ -741,8 +735,8 @@ static void place_output(struct whole *w, int l, int t)
     double sram = p->hw->sram_bytes;
     if (root(p, t) != t) return;
     if (L->fallback) {
-        LX_ADD(p, L, transfer_bytes, T->bytes);
-        LX_ADD(p, L, quant_elems, T->bytes / tensor_elem(p, T));
+        PR_LX_ADD(p, L, transfer_bytes, T->bytes);
+        PR_LX_ADD(p, L, quant_elems, T->bytes / tensor_elem(p, T));
         s->in_ddr[t] = 1;
         return;
     }
@@ -754,7 +748,7 @@ static void place_output(struct whole *w, int l, int t)
         double old = past && ir_numel(past, &n) ? (double)n * peb * p->runs : 0;
         double out = T->bytes - (old < T->bytes ? old : 0);
         if (p->hw->link_bw > 0)
-            LX_ADD(p, L, link_bytes, out); /* a graph output leaves over the host link */
+            PR_LX_ADD(p, L, link_bytes, out); /* a graph output leaves over the host link */
         else
             L->store_bytes += out;
         s->in_ddr[t] = 1;
@@ -787,7 +781,7 @@ static void place_output(struct whole *w, int l, int t)
         s->resident[far] = PR_OFF_CHIP;
         s->used -= p->tensors[far].bytes;
         if (!s->in_ddr[far]) {
-            LX_ADD(p, L, spill_store_bytes, p->tensors[far].bytes);
+            PR_LX_ADD(p, L, spill_store_bytes, p->tensors[far].bytes);
             s->in_ddr[far] = 1;
         }
         p->tensors[far].spilled = 1;

@@ -261,7 +261,15 @@ enum nnperf_status nnperf_predict_batch(const struct nnperf_prediction *like, in
     p->n_layers = b->n_layers;
     p->layers = !st ? ar_calloc(&p->ar, (size_t)(p->n_layers ? p->n_layers : 1), sizeof *p->layers) : NULL;
     if (!st && !p->layers) st = diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
-    for (int l = 0; !st && l < p->n_layers; l++) memcpy(&p->layers[l], &b->layers[l], PR_LAYER_SHARED);
+    for (int l = 0; !st && l < p->n_layers; l++) {
+        memcpy(&p->layers[l], &b->layers[l], PR_LAYER_SHARED);
+        const struct pr_layer_x *bx = b->layers[l].x; /* and what fusion put in its record */
+        if (bx && (bx->packed_bytes != 0 || bx->work_scale != 0)) {
+            struct pr_layer_x *x = pr_lx_make(p, &p->layers[l]);
+            x->packed_bytes = bx->packed_bytes, x->work_scale = bx->work_scale;
+        }
+    }
+    if (!st && p->lx_nomem) st = diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     p->n_warn_shared = b->n_warn_shared;
     if (!st && b->n_warn_shared) {
         p->cap_warn = b->n_warn_shared;

@@ -9,7 +9,8 @@
  *
  * The stages before the bar depend on the analysis, the platform, the dtypes and the what-if, never on the batch:
  * nnperf_predict_batch makes a prediction for another batch by sharing what they made (struct pr_layer's first
- * fields, node_in, the lowered graph) and running only the stages after the bar.
+ * fields, node_in, the lowered graph) and running only the stages after the bar (align, which does not depend on
+ * the batch either, shares the first prediction's aligned outputs).
  *
  * Memory models (how activations and weights reach the compute units) and compute models (how long a layer's work
  * takes) are enums with a table of implementations each (memory.c, compute.c): a new model is one function and one
@@ -23,6 +24,7 @@
 #include "whatif.h"
 
 #include <stddef.h>
+#include <string.h>
 
 enum pr_bound { PB_COMPUTE, PB_MEMORY, PB_OVERHEAD, PB_UNKNOWN };
 
@@ -78,16 +80,22 @@ struct pr_tensor {
     signed char
         dtype; /* enum hw_dtype of its elements (its producer's; a graph input: its first reader's), -1: the
                         * prediction's; its bytes per element are pr_elem_bytes_at's for it */
-    unsigned char in_sram; /* 1 when it lives on chip for its whole life */
-    unsigned char spilled; /* 1 when stored to DDR and read back */
-    double bytes;          /* per run, at the prediction dtype, after alignment */
-    double unit_bytes;     /* of one execution of the graph (before the batch, alignment and what-ifs) */
+    unsigned char in_sram;   /* 1 when it lives on chip for its whole life */
+    unsigned char spilled;   /* 1 when stored to DDR and read back */
+    unsigned char layer_out; /* 1: its producer's output (pr_layer_out), which the layer's alignment pads */
+    double bytes;            /* per run, at the prediction dtype, after alignment */
+    double unit_bytes;       /* of one execution of the graph (before the batch, alignment and what-ifs) */
 };
 
-/* A layer's fallback, host link and spill traffic and its transfer time: zero on most layers (a long chain on an
- * accelerator has none), so they live in a record of their own, made in the prediction's arena for the layers that
- * have any (pr_lx_make); pr_lx reads a layer's (zeros when it has none). */
+/* The fields of a layer that are zero on most layers (a long chain on an accelerator has none of them), in a record
+ * of their own, made in the prediction's arena for the layers that have any (pr_lx_make); pr_lx reads a layer's
+ * (zeros when it has none). */
 struct pr_layer_x {
+    /* made by lowering and fusion (nnperf_predict_batch copies them) */
+    double packed_bytes; /* weight bytes read at their stored size (packed codes) */
+    double
+        work_scale; /* > 0: its arithmetic scales by this (a causal fused attention skips the masked part) */
+    /* made by the per-batch stages */
     double spill_store_bytes, spill_load_bytes; /* DDR traffic per run of tensors spilled and read back */
     double transfer_bytes, quant_elems;         /* fallback boundary crossing */
     double link_bytes; /* over the host link (USB, PCIe): inputs, outputs, streamed weights */
@@ -97,13 +105,11 @@ struct pr_layer_x {
 struct pr_layer {
     /* ---- made by lowering and fusion (the batch changes none of them: nnperf_predict_batch copies them) ---- */
     const char *name;
-    struct ir_node **nodes; /* in execution order; nodes[0] names the layer, main is the costliest */
+    /* in execution order; nodes[0] names the layer, main is the costliest; the last one's first output is the
+     * layer's (pr_layer_out) */
+    struct ir_node **nodes;
     const struct ir_node *main;
-    const struct ir_value *out; /* the layer's (first) output */
-    double params;              /* weight elements read */
-    double packed_bytes;        /* weight bytes read at their stored size (packed codes) */
-    double
-        work_scale; /* > 0: its arithmetic scales by this (a causal fused attention skips the masked part) */
+    double params; /* weight elements read (packed bytes and a work scale: pr_lx's) */
     int n_nodes;
     /* small fields in bytes (a long chain holds one record per two or three nodes) */
     signed char klass; /* operator class of the main node */
@@ -112,29 +118,26 @@ struct pr_layer {
         attention; /* a fused attention kernel (MatMul -> Softmax -> MatMul): its class is OC_ATTENTION */
     unsigned char fallback; /* runs on the fallback unit */
     unsigned char cost_known;
-    /* ---- made by the per-batch stages, from out_rank on (zero before them) ---- */
-    signed char out_rank;
+    /* ---- made by the per-batch stages, from bound on (zero before them) ---- */
     signed char bound; /* enum pr_bound */
     int group;         /* tiled memory model: the depth-first group (layers on chip together) */
     /* work per run (frames_per_run frames) */
     double mac_ops, vec_ops; /* effective: 2 x MACs, other FLOPs */
-    double
-        align_factor; /* aligned / original output elements (>= 1); the aligned work is pr_mac_aligned's and
-                              * pr_vec_aligned's */
-    int64_t *
-        aligned_dims; /* [out_rank], in the prediction's arena (pr_align; layers with equal dims share one) */
-    struct pr_layer_x *x; /* the fallback, link and spill fields, or NULL when all are zero (pr_lx) */
+    /* the aligned output (pr_align): its rank, its factor (aligned / original output elements, >= 1: the aligned
+     * work is pr_mac_aligned's and pr_vec_aligned's) and its dims, read with pr_out_rank, pr_align_factor and
+     * pr_aligned_dims; NULL when the output's shape is unknown (factor 1). In the arena of the prediction that
+     * made them (a prediction for another batch shares its base's), layers with equal ones share one. */
+    const int64_t *aligned;
+    struct pr_layer_x *x; /* the fields zero on most layers, or NULL when all are (pr_lx) */
     /* DDR traffic per run, bytes (spills: pr_lx's) */
     double w_bytes, load_bytes, store_bytes, sram_bytes;
-    double util; /* MAC array utilization from the layer's shape (array model; 1 = full) */
     /* times, seconds per run (the transfer's: pr_lx's) */
     double t_compute, t_memory, t_overhead, t_total;
     double start, end;
 };
-_Static_assert(NNPERF_MAX_RANK <= 127, "pr_layer keeps its output rank in a byte");
 /* The size of the part of struct pr_layer that lowering and fusion make. */
-#define PR_LAYER_SHARED offsetof(struct pr_layer, out_rank)
-/* A layer's fallback, link and spill fields (a record of zeros when it has none). */
+#define PR_LAYER_SHARED offsetof(struct pr_layer, bound)
+/* A layer's fields that are zero on most layers (a record of zeros when it has none). */
 extern const struct pr_layer_x pr_lx_none;
 static inline const struct pr_layer_x *pr_lx(const struct pr_layer *L)
 {
@@ -143,6 +146,33 @@ static inline const struct pr_layer_x *pr_lx(const struct pr_layer *L)
 /* L's record of them, made (zeroed) when it has none; out of memory: a scratch record, and p->lx_nomem is set (the
  * stage that asked then fails) */
 struct pr_layer_x *pr_lx_make(struct nnperf_prediction *p, struct pr_layer *L);
+/* adds b to a field of L's record (made when b is not zero) */
+#define PR_LX_ADD(p, L, field, b)                                                                            \
+    do {                                                                                                     \
+        double pr_lx_b_ = (b);                                                                               \
+        if (pr_lx_b_ != 0 || (L)->x) pr_lx_make((p), (L))->field += pr_lx_b_;                                \
+    } while (0)
+/* the layer's (first) output: its last node's */
+static inline const struct ir_value *pr_layer_out(const struct pr_layer *L)
+{
+    const struct ir_node *last = L->n_nodes > 0 ? L->nodes[L->n_nodes - 1] : NULL;
+    return last && last->n_out ? last->out[0] : NULL;
+}
+/* the aligned output's rank (0 when unknown), factor (1 when unknown) and dims (NULL when unknown) */
+static inline int pr_out_rank(const struct pr_layer *L)
+{
+    return L->aligned ? (int)L->aligned[0] : 0;
+}
+static inline double pr_align_factor(const struct pr_layer *L)
+{
+    double f = 1.0;
+    if (L->aligned) memcpy(&f, &L->aligned[1], sizeof f);
+    return f;
+}
+static inline const int64_t *pr_aligned_dims(const struct pr_layer *L)
+{
+    return L->aligned ? L->aligned + 2 : NULL;
+}
 
 struct pr_interval {
     double util, load_bw, store_bw; /* utilization in [0,1]; bytes/s */
@@ -295,6 +325,9 @@ struct pr_kterms {
     int overhead;      /* 1: the layer pays the per-layer overhead */
 };
 void pr_kernel_terms(const struct nnperf_prediction *p, const struct pr_layer *L, struct pr_kterms *t);
+/* The array model's MAC array utilization of layer L from its shape (1 = full lanes), and in *t_strided the time
+ * its strided input takes to be re-laid out (0: none) */
+double pr_array_util(const struct nnperf_prediction *p, const struct pr_layer *L, double *t_strided);
 /* The compute model a platform selects (kernel costs, array lanes, else the roofline). */
 int pr_compute_model_of(const struct hw_desc *hw, int dtype);
 struct pr_compute_model_row {

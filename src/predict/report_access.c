@@ -72,12 +72,13 @@ void nnperf_prediction_layer_detail(const struct nnperf_prediction *p, int i, st
     d->t_overhead = L->t_overhead;
     static const char *const mem[] = {"ddr", "sram", "link"};
     d->memory = mem[pr_memory_bound(p, L, &d->memory_bytes, &d->memory_bandwidth)];
-    if (!L->out || L->out->rank < 0) return;
-    d->rank = L->out->rank < NNPERF_MAX_RANK ? L->out->rank : NNPERF_MAX_RANK;
+    const struct ir_value *out = pr_layer_out(L);
+    if (!out || out->rank < 0) return;
+    d->rank = out->rank < NNPERF_MAX_RANK ? out->rank : NNPERF_MAX_RANK;
     for (int k = 0; k < d->rank; k++) {
-        int64_t v = L->out->dims[k].val;
+        int64_t v = out->dims[k].val;
         d->dims[k] = v >= 0 ? v : -1;
-        d->aligned_dims[k] = v < 0 ? -1 : L->out_rank == L->out->rank ? L->aligned_dims[k] : v;
+        d->aligned_dims[k] = v < 0 ? -1 : pr_out_rank(L) == out->rank ? pr_aligned_dims(L)[k] : v;
     }
 }
 

@@ -14,6 +14,12 @@ static int near(double a, double b)
     return fabs(a - b) <= 1e-9 * fabs(b) + 1e-12;
 }
 #define NEAR(a, b) near((double)(a), (double)(b))
+/* the array model's utilization of a layer (what its compute time was divided by) */
+static double util_of(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    double t_strided;
+    return pr_array_util(p, L, &t_strided);
+}
 
 /* a small NPU: 1 Tops/s int8, 10 GB/s DDR, 2 MiB SRAM, H8/W16/C32 conv alignment, Conv-BN-Add-Relu fusion,
  * Erf unsupported with a CPU fallback */
@@ -110,12 +116,12 @@ static void test_align(void)
     if (p && p->n_layers == 1) {
         const struct pr_layer *L = &p->layers[0];
         /* output 6x128x64x120 -> 6x128x64x128: W 120 pads to 128 */
-        CHECK(L->out_rank == 4);
-        CHECK_EQ_U(L->aligned_dims[0], 6);
-        CHECK_EQ_U(L->aligned_dims[1], 128);
-        CHECK_EQ_U(L->aligned_dims[2], 64);
-        CHECK_EQ_U(L->aligned_dims[3], 128);
-        CHECK(NEAR(L->align_factor, 128.0 / 120.0));
+        CHECK(pr_out_rank(L) == 4);
+        CHECK_EQ_U(pr_aligned_dims(L)[0], 6);
+        CHECK_EQ_U(pr_aligned_dims(L)[1], 128);
+        CHECK_EQ_U(pr_aligned_dims(L)[2], 64);
+        CHECK_EQ_U(pr_aligned_dims(L)[3], 128);
+        CHECK(NEAR(pr_align_factor(L), 128.0 / 120.0));
         CHECK(NEAR(pr_mac_aligned(L), L->mac_ops * 128.0 / 120.0));
         /* effective ops: 2 x (6*128*64*120 outputs x 16*3*3) */
         CHECK(NEAR(L->mac_ops, 2.0 * 6 * 128 * 64 * 120 * 16 * 9));
@@ -477,7 +483,7 @@ static void test_array_silu(void)
          * 32->32 at 16x16: 262,144 MACs; R = 32 fills the lanes, K = 32 fills lanes of 4; one core = 1e12 ops/s */
         CHECK(p->n_layers == 1 && p->layers[0].n_nodes == 3);
         CHECK(p->compute_model == PR_COMPUTE_ARRAY);
-        CHECK(NEAR(p->layers[0].util, 1));
+        CHECK(NEAR(util_of(p, &p->layers[0]), 1));
         CHECK(NEAR(p->layers[0].t_compute, 2.0 * 262144 / 1e12));
         /* the run starts with the per-run cost */
         CHECK(NEAR(p->layers[0].start, 1e-5) && NEAR(p->latency, 1e-5 + p->layers[0].t_total));
@@ -583,7 +589,7 @@ static void test_array_waves(void)
         struct nnperf_prediction *p = predict_on(a, yaml, NULL, 0);
         CHECK(p != NULL);
         if (p) {
-            CHECK(p->n_layers == 1 && NEAR(p->layers[0].util, fill[i]));
+            CHECK(p->n_layers == 1 && NEAR(util_of(p, &p->layers[0]), fill[i]));
             CHECK(NEAR(p->layers[0].t_compute, 2.0 * 262144 / 1e12 / fill[i]));
         }
         nnperf_prediction_free(p);
@@ -602,11 +608,11 @@ static void test_array_strided_dw(void)
         const struct pr_layer *down = &p->layers[0], *dw = &p->layers[1];
         /* the strided 1x1 conv: full lanes (R = 32, K = 32); 32x16x16 outputs x 32 MACs; plus its 1x32x32x32
          * input (32,768 bytes) re-laid out at 10 GB/s */
-        CHECK(NEAR(down->util, 1));
+        CHECK(NEAR(util_of(p, down), 1));
         CHECK(NEAR(down->t_compute, 2.0 * 8192 * 32 / 1e12 + 32768 / 1e10));
         /* the depthwise conv, a class of its own: R = 9 of 32 lanes, K = 1 of 4 */
         CHECK(dw->klass == OC_CONV_DEPTHWISE);
-        CHECK(NEAR(dw->util, 9.0 / 32 / 4));
+        CHECK(NEAR(util_of(p, dw), 9.0 / 32 / 4));
         CHECK(NEAR(dw->t_compute, 2.0 * 8192 * 9 / (1e12 * 9.0 / 32 / 4)));
     }
     nnperf_prediction_free(p);
@@ -620,7 +626,7 @@ static void test_array_strided_dw(void)
         snprintf(at, sizeof yaml2 - (size_t)(at - yaml2), "channels: {int8: 4}, span_groups: true}%s",
                  strstr(array_yaml, key) + strlen(key));
     p = a ? predict_on(a, yaml2, NULL, 0) : NULL;
-    CHECK(p != NULL && p->n_layers == 2 && NEAR(p->layers[1].util, 9.0 / 32));
+    CHECK(p != NULL && p->n_layers == 2 && NEAR(util_of(p, &p->layers[1]), 9.0 / 32));
     nnperf_prediction_free(p);
     nnperf_analysis_free(a);
     nnperf_model_free(m);
@@ -648,7 +654,7 @@ static void test_array_batch_rows(void)
                  at + strlen(key));
         struct nnperf_predict_options o = {.batch = 2};
         struct nnperf_prediction *p = predict_text(a, yaml, NULL, &o);
-        CHECK(p != NULL && p->n_layers == 1 && NEAR(p->layers[0].util, want[i]));
+        CHECK(p != NULL && p->n_layers == 1 && NEAR(util_of(p, &p->layers[0]), want[i]));
         nnperf_prediction_free(p);
     }
     nnperf_analysis_free(a);
