@@ -20,12 +20,14 @@ struct costs {
     const char *meta[2 * N_META];
 };
 
-/* The layer of the node whose first output is out: -1 folded, -2 none (lowered into a neighbour). */
+/* The layer of the node whose first output is out: -1 folded, -2 none (lowered into a neighbour). The lowered
+ * graph (lower.c) names its values by the analysis's name table, so the value found is the analysis's and its
+ * producer a node of the analysis's graph, at the index its lowered twin has. */
 static int layer_of_output(const struct nnperf_prediction *p, const char *out)
 {
     const struct ir_value *v = ir_find(p->g, out);
-    if (!v || !v->producer || v->producer->graph != p->g || v->producer->index < 0 ||
-        v->producer->index >= p->g->n_nodes)
+    if (!v || !v->producer || v->producer->graph != an_graph(p->an) || v->producer->index < 0 ||
+        v->producer->index >= p->g->n_nodes || p->node_in[v->producer->index].gone)
         return -2;
     int l = p->layer_of[v->producer->index];
     return l >= 0 && l < p->n_layers ? l : -1;

@@ -110,8 +110,10 @@ for rel, want_concrete in MODELS:
 
 # --costs --hw: every node's doc_string holds its predicted time, the model's metadata the summary; the checker
 # passes; a node's own doc_string stays ahead of the cost paragraph, and annotating again replaces that paragraph.
+# A QDQ model is lowered before fusion (its Q/DQ nodes become views): its layers' times still add up to the latency.
 n_cost = 0
-for rel, hw in (("models/resnet18.onnx", "rdk-s100"), ("models/mobilenet_v2.onnx", "jetson-orin-nano")):
+for rel, hw in (("models/resnet18.onnx", "rdk-s100"), ("models/mobilenet_v2.onnx", "jetson-orin-nano"),
+                ("tests/data/quant/resnet18_qdq.onnx", "rdk-s100")):
     src = os.path.join(ROOT, rel)
     out = os.path.join(OUT, "costs-" + os.path.basename(rel))
     r = subprocess.run([NN, "annotate", src, "--costs", "--hw", hw, "-o", out, "-q"], capture_output=True, text=True)
