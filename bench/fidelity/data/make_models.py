@@ -18,6 +18,10 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
   mlp_784_512_200         the fully connected network of openvinotoolkit/openvino issue 9784 (ncs2_openvino.csv): 784
                           -> 512 -> 200 -> 10 with biases and ReLU, no normalization; 1x1x28x28 flattened.
   vgg19                   torchvision vgg19; 1x3x224x224.
+  resnet152, densenet169, efficientnet_b3, efficientnet_v2_s, regnet_y_1_6gf, regnet_x_3_2gf, convnext_small,
+  vit_b_32, swin_s, mnasnet0_5, shufflenet_v2_x2_0, resnext101_32x8d
+                          torchvision's definitions (googlenet-style options none), 1x3x224x224: the networks of the
+                          third H100 run (bench/gpu/README.md), none of which models/ has.
   vit_b_32_384            torchvision vit_b_32 built for 384x384 input (ViT-B/32: 12 layers, width 768, 12 heads,
                           145 tokens), the network of ncnn's benchmark 'vision_transformer' (rpi5_ncnn.csv);
                           1x3x384x384.
@@ -86,6 +90,13 @@ def models():
     yield "mlp_784_512_200", mlp_784_512_200()
     yield "vgg19", (torchvision.models.vgg19(weights=None), (1, 3, 224, 224))
     yield "vit_b_32_384", (torchvision.models.vit_b_32(weights=None, image_size=384), (1, 3, 384, 384))
+    for n in TV_THIRD_RUN:
+        yield n, (getattr(torchvision.models, n)(weights=None), (1, 3, 224, 224))
+
+
+# the networks of the third H100 run (bench/gpu/README.md, "Third run")
+TV_THIRD_RUN = ["resnet152", "densenet169", "efficientnet_b3", "efficientnet_v2_s", "regnet_y_1_6gf", "regnet_x_3_2gf",
+                "convnext_small", "vit_b_32", "swin_s", "mnasnet0_5", "shufflenet_v2_x2_0", "resnext101_32x8d"]
 
 
 def main():
