@@ -148,6 +148,15 @@ static void predict_keep(struct adv_run *r, struct adv_finding *f, const char *e
     adv->n_checked++;
     if (nnperf_predict(r->a, r->plat, &o, &p, NULL, 0) != NNPERF_OK)
         return; /* a change the platform cannot run */
+    if (p->n_val_unmapped) {
+        /* a change the lowered graph cannot hold (lower.c): its gain would be another change's */
+        pr_warn(r->base,
+                "advise: %s on '%s': %d value%s of its what-if not in the lowered graph, not predicted",
+                f->rule, f->n_layers ? f->layers[0] : "the model", p->n_val_unmapped,
+                p->n_val_unmapped > 1 ? "s" : "");
+        nnperf_prediction_free(p);
+        return;
+    }
     f->latency_s = r->base->latency;
     f->frames = r->base->batch;
     f->new_latency_s = p->latency;
@@ -862,9 +871,11 @@ enum nnperf_status nnperf_advise(const struct nnperf_analysis *a, const struct n
     r.a = a;
     r.plat = plat;
     if (opts) r.opts = opts->predict;
-    r.g = an_graph(&a->st);
     enum nnperf_status st = nnperf_predict(a, plat, &r.opts, &r.base, err, errlen);
     if (st) return st;
+    /* the rules read the graph the prediction reads: the lowered one (a QDQ model's Q/DQ pairs and a Dropout are
+     * views there, so a conv's output is read by the next conv), whose values the what-ifs then name */
+    r.g = r.base->g;
     struct nnperf_advice *adv = calloc(1, sizeof *adv);
     int ncons = 0;
     for (int k = 0; k < r.g->n_nodes; k++) ncons += r.g->nodes[k]->n_in;
@@ -910,6 +921,7 @@ enum nnperf_status nnperf_advise(const struct nnperf_analysis *a, const struct n
     adv->frames = r.base->batch;
     adv->latency_s = r.base->latency;
     adv->fps = r.base->latency > 0 ? r.base->batch / r.base->latency : 0;
+    adv->warn_from = r.base->n_warn;
     for (int i = 0; i < adv_n_rules && !r.st; i++) {
         adv_rules[i].check(&r);
         flush(&r);

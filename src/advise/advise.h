@@ -27,6 +27,7 @@ struct nnperf_advice {
     double latency_s, fps, min_gain;
     int n_checked; /* what-ifs predicted */
     int n_below;   /* of which below min_gain */
+    int warn_from; /* base's warnings from this one on are the advice's (a what-if it could not predict) */
     struct adv_finding *f;
     int n, cap;
 };

@@ -614,6 +614,63 @@ static void assign_dtypes(struct lower *x)
                 fdt >= 0 ? hw_dtype_name(fdt) : "fp32 on the fallback unit", hw_dtype_name(best));
 }
 
+/* ---- the what-if's values ---- */
+
+/* The position among g's values of the value that v names: v itself, or the value with its id and name (the same
+ * tensor: the analysis's graph and every lowering of it keep the values' ids and share their names). -1: none. */
+static int named_pos(const struct ir_graph *g, const struct ir_value *v)
+{
+    int at = ir_value_pos(g, v);
+    if (at >= 0 || !g->n_values) return at;
+    long long i = (long long)v->id - g->values[0]->id;
+    return i >= 0 && i < g->n_values && g->values[i]->id == v->id && g->values[i]->name == v->name ? (int)i
+                                                                                                   : -1;
+}
+
+/* A what-if names values of the analysis's graph, or of a lowering of it (advice names the base prediction's); the
+ * stages read x->g's. Before rewire(), while the views still read their inputs: pos[i] for p->val_in[i], the
+ * position of the tensor that holds it, through the views the rules made (resolve: a Q/DQ pair's or a Dropout's
+ * output is its input's tensor); -1 where x->g holds none, said in a warning that names the value. */
+static void whatif_positions(struct lower *x, int *pos)
+{
+    struct nnperf_prediction *p = x->p;
+    for (int i = 0; i < p->n_val_in; i++) {
+        const struct ir_value *v = p->val_in[i].v;
+        int at = v ? named_pos(x->g, v) : -1;
+        struct ir_value *s = at >= 0 ? resolve(x, x->g->values[at], NULL, NULL) : NULL;
+        pos[i] = s ? ir_value_pos(x->g, s) : -1;
+        if (pos[i] >= 0) continue;
+        p->n_val_unmapped++;
+        pr_warn(
+            p, "what-if: value '%s' %s: its change (%s) is not applied", v && v->name ? v->name : "?",
+            at < 0 ? "is not a value of this model's graph"
+                   : "is made by a lowering view that holds no tensor of its own (e.g. a quantization scale)",
+            p->val_in[i].pinned ? "kept in SRAM" : "channel count");
+    }
+}
+
+/* p->val_in as values of the graph the stages read (g: x->g after the rewiring), merging two that name one tensor;
+ * those without a position are dropped (warned) */
+static void whatif_values(struct nnperf_prediction *p, const struct ir_graph *g, const int *pos)
+{
+    int n = 0;
+    for (int i = 0; i < p->n_val_in; i++) {
+        if (pos[i] < 0) continue;
+        struct pr_value_in vi = p->val_in[i];
+        vi.v = g->values[pos[i]];
+        int k = 0;
+        while (k < n && p->val_in[k].v != vi.v) k++;
+        if (k == n) {
+            p->val_in[n++] = vi;
+            continue;
+        }
+        struct pr_value_in *m = &p->val_in[k];
+        m->pinned |= vi.pinned;
+        if (!m->channels) m->channels = vi.channels, m->bytes_scale = vi.bytes_scale;
+    }
+    p->n_val_in = n;
+}
+
 enum nnperf_status pr_lower(struct nnperf_prediction *p)
 {
     const struct ir_graph *g = p->g;
@@ -634,10 +691,16 @@ enum nnperf_status pr_lower(struct nnperf_prediction *p)
         for (size_t r = 0; m; r++, m >>= 1)
             if ((m & 1u) && lower_rules[r].wants(nd)) need |= 1u << r;
     }
-    if (!need) return NNPERF_OK;
-    /* rules that only mark nodes run on the analysis's graph (a what-if on values names the analysis's values: it
-     * keeps the copy, whose values are not those) */
-    int marks = p->n_val_in == 0;
+    int *pos = p->n_val_in ? ar_calloc(&p->ar, (size_t)p->n_val_in, sizeof *pos) : NULL;
+    if (p->n_val_in && !pos) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    if (!need) {
+        struct lower x = {p, (struct ir_graph *)g, NULL}; /* no view: each value is its own tensor */
+        whatif_positions(&x, pos);
+        whatif_values(p, g, pos);
+        return NNPERF_OK;
+    }
+    /* rules that only mark nodes run on the analysis's graph */
+    int marks = 1;
     for (size_t r = 0; r < nr; r++)
         if ((need & 1u << r) && !lower_rules[r].marks) marks = 0;
     struct ir_graph *copy = (struct ir_graph *)g; /* with marks: written by none of the rules */
@@ -652,11 +715,13 @@ enum nnperf_status pr_lower(struct nnperf_prediction *p)
     memset(x.qdt, QDT_FLOAT, (size_t)(g->n_nodes ? g->n_nodes : 1));
     for (size_t r = 0; r < nr && !st; r++)
         if (need & 1u << r) st = lower_rules[r].run(&x);
+    if (!st) whatif_positions(&x, pos);
     int shared = 0;
     if (!st && marks) st = lower_shared(&x, &shared);
     if (!st && marks && !shared) st = ir_copy_graph(&p->ar, g, &x.g, &p->d);
     if (st) return st;
     if (!shared) rewire(&x);
+    whatif_values(p, x.g, pos);
     /* types are assigned when a rule set one (a quantized graph); a float graph keeps the prediction's dtype, as it
      * does when no rule applies (the views of no_op and the decoder rules change no layer's type) */
     int typed = 0;

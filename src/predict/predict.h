@@ -229,8 +229,9 @@ struct nnperf_prediction {
      * work is then what the analysis counted (pr_node_work), without a record per node (the long chains' peak; a
      * view of the lowering reads as its counts then, but forms no layer: lower.c) */
     struct pr_node_work *node_work;
-    struct pr_value_in *val_in;
+    struct pr_value_in *val_in; /* values of the graph the stages read (lower.c maps the what-if's to them) */
     int n_val_in;
+    int n_val_unmapped; /* the what-if's values the lowered graph holds no tensor of (warned, not applied) */
     /* the lowered graph's consumer index when the lowering made it on its way (lower_shared), for fusion to take;
      * c NULL: none */
     struct pr_cons_ix cons;

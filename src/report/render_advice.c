@@ -27,6 +27,8 @@ static void header(const struct nnperf_advice *adv, struct strbuf *sb)
         "change applied (%d changes predicted, %d below the minimum gain: %.1f%%, 10%% for batch and "
         "dtype)\n",
         adv->n, adv->n == 1 ? "" : "s", adv->n_checked, adv->n_below, adv->min_gain * 100);
+    for (int i = adv->warn_from; nnperf_prediction_warning(adv->base, i); i++)
+        sb_printf(sb, "warning: %s\n", nnperf_prediction_warning(adv->base, i));
 }
 
 /* What the change does to throughput and to the latency per run: "269.4 -> 338.4 FPS (+25.6%), latency per run

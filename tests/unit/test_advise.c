@@ -246,6 +246,117 @@ static void test_whatif_equals_edit(const struct ecase *c)
     tp_free(&r2);
 }
 
+/* What-ifs on a lowered graph: a model the prediction lowers (a QDQ model's Q/DQ pairs, a Dropout: views) gets the
+ * same findings, with the same gains, as its float twin, whose base prediction is the same; the values its what-ifs
+ * name are the lowered graph's tensors (before, they named values the what-if's own lowering never held: no
+ * finding). */
+struct twin {
+    const char *lowered, *plain, *rule;
+};
+static const struct twin twins[] = {
+    {"spill_yes_qdq", "spill_yes",
+     "spilled-shortcut"}, /* pin 'a', read through a Q/DQ pair by conv2 and the Add */
+    {"spill_yes_drop", "spill_yes", "spilled-shortcut"}, /* pin conv1's output, read through a Dropout */
+    {"align_yes_qdq", "align_yes", "align-channels"}, /* channels of 'a', read by conv2 through a Q/DQ pair */
+};
+
+/* the gain of model's `rule` finding on plat (0: none); *base: the latency per frame advised on */
+static double finding_gain(const char *model, const char *rule, double *base)
+{
+    char err[512];
+    struct tp_run r;
+    struct nnperf_advice *adv = NULL;
+    double gain = 0;
+    *base = 0;
+    struct nnperf_advise_options ao = {0};
+    if (setup(&r, model, 0) && nnperf_advise(r.a, plat, &ao, &adv, err, sizeof err) == NNPERF_OK) {
+        *base = adv->latency_s / adv->frames;
+        for (int i = 0; i < nnperf_advice_count(adv); i++) {
+            struct nnperf_finding f;
+            nnperf_advice_finding(adv, i, &f);
+            if (!strcmp(f.rule, rule)) gain = f.gain_s;
+        }
+        check_gains(r.a, &ao, adv, model);
+        CHECK(adv->warn_from == adv->base->n_warn); /* every what-if predicted */
+    } else
+        CHECK(0);
+    nnperf_advice_free(adv);
+    tp_free(&r);
+    return gain;
+}
+
+static void test_lowered_twin(const struct twin *c)
+{
+    double b1, b2, g1 = finding_gain(c->lowered, c->rule, &b1), g2 = finding_gain(c->plain, c->rule, &b2);
+    printf("%-14s %-18s gain %.6g s of %.6g s; %s: %.6g s of %.6g s\n", c->lowered, c->rule, g1, b1, c->plain,
+           g2, b2);
+    CHECK(g2 > 0 && b2 > 0);
+    CHECK(fabs(b1 - b2) <= 1e-9 * b2);
+    CHECK(fabs(g1 - g2) <= 1e-9 * g2);
+}
+
+/* A what-if built by hand on the QDQ model: pinning the analysis's value 'a_dq' (the DequantizeLinear's output)
+ * pins the tensor the lowering maps it to ('a', conv1's output), as pinning 'a' does; a value the lowered graph
+ * holds no tensor of (another model's, a DynamicQuantizeLinear's scale) is named in a warning and changes nothing. */
+static double pinned(const struct nnperf_analysis *a, const struct ir_value *v, const char *warn)
+{
+    char err[512];
+    struct arena ar;
+    ar_init(&ar, 0);
+    struct nnperf_whatif wi = {0};
+    struct pr_change *c = pr_whatif_add(&ar, &wi, WI_PIN);
+    struct nnperf_predict_options o = {.whatif = &wi};
+    struct nnperf_prediction *p = NULL;
+    double t = -1;
+    if (c) c->v = v;
+    if (c && nnperf_predict(a, plat, &o, &p, err, sizeof err) == NNPERF_OK) {
+        t = per_frame(p);
+        int seen = 0;
+        for (int i = 0; nnperf_prediction_warning(p, i); i++)
+            if (strstr(nnperf_prediction_warning(p, i), "what-if: value '")) {
+                seen = 1;
+                if (!warn || !strstr(nnperf_prediction_warning(p, i), warn))
+                    fprintf(stderr, "warning: %s\n", nnperf_prediction_warning(p, i));
+                CHECK(warn && strstr(nnperf_prediction_warning(p, i), warn));
+            }
+        CHECK(seen == (warn != NULL));
+    } else
+        CHECK(0);
+    nnperf_prediction_free(p);
+    ar_free(&ar);
+    return t;
+}
+
+static void test_whatif_values(void)
+{
+    struct tp_run q, f, d;
+    int ok = setup(&q, "spill_yes_qdq", 1) & setup(&f, "spill_yes", 1);
+    ok &= tp_run(&d, "tests/data/quant/encoder_dyn.onnx", NULL, plat, NULL);
+    CHECK(ok);
+    if (ok) {
+        const struct ir_graph *gq = an_graph(&q.a->st), *gf = an_graph(&f.a->st), *gd = an_graph(&d.a->st);
+        const struct ir_value *adq = ir_find(gq, "a_dq"), *aq = ir_find(gq, "a"), *af = ir_find(gf, "a");
+        const struct ir_value *scale = NULL;
+        for (int k = 0; k < gd->n_nodes && !scale; k++)
+            if (gd->nodes[k]->op == OPID_DYNAMIC_QUANTIZE_LINEAR) scale = gd->nodes[k]->out[1];
+        CHECK(adq && aq && af && scale);
+        if (adq && aq && af && scale) {
+            double t_q = per_frame(q.p), t_f = per_frame(f.p);
+            double w_dq = pinned(q.a, adq, NULL), w_a = pinned(q.a, aq, NULL), w_f = pinned(f.a, af, NULL);
+            printf("pin a_dq %.6g s, a %.6g s (of %.6g s); float twin: pin a %.6g s (of %.6g s)\n", w_dq, w_a,
+                   t_q, w_f, t_f);
+            CHECK(w_dq < t_q && fabs(w_dq - w_a) <= 1e-12 && fabs(w_dq - w_f) <= 1e-9 * w_f);
+            char msg[160];
+            CHECK(pinned(d.a, af, "value 'a' is not a value of this model's graph") == per_frame(d.p));
+            snprintf(msg, sizeof msg, "value '%s' is made by a lowering view", scale->name);
+            CHECK(pinned(d.a, scale, msg) == per_frame(d.p));
+        }
+    }
+    tp_free(&q);
+    tp_free(&f);
+    tp_free(&d);
+}
+
 /* without a what-if nothing changes; a what-if inside the options is refused by nnperf_advise */
 static void test_api(void)
 {
@@ -275,6 +386,8 @@ int main(void)
     for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) test_whatif_equals_edit(&edits[i]);
     for (size_t i = 0; i < sizeof layer_rules / sizeof layer_rules[0]; i++)
         test_rule_for_layer(&layer_rules[i]);
+    for (size_t i = 0; i < sizeof twins / sizeof twins[0]; i++) test_lowered_twin(&twins[i]);
+    test_whatif_values();
     nnperf_platform_free(plat);
     return tt_done();
 }

@@ -111,4 +111,49 @@ for tag, h in (("yes", 3), ("no", 32)):
                               helper.make_node("Softmax", ["s"], ["p"], axis=-1, name="softmax"),
                               helper.make_node("MatMul", ["p", "v"], ["y"], name="context")],
          [vi("q", [1, h, 49, 32]), vi("k", [1, h, 32, 49]), vi("v", [1, h, 49, 32])], [])
+# lowered twins (test_advise.c, "what-ifs on a lowered graph"): spill_yes and align_yes as ONNX Runtime's QDQ format
+# writes them (QuantizeLinear -> DequantizeLinear on every activation input of the Convs and the Add, one pair per
+# tensor shared by its readers; int8 weights behind a DequantizeLinear), and spill_yes with a Dropout (inference: a
+# view) on conv1's output. The prediction lowers them (Q/DQ and Dropout become views), so a what-if on a value of the
+# analysis's graph must follow the lowering to the tensor that holds it.
+def qdq_twin(name, nodes, inputs, inits):
+    out, pair, winit = [], {}, []
+    sc = numpy_helper.from_array(np.array(0.05, dtype=np.float32), "scale")
+    zp = numpy_helper.from_array(np.array(0, dtype=np.int8), "zp")
+    wsc = numpy_helper.from_array(np.array(0.01, dtype=np.float32), "wscale")
+    names = {t.name for t in inits}
+    for nd in nodes:
+        ins = list(nd.input)
+        for i, x in enumerate(ins):
+            if x in names:  # a weight: int8 codes behind a DequantizeLinear
+                q = numpy_helper.from_array(np.zeros(numpy_helper.to_array(
+                    [t for t in inits if t.name == x][0]).shape, dtype=np.int8), x + "_q")
+                winit.append(q)
+                out.append(helper.make_node("DequantizeLinear", [x + "_q", "wscale", "zp"], [x + "_dq"],
+                                            name=x + "_dq"))
+                ins[i] = x + "_dq"
+                continue
+            if x not in pair:
+                out.append(helper.make_node("QuantizeLinear", [x, "scale", "zp"], [x + "_q"], name=x + "_q"))
+                out.append(helper.make_node("DequantizeLinear", [x + "_q", "scale", "zp"], [x + "_dq"],
+                                            name=x + "_dq"))
+                pair[x] = x + "_dq"
+            ins[i] = pair[x]
+        del nd.input[:]
+        nd.input.extend(ins)
+        out.append(nd)
+    save(name, out, inputs, winit + [sc, zp, wsc])
+
+
+qdq_twin("spill_yes_qdq", [conv("x", "w1", "a", "conv1", pads=0), conv("a", "w2", "b", "conv2", pads=0),
+                           conv("b", "w3", "c", "conv3", pads=0), conv("c", "w4", "d", "conv4", pads=0),
+                           conv("d", "w5", "e", "conv5", pads=0), helper.make_node("Add", ["e", "a"], ["y"], name="add")],
+         [vi("x", [1, 32, 128, 128])], [w("w%d" % i, [32, 32, 1, 1]) for i in range(1, 6)])
+qdq_twin("align_yes_qdq", [conv("x", "w1", "a", "conv1"), conv("a", "w2", "y", "conv2")],
+         [vi("x", [1, 32, 64, 64])], [w("w1", [33, 32, 3, 3]), w("w2", [32, 33, 3, 3])])
+save("spill_yes_drop", [conv("x", "w1", "a0", "conv1", pads=0), helper.make_node("Dropout", ["a0"], ["a"], name="drop"),
+                        conv("a", "w2", "b", "conv2", pads=0), conv("b", "w3", "c", "conv3", pads=0),
+                        conv("c", "w4", "d", "conv4", pads=0), conv("d", "w5", "e", "conv5", pads=0),
+                        helper.make_node("Add", ["e", "a"], ["y"], name="add")],
+     [vi("x", [1, 32, 128, 128])], [w("w%d" % i, [32, 32, 1, 1]) for i in range(1, 6)])
 print("ok")
