@@ -65,6 +65,7 @@ void pr_lower_view(struct lower *x, int k)
 static enum nnperf_status lower_rename(struct lower *x, int k, int to, const signed char *slot, int n)
 {
     struct ir_node *nd = x->g->nodes[k];
+    int klass = x->p->node_in[k].klass, own = pr_node_class(nd); /* they differ: a what-if's (grouped) */
     struct ir_value **in = ar_calloc(&x->p->ar, (size_t)n, sizeof *in);
     if (!in) return diag_set(&x->p->d, NNPERF_E_NOMEM, "out of memory");
     int used = 0;
@@ -76,13 +77,16 @@ static enum nnperf_status lower_rename(struct lower *x, int k, int to, const sig
     nd->op_type = op_table[to].name;
     nd->domain = "";
     struct pr_node_work *wk = &x->p->node_work[k];
-    x->p->node_in[k].klass = (signed char)pr_node_class(nd);
+    x->p->node_in[k].klass = (signed char)(klass != own ? klass : pr_node_class(nd));
+    /* a what-if's scale of the weights (pr_inputs, on the analysis's count) holds for the recount */
+    double counted = (double)nd->cost.params_read, scale = counted > 0 ? wk->params / counted : 1;
     wk->params = 0;
     for (int i = 0; i < nd->n_in; i++) {
         int64_t e;
         const struct ir_value *v = nd->in[i];
         if (v && ((v->flags & IR_V_INIT) || v->is_const == 1) && ir_numel(v, &e)) wk->params += (double)e;
     }
+    if (scale != 1) wk->params *= scale;
     return NNPERF_OK;
 }
 

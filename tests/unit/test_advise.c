@@ -249,15 +249,20 @@ static void test_whatif_equals_edit(const struct ecase *c)
 /* What-ifs on a lowered graph: a model the prediction lowers (a QDQ model's Q/DQ pairs, a Dropout: views) gets the
  * same findings, with the same gains, as its float twin, whose base prediction is the same; the values its what-ifs
  * name are the lowered graph's tensors (before, they named values the what-if's own lowering never held: no
- * finding). */
+ * finding), and a QOperator node's weights keep a what-if's scale when the lowering recounts them. */
 struct twin {
     const char *lowered, *plain, *rule;
 };
 static const struct twin twins[] = {
-    {"spill_yes_qdq", "spill_yes",
-     "spilled-shortcut"}, /* pin 'a', read through a Q/DQ pair by conv2 and the Add */
-    {"spill_yes_drop", "spill_yes", "spilled-shortcut"}, /* pin conv1's output, read through a Dropout */
-    {"align_yes_qdq", "align_yes", "align-channels"}, /* channels of 'a', read by conv2 through a Q/DQ pair */
+    /* pin 'a', read through a Q/DQ pair by conv2 and the Add */
+    {"spill_yes_qdq", "spill_yes", "spilled-shortcut"},
+    /* pin conv1's output, read through a Dropout */
+    {"spill_yes_drop", "spill_yes", "spilled-shortcut"},
+    /* channels of 'a', read by conv2 through a Q/DQ pair */
+    {"align_yes_qdq", "align_yes", "align-channels"},
+    /* node what-ifs on a QOperator node the lowering renames: the weights it recounts keep the what-if's scale */
+    {"grouped_yes_qop", "grouped_yes", "grouped-conv"},
+    {"weights_yes_qop", "weights_yes", "large-weights"},
 };
 
 /* the gain of model's `rule` finding on plat (0: none); *base: the latency per frame advised on */

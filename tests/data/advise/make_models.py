@@ -156,4 +156,20 @@ save("spill_yes_drop", [conv("x", "w1", "a0", "conv1", pads=0), helper.make_node
                         conv("c", "w4", "d", "conv4", pads=0), conv("d", "w5", "e", "conv5", pads=0),
                         helper.make_node("Add", ["e", "a"], ["y"], name="add")],
      [vi("x", [1, 32, 128, 128])], [w("w%d" % i, [32, 32, 1, 1]) for i in range(1, 6)])
+# QOperator twins: grouped_yes and weights_yes as QuantizeLinear -> QLinearConv / QLinearMatMul (int8 weights) ->
+# DequantizeLinear; the lowering renames the QLinear node to its float twin and recounts its weights
+def qop_twin(name, op, wshape, inputs, pads=None):
+    sc = numpy_helper.from_array(np.array(0.05, dtype=np.float32), "scale")
+    zp = numpy_helper.from_array(np.array(0, dtype=np.int8), "zp")
+    wq = numpy_helper.from_array(np.zeros(wshape, dtype=np.int8), "w_q")
+    attrs = {"pads": [pads] * 4} if pads is not None else {}
+    nodes = [helper.make_node("QuantizeLinear", ["x", "scale", "zp"], ["x_q"], name="x_q"),
+             helper.make_node(op, ["x_q", "scale", "zp", "w_q", "scale", "zp", "scale", "zp"], ["y_q"],
+                              name="conv" if op == "QLinearConv" else "fc", **attrs),
+             helper.make_node("DequantizeLinear", ["y_q", "scale", "zp"], ["y"], name="y_dq")]
+    save(name, nodes, inputs, [wq, sc, zp])
+
+
+qop_twin("grouped_yes_qop", "QLinearConv", [256, 256, 3, 3], [vi("x", [1, 256, 4, 4])], pads=1)
+qop_twin("weights_yes_qop", "QLinearMatMul", [1024, 1024], [vi("x", [1, 1024])])
 print("ok")
