@@ -60,6 +60,14 @@ void pr_lower_view(struct lower *x, int k)
     wk->mac_ops = wk->vec_ops = wk->params = wk->packed_bytes = 0;
 }
 
+/* the factor a what-if scaled node k's weights by (pr_inputs, on the analysis's count: exactly 1 without one), which
+ * a rule that recounts them keeps */
+static double whatif_weight_scale(const struct nnperf_prediction *p, const struct ir_node *nd, int k)
+{
+    double counted = (double)nd->cost.params_read;
+    return counted > 0 ? p->node_work[k].params / counted : 1;
+}
+
 /* node k becomes operator `to` reading its inputs slot[0..n-1] (-1: omitted); its weights are recounted (scales and
  * zero points dropped) and its class is the new operator's */
 static enum nnperf_status lower_rename(struct lower *x, int k, int to, const signed char *slot, int n)
@@ -78,8 +86,7 @@ static enum nnperf_status lower_rename(struct lower *x, int k, int to, const sig
     nd->domain = "";
     struct pr_node_work *wk = &x->p->node_work[k];
     x->p->node_in[k].klass = (signed char)(klass != own ? klass : pr_node_class(nd));
-    /* a what-if's scale of the weights (pr_inputs, on the analysis's count) holds for the recount */
-    double counted = (double)nd->cost.params_read, scale = counted > 0 ? wk->params / counted : 1;
+    double scale = whatif_weight_scale(x->p, nd, k); /* holds for the recount */
     wk->params = 0;
     for (int i = 0; i < nd->n_in; i++) {
         int64_t e;
@@ -316,6 +323,7 @@ static enum nnperf_status run_qdq(struct lower *x)
     for (int k = 0; k < g->n_nodes; k++) {
         struct ir_node *nd = g->nodes[k];
         if (p->node_in[k].gone || x->qdt[k] < 0) continue;
+        double scale = whatif_weight_scale(p, nd, k);
         for (int i = 0; i < nd->n_in; i++) {
             const struct ir_value *w = nd->in[i];
             const struct ir_node *dq = w && w->is_const == 1 ? w->producer : NULL;
@@ -323,8 +331,8 @@ static enum nnperf_status run_qdq(struct lower *x)
             int bits = ir_dtype_bits(dq->in[0]->dtype);
             int64_t e;
             if (bits <= 0 || bits >= 8 || !ir_numel(w, &e)) continue;
-            p->node_work[k].params -= (double)e;
-            p->node_work[k].packed_bytes += (double)e * bits / 8.0;
+            p->node_work[k].params -= (double)e * scale;
+            p->node_work[k].packed_bytes += (double)e * scale * bits / 8.0;
         }
     }
     return NNPERF_OK;

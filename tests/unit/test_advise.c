@@ -362,6 +362,43 @@ static void test_whatif_values(void)
     tp_free(&d);
 }
 
+/* large-weights on 4-bit weights behind a DequantizeLinear (weights_yes_qdq4): the what-if halves the weight bytes
+ * the lowering counts at 4 bits (before, it subtracted the unscaled codes from the halved count: negative weights,
+ * a 95% gain) */
+static void test_whatif_4bit(void)
+{
+    char err[512];
+    struct tp_run r;
+    struct nnperf_advice *adv = NULL;
+    struct nnperf_advise_options ao = {0};
+    int found = 0;
+    if (!setup(&r, "weights_yes_qdq4", 1) ||
+        nnperf_advise(r.a, plat, &ao, &adv, err, sizeof err) != NNPERF_OK)
+        CHECK(0);
+    for (int i = 0; adv && i < nnperf_advice_count(adv); i++) {
+        struct nnperf_finding f;
+        struct nnperf_prediction *with = NULL;
+        nnperf_advice_finding(adv, i, &f);
+        if (strcmp(f.rule, "large-weights")) continue;
+        found = 1;
+        struct nnperf_predict_options o = {.whatif = f.whatif};
+        CHECK(nnperf_predict(r.a, plat, &o, &with, err, sizeof err) == NNPERF_OK);
+        for (int l = 0; with && l < nnperf_prediction_layer_count(r.p); l++) {
+            struct nnperf_layer_info b, w;
+            nnperf_prediction_layer(r.p, l, &b);
+            nnperf_prediction_layer(with, l, &w);
+            if (strcmp(b.name, "fc")) continue;
+            printf("weights_yes_qdq4 fc weight bytes %.0f, with the what-if %.0f\n", b.weight_bytes,
+                   w.weight_bytes);
+            CHECK(b.weight_bytes == 1048576 && w.weight_bytes == 0.5 * b.weight_bytes);
+        }
+        nnperf_prediction_free(with);
+    }
+    CHECK(found);
+    nnperf_advice_free(adv);
+    tp_free(&r);
+}
+
 /* without a what-if nothing changes; a what-if inside the options is refused by nnperf_advise */
 static void test_api(void)
 {
@@ -393,6 +430,7 @@ int main(void)
         test_rule_for_layer(&layer_rules[i]);
     for (size_t i = 0; i < sizeof twins / sizeof twins[0]; i++) test_lowered_twin(&twins[i]);
     test_whatif_values();
+    test_whatif_4bit();
     nnperf_platform_free(plat);
     return tt_done();
 }

@@ -20,11 +20,12 @@ def vi(name, shape):
     return helper.make_tensor_value_info(name, F, shape)
 
 
-def save(name, nodes, inputs, inits, outputs=("y",), opset=13):
+def save(name, nodes, inputs, inits, outputs=("y",), opset=13, ir_version=7):
     g = helper.make_graph(nodes, name, inputs, [vi(o, []) for o in outputs], inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], producer_name="nnperf-tests")
-    m.ir_version = 7
-    onnx.checker.check_model(m)
+    m.ir_version = ir_version
+    if ir_version <= 8:  # the checker of python3-onnx 1.12 knows no 4-bit type (IR 10)
+        onnx.checker.check_model(m)
     for o in m.graph.output:
         o.type.tensor_type.ClearField("shape")  # the tests infer it
     off = 0
@@ -172,4 +173,15 @@ def qop_twin(name, op, wshape, inputs, pads=None):
 
 qop_twin("grouped_yes_qop", "QLinearConv", [256, 256, 3, 3], [vi("x", [1, 256, 4, 4])], pads=1)
 qop_twin("weights_yes_qop", "QLinearMatMul", [1024, 1024], [vi("x", [1, 1024])])
+# weights_yes_qdq4: a 2048 x 1024 fully-connected layer with 4-bit weights (ONNX INT4, 22, opset 21) behind a
+# DequantizeLinear and its input through a Q/DQ pair: 1 MiB of weights as weights_yes, stored at their width
+t4 = onnx.TensorProto()
+t4.name, t4.data_type, t4.raw_data = "w_q", 22, bytes(2048 * 1024 // 2)
+t4.dims.extend([2048, 1024])
+save("weights_yes_qdq4", [helper.make_node("QuantizeLinear", ["x", "scale", "zp"], ["x_q"], name="x_q"),
+                          helper.make_node("DequantizeLinear", ["x_q", "scale", "zp"], ["x_dq"], name="x_dq"),
+                          helper.make_node("DequantizeLinear", ["w_q", "scale"], ["w_dq"], name="w_dq"),
+                          helper.make_node("MatMul", ["x_dq", "w_dq"], ["y"], name="fc")],
+     [vi("x", [1, 2048])], [t4, numpy_helper.from_array(np.array(0.05, dtype=np.float32), "scale"),
+                            numpy_helper.from_array(np.array(0, dtype=np.int8), "zp")], opset=21, ir_version=10)
 print("ok")
