@@ -67,6 +67,11 @@ char *ar_printf(struct arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* The arena is about to hand out at least about n bytes more (a caller's estimate from counts it has): when that is
+ * a megabyte or more, they come from a block of transparent huge pages of n bytes rounded to whole pages (core.c's
+ * ar_block_huge; past it the arena grows as before). An estimate too high costs at most the untouched rest of one
+ * huge page. */
+void ar_expect(struct arena *a, size_t n);
 void ar_free(struct arena *a);
 /* A digest (FNV-1a) of every byte handed out so far: equal before and after an operation that must not write into
  * the arena's objects (tests check that an analysis leaves its model untouched). */

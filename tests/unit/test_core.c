@@ -179,6 +179,42 @@ static void test_arena_zero(void)
     CHECK(bad == 0);
 }
 
+/* After ar_expect the memory comes from one block of huge pages (where the kernel has them): still zero, aligned to 8
+ * bytes and writable past the estimate, on through the blocks after it; a capped arena keeps its cap. */
+static void test_arena_expect(void)
+{
+    static const size_t sizes[] = {24, 168, 4096, 1000, 70000, 8, 200000, 40};
+    static const size_t expect[] = {3u << 20, 1u << 20, 100, (5u << 20) / 2};
+    int bad = 0;
+    for (int round = 0; round < 4; round++) {
+        struct arena a;
+        ar_init(&a, 0);
+        if (round == 3 && !ar_alloc(&a, 100)) bad++; /* a head block with a little room already */
+        ar_expect(&a, expect[round]);
+        size_t total = 0;
+        for (int k = 0; total < ((size_t)6 << 20); k++) {
+            size_t n = sizes[(size_t)k % (sizeof sizes / sizeof sizes[0])];
+            unsigned char *p = ar_alloc(&a, n);
+            if (!p || (uintptr_t)p % 8) {
+                bad++;
+                break;
+            }
+            for (size_t i = 0; i < n; i++) bad += p[i] != 0;
+            memset(p, 0xa5, n);
+            total += n;
+        }
+        CHECK(a.used_total >= total);
+        ar_free(&a);
+    }
+    struct arena c;
+    ar_init(&c, 1000);
+    ar_expect(&c, 4u << 20);
+    CHECK(ar_alloc(&c, 100) != NULL);
+    CHECK(ar_alloc(&c, 2000) == NULL); /* over the cap */
+    ar_free(&c);
+    CHECK(bad == 0);
+}
+
 int main(void)
 {
     test_json_escape();
@@ -186,6 +222,7 @@ int main(void)
     test_sb_reserve();
     test_sb_digits();
     test_arena_zero();
+    test_arena_expect();
     struct arena a;
     ar_init(&a, 1000);
     CHECK(ar_alloc(&a, 100) != NULL);
