@@ -20,13 +20,14 @@ Needs the Python package (python/) and the library: PYTHONPATH=python NNPERF_LIB
   --preset NAME          only rows of that preset
   --out-of-the-box       predict every row on its preset as it is, whatever runtime its `software` column names
 
-Each row is predicted with the runtime its `software` column names (RUNTIMES: the column's first word -> a
-platform file with `base:` the row's preset, docs/prediction.md "Runtimes"); a row whose software is not there
+Each row is predicted with the runtime its `software` column names (RUNTIMES: the whole column, or else its first
+word -> a platform file with `base:` the row's preset, docs/prediction.md "Runtimes"); a row whose software is not there
 (TensorRT, Vitis AI, ...) is predicted on its preset as it is, which describes that runtime.
 
 Errors are predicted / measured - 1 of the row's quantity: `latency` (ms per run of `batch` frames) against the
 prediction's latency_ms, `fps` against its fps (frames per second of one stream at that batch), `throughput`
-against its throughput_fps (every core busy). Predictions are deterministic: no timing is involved."""
+against its throughput_fps (every core busy), or with a thread count at most that many times the one-stream fps
+(throughput_with_threads). Predictions are deterministic: no timing is involved."""
 import csv
 import glob
 import json
@@ -43,14 +44,17 @@ COLUMNS = ["preset", "model", "input", "dtype", "batch", "threads", "quantity", 
 UNITS = {"latency": "ms", "fps": "fps", "throughput": "fps"}
 # The runtimes the presets do not describe themselves: the `software` column's first word -> the platform file that
 # describes the preset as that runtime runs it ({preset}: the row's preset). The presets describe compiled engines
-# (TensorRT, Vitis AI, ...); PyTorch's eager kernels, replayed as a CUDA graph, are presets/runtimes/.
-RUNTIMES = {"PyTorch": "presets/runtimes/{preset}-pytorch.yaml"}
+# (TensorRT, Vitis AI, ...); PyTorch's eager kernels, replayed as a CUDA graph, are presets/runtimes/. A whole
+# `software` value is looked up before its first word: QuTiBench's DNNDK loop on the DPU boards is not the DNNDK zoo
+# runtime the DPU presets describe (bench/RESULTS.md, "QuTiBench's DNNDK loop on the DPU boards").
+RUNTIMES = {"PyTorch": "presets/runtimes/{preset}-pytorch.yaml",
+            "DNNDK (QuTiBench)": "presets/runtimes/{preset}-qutibench.yaml"}
 
 
 def platform_of(r, out_of_the_box=False):
     """the platform a row is predicted on: its preset, or the description of its runtime on that preset (a platform
     file put in place of the preset, as calibrate_rows.py does, is taken as it is)"""
-    word = (r["software"].split() or [""])[0]
+    word = r["software"] if r["software"] in RUNTIMES else (r["software"].split() or [""])[0]
     if out_of_the_box or word not in RUNTIMES or r["preset"].endswith(".yaml"):
         return r["preset"]
     path = os.path.join(ROOT, RUNTIMES[word].format(preset=r["preset"]))
@@ -94,6 +98,15 @@ def median_abs(errs):
     return (a[n // 2] if n % 2 else (a[n // 2 - 1] + a[n // 2]) / 2) if n else None
 
 
+def throughput_with_threads(s, threads):
+    """a summary's throughput for a row run with `threads` application threads: nnperf's throughput_fps runs as
+    many threads as keep every unit busy; N threads that each run one frame after another (the DNNDK samples' loop,
+    docs/sources.md [DNNDK-SAMPLES]) finish at most N runs per one-thread latency: N x the one-stream fps. 'multi'
+    (or no count): the saturated throughput"""
+    t = s["throughput_fps"]
+    return min(t, int(threads) * s["fps"]) if threads.isdigit() else t
+
+
 def predict_rows(rows, out_of_the_box=False):
     """adds 'predicted' and 'error' to each row (and 'platform': what it was predicted on)"""
     sys.path.insert(0, os.path.join(ROOT, "python"))
@@ -109,16 +122,24 @@ def predict_rows(rows, out_of_the_box=False):
         p = analyses[key].predict(r["platform"], dtype=r["dtype"] or None, batch=int(r["batch"] or 1))
         s = p.summary
         q = r["quantity"]
-        r["predicted"] = s["latency_ms"] if q == "latency" else s["fps"] if q == "fps" else s["throughput_fps"]
+        r["predicted"] = (s["latency_ms"] if q == "latency" else s["fps"] if q == "fps"
+                          else throughput_with_threads(s, r["threads"]))
         r["error"] = r["predicted"] / float(r["value"]) - 1
     return rows
 
 
 def pairs(rows):
-    """(latency row, throughput row) of each model whose source gives both on one board"""
+    """(latency row, throughput row) of each model whose source gives both on one board: the one-thread latency and
+    the throughput with the most threads (a thread sweep's intermediate counts, e.g. qutibench_fit_dpu.csv, are not
+    the multi-thread throughput; 'multi' counts as the most)"""
     key = lambda r: (r["preset"], r["model"], r["input"], r["board"], r["source"], r["dtype"])
+    most = lambda r: int(r["threads"]) if r["threads"].isdigit() else math.inf
     lat = {key(r): r for r in rows if r["quantity"] == "latency" and r["threads"] == "1"}
-    return [(lat[key(r)], r) for r in rows if r["quantity"] == "throughput" and key(r) in lat]
+    tput = {}
+    for r in rows:
+        if r["quantity"] == "throughput" and key(r) in lat and (key(r) not in tput or most(r) > most(tput[key(r)])):
+            tput[key(r)] = r
+    return [(lat[k], r) for k, r in tput.items()]
 
 
 def print_pairs(rows):
