@@ -77,7 +77,7 @@ struct ar_block {
  * next AR_PREFAULT_STEP bytes are mapped in one call (MADV_POPULATE_WRITE, Linux 5.14; elsewhere or when refused,
  * the pages fault one by one as before). At most one step ahead of what is handed out: peak memory grows by less
  * than 256 KiB per big block (swin_t 0.4 MB, the 100k chain 1.3 MB). */
-static void ar_prefault(unsigned char *from, unsigned char *to) /* the whole pages between */
+static void ar_prefault(unsigned char *from, unsigned char *to) /* the whole pages between (also sb_room's) */
 {
 #if defined(MADV_POPULATE_WRITE)
     uintptr_t page = 4096, lo = ((uintptr_t)from + page - 1) & ~(page - 1), hi = (uintptr_t)to & ~(page - 1);
@@ -408,13 +408,7 @@ static int sb_room(struct strbuf *s, size_t n, size_t slack)
     if (need > s->ready) {
         size_t end =
             s->alloc < SB_BIG || s->alloc - need < SB_PREFAULT_STEP ? s->alloc : need + SB_PREFAULT_STEP;
-#if defined(MADV_POPULATE_WRITE)
-        if (s->alloc >= SB_BIG) {
-            uintptr_t page = 4096, lo = ((uintptr_t)s->p + s->ready + page - 1) & ~(page - 1),
-                      hi = ((uintptr_t)s->p + end) & ~(page - 1);
-            if (hi > lo) madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
-        }
-#endif
+        if (s->alloc >= SB_BIG) ar_prefault((unsigned char *)s->p + s->ready, (unsigned char *)s->p + end);
         s->ready = end;
     }
     return 1;

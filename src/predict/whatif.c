@@ -68,11 +68,21 @@ static struct pr_value_in *value_slot(struct nnperf_prediction *p, const struct 
     return s;
 }
 
+/* a node's MAC and vector operations as the analysis counted them */
+static double counted_mac(const struct ir_node *nd)
+{
+    return 2.0 * (double)nd->cost.macs;
+}
+
+static double counted_vec(const struct ir_node *nd)
+{
+    return (double)(nd->cost.flops - 2 * nd->cost.macs);
+}
+
 /* a node's work and weights as the analysis counted them */
 static struct pr_node_work counted_work(const struct ir_node *nd)
 {
-    struct pr_node_work w = {2.0 * (double)nd->cost.macs, (double)(nd->cost.flops - 2 * nd->cost.macs),
-                             (double)nd->cost.params_read, 0};
+    struct pr_node_work w = {counted_mac(nd), counted_vec(nd), (double)nd->cost.params_read, 0};
     /* packed codes in uint8 move their stored bytes at any dtype: MatMulNBits' B (4-bit, or 2/8), QMoE's expert
      * weights (as many of them as its params_read reads: the routed experts) */
     static const signed char nbits_b[] = {1, -1}, qmoe_w[] = {2, 5, 8, -1};
@@ -98,13 +108,12 @@ struct pr_node_work pr_node_work(const struct nnperf_prediction *p, int k)
 
 double pr_node_mac(const struct nnperf_prediction *p, int k)
 {
-    return p->node_work ? p->node_work[k].mac_ops : 2.0 * (double)p->g->nodes[k]->cost.macs;
+    return p->node_work ? p->node_work[k].mac_ops : counted_mac(p->g->nodes[k]);
 }
 
 double pr_node_vec(const struct nnperf_prediction *p, int k)
 {
-    const struct ir_cost *c = &p->g->nodes[k]->cost;
-    return p->node_work ? p->node_work[k].vec_ops : (double)(c->flops - 2 * c->macs);
+    return p->node_work ? p->node_work[k].vec_ops : counted_vec(p->g->nodes[k]);
 }
 
 enum nnperf_status pr_node_work_own(struct nnperf_prediction *p)
