@@ -81,7 +81,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     int preset_i = plat_name ? -1 : data[1] % preset_n;
     enum nnperf_format fmt = (enum nnperf_format)(data[2] % 6); /* 4 and 5: not a format */
-    int memory_model = (int)(data[3] % 5) - 1;
+    int memory_model =
+        (int)(data[3] % (unsigned)(nnperf_memory_model_count() + 1)) - 1; /* -1: out of range */
     int32_t batch;
     memcpy(&batch, data + 4, sizeof batch);
 
