@@ -370,11 +370,12 @@ class Analysis(_Object):
         """Predicts latency, throughput, DDR traffic and the timeline on a platform: a preset name
         (nnperf.platforms()) or a platform YAML file. dtype: "int8", "fp16", ... (None: the platform's); batch:
         frames per run (None: the batch of the analysed inputs, Analysis.batch; a batch given must be a multiple of
-        it, the graph then runs batch / Analysis.batch times per run); memory_model: "planned", "weights-only" or
-        "tiled" (None: the platform's); weight_dtype, kv_dtype: storage types apart from the compute dtype ("int4"
-        weights with dtype "fp16" is W4A16; "fp8" KV cache; None: the compute dtype's). An analysis with unbound
-        symbolic input dims raises nnperf.Error naming them, unless allow_unbound=True (their nodes then count as
-        0 s). The prediction's warnings are issued as nnperf.PredictionWarning."""
+        it, the graph then runs batch / Analysis.batch times per run); memory_model: a memory model's name
+        ("planned", "weights-only", "tiled", ...: docs/prediction.md; None: the platform's); weight_dtype,
+        kv_dtype: storage types apart from the compute dtype ("int4" weights with dtype "fp16" is W4A16; "fp8" KV
+        cache; None: the compute dtype's). An analysis with unbound symbolic input dims raises nnperf.Error naming
+        them, unless allow_unbound=True (their nodes then count as 0 s). The prediction's warnings are issued as
+        nnperf.PredictionWarning."""
         err = ctypes.create_string_buffer(_capi.ERRLEN)
         if not allow_unbound and _capi.analysis_check_bound(self._ptr(), err, _capi.ERRLEN) != 0:
             sym = self.unbound_dims[0] if self.unbound_dims else "NAME"

@@ -142,7 +142,7 @@ struct hw_desc {
     double dataflow_hz;
     int n_fold;
     struct hw_fold fold[HW_MAX_FOLD];
-    char memory_model[HW_MAX_NAME]; /* "planned", "tiled", "weights-only"; "" = planned */
+    char memory_model[HW_MAX_NAME]; /* a name of src/hw/memory_models.def; "" = planned */
     double weight_sram_bytes; /* on-chip weight memory: weights that fit stay resident across inferences */
     double link_bw; /* host link (USB, PCIe) bytes/s: inputs, outputs and streamed weights; 0 = none */
     double layer_overhead_s;
@@ -235,7 +235,7 @@ int hw_preset_count(void);
 const char *hw_preset_name(int i);
 const char *hw_preset_yaml(const char *name, size_t *len); /* NULL when unknown */
 
-/* The memory model (enum nnperf_memory_model) of a name ("planned", "weights-only", "tiled"): -1 when unknown; "" is
+/* The memory model (enum nnperf_memory_model) of a name (a row of src/hw/memory_models.def): -1 when unknown; "" is
  * the default, 0. */
 int hw_memory_model_from_name(const char *s);
 /* Efficiency of an operator class on the accelerator. */
