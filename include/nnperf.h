@@ -269,6 +269,12 @@ struct nnperf_predict_options {
     /* 1: no timeline series (nnperf_prediction_interval_count gives 0 intervals; the summary's avg_utilization is computed all
      * the same): for callers that read only the summary and the layers, such as sweeps and calibration's fits */
     int no_timeline;
+    /* threads one inference runs on, on a platform whose cores are a CPU runtime's threads (compute.threaded: the
+     * raspberry-pi-5 preset); 0 = all the cores of one inference. N threads run it at 1 + (parallel_speedup - 1) x
+     * (N - 1) / (cores - 1) times one core's rate (N where parallel_speedup is 0), and the other cores run inferences
+     * of their own (throughput_fps). NNPERF_E_USAGE: negative, more than the cores of one inference, or a platform
+     * that is not compute.threaded */
+    int threads;
 };
 
 enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct nnperf_platform *p,

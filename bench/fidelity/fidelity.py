@@ -27,7 +27,9 @@ word -> a platform file with `base:` the row's preset, docs/prediction.md "Runti
 Errors are predicted / measured - 1 of the row's quantity: `latency` (ms per run of `batch` frames) against the
 prediction's latency_ms, `fps` against its fps (frames per second of one stream at that batch), `throughput`
 against its throughput_fps (every core busy), or with a thread count at most that many times the one-stream fps
-(throughput_with_threads). Predictions are deterministic: no timing is involved."""
+(throughput_with_threads). A `latency` or `fps` row's thread count is the threads of its inference where the platform
+runs one inference on a CPU runtime's threads (`compute.threaded`: raspberry-pi-5), predicted with that many
+(Analysis.predict threads=, `nnperf analyze --threads`). Predictions are deterministic: no timing is involved."""
 import csv
 import glob
 import json
@@ -107,6 +109,21 @@ def throughput_with_threads(s, threads):
     return min(t, int(threads) * s["fps"]) if threads.isdigit() else t
 
 
+def threaded(platform):
+    """whether a platform (a preset name or a platform file, following `base:`) runs one inference on a CPU runtime's
+    threads (`compute.threaded: true`): then a row's thread count is the threads of its inference (--threads)"""
+    path = platform if platform.endswith(".yaml") else os.path.join(ROOT, "presets", platform + ".yaml")
+    if not os.path.isfile(path):
+        return False
+    with open(path) as f:
+        text = f.read()
+    if re.search(r"^  threaded:\s*true\b", text, re.M):
+        return True
+    base = re.search(r"^base:\s*(\S+)", text, re.M)
+    return bool(base) and threaded(os.path.join(os.path.dirname(path), base.group(1))
+                                   if base.group(1).endswith(".yaml") else base.group(1))
+
+
 def predict_rows(rows, out_of_the_box=False):
     """adds 'predicted' and 'error' to each row (and 'platform': what it was predicted on)"""
     sys.path.insert(0, os.path.join(ROOT, "python"))
@@ -119,7 +136,11 @@ def predict_rows(rows, out_of_the_box=False):
             dims = [int(d) for d in r["input"].split("x")] if r["input"] else None
             analyses[key] = m.analyze(inputs={"input": dims} if dims else None)
         r["platform"] = platform_of(r, out_of_the_box)
-        p = analyses[key].predict(r["platform"], dtype=r["dtype"] or None, batch=int(r["batch"] or 1))
+        # a latency or fps row's thread count is the threads of its inference on a CPU runtime's platform
+        threads = (int(r["threads"]) if r["quantity"] != "throughput" and r["threads"].isdigit() and
+                   threaded(r["platform"]) else None)
+        p = analyses[key].predict(r["platform"], dtype=r["dtype"] or None, batch=int(r["batch"] or 1),
+                                  threads=threads)
         s = p.summary
         q = r["quantity"]
         r["predicted"] = (s["latency_ms"] if q == "latency" else s["fps"] if q == "fps"

@@ -366,7 +366,7 @@ class Analysis(_Object):
             _capi.free(out)
 
     def predict(self, platform, dtype=None, batch=None, memory_model=None, weight_dtype=None, kv_dtype=None,
-                allow_unbound=False):
+                allow_unbound=False, threads=None):
         """Predicts latency, throughput, DDR traffic and the timeline on a platform: a preset name
         (nnperf.platforms()) or a platform YAML file. dtype: "int8", "fp16", ... (None: the platform's); batch:
         frames per run (None: the batch of the analysed inputs, Analysis.batch; a batch given must be a multiple of
@@ -374,8 +374,9 @@ class Analysis(_Object):
         ("planned", "weights-only", "tiled", ...: docs/prediction.md; None: the platform's); weight_dtype,
         kv_dtype: storage types apart from the compute dtype ("int4" weights with dtype "fp16" is W4A16; "fp8" KV
         cache; None: the compute dtype's). An analysis with unbound symbolic input dims raises nnperf.Error naming
-        them, unless allow_unbound=True (their nodes then count as 0 s). The prediction's warnings are issued as
-        nnperf.PredictionWarning."""
+        them, unless allow_unbound=True (their nodes then count as 0 s). threads: the threads one inference runs on,
+        on a platform whose cores are a CPU runtime's threads (compute.threaded; None: all its cores). The
+        prediction's warnings are issued as nnperf.PredictionWarning."""
         err = ctypes.create_string_buffer(_capi.ERRLEN)
         if not allow_unbound and _capi.analysis_check_bound(self._ptr(), err, _capi.ERRLEN) != 0:
             sym = self.unbound_dims[0] if self.unbound_dims else "NAME"
@@ -388,6 +389,9 @@ class Analysis(_Object):
             raise Error(f"batch {batch!r} is not a number of frames (1 or more)")
         if batch is not None and batch > _INT_MAX:
             raise ValueError(f"batch {batch} is out of range (1 to {_INT_MAX})")
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not
+                                    1 <= threads <= _INT_MAX):
+            raise Error(f"threads {threads!r} is not a number of threads (1 or more)")
         err = ctypes.create_string_buffer(_capi.ERRLEN)
         plat = ctypes.c_void_p()
         _check(_capi.platform_load(_path(platform), ctypes.byref(plat), err, _capi.ERRLEN), err)
@@ -395,7 +399,8 @@ class Analysis(_Object):
             opts = _capi.PredictOptions(_cstr(dtype or None, "dtype"), batch or 0,
                                         _capi.MEMORY_MODELS[memory_model], 0.0, None, 0,
                                         _cstr(weight_dtype or None, "weight dtype"), None,
-                                        _cstr(kv_dtype or None, "kv dtype"), 1 if allow_unbound else 0)
+                                        _cstr(kv_dtype or None, "kv dtype"), 1 if allow_unbound else 0, 0,
+                                        threads or 0)
             ptr = ctypes.c_void_p()
             h = self._ptr()  # the parent of the prediction (see Model.analyze)
             st = _capi.predict(h, plat, ctypes.byref(opts), ctypes.byref(ptr), err, _capi.ERRLEN)

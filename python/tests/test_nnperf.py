@@ -92,6 +92,24 @@ def test_predict_options(models, cli):
     assert a.predict("horizon-j5", batch=1).summary["fps"] != p.summary["fps"]
 
 
+def test_predict_threads(models, cli):
+    """threads= runs one inference on that many of a CPU runtime's threads, as `--threads`; refused elsewhere"""
+    path = os.path.join(models, "squeezenet1_1.onnx")
+    a = nnperf.load(path).analyze()
+    p1 = a.predict("raspberry-pi-5", dtype="fp16", threads=1)
+    doc = cli_json(cli, "analyze", path, "--hw", "raspberry-pi-5", "--dtype", "fp16", "--threads", "1")
+    assert p1.summary == doc["summary"] and p1.summary["cores_per_inference"] == 1
+    p4 = a.predict("raspberry-pi-5", dtype="fp16", threads=4)
+    assert p4.summary == a.predict("raspberry-pi-5", dtype="fp16").summary
+    assert p4.summary["latency_ms"] < p1.summary["latency_ms"]
+    with pytest.raises(nnperf.Error, match="compute.threaded"):
+        a.predict("zcu102-dpu", threads=1)
+    with pytest.raises(nnperf.Error, match="1 to 4 threads"):
+        a.predict("raspberry-pi-5", threads=5)
+    with pytest.raises(nnperf.Error, match="not a number of threads"):
+        a.predict("raspberry-pi-5", threads=0)
+
+
 def test_expected_error(models, root):
     """the summary carries the preset's validation (bench/fidelity/data test rows) or None, and repr shows it"""
     a = nnperf.load(os.path.join(models, "squeezenet1_1.onnx")).analyze()

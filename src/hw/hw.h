@@ -117,6 +117,10 @@ struct hw_desc {
     struct hw_kernel_costs kc;
     int cores_per_inference; /* cores one inference runs on (1: each core runs its own); 0 = all (layers split) */
     double par_speedup;      /* how many times one core's rate those cores reach together; 0 = their number */
+    int threaded;            /* 1: the cores are a CPU runtime's threads (nnperf_predict_options.threads) */
+    double thread_tile;   /* output channels per unit of a layer's work split over threads; 0 = even split */
+    double thread_sync_s; /* per layer run on 2 or more threads: the barrier that ends it */
+    double core_bw;       /* bytes/s one core (thread) reaches from DDR; 0 = the shared DDR's */
     struct hw_winograd wino;
     double strided_in_bw; /* bytes/s at which a strided conv's input is re-laid out first (0 = no cost) */
     double sram_bytes, sram_bw, ddr_bw, ddr_eff;

@@ -72,6 +72,14 @@ const struct hw_key hw_keys[] = {
      .doc = "how many times one core's rate the cores of one inference reach together (a CPU runtime's threads: "
             "fewer than their number, for shared caches, shared memory and per-layer synchronisation); at most "
             "the cores per inference; 0 = their number (linear)"},
+    {"compute.threaded", HW_T_BOOL, .off = D(threaded),
+     .doc = "the cores are a CPU runtime's threads: one inference runs on `--threads N` of them (nnperf_predict_options"
+            ".threads; default all the cores of one inference), at a speedup of 1 + (parallel_speedup - 1) x (N - 1) / "
+            "(cores - 1)"},
+    {"compute.thread_tile", HW_T_NUM, .unit = HW_U_NONE, 1, 65536, HW_F_ZERO_OFF, D(thread_tile),
+     .doc = "with 2 or more threads: a layer's work splits over them in units of this many output channels (ncnn: "
+            "a GEMM's tiles of 8), so a layer of u units keeps u / (ceil(u / threads) x threads) of them busy; 0 = an "
+            "even split"},
     {"compute.frames_per_call", HW_T_INT, .min = 0, .max = DIM_MAX, .off = D(frames_per_call),
      .doc = "frames one call of the accelerator takes (1: a batch runs frame by frame, each call paying "
             "`overhead.per_run_s`); 0 = any batch in one call"},
@@ -241,6 +249,10 @@ const struct hw_key hw_keys[] = {
      .doc = "external memory bandwidth"},
     {"memory.ddr_efficiency", HW_T_NUM, .unit = HW_U_FRACTION, EFF_MIN, 1, 0, D(ddr_eff), .def = 1,
      .doc = "fraction of `ddr_bandwidth` reached"},
+    {"memory.core_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF, D(core_bw),
+     .doc = "DDR bandwidth one core (thread) of a CPU reaches alone; N threads of one inference reach N times it, at "
+            "most `ddr_bandwidth` x `ddr_efficiency` (the cores share the DDR); 0 = the shared DDR's whatever the "
+            "threads"},
     {"memory.ddr_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(ddr_bytes),
      .doc = "device memory capacity (weights + KV cache + activations must fit: `nnperf llm`); 0 = unknown"},
     {"memory.reserved_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(reserved_bytes),
@@ -307,6 +319,9 @@ const struct hw_key hw_keys[] = {
     {"overhead", HW_T_SECTION, .doc = "fixed costs"},
     {"overhead.per_layer_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, 0, D(layer_overhead_s),
      .doc = "fixed cost per accelerator layer (kernel launch, instruction dispatch)"},
+    {"overhead.thread_sync_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, HW_F_ZERO_OFF, D(thread_sync_s),
+     .doc = "per layer of an inference run on 2 or more threads (`compute.threaded`): the barrier that ends it (the "
+            "threads wait for the last; an OpenMP parallel loop's join)"},
     {"overhead.per_run_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, 0, D(run_overhead_s),
      .doc = "fixed cost per run before the first layer (runtime call, input pre-processing and output handling that "
             "end-to-end measurements include); paid once per accelerator call (`compute.frames_per_call`), on the "

@@ -29,9 +29,7 @@ void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_
     s->memory_model = pr_memory_models[p->memory_model].name;
     s->compute_model = pr_compute_models[p->compute_model].name;
     int cores = p->hw->cores > 0 ? p->hw->cores : 1;
-    int per = p->hw->cores_per_inference > 0 && p->hw->cores_per_inference < cores
-                  ? p->hw->cores_per_inference
-                  : cores;
+    int per = pr_inference_cores(p->hw);
     s->cores = cores;
     s->cores_per_inference = per;
     s->throughput_fps = p->throughput_fps; /* the throughput stage (runrate.c) */

@@ -53,11 +53,45 @@ double pr_ddr_bw(const struct nnperf_prediction *p)
     return p->hw->ddr_bw * (p->hw->ddr_eff > 0 ? p->hw->ddr_eff : 1.0);
 }
 
+int pr_inference_cores(const struct hw_desc *hw)
+{
+    int cores = hw->cores > 0 ? hw->cores : 1;
+    return hw->cores_per_inference > 0 && hw->cores_per_inference < cores ? hw->cores_per_inference : cores;
+}
+
+int pr_threads(const struct nnperf_prediction *p)
+{
+    return p->hw->threaded ? pr_inference_cores(p->hw) : 1;
+}
+
+double pr_layer_ddr_bw(const struct nnperf_prediction *p)
+{
+    double bw = pr_ddr_bw(p);
+    if (!p->hw->threaded || !(p->hw->core_bw > 0)) return bw;
+    double t = pr_threads(p) * p->hw->core_bw;
+    return t < bw ? t : bw;
+}
+
 /* a layer's fixed cost in a run: overhead.per_layer_s, once per frame where the runtime runs a batch frame by frame
  * (compute.frame_serial), else once per accelerator call (compute.frames_per_call) */
 static double layer_overhead(const struct nnperf_prediction *p)
 {
-    return p->hw->layer_overhead_s * (p->hw->frame_serial && p->runs > 1 ? p->runs : pr_calls(p));
+    double per = p->hw->layer_overhead_s;
+    /* overhead.thread_sync_s: the barrier that ends a layer run on 2 or more threads */
+    if (pr_threads(p) > 1) per += p->hw->thread_sync_s;
+    return per * (p->hw->frame_serial && p->runs > 1 ? p->runs : pr_calls(p));
+}
+
+/* compute.thread_tile: the fraction of a layer's threads kept busy when its output channels (dim 1 of its output)
+ * split over them in tiles of that many channels (ncnn, docs/sources.md [NCNN-CONV]): u tiles on T threads take
+ * ceil(u / T) tiles' time; 1 with one thread, no tile or no known channel count */
+static double thread_busy(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    int t = pr_threads(p);
+    const struct ir_value *y = pr_layer_out(L);
+    if (t <= 1 || !(p->hw->thread_tile > 0) || !y || y->rank < 2 || y->dims[1].val <= 0) return 1.0;
+    double u = ceil((double)y->dims[1].val / p->hw->thread_tile);
+    return u / (ceil(u / t) * t);
 }
 
 /* overhead.per_weight_s: the runtime converts every weight element of an accelerator layer to its own layout once
@@ -72,8 +106,7 @@ static double pr_peak_at(const struct nnperf_prediction *p, int dt)
 {
     const struct hw_desc *hw = p->hw;
     int cores = hw->cores > 0 ? hw->cores : 1;
-    int per =
-        hw->cores_per_inference > 0 && hw->cores_per_inference < cores ? hw->cores_per_inference : cores;
+    int per = pr_inference_cores(hw);
     /* the cores of one inference together reach compute.parallel_speedup times one core's rate */
     double speedup = hw->par_speedup > 0 && hw->par_speedup < per ? hw->par_speedup : per;
     return dt >= 0 && dt < HW_NDT ? hw->peak_ops[dt] * speedup / cores : 0;
@@ -112,7 +145,7 @@ enum pr_memory pr_memory_bound(const struct nnperf_prediction *p, const struct p
         return PM_DDR;
     }
     double b[3] = {ddr_bytes_of(L), L->sram_bytes, pr_lx(L)->link_bytes};
-    double w[3] = {pr_ddr_bw(p), p->hw->sram_bw, p->hw->link_bw};
+    double w[3] = {pr_layer_ddr_bw(p), p->hw->sram_bw, p->hw->link_bw};
     int k = PM_DDR; /* the slowest of the three; DDR on a tie */
     for (int m = PM_SRAM; m <= PM_LINK; m++)
         if (safe_div(b[m], w[m]) > safe_div(b[k], w[k])) k = m;
@@ -143,7 +176,7 @@ double pr_body(const struct nnperf_prediction *p, const struct pr_layer *L, doub
     if (p->hw->overlap) return t_compute > L->t_memory ? t_compute : L->t_memory;
     /* without overlap, the activations a layer loads and stores add to its compute (a CPU writes and re-reads its
      * tensors around each kernel) while its weights still stream alongside (sequential, prefetched) */
-    double tw = L->fallback ? 0 : safe_div(L->w_bytes, pr_ddr_bw(p));
+    double tw = L->fallback ? 0 : safe_div(L->w_bytes, pr_layer_ddr_bw(p));
     if (tw > L->t_memory) tw = L->t_memory;
     double t = t_compute + (L->t_memory - tw);
     return t > tw ? t : tw;
@@ -185,7 +218,8 @@ static double bias_pass(const struct nnperf_prediction *p, const struct pr_layer
     if (p->hw->bias_kernel_bw > 0 && out && ir_numel(out, &n))
         return layer_overhead(p) +
                safe_div(2 * (double)n * pr_elem_bytes_at(p, L->dtype, 0) * p->runs, p->hw->bias_kernel_bw);
-    return layer_overhead(p) + safe_div(2 * (L->store_bytes + pr_lx(L)->spill_store_bytes), pr_ddr_bw(p));
+    return layer_overhead(p) +
+           safe_div(2 * (L->store_bytes + pr_lx(L)->spill_store_bytes), pr_layer_ddr_bw(p));
 }
 
 /* The rest of a layer on the accelerator once its compute time is set (the roofline and array models): memory time,
@@ -268,7 +302,7 @@ static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
             vec += mac / 2 * xform;
             mac *= ratio;
         }
-        L->t_compute = safe_div(mac, rate) + safe_div(vec, vrate);
+        L->t_compute = (safe_div(mac, rate) + safe_div(vec, vrate)) / thread_busy(p, L);
         accel_memory(p, L, work);
     }
     finish(p, L);

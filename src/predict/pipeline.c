@@ -2,6 +2,8 @@
  * what-if applied) and runs the ordered table of stages over the pipeline state (predict.h). */
 #include "predict.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,27 @@ static enum nnperf_status read_batch(struct nnperf_prediction *p, int batch, int
 }
 
 /* the options (and the what-if's batch and dtype, which replace the options') into the state */
+/* nnperf_predict_options.threads on the prediction's own copy of the platform: the cores of one inference, and the
+ * speedup they reach, 1 + (s - 1) x (N - 1) / (P - 1) of the platform's s over its P cores (linear where s is 0) */
+static enum nnperf_status read_threads(struct nnperf_prediction *p, int threads, enum nnperf_status st)
+{
+    struct hw_desc *hw = p->hw_own;
+    int per = pr_inference_cores(hw);
+    if (!hw->threaded)
+        return diag_set(&p->d, NNPERF_E_USAGE,
+                        "threads %d: platform '%s' does not run an inference on a CPU runtime's threads "
+                        "(compute.threaded)",
+                        threads, hw->name);
+    if (threads < 0 || threads > per)
+        return diag_set(&p->d, NNPERF_E_USAGE,
+                        "threads %d: platform '%s' runs one inference on 1 to %d threads", threads, hw->name,
+                        per);
+    if (hw->par_speedup > 0 && per > 1)
+        hw->par_speedup = threads > 1 ? 1 + (fmin(hw->par_speedup, per) - 1) * (threads - 1) / (per - 1) : 0;
+    hw->cores_per_inference = threads;
+    return st;
+}
+
 static enum nnperf_status read_options(struct nnperf_prediction *p, const struct nnperf_predict_options *opts)
 {
     enum nnperf_status st = NNPERF_OK;
@@ -90,6 +113,7 @@ static enum nnperf_status read_options(struct nnperf_prediction *p, const struct
         if (sd[i] && (*se[i] = pr_dtype_bytes(sd[i])) <= 0)
             st = diag_set(&p->d, NNPERF_E_USAGE,
                           "unknown %s dtype '%s' (int4, int8, fp8, fp16, bf16 or fp32)", what[i], sd[i]);
+    if (opts->threads) st = read_threads(p, opts->threads, st);
     const struct nnperf_whatif *w = opts->whatif;
     if (w && w->dtype) {
         p->dtype = hw_dtype_from_name(w->dtype);

@@ -42,9 +42,7 @@ enum nnperf_status pr_throughput(struct nnperf_prediction *p)
     double b = p->batch > 0 ? p->batch : 1;
     double ts = p->hw->cal_time_scale > 0 ? p->hw->cal_time_scale : 1;
     int cores = p->hw->cores > 0 ? p->hw->cores : 1;
-    int per = p->hw->cores_per_inference > 0 && p->hw->cores_per_inference < cores
-                  ? p->hw->cores_per_inference
-                  : cores;
+    int per = pr_inference_cores(p->hw);
     int n = cores / per;
     double host = p->hw->host_frame_s * b * ts; /* the host stages of the run's frames */
     /* the accelerator's part of one run; a dataflow pipeline's runs follow each other at its slowest layer's pace */

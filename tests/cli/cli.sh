@@ -23,6 +23,12 @@ expect 2 "analyze: --batch takes one value (sweep takes a list)" "$nn" analyze m
 expect 2 "sweep: too many values for --batch (at most 256)" "$nn" sweep models/resnet18.onnx --hw zcu102-dpu --batch "$L" --batch 1000000,7
 expect 0 "" "$nn" analyze "$M" --hw=horizon-j5 --batch=2 --format=json -o "$work/eq.json"
 check "--opt=value writes the report" grep -q '"schema"' "$work/eq.json"
+# --threads: one inference on N of a CPU runtime's threads (compute.threaded), refused elsewhere
+expect 0 "" "$nn" analyze "$M" --hw raspberry-pi-5 --threads 1 --format json -o "$work/t1.json"
+check "--threads 1 runs one inference on one core" grep -q '"cores_per_inference":1,' "$work/t1.json"
+expect 2 "raspberry-pi-5: threads 5: platform 'raspberry-pi-5' runs one inference on 1 to 4 threads" "$nn" analyze "$M" --hw raspberry-pi-5 --threads 5
+expect 2 "zcu102-dpu: threads 2: platform 'zcu102-dpu' does not run an inference on a CPU runtime's threads (compute.threaded)" "$nn" analyze "$M" --hw zcu102-dpu --threads 2
+expect 2 "analyze: --dtype, --batch, --threads, --memory-model and --interval need --hw" "$nn" analyze "$M" --threads 2
 # validate once dropped the arguments past the 256th and then blamed missing options
 set --
 i=0

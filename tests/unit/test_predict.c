@@ -374,6 +374,65 @@ static void test_winograd_speedup_modes(void)
         if (a[k]) nnperf_analysis_free(a[k]), nnperf_model_free(m[k]);
 }
 
+/* nnperf_predict_options.threads on a platform whose 4 cores are a CPU runtime's threads (compute.threaded), the
+ * stem's first conv (3 -> 8 channels, 16x16 outputs, 55296 MACs, fp16 peak 1e9 for the 4 cores): N threads run at
+ * 1 + (2 - 1) x (N - 1) / 3 times one core's rate (parallel_speedup 2); compute.thread_tile 4 splits the 8 output
+ * channels into 2 tiles, which keep 2 of 4 threads busy (1 thread: all); overhead.thread_sync_s is paid by a layer on
+ * 2 or more threads; memory.core_bandwidth caps the layers' DDR bandwidth at threads x it. Refused: more threads
+ * than cores, or a platform that is not threaded. */
+static void test_threads(void)
+{
+    static const char *yaml =
+        "format: 1\nname: cpu\ncompute:\n  cores: 4\n  peak_ops: {fp16: 1e9}\n  efficiency: {default: 1}\n"
+        "  vector_ops: 1e8\n%s\nmemory:\n  ddr_bandwidth: 1e10\n  overlap: true\n%s\noverhead:\n  "
+        "per_layer_s: 0\n%s\n";
+    static const struct {
+        const char *compute, *memory, *overhead;
+        int threads;
+        double t_compute, t_overhead, bw; /* bw: pr_layer_ddr_bw; < 0: refused */
+    } cases[] = {
+        {"  parallel_speedup: 2\n  threaded: true", "", "", 0, 2 * 55296 / (1e9 * 2 / 4), 0, 1e10},
+        {"  parallel_speedup: 2\n  threaded: true", "", "", 1, 2 * 55296 / (1e9 / 4), 0, 1e10},
+        {"  parallel_speedup: 2\n  threaded: true", "", "", 3, 2 * 55296 / (1e9 * (5.0 / 3) / 4), 0, 1e10},
+        {"  parallel_speedup: 2\n  threaded: true", "", "", 4, 2 * 55296 / (1e9 * 2 / 4), 0, 1e10},
+        {"  threaded: true\n  thread_tile: 4", "", "", 4, 2 * 55296 / 1e9 / 0.5, 0, 1e10},
+        {"  threaded: true\n  thread_tile: 4", "", "", 1, 2 * 55296 / (1e9 / 4), 0, 1e10},
+        {"  threaded: true", "", "  thread_sync_s: 1e-6", 2, 2 * 55296 / (1e9 / 2), 1e-6, 1e10},
+        {"  threaded: true", "", "  thread_sync_s: 1e-6", 1, 2 * 55296 / (1e9 / 4), 0, 1e10},
+        {"  threaded: true", "  core_bandwidth: 1e9", "", 1, 2 * 55296 / (1e9 / 4), 0, 1e9},
+        {"  threaded: true", "  core_bandwidth: 1e9", "", 4, 2 * 55296 / 1e9, 0, 4e9},
+        {"  threaded: true", "  core_bandwidth: 4e9", "", 3, 2 * 55296 / (1e9 * 3 / 4), 0, 1e10},
+        {"  threaded: true", "", "", 5, 0, 0, -1},
+        {"  parallel_speedup: 2", "  core_bandwidth: 1e9", "", 1, 0, 0, -1},
+    };
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("stem", &m);
+    CHECK(a != NULL);
+    if (!a) return;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, yaml, cases[i].compute, cases[i].memory, cases[i].overhead);
+        struct nnperf_predict_options o = {.batch = 1, .dtype = "fp16", .threads = cases[i].threads};
+        struct nnperf_prediction *p = predict_text(a, text, NULL, &o);
+        if (cases[i].bw < 0) {
+            CHECK(p == NULL);
+            if (p) nnperf_prediction_free(p);
+            continue;
+        }
+        CHECK(p != NULL && p->n_layers >= 1);
+        if (!p || p->n_layers < 1) continue;
+        CHECK(NEAR(p->layers[0].t_compute, cases[i].t_compute));
+        CHECK(NEAR(p->layers[0].t_overhead, cases[i].t_overhead));
+        CHECK(NEAR(pr_layer_ddr_bw(p), cases[i].bw));
+        struct nnperf_prediction_summary s;
+        nnperf_prediction_summary(p, &s);
+        CHECK_EQ_U(s.cores_per_inference, cases[i].threads ? cases[i].threads : 4);
+        nnperf_prediction_free(p);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 static void test_fallback(void)
 {
     struct nnperf_model *m;
@@ -1181,6 +1240,7 @@ int main(void)
     test_frame_serial();
     test_dataflow();
     test_winograd_speedup_modes();
+    test_threads();
     test_fallback();
     test_timeline();
     test_array_silu();

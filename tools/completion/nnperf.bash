@@ -15,7 +15,7 @@ _nnperf() {
     fi
     case "$cmd" in
     analyze)
-        opts="--input --dim --drop-value-info --allow-unbound --hw --set --dtype --batch --memory-model --interval --format --plot -o --output --top --summary --all --width --strict -q --quiet -h --help"
+        opts="--input --dim --drop-value-info --allow-unbound --hw --set --dtype --batch --threads --memory-model --interval --format --plot -o --output --top --summary --all --width --strict -q --quiet -h --help"
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
@@ -23,6 +23,7 @@ _nnperf() {
         --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
+        --threads) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         --interval) COMPREPLY=() ;;
         --format) COMPREPLY=($(compgen -W "table json csv html trace" -- "$cur")) ;;
@@ -38,7 +39,7 @@ _nnperf() {
             fi ;;
         esac ;;
     annotate)
-        opts="--costs --input --dim --drop-value-info --hw --set --dtype --batch --memory-model -o --output --strict -q --quiet -h --help"
+        opts="--costs --input --dim --drop-value-info --hw --set --dtype --batch --threads --memory-model -o --output --strict -q --quiet -h --help"
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
@@ -46,6 +47,7 @@ _nnperf() {
         --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
+        --threads) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")) ;;
         *)
@@ -56,7 +58,7 @@ _nnperf() {
             fi ;;
         esac ;;
     compare)
-        opts="--accuracy --input --dim --drop-value-info --hw --set --dtype --batch --memory-model --interval --format -o --output --width -q --quiet -h --help"
+        opts="--accuracy --input --dim --drop-value-info --hw --set --dtype --batch --threads --memory-model --interval --format -o --output --width -q --quiet -h --help"
         case "$prev" in
         --accuracy) COMPREPLY=() ;;
         --input) COMPREPLY=() ;;
@@ -65,6 +67,7 @@ _nnperf() {
         --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
+        --threads) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         --interval) COMPREPLY=() ;;
         --format) COMPREPLY=($(compgen -W "table json csv html" -- "$cur")) ;;
@@ -99,7 +102,7 @@ _nnperf() {
             fi ;;
         esac ;;
     roofline)
-        opts="--input --dim --drop-value-info --allow-unbound --hw --set --dtype --batch --memory-model --interval --format -o --output --width -h --help"
+        opts="--input --dim --drop-value-info --allow-unbound --hw --set --dtype --batch --threads --memory-model --interval --format -o --output --width -h --help"
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
@@ -107,6 +110,7 @@ _nnperf() {
         --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
+        --threads) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         --interval) COMPREPLY=() ;;
         --format) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
@@ -239,7 +243,7 @@ _nnperf() {
             fi ;;
         esac ;;
     advise)
-        opts="--min-gain --explain --input --dim --drop-value-info --allow-unbound --hw --set --dtype --batch --memory-model --interval --format -o --output -h --help"
+        opts="--min-gain --explain --input --dim --drop-value-info --allow-unbound --hw --set --dtype --batch --threads --memory-model --interval --format -o --output -h --help"
         case "$prev" in
         --min-gain) COMPREPLY=() ;;
         --input) COMPREPLY=() ;;
@@ -248,6 +252,7 @@ _nnperf() {
         --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
+        --threads) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         --interval) COMPREPLY=() ;;
         --format) COMPREPLY=($(compgen -W "table json html" -- "$cur")) ;;
