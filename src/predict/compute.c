@@ -59,7 +59,9 @@ int pr_inference_cores(const struct hw_desc *hw)
     return hw->cores_per_inference > 0 && hw->cores_per_inference < cores ? hw->cores_per_inference : cores;
 }
 
-int pr_threads(const struct nnperf_prediction *p)
+/* The threads one inference runs on: the cores of one inference where the platform's cores are a CPU runtime's
+ * threads (compute.threaded; nnperf_predict_options.threads sets them), else 1 (no thread model). */
+static int pr_threads(const struct nnperf_prediction *p)
 {
     return p->hw->threaded ? pr_inference_cores(p->hw) : 1;
 }

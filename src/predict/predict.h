@@ -409,9 +409,6 @@ int pr_global_pool(const struct ir_node *nd);
 double pr_ddr_bw(const struct nnperf_prediction *p);
 /* The cores one inference runs on: compute.cores_per_inference, or all the cores where it is 0 or more. */
 int pr_inference_cores(const struct hw_desc *hw);
-/* The threads one inference runs on: the cores of one inference where the platform's cores are a CPU runtime's
- * threads (compute.threaded; nnperf_predict_options.threads sets them), else 1 (no thread model). */
-int pr_threads(const struct nnperf_prediction *p);
 /* The DDR bandwidth one inference's layers reach: pr_ddr_bw, at most threads x memory.core_bandwidth. */
 double pr_layer_ddr_bw(const struct nnperf_prediction *p);
 

@@ -45,6 +45,7 @@ int main(void)
     FIELD(nnperf_predict_options, kv_dtype);
     FIELD(nnperf_predict_options, allow_unbound);
     FIELD(nnperf_predict_options, no_timeline);
+    FIELD(nnperf_predict_options, threads);
 
     STRUCT(nnperf_annotate_options);
     FIELD(nnperf_annotate_options, costs);
