@@ -11,11 +11,11 @@ something a user can reach; "median ratio": those rows after dividing every time
 issue's simpler form of it). Checks the acceptance of the issue: calibrated <= 10%, and never worse than
 uncalibrated by more than 2 points (the median change over the draws).
 
-Honesty: with one row, `nnperf calibrate` holds or shrinks the scale by the preset's `validation.log_spread`, which
-fidelity.py computes from the preset's test rows: the rows scored here. So each draw's other rows are split in two
-halves (seeded); each half is predicted by a calibration on a copy of the preset whose log_spread is the spread of
-the drawn rows and the OTHER half (out of the box): no number used to predict a row came from that row. (With two
-rows or more the calibration reads only the user's rows.)
+Honesty: `nnperf calibrate` moves the scale by the preset's `validation.log_spread` and `validation.median_error`,
+which fidelity.py computes from the preset's test rows: the rows scored here. So each draw's other rows are split in
+two halves (seeded); each half is predicted by a calibration on a copy of the preset whose log_spread, median_error
+and test_rows are those of the drawn rows and the OTHER half (out of the box): no number used to predict a row came
+from that row.
 
 usage: bench/fidelity/calibrate_rows.py NNPERF [--draws N] [--seed S] [--preset NAME[,NAME...]] [--report-only]
                                         [--check-worse] [--check-within PRESET:K,...] [--verbose]
@@ -138,6 +138,8 @@ def main():
                         hw = os.path.join(tmp, f"{p}-{k}-{d}-{h}-hw.yaml")
                         with open(hw, "w") as f:
                             t = re.sub(r"(?m)^(  log_spread:).*$", rf"\g<1> {log_spread(known):.4f}", text)
+                            t = re.sub(r"(?m)^(  median_error:).*$",
+                                       rf"\g<1> {fidelity.median_abs([r['error'] for r in known]):.4f}", t)
                             f.write(re.sub(r"(?m)^(  test_rows:).*$", rf"\g<1> {len(known)}", t))
                         out = os.path.join(tmp, f"{p}-{k}-{d}-{h}.yaml")
                         run = subprocess.run([nnperf, "calibrate", "--hw", hw, "--table", table, "-o", out],

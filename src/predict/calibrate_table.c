@@ -499,6 +499,18 @@ static double t95(int dof)
     return dof <= 10 ? t[dof] : 1.96 + 2.5 / dof;
 }
 
+static const char *or_empty(const char *s)
+{
+    return s ? s : "";
+}
+
+/* whether two rows measure one model: the same file, input and dtype */
+static int same_model(const struct ct_row *a, const struct ct_row *b)
+{
+    return !strcmp(a->model, b->model) && !strcmp(or_empty(a->input), or_empty(b->input)) &&
+           !strcmp(or_empty(a->dtype), or_empty(b->dtype));
+}
+
 /* The spread s of one model's ln ratio (measured / predicted time) around the common bias, for a lone time scale
  * fitted on the rows in the fit, and the critical value for its mean (Student's t at 95%). Two estimates of the
  * same model-to-model spread are pooled, each with its degrees of freedom: the platform's validation spread
@@ -506,16 +518,25 @@ static double t95(int dof)
  * and the sample spread of the user's n measurements around their mean (n - 1). s^2 = (sum of squares of both) /
  * (N - 1 + n - 1) and the critical value is Student's t with that many degrees of freedom: a spread known from many
  * rows needs less of a bar than one from three. Without a validation spread, the user's rows alone (as with one
- * row on a validated platform, the validation alone). Returns the number of measurements n; 0 when nothing can be
- * said (no degree of freedom). */
+ * row on a validated platform, the validation alone). Measurements of one configuration (the same model, input,
+ * dtype, batch and quantity: two sources measuring the same thing) share that configuration's deviation: they are
+ * averaged into one before the mean, the spread and n, so two of them count as one model, not two. Returns the
+ * number of configurations n; 0 when nothing can be said (no degree of freedom). */
 static int scale_spread(const struct ct_fit *f, double *s, double *crit, double *mean)
 {
     double l[2 * CT_MAX_ROWS], m = 0, ss = 0;
-    int n = 0;
+    int n = 0, row[2 * CT_MAX_ROWS], q[2 * CT_MAX_ROWS], k[2 * CT_MAX_ROWS];
     for (int i = 0; i < f->n_rows; i++) {
         if (f->rows[i].excluded || i == f->skip) continue;
-        if (f->rows[i].measured_s > 0) l[n++] = f->lr[i][0];
-        if (f->rows[i].measured_tp_fps > 0) l[n++] = f->lr[i][1];
+        for (int j = 0; j < 2; j++) {
+            if (!((j ? f->rows[i].measured_tp_fps : f->rows[i].measured_s) > 0)) continue;
+            int c = 0;
+            while (c < n && !(q[c] == j && f->rows[row[c]].batch == f->rows[i].batch &&
+                              same_model(&f->rows[row[c]], &f->rows[i])))
+                c++;
+            if (c == n) row[n] = i, q[n] = j, k[n] = 0, l[n++] = 0;
+            l[c] += (f->lr[i][j] - l[c]) / ++k[c]; /* the running mean of the configuration's measurements */
+        }
     }
     for (int i = 0; i < n; i++) m += l[i] / n;
     for (int i = 0; i < n; i++) ss += (l[i] - m) * (l[i] - m);
@@ -584,11 +605,6 @@ static double leave_one_out(struct ct_fit *f, const double *x, double *t, double
     return median_abs(e, errors_of(f, t, tp, e));
 }
 
-static const char *or_empty(const char *s)
-{
-    return s ? s : "";
-}
-
 /* whether the rows in the fit other than row skip measure one model (the same file, input and dtype) at two batch
  * sizes: the pair's ratio tells a cost paid once per run from the work of each frame, the model's own deviation from
  * the platform cancelling between them */
@@ -598,9 +614,7 @@ static int batch_pair(const struct ct_fit *f, int skip)
         for (int j = i + 1; j < f->n_rows; j++) {
             const struct ct_row *a = &f->rows[i], *b = &f->rows[j];
             if (i == skip || j == skip || a->excluded || b->excluded || a->batch == b->batch) continue;
-            if (!strcmp(a->model, b->model) && !strcmp(or_empty(a->input), or_empty(b->input)) &&
-                !strcmp(or_empty(a->dtype), or_empty(b->dtype)))
-                return 1;
+            if (same_model(a, b)) return 1;
         }
     return 0;
 }

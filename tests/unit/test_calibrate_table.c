@@ -164,6 +164,27 @@ static double shrunk(double r, int n, double sp, int N)
     return exp(m * fmax(0, 1 - se2 / (m * m)));
 }
 
+/* the time scale zcu102-dpu's calibration writes from two latency rows (models/NAME.onnx at 1x3x224x224, ms), its log
+ * into *log (-1 when it fails) */
+static double two_rows_scale(const char *cwd, const char *m1, double ms1, const char *m2, double ms2,
+                             char **log)
+{
+    char csv[] = "/tmp/nnperf-cal-twoXXXXXX", text[2048], err[512], *yaml = NULL;
+    size_t len;
+    snprintf(
+        text, sizeof text,
+        "model,input,latency_ms\n%s/models/%s.onnx,1x3x224x224,%.9g\n%s/models/%s.onnx,1x3x224x224,%.9g\n",
+        cwd, m1, ms1, cwd, m2, ms2);
+    write_tmp(csv, text);
+    *log = NULL;
+    enum nnperf_status st =
+        nnperf_calibrate_table("zcu102-dpu", csv, NULL, &yaml, &len, log, err, sizeof err);
+    double k = st == NNPERF_OK && yaml ? yaml_num(yaml, "\n  time_scale: ") : -1;
+    free(yaml);
+    unlink(csv);
+    return k;
+}
+
 static void test_few_rows(void)
 {
     char cwd[1024], text[4096], csv[] = "/tmp/nnperf-cal-fewXXXXXX", *yaml = NULL, *log = NULL, err[1024];
@@ -200,6 +221,16 @@ static void test_few_rows(void)
     CHECK(yaml && !strstr(yaml, "\nvalidation:")); /* it described the platform before calibration */
     CHECK(log && strstr(log, "left out: not available"));
     free(yaml), free(log);
+    /* the same row measured twice (one configuration: two sources measuring one model at one batch) shares that
+     * model's deviation: it moves the scale as far as one row, while two models measured 2x move it further */
+    char *l1 = NULL;
+    k = two_rows_scale(cwd, "resnet18", 2 * r18, "resnet18", 2 * r18, &l1);
+    CHECK(fabs(k - shrunk(2, 1, sp, N)) < 1e-3 && fabs(k - shrunk(2, 2, sp, N)) > 1e-2);
+    CHECK(l1 && strstr(l1, "se = s / sqrt(1)"));
+    free(l1);
+    k = two_rows_scale(cwd, "resnet18", 2 * r18, "resnet50", 2 * r50, &l1);
+    CHECK(fabs(k - shrunk(2, 2, sp, N)) < 1e-3);
+    free(l1);
     /* one row within the preset's spread (1.1x): the scale stays 1 */
     unlink(csv);
     memcpy(csv + strlen(csv) - 6, "XXXXXX", 6);
