@@ -22,7 +22,8 @@ Needs the Python package (python/) and the library: PYTHONPATH=python NNPERF_LIB
 
 Each row is predicted with the runtime its `software` column names (RUNTIMES: the whole column, or else its first
 word -> a platform file with `base:` the row's preset, docs/prediction.md "Runtimes"); a row whose software is not there
-(TensorRT, Vitis AI, ...) is predicted on its preset as it is, which describes that runtime.
+(TensorRT, Vitis AI, ...), or is in OPTIONAL_RUNTIMES and has no file for its preset, is predicted on its preset as it
+is, which describes that runtime.
 
 Errors are predicted / measured - 1 of the row's quantity: `latency` (ms per run of `batch` frames) against the
 prediction's latency_ms, `fps` against its fps (frames per second of one stream at that batch), `throughput`
@@ -50,7 +51,13 @@ UNITS = {"latency": "ms", "fps": "fps", "throughput": "fps"}
 # `software` value is looked up before its first word: QuTiBench's DNNDK loop on the DPU boards is not the DNNDK zoo
 # runtime the DPU presets describe (bench/RESULTS.md, "QuTiBench's DNNDK loop on the DPU boards").
 RUNTIMES = {"PyTorch": "presets/runtimes/{preset}-pytorch.yaml",
-            "DNNDK (QuTiBench)": "presets/runtimes/{preset}-qutibench.yaml"}
+            "DNNDK (QuTiBench)": "presets/runtimes/{preset}-qutibench.yaml",
+            "DNNDK v3.1 + Xilinx AI SDK v2.0": "presets/runtimes/{preset}-dnndk.yaml"}
+# Runtimes whose file a preset may lack: its rows are then predicted on the preset as it is. Xilinx's DNNDK v3.1 zoo
+# rows (dnndk_zoo_1.0.csv) have files for the ZCU102 and ZCU104 (the DPU core's own DDR ports at the zoo's clock,
+# fitted on each board's fit rows); the Ultra96's preset describes that runtime itself (bench/RESULTS.md, "Xilinx's
+# DNNDK runtime and the DPU core's own DDR ports").
+OPTIONAL_RUNTIMES = {"DNNDK v3.1 + Xilinx AI SDK v2.0"}
 
 
 def platform_of(r, out_of_the_box=False):
@@ -60,6 +67,8 @@ def platform_of(r, out_of_the_box=False):
     if out_of_the_box or word not in RUNTIMES or r["preset"].endswith(".yaml"):
         return r["preset"]
     path = os.path.join(ROOT, RUNTIMES[word].format(preset=r["preset"]))
+    if not os.path.isfile(path) and word in OPTIONAL_RUNTIMES:
+        return r["preset"]
     if not os.path.isfile(path):
         sys.exit(f"{r['where']}: software '{word}' on preset {r['preset']} needs {os.path.relpath(path, ROOT)}")
     return path

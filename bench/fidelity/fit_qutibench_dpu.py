@@ -3,12 +3,20 @@
 bench/fidelity/data/qutibench_fit_dpu.csv only (QuTiBench's own runs with 2 to 7 threads); a test row is refused.
 
   PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so python3 bench/fidelity/fit_qutibench_dpu.py [FORM ...]
+  ... fit_qutibench_dpu.py --dnndk BOARD [FORM ...]
+
+With --dnndk BOARD the rows are that board's fit rows of bench/fidelity/data/dnndk_zoo_1.0.csv (Xilinx's DNNDK v3.1
+one-thread latencies), the numbers go on top of presets/runtimes/BOARD-dnndk.yaml (the zoo's clock and the DPU
+core's own DDR ports; bench/RESULTS.md, "Xilinx's DNNDK runtime and the DPU core's own DDR ports"), s and d are
+factors on the preset's efficiency and DDR efficiency, and a simplex on the logarithms polishes where the steps stop
+(the efficiency held at its bound 1, where one number at a time no longer moves).
 
 Each row is predicted as fidelity.py predicts it (throughput with the row's thread count), on a platform file with
 `base:` the row's preset and the form's keys set. A form is a set of free numbers, each shared by a set of boards:
   h      overhead.host_per_frame_s (the A53 host stage per frame)
   s      a factor on the preset's compute.efficiency (the DPU layers as QuTiBench's build runs them)
   r      overhead.per_run_s (per DPU call: one per frame on the Zynq DPU)
+  d      a factor on the preset's memory.ddr_efficiency (the DDR rate the DPU's loads and stores reach)
   _b     one number per board instead of one shared by the three.
 The fit minimises the sum of |ln(predicted / measured)| over the fit rows (multiplicative steps on each number in
 turn, halved until under 0.5%); the form is chosen by that sum (bench/RESULTS.md, "QuTiBench's DNNDK loop on the
@@ -25,16 +33,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fidelity  # noqa: E402
 
 BOARDS = ["ultra96-dpu", "zcu102-dpu", "zcu104-dpu"]
-KEYS = {"h": "host_per_frame_s", "r": "per_run_s", "s": "efficiency"}
+KEYS = {"h": "host_per_frame_s", "r": "per_run_s", "s": "efficiency", "d": "ddr_efficiency"}
 
 
-def preset_efficiency(board):
-    """the preset's compute.efficiency default, read from its YAML"""
+def preset_efficiency(board, key="efficiency"):
+    """the preset's compute.efficiency default (or memory.ddr_efficiency), read from its YAML"""
     with open(os.path.join(fidelity.ROOT, "presets", board + ".yaml")) as f:
         for line in f:
-            if line.strip().startswith("efficiency: {default:"):
-                return float(line.split("default:")[1].strip(" }\n"))
-    sys.exit(f"presets/{board}.yaml: no compute.efficiency default")
+            t = line.split("#")[0].strip()
+            if key == "efficiency" and t.startswith("efficiency: {default:"):
+                return float(t.split("default:")[1].strip(" }"))
+            if key != "efficiency" and t.startswith(key + ":"):
+                return float(t.split(":")[1])
+    sys.exit(f"presets/{board}.yaml: no {key}")
 
 
 def form_of(name):
@@ -46,24 +57,29 @@ def form_of(name):
     return out
 
 
+BASE = {}  # board -> the platform file the fitted numbers go on top of (--dnndk: its DNNDK runtime file)
+
+
 def platform_text(board, values):
     comp = f"compute:\n  efficiency: {{default: {values['efficiency']:.4g}}}\n" if "efficiency" in values else ""
+    mem = f"memory:\n  ddr_efficiency: {values['ddr_efficiency']:.4g}\n" if "ddr_efficiency" in values else ""
     over = "".join(f"  {k}: {values[k]:.4g}\n" for k in ("host_per_frame_s", "per_run_s") if k in values)
-    return f"format: 1\nbase: {board}\nname: {board}-qutibench-fit\n{comp}" + (f"overhead:\n{over}" if over else "")
+    return (f"format: 1\nbase: {BASE.get(board, board)}\nname: {board}-fit\n{comp}{mem}" +
+            (f"overhead:\n{over}" if over else ""))
 
 
 def values_of(form, x, eff):
     v = {b: {} for b in BOARDS}
     for (_, key, bs), xi in zip(form, x):
         for b in bs:
-            v[b][key] = min(1.0, eff[b] * xi) if key == "efficiency" else xi
+            v[b][key] = min(1.0, eff[b][key] * xi) if key in ("efficiency", "ddr_efficiency") else xi
     return v
 
 
 class Fit:
-    def __init__(self, rows, tmp):
-        self.rows, self.tmp, self.analyses = rows, tmp, {}
-        self.eff = {b: preset_efficiency(b) for b in BOARDS}
+    def __init__(self, rows, tmp, polish=False):
+        self.rows, self.tmp, self.analyses, self.polish = rows, tmp, {}, polish
+        self.eff = {b: {k: preset_efficiency(b, k) for k in ("efficiency", "ddr_efficiency")} for b in BOARDS}
 
     def errors(self, form, x):
         import nnperf
@@ -79,14 +95,16 @@ class Fit:
                 self.analyses[r["model"]] = nnperf.load(os.path.join(fidelity.ROOT, r["model"])).analyze(
                     inputs={"input": dims})
             s = self.analyses[r["model"]].predict(paths[r["preset"]], dtype=r["dtype"]).summary
-            out.append(fidelity.throughput_with_threads(s, r["threads"]) / float(r["value"]) - 1)
+            got = s["latency_ms"] if r["quantity"] == "latency" else fidelity.throughput_with_threads(s, r["threads"])
+            out.append(got / float(r["value"]) - 1)
         return out
 
     def cost(self, form, x):
         return sum(abs(math.log(1 + e)) for e in self.errors(form, x))
 
     def fit(self, form):
-        x = [{"host_per_frame_s": 3e-3, "per_run_s": 1e-3, "efficiency": 0.7}[k] for _, k, _ in form]
+        x = [{"host_per_frame_s": 3e-3, "per_run_s": 1e-3, "efficiency": 0.7, "ddr_efficiency": 1}[k]
+             for _, k, _ in form]
         c, step = self.cost(form, x), 0.5
         while step > 0.005:
             better = False
@@ -99,19 +117,64 @@ class Fit:
                         x, c, better = y, cy, True
             if not better:
                 step /= 2
-        return x, c
+        return self.simplex(form, x, c) if self.polish else (x, c)
+
+    def simplex(self, form, x, c):
+        """Nelder-Mead on the logarithms of the numbers from where the steps stopped: a valley no single step
+        follows (the efficiency held at its bound 1 while the host stage and DDR efficiency move together)"""
+        f = lambda u: self.cost(form, [math.exp(v) for v in u])
+        n = len(x)
+        pts = [[math.log(v) for v in x]]
+        pts += [[p + 0.1 * (k == i) for k, p in enumerate(pts[0])] for i in range(n)]
+        vals = [c] + [f(p) for p in pts[1:]]
+        for _ in range(60 * n):
+            order = sorted(range(n + 1), key=lambda i: vals[i])
+            pts, vals = [pts[i] for i in order], [vals[i] for i in order]
+            if vals[-1] - vals[0] < 1e-6:
+                break
+            mid = [sum(p[k] for p in pts[:-1]) / n for k in range(n)]
+            at = lambda t: [m + t * (m - w) for m, w in zip(mid, pts[-1])]
+            r = at(1)
+            fr = f(r)
+            if fr < vals[0]:
+                e = at(2)
+                fe = f(e)
+                pts[-1], vals[-1] = (e, fe) if fe < fr else (r, fr)
+            elif fr < vals[-2]:
+                pts[-1], vals[-1] = r, fr
+            else:
+                k = at(-0.5)
+                fk = f(k)
+                if fk < vals[-1]:
+                    pts[-1], vals[-1] = k, fk
+                else:
+                    pts = [pts[0]] + [[a + 0.5 * (b - a) for a, b in zip(pts[0], p)] for p in pts[1:]]
+                    vals = [vals[0]] + [f(p) for p in pts[1:]]
+        i = min(range(n + 1), key=lambda i: vals[i])
+        return [math.exp(v) for v in pts[i]], vals[i]
 
 
 def main():
+    global BOARDS
     warnings.simplefilter("ignore")
     sys.path.insert(0, os.path.join(fidelity.ROOT, "python"))
-    path = os.path.join(fidelity.DATA, "qutibench_fit_dpu.csv")
-    rows = [r for r in fidelity.read_rows() if r["where"].startswith(os.path.relpath(path, fidelity.ROOT) + ":")]
-    if any(r["split"] != "fit" for r in rows):
-        sys.exit(f"{path}: a test row; this fit reads fit rows only")
-    forms = sys.argv[1:] or ["h+s", "h+r_b", "h+s_b", "h+s+r_b"]
+    args = sys.argv[1:]
+    if args[:1] == ["--dnndk"] and len(args) > 1:
+        # one board's Xilinx DNNDK v3.1 rows (dnndk_zoo_1.0.csv): its one-thread latencies, the file's fit rows
+        BOARDS, args = [args[1]], args[2:]
+        BASE[BOARDS[0]] = os.path.join(fidelity.ROOT, "presets", "runtimes", BOARDS[0] + "-dnndk.yaml")
+        path = os.path.join(fidelity.DATA, "dnndk_zoo_1.0.csv")
+        keep = lambda r: r["preset"] == BOARDS[0] and r["split"] == "fit"
+    else:
+        path = os.path.join(fidelity.DATA, "qutibench_fit_dpu.csv")
+        keep = lambda r: True
+    rows = [r for r in fidelity.read_rows()
+            if r["where"].startswith(os.path.relpath(path, fidelity.ROOT) + ":") and keep(r)]
+    if not rows or any(r["split"] != "fit" for r in rows):
+        sys.exit(f"{path}: no fit rows, or a test row; this fit reads fit rows only")
+    forms = args or ["h+s", "h+r_b", "h+s_b", "h+s+r_b"]
     with tempfile.TemporaryDirectory() as tmp:
-        fit = Fit(rows, tmp)
+        fit = Fit(rows, tmp, polish=bool(BASE))
         for name in forms:
             form = form_of(name)
             x, c = fit.fit(form)

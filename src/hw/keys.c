@@ -250,9 +250,10 @@ const struct hw_key hw_keys[] = {
     {"memory.ddr_efficiency", HW_T_NUM, .unit = HW_U_FRACTION, EFF_MIN, 1, 0, D(ddr_eff), .def = 1,
      .doc = "fraction of `ddr_bandwidth` reached"},
     {"memory.core_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF, D(core_bw),
-     .doc = "DDR bandwidth one core (thread) of a CPU reaches alone; N threads of one inference reach N times it, at "
-            "most `ddr_bandwidth` x `ddr_efficiency` (the cores share the DDR); 0 = the shared DDR's whatever the "
-            "threads"},
+     .doc = "DDR bandwidth one core reaches alone (a CPU thread; an accelerator core through its own ports, a Zynq "
+            "DPU core's two AXI data ports); the N cores of one inference reach N times it, at most `ddr_bandwidth` x "
+            "`ddr_efficiency` (the cores share the DDR), and inferences in flight on other cores slow each other only "
+            "by as much as together they ask more than that; 0 = the shared DDR's whatever the cores"},
     {"memory.ddr_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(ddr_bytes),
      .doc = "device memory capacity (weights + KV cache + activations must fit: `nnperf llm`); 0 = unknown"},
     {"memory.reserved_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(reserved_bytes),

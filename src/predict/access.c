@@ -135,7 +135,7 @@ int nnperf_prediction_bound_layers(const struct nnperf_prediction *p, const char
 void nnperf_prediction_ceilings(const struct nnperf_prediction *p, double *peak_ops, double *ddr_bw)
 {
     if (peak_ops) *peak_ops = pr_peak(p);
-    if (ddr_bw) *ddr_bw = pr_ddr_bw(p);
+    if (ddr_bw) *ddr_bw = pr_layer_ddr_bw(p); /* what one inference's layers reach */
 }
 
 int nnperf_prediction_override_count(const struct nnperf_prediction *p)

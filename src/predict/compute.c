@@ -69,8 +69,10 @@ static int pr_threads(const struct nnperf_prediction *p)
 double pr_layer_ddr_bw(const struct nnperf_prediction *p)
 {
     double bw = pr_ddr_bw(p);
-    if (!p->hw->threaded || !(p->hw->core_bw > 0)) return bw;
-    double t = pr_threads(p) * p->hw->core_bw;
+    if (!(p->hw->core_bw > 0)) return bw;
+    /* the cores of one inference: a CPU runtime's threads (compute.threaded), or an accelerator's cores of one
+     * inference, each reaching the DDR through its own ports (a Zynq DPU core's two AXI data ports, [PG338]) */
+    double t = pr_inference_cores(p->hw) * p->hw->core_bw;
     return t < bw ? t : bw;
 }
 

@@ -409,7 +409,7 @@ int pr_global_pool(const struct ir_node *nd);
 double pr_ddr_bw(const struct nnperf_prediction *p);
 /* The cores one inference runs on: compute.cores_per_inference, or all the cores where it is 0 or more. */
 int pr_inference_cores(const struct hw_desc *hw);
-/* The DDR bandwidth one inference's layers reach: pr_ddr_bw, at most threads x memory.core_bandwidth. */
+/* The DDR bandwidth one inference's layers reach: pr_ddr_bw, at most its cores (threads) x memory.core_bandwidth. */
 double pr_layer_ddr_bw(const struct nnperf_prediction *p);
 
 #endif

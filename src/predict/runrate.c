@@ -3,8 +3,9 @@
  * throughput: as many threads as it takes to keep every unit busy (published multi-thread numbers run more threads
  * than cores). Each core runs an inference of its own (cores / cores_per_inference in flight), each taking a whole
  * run with its per-call cost; the inferences in flight share the DDR, so each layer's memory time grows by their
- * number; the host stages of the frames (pre-/post-processing) run beside them on the host cores; and DDR and the
- * host link must carry the traffic. Which limit binds is recorded: cores (perfect scaling), shared DDR, host CPU or
+ * number (where each core reaches less than the whole DDR alone, memory.core_bandwidth, by as much as their cores
+ * together ask more than the DDR gives); the host stages of the frames (pre-/post-processing) run beside them on the
+ * host cores; and DDR and the host link must carry the traffic. Which limit binds is recorded: cores (perfect scaling), shared DDR, host CPU or
  * host link.
  * power: with any power key, the energy of a run (static power over the latency plus each layer's dynamic energy)
  * and the average power. */
@@ -15,9 +16,12 @@
 const char *const pr_tp_limit_names[] = {"accelerator cores", "shared DDR", "host link", "host CPU"};
 
 /* the accelerator's time of one run when n inferences run at once on cores of their own and share the DDR: each
- * layer's memory time n times as long, combined with its compute as the layer's own time was */
+ * layer's memory time g times as long (g = n, or with memory.core_bandwidth what n inferences' cores ask of the
+ * shared DDR, at least 1), combined with its compute as the layer's own time was */
 static double shared_ddr_run_s(const struct nnperf_prediction *p, int n, double alone)
 {
+    double shared_bw = pr_ddr_bw(p);
+    double g = shared_bw > 0 ? fmax(1, n * pr_layer_ddr_bw(p) / shared_bw) : n;
     if (n <= 1 || pr_memory_models[p->memory_model].schedule == PR_SCHED_OVERLAPPED ||
         p->compute_model == PR_COMPUTE_KERNELS) {
         if (n <= 1) return alone;
@@ -25,13 +29,13 @@ static double shared_ddr_run_s(const struct nnperf_prediction *p, int n, double 
                tm = 0; /* one roofline point for the whole run, or compute and memory added (kernels) */
         for (int l = 0; l < p->n_layers; l++) tc += p->layers[l].t_compute, tm += p->layers[l].t_memory;
         double before = p->compute_model == PR_COMPUTE_KERNELS ? tc + tm : fmax(tc, tm);
-        double after = p->compute_model == PR_COMPUTE_KERNELS ? tc + n * tm : fmax(tc, n * tm);
+        double after = p->compute_model == PR_COMPUTE_KERNELS ? tc + g * tm : fmax(tc, g * tm);
         return before > 0 ? alone + (after - before) : alone;
     }
     double t = alone;
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer shared = p->layers[l];
-        shared.t_memory *= n;
+        shared.t_memory *= g;
         t += pr_body(p, &shared, shared.t_compute) - pr_body(p, &p->layers[l], p->layers[l].t_compute);
     }
     return t;

@@ -306,7 +306,12 @@ void rp_timeline(const struct rep_view *v, struct strbuf *sb, int standalone)
         char c1[32], c2[32];
         rep_si(c1, sizeof c1, ceiling, "B/s");
         rep_si(c2, sizeof c2, v->su.ddr_nominal, "B/s");
-        if (v->su.ddr_efficiency < 1)
+        /* one inference's cores reach less than the shared DDR alone (memory.core_bandwidth) */
+        int own = ceiling < v->su.ddr_nominal * v->su.ddr_efficiency * 0.999;
+        if (own)
+            c_snprintf(lb, sizeof lb, "DDR ceiling %s (its cores' own; shared: %s x %.2f efficiency)", c1, c2,
+                       v->su.ddr_efficiency);
+        else if (v->su.ddr_efficiency < 1)
             c_snprintf(lb, sizeof lb, "DDR ceiling %s (%s x %.2f efficiency)", c1, c2, v->su.ddr_efficiency);
         else
             snprintf(lb, sizeof lb, "DDR ceiling %s", c1);

@@ -602,6 +602,38 @@ static void test_runtime_stages(void)
     nnperf_model_free(m);
 }
 
+/* memory.core_bandwidth: one inference's bytes move at min(ddr_bandwidth, its core's own ports) x efficiency; the
+ * inferences in flight on the two cores share ddr_bandwidth, so their memory time grows only by as much as their
+ * ports together ask more than the DDR gives (4e9 each: 8e9 < 1e10, none; 8e9 each: 16e9 / 1e10 = 1.6x) */
+static void test_core_ports(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("silu", &m);
+    const char *at = a ? strstr(array_yaml, "  overlap: true\n") : NULL;
+    CHECK(!a || at != NULL);
+    struct nnperf_prediction *p0 = at ? predict_on(a, array_yaml, NULL, 0) : NULL;
+    static const double ports[3] = {4e9, 8e9, 2e10};
+    for (int i = 0; p0 && i < 3; i++) {
+        char yaml[2048], line[64];
+        snprintf(line, sizeof line, "  core_bandwidth: %g\n", ports[i]);
+        snprintf(yaml, sizeof yaml, "%.*s%s%s", (int)(at - array_yaml), array_yaml, line, at);
+        struct nnperf_prediction *p = predict_on(a, yaml, NULL, 0);
+        CHECK(p != NULL);
+        if (!p) continue;
+        const struct pr_layer *L = &p->layers[0], *L0 = &p0->layers[0];
+        double rate = ports[i] < 1e10 ? ports[i] : 1e10, grow = 2 * rate / 1e10 > 1 ? 2 * rate / 1e10 : 1;
+        CHECK(NEAR(L->t_memory, L0->t_memory * 1e10 / rate) && L->t_memory > L->t_compute);
+        struct nnperf_prediction_summary s;
+        nnperf_prediction_summary(p, &s);
+        CHECK(NEAR(s.throughput_fps, 2 / (1e-5 + grow * L->t_memory)));
+        CHECK(!strcmp(s.throughput_limit, grow > 1 ? "shared DDR" : "accelerator cores"));
+        nnperf_prediction_free(p);
+    }
+    nnperf_prediction_free(p0);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 /* overhead.per_weight_s: each weight element converted once per run, in its layer's overhead: the conv's 32 x 32
  * weights (and bias) cost per_weight_s each, the same at batch 1 and at batch 4 run as four calls of one frame */
 static void test_weight_prep(void)
@@ -1246,6 +1278,7 @@ int main(void)
     test_array_silu();
     test_array_batch_rows();
     test_runtime_stages();
+    test_core_ports();
     test_weight_prep();
     test_array_waves();
     test_array_strided_dw();
