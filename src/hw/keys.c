@@ -77,9 +77,9 @@ const struct hw_key hw_keys[] = {
             ".threads; default all the cores of one inference), at a speedup of 1 + (parallel_speedup - 1) x (N - 1) / "
             "(cores - 1)"},
     {"compute.thread_tile", HW_T_NUM, .unit = HW_U_NONE, 1, 65536, HW_F_ZERO_OFF, D(thread_tile),
-     .doc = "with 2 or more threads: a layer's work splits over them in units of this many output channels (ncnn: "
-            "a GEMM's tiles of 8), so a layer of u units keeps u / (ceil(u / threads) x threads) of them busy; 0 = an "
-            "even split"},
+     .doc = "with 2 or more threads: a layer with a 4-D (NCHW) output splits its channels over them in units of "
+            "this many (ncnn: a GEMM's tiles of 8), so a layer of u units keeps u / (ceil(u / threads) x threads) of "
+            "them busy; 0 = an even split (other ranks: always)"},
     {"compute.frames_per_call", HW_T_INT, .min = 0, .max = DIM_MAX, .off = D(frames_per_call),
      .doc = "frames one call of the accelerator takes (1: a batch runs frame by frame, each call paying "
             "`overhead.per_run_s`); 0 = any batch in one call"},

@@ -86,14 +86,15 @@ static double layer_overhead(const struct nnperf_prediction *p)
     return per * (p->hw->frame_serial && p->runs > 1 ? p->runs : pr_calls(p));
 }
 
-/* compute.thread_tile: the fraction of a layer's threads kept busy when its output channels (dim 1 of its output)
- * split over them in tiles of that many channels (ncnn, docs/sources.md [NCNN-CONV]): u tiles on T threads take
- * ceil(u / T) tiles' time; 1 with one thread, no tile or no known channel count */
+/* compute.thread_tile: the fraction of a layer's threads kept busy when the channels of its 4-D (NCHW) output split
+ * over them in tiles of that many channels (ncnn, docs/sources.md [NCNN-CONV]): u tiles on T threads take
+ * ceil(u / T) tiles' time; 1 with one thread, no tile, no known channel count or another rank (a transformer's
+ * rows and heads: an even split) */
 static double thread_busy(const struct nnperf_prediction *p, const struct pr_layer *L)
 {
     int t = pr_threads(p);
     const struct ir_value *y = pr_layer_out(L);
-    if (t <= 1 || !(p->hw->thread_tile > 0) || !y || y->rank < 2 || y->dims[1].val <= 0) return 1.0;
+    if (t <= 1 || !(p->hw->thread_tile > 0) || !y || y->rank != 4 || y->dims[1].val <= 0) return 1.0;
     double u = ceil((double)y->dims[1].val / p->hw->thread_tile);
     return u / (ceil(u / t) * t);
 }
