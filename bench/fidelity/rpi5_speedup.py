@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""rpi5_speedup.py - derives raspberry-pi-5's compute.parallel_speedup (the rate four threads reach on a layer they
+"""rpi5_speedup.py - derives a raspberry-pi-5 platform's compute.parallel_speedup (the rate four threads reach on a layer they
 split evenly, in units of one core's) from ncnn's measured 4- over 1-thread speedup of networks that are not dataset
 rows (median 1.66 over 16 networks, [NCNN-BENCH]; presets/raspberry-pi-5.yaml names them). That measured ratio is a
 whole network's: it includes the layers the four threads split unevenly (compute.thread_tile), the barrier after
@@ -8,8 +8,8 @@ which the preset's own predicted median 1-thread / 4-thread ratio, over the netw
 (data/rpi5_ncnn_1t.csv: their models and dtypes, no measured value of any row), equals the measured 1.66 of the
 other networks. Bisection; prints each step and the value. Nothing here reads a test row.
 
-usage: PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so bench/fidelity/rpi5_speedup.py [PRESET.yaml] [RATIO]
-       (defaults: presets/raspberry-pi-5.yaml, 1.66)"""
+usage: PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so bench/fidelity/rpi5_speedup.py [PLATFORM.yaml] [RATIO]
+       (defaults: bench/fidelity/rpi5_fit_1t.yaml, the candidate whose parallel_speedup it gave, and 1.66)"""
 import csv
 import os
 import re
@@ -31,7 +31,7 @@ def main():
     sys.path.insert(0, os.path.join(ROOT, "python"))
     import nnperf
     warnings.simplefilter("ignore", nnperf.PredictionWarning)
-    preset = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "presets", "raspberry-pi-5.yaml")
+    preset = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "rpi5_fit_1t.yaml")
     target = float(sys.argv[2]) if len(sys.argv) > 2 else 1.66
     with open(preset) as f:
         text = f.read()
@@ -45,6 +45,7 @@ def main():
             analyses[model, inp] = nnperf.load(os.path.join(ROOT, model)).analyze(inputs={"input": dims})
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "rpi5.yaml")
+        # a file with `base: raspberry-pi-5` finds its base by name (a built-in preset) from anywhere
 
         def ratios(s):
             with open(path, "w") as f:
