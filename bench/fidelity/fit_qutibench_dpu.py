@@ -105,18 +105,7 @@ class Fit:
     def fit(self, form):
         x = [{"host_per_frame_s": 3e-3, "per_run_s": 1e-3, "efficiency": 0.7, "ddr_efficiency": 1}[k]
              for _, k, _ in form]
-        c, step = self.cost(form, x), 0.5
-        while step > 0.005:
-            better = False
-            for i in range(len(x)):
-                for d in (1 + step, 1 / (1 + step)):
-                    y = list(x)
-                    y[i] *= d
-                    cy = self.cost(form, y)
-                    if cy < c - 1e-12:
-                        x, c, better = y, cy, True
-            if not better:
-                step /= 2
+        x, c = step_fit(lambda y: self.cost(form, y), x, 0.5)
         return self.simplex(form, x, c) if self.polish else (x, c)
 
     def simplex(self, form, x, c):
@@ -152,6 +141,24 @@ class Fit:
                     vals = [vals[0]] + [f(p) for p in pts[1:]]
         i = min(range(n + 1), key=lambda i: vals[i])
         return [math.exp(v) for v in pts[i]], vals[i]
+
+
+def step_fit(cost, x, step):
+    """minimises cost(x) by multiplicative steps (x 1 + step, / 1 + step) on each number in turn, the step halved
+    when none lowers the cost, until under 0.5%; returns (x, cost)"""
+    c = cost(x)
+    while x and step > 0.005:
+        better = False
+        for i in range(len(x)):
+            for d in (1 + step, 1 / (1 + step)):
+                y = list(x)
+                y[i] *= d
+                cy = cost(y)
+                if cy < c - 1e-12:
+                    x, c, better = y, cy, True
+        if not better:
+            step /= 2
+    return x, c
 
 
 def main():

@@ -67,7 +67,8 @@ struct hw_array {
     int span_groups; /* output-channel lanes fill across a grouped conv's groups (channel-parallel depthwise) */
     double units;    /* output tiles (pixels x channels lanes) computed at once, a GPU's SMs; 0 = one tile */
     int batch_rows; /* the pixel lanes take the output pixels of every frame of a run together (implicit GEMM) */
-    int n_modes;    /* > 0: a dense layer's utilization from its cheapest mode (the Myriad X NCE's) */
+    int matmul_rows_untiled; /* the pixel lanes tile a convolution's rows only, not a MatMul's or Gemm's */
+    int n_modes; /* > 0: a dense layer's utilization from its cheapest mode (the Myriad X NCE's) */
     struct hw_mode modes[HW_MAX_MODES];
     double block_reduce_max; /* input channels per block x kernel taps a descriptor holds; 0 = no limit */
 };
@@ -105,7 +106,8 @@ struct hw_desc {
     int default_dtype;
     double vector_ops; /* ops/s for non-MAC work; 0 = peak x efficiency */
     double eff_default;
-    double eff[OC_COUNT]; /* < 0: use eff_default */
+    double eff[OC_COUNT];     /* < 0: use eff_default */
+    double dtype_eff[HW_NDT]; /* a factor on every class's efficiency at that dtype; 0 = 1 */
     int n_supported, n_unsupported;
     char supported[HW_MAX_OPS][HW_MAX_NAME];
     char unsupported[HW_MAX_OPS][HW_MAX_NAME];

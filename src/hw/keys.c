@@ -99,6 +99,10 @@ const struct hw_key hw_keys[] = {
      .doc = "the pixel lanes take the output pixels of all frames of a run together, as the rows of one matrix product "
             "(a GPU's implicit-GEMM convolution: rows = batch x output height x width); false = each frame's pixels "
             "are padded to the lanes on their own (an NPU's array)"},
+    {"compute.array.matmul_rows_untiled", HW_T_BOOL, .off = D(array.matmul_rows_untiled),
+     .doc = "the pixel lanes tile a convolution's rows only: a MatMul's or Gemm's rows (a fully connected layer's "
+            "batch) are neither padded to them nor cut into tiles over them (a GPU runtime runs a product of a few rows "
+            "as a matrix-vector kernel, not in an implicit-GEMM convolution's tiles)"},
     {"compute.array.span_groups", HW_T_BOOL, .off = D(array.span_groups),
      .doc = "depthwise convolutions run channel-parallel: their output-channel lanes take the channels of several "
             "groups at once (CPUs, DPUs); other grouped convolutions, and all of them when false, fill the lanes group "
@@ -158,6 +162,9 @@ const struct hw_key hw_keys[] = {
             "not listed use `default` (conv_grouped: conv's)"},
     {"compute.efficiency.default", HW_T_NUM, .unit = HW_U_FRACTION, EFF_MIN, 1, 0, D(eff_default), .def = 1,
      .doc = "efficiency of the classes not listed"},
+    {"compute.dtype_efficiency", HW_T_NUM, HW_MAP_DTYPE, HW_U_FRACTION, EFF_MIN, 1, HW_F_ZERO_OFF, D(dtype_eff),
+     .doc = "a factor on every class's efficiency at that dtype (a kernel whose instruction mix differs by dtype: "
+            "Pascal's paired FP16 FMAs issue half the FMA instructions of FP32 against the same loads); 0 = 1"},
     {"compute.supported", HW_T_OPS, .min = 1, .max = HW_MAX_OPS, .flags = HW_F_UNIQUE, .off = D(supported),
      .size = HW_MAX_NAME, .count_off = D(n_supported),
      .doc = "the only operators the accelerator runs (absent: all)"},

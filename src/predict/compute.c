@@ -290,6 +290,13 @@ static int winograd(const struct nnperf_prediction *p, const struct pr_layer *L,
     return 1;
 }
 
+/* the layer's class efficiency at its dtype (compute.efficiency x compute.dtype_efficiency) */
+static double layer_eff(const struct hw_desc *hw, const struct pr_layer *L)
+{
+    double f = L->dtype >= 0 && L->dtype < HW_NDT ? hw->dtype_eff[L->dtype] : 0;
+    return hw_eff(hw, L->klass) * (f > 0 ? f : 1);
+}
+
 static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
 {
     const struct hw_desc *hw = p->hw;
@@ -299,7 +306,7 @@ static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
     if (L->fallback) {
         fallback_layer(p, L, ddr_bytes, work);
     } else {
-        double eff = hw_eff(hw, L->klass);
+        double eff = layer_eff(hw, L);
         double rate = peak * eff;
         double vrate = hw->vector_ops > 0 ? hw->vector_ops : rate;
         double mac = pr_mac_aligned(L), vec = pr_vec_aligned(L), ratio, xform;
@@ -480,6 +487,8 @@ double pr_array_util(const struct nnperf_prediction *p, const struct pr_layer *L
          * frames would; with batch_rows they hold the run's pixels, every frame's together */
         double pix_frame = pix / p->graph_batch,
                pix_lanes = hw->array.batch_rows ? pix_frame * p->batch : pix_frame;
+        /* a matrix product's rows (an FC layer's batch) untiled: its pixel lanes are not a limit */
+        if (hw->array.matmul_rows_untiled && L->main->op != OPID_CONV) lanes_p = 0;
         if (hw->array.n_modes > 0 && lanes_k > 0)
             util = mode_utilization(&hw->array, lanes_k, red, chan, L->main);
         else
@@ -501,7 +510,7 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
         finish(p, L);
         return;
     }
-    double peak = pr_peak_at(p, L->dtype) * hw_eff(hw, L->klass);
+    double peak = pr_peak_at(p, L->dtype) * layer_eff(hw, L);
     double vrate = hw->vector_ops > 0 ? hw->vector_ops : peak;
     double t_mac = 0, t_strided = 0;
     if (pr_mac_aligned(L) > 0) t_mac = safe_div(pr_mac_aligned(L), peak * pr_array_util(p, L, &t_strided));
@@ -584,7 +593,7 @@ static void kernels_layer(struct nnperf_prediction *p, struct pr_layer *L)
     }
     struct pr_kterms t;
     pr_kernel_terms(p, L, &t);
-    double eff = hw_eff(hw, L->klass);
+    double eff = layer_eff(hw, L);
     double narrow = hw->kc.narrow_eff > 0 ? hw->kc.narrow_eff : eff;
     L->t_compute = safe_div(t.mac_s + t.dw_mac_s, eff) + safe_div(t.narrow_mac_s, narrow) +
                    t.outputs * hw->kc.output_s + t.pass_elems * hw->kc.pass_s + t.elements * hw->kc.element_s;

@@ -723,29 +723,91 @@ static void test_array_strided_dw(void)
     nnperf_model_free(m);
 }
 
+/* array_yaml with its array line replaced by `array` (a whole "  array: {...}\n" line); 0 when it does not fit */
+static int array_variant(char *out, size_t n, const char *array)
+{
+    const char *key = "  array: {reduce: {int8: 32}, channels: {int8: 4}}\n", *at = strstr(array_yaml, key);
+    CHECK(at != NULL);
+    return at &&
+           snprintf(out, n, "%.*s%s%s", (int)(at - array_yaml), array_yaml, array, at + strlen(key)) < (int)n;
+}
+
 /* compute.array.batch_rows: a GPU's implicit GEMM pads the rows of all frames of a run together, an NPU each frame's
  * pixels on their own. The 1x1 conv 32->32 at 16x16 (256 pixels a frame) at batch 2 on 192 pixel lanes: one frame
- * fills 256 / 384, both frames together 512 / 576 */
+ * fills 256 / 384, both frames together 512 / 576; matmul_rows_untiled leaves a conv's rows tiled */
 static void test_array_batch_rows(void)
 {
     struct nnperf_model *m;
     struct nnperf_analysis *a = analyze("silu", &m);
-    static const char *arrays[2] = {
+    static const char *arrays[3] = {
         "  array: {reduce: {int8: 32}, channels: {int8: 4}, pixels: {int8: 192}}\n",
         "  array: {reduce: {int8: 32}, channels: {int8: 4}, pixels: {int8: 192}, "
-        "batch_rows: true}\n"};
-    const double want[2] = {256.0 / 384, 512.0 / 576};
-    for (int i = 0; i < 2 && a; i++) {
+        "batch_rows: true}\n",
+        "  array: {reduce: {int8: 32}, channels: {int8: 4}, pixels: {int8: 192}, "
+        "batch_rows: true, matmul_rows_untiled: true}\n"};
+    const double want[3] = {256.0 / 384, 512.0 / 576, 512.0 / 576};
+    for (int i = 0; i < 3 && a; i++) {
         char yaml[sizeof array_yaml + 128];
-        const char *key = "  array: {reduce: {int8: 32}, channels: {int8: 4}}\n",
-                   *at = strstr(array_yaml, key);
-        CHECK(at != NULL);
-        if (!at) break;
-        snprintf(yaml, sizeof yaml, "%.*s%s%s", (int)(at - array_yaml), array_yaml, arrays[i],
-                 at + strlen(key));
+        if (!array_variant(yaml, sizeof yaml, arrays[i])) break;
         struct nnperf_predict_options o = {.batch = 2};
         struct nnperf_prediction *p = predict_text(a, yaml, NULL, &o);
         CHECK(p != NULL && p->n_layers == 1 && NEAR(util_of(p, &p->layers[0]), want[i]));
+        nnperf_prediction_free(p);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
+/* compute.array.matmul_rows_untiled: a MatMul's rows are not padded to the pixel lanes. attention's q.k^T (rows 2 heads
+ * x 8 queries = 16, 8 columns, reduction 4) on 64 pixel lanes fills 16 / 64 of them; untiled, all of its lanes */
+static void test_array_matmul_rows(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("attention", &m);
+    static const char *arrays[2] = {
+        "  array: {reduce: {int8: 4}, channels: {int8: 8}, pixels: {int8: 64}, batch_rows: true}\n",
+        "  array: {reduce: {int8: 4}, channels: {int8: 8}, pixels: {int8: 64}, batch_rows: true, "
+        "matmul_rows_untiled: true}\n"};
+    const double want[2] = {16.0 / 64, 1};
+    for (int i = 0; i < 2 && a; i++) {
+        char yaml[sizeof array_yaml + 128];
+        if (!array_variant(yaml, sizeof yaml, arrays[i])) break;
+        struct nnperf_prediction *p = predict_text(a, yaml, NULL, NULL);
+        int found = 0;
+        for (int l = 0; p && l < p->n_layers; l++)
+            if (p->layers[l].main && !strcmp(p->layers[l].main->name, "qk")) {
+                found = 1;
+                CHECK(NEAR(util_of(p, &p->layers[l]), want[i]));
+            }
+        CHECK(found);
+        nnperf_prediction_free(p);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
+/* compute.dtype_efficiency: a factor on the class efficiency at that dtype; the conv of silu is MAC-bound on
+ * array_yaml, so 0.5 at int8 doubles its compute time and 0.5 at fp16 leaves an int8 run as it is */
+static void test_dtype_efficiency(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("silu", &m);
+    static const char *arrays[3] = {"  array: {reduce: {int8: 32}, channels: {int8: 4}}\n",
+                                    "  array: {reduce: {int8: 32}, channels: {int8: 4}}\n"
+                                    "  dtype_efficiency: {int8: 0.5}\n",
+                                    "  array: {reduce: {int8: 32}, channels: {int8: 4}}\n"
+                                    "  dtype_efficiency: {fp16: 0.5}\n"};
+    const double want[3] = {1, 2, 1};
+    double t0 = 0;
+    for (int i = 0; i < 3 && a; i++) {
+        char yaml[sizeof array_yaml + 128];
+        if (!array_variant(yaml, sizeof yaml, arrays[i])) break;
+        struct nnperf_prediction *p = predict_text(a, yaml, NULL, NULL);
+        CHECK(p != NULL && p->n_layers == 1);
+        if (p && p->n_layers == 1) {
+            if (i == 0) t0 = p->layers[0].t_compute;
+            CHECK(t0 > 0 && NEAR(p->layers[0].t_compute / t0, want[i]));
+        }
         nnperf_prediction_free(p);
     }
     nnperf_analysis_free(a);
@@ -1277,6 +1339,8 @@ int main(void)
     test_timeline();
     test_array_silu();
     test_array_batch_rows();
+    test_array_matmul_rows();
+    test_dtype_efficiency();
     test_runtime_stages();
     test_core_ports();
     test_weight_prep();

@@ -1,0 +1,109 @@
+"""fit_tx2.py - fits the declared residuals of the Jetson TX2 presets (presets/tx2-max{n,p,q}.yaml) on the `fit` rows
+of bench/fidelity/data/qutibench_fit_tx2.csv only (QuTiBench's own TensorRT runs at batches 2-64); a test row is
+refused.
+
+  PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so python3 bench/fidelity/fit_tx2.py [FORM ...]
+
+Each row is predicted as fidelity.py predicts it, on a platform file with `base:` the row's preset and the form's
+numbers set. A form is a set of free numbers:
+  f      compute.dtype_efficiency.fp16 (the FP16 kernels' rate against FP32's), one number shared by the three modes
+         (the same kernels at other clocks)
+  s      a factor on the preset's conv/gemm/matmul (and default) compute.efficiency, one per power mode
+  0      nothing free: the presets as they are
+The fit minimises the sum of |ln(predicted / measured)| over the fit rows (multiplicative steps on each number in
+turn, halved until under 0.5%), as fit_qutibench_dpu.py does. Prints each form's numbers and its fit median |error|
+per mode; writes nothing (the numbers go into the presets by hand, with a comment naming this script).
+"""
+import math
+import os
+import re
+import sys
+import tempfile
+import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fidelity  # noqa: E402
+from fit_qutibench_dpu import step_fit  # noqa: E402
+
+MODES = ["tx2-maxn", "tx2-maxp", "tx2-maxq"]
+
+
+def preset_efficiency(mode):
+    """the preset's compute.efficiency map as {class: value}, read from its YAML"""
+    with open(os.path.join(fidelity.ROOT, "presets", mode + ".yaml")) as f:
+        for line in f:
+            m = re.match(r"\s*efficiency:\s*\{(.*)\}", line)
+            if m:
+                return {k.strip(): float(v) for k, v in (kv.split(":") for kv in m.group(1).split(","))}
+    sys.exit(f"presets/{mode}.yaml: no compute.efficiency map")
+
+
+def form_of(name):
+    """'f+s' -> [(number name, key, modes)]"""
+    if name == "0":
+        return []
+    out = []
+    for part in name.split("+"):
+        if part == "f":
+            out.append(("f", "fp16", MODES))
+        elif part == "s":
+            out += [(f"s_{m}", "scale", [m]) for m in MODES]
+        else:
+            sys.exit(f"fit_tx2.py: unknown form part '{part}' (f, s, 0)")
+    return out
+
+
+def platform_text(mode, values, eff):
+    comp = ""
+    if "scale" in values:
+        comp += "  efficiency: {" + ", ".join(f"{k}: {min(1.0, v * values['scale']):.4g}" for k, v in eff.items()) + "}\n"
+    if "fp16" in values:
+        comp += f"  dtype_efficiency: {{fp16: {min(1.0, values['fp16']):.4g}}}\n"
+    return f"format: 1\nbase: {mode}\nname: {mode}-fit\n" + (f"compute:\n{comp}" if comp else "")
+
+
+class Fit:
+    def __init__(self, rows, tmp):
+        self.rows, self.tmp = rows, tmp
+        self.eff = {m: preset_efficiency(m) for m in MODES}
+
+    def errors(self, form, x):
+        paths = {}
+        for m in MODES:
+            values = {key: xi for (_, key, ms), xi in zip(form, x) if m in ms}
+            paths[m] = os.path.join(self.tmp, m + ".yaml")
+            with open(paths[m], "w") as f:
+                f.write(platform_text(m, values, self.eff[m]))
+        rows = [dict(r, preset=paths[r["preset"]]) for r in self.rows]
+        fidelity.predict_rows(rows)
+        return [r["error"] for r in rows]
+
+    def cost(self, form, x):
+        return sum(abs(math.log(1 + e)) for e in self.errors(form, x))
+
+    def fit(self, form):
+        return step_fit(lambda y: self.cost(form, y), [1.0 for _ in form], 0.16)
+
+
+def main():
+    warnings.simplefilter("ignore")
+    path = os.path.join(fidelity.DATA, "qutibench_fit_tx2.csv")
+    rows = [r for r in fidelity.read_rows() if r["where"].startswith(os.path.relpath(path, fidelity.ROOT) + ":")]
+    if any(r["split"] != "fit" for r in rows):
+        sys.exit(f"{path}: a test row; this fit reads fit rows only")
+    with tempfile.TemporaryDirectory() as tmp:
+        fit = Fit(rows, tmp)
+        for name in sys.argv[1:] or ["0", "s", "f", "f+s"]:
+            form = form_of(name)
+            x, c = fit.fit(form)
+            errs = fit.errors(form, x)
+            per = "; ".join(f"{m} {fidelity.pct(fidelity.median_abs([e for r, e in zip(rows, errs) if r['preset'] == m]))}"
+                            f" (p90 {fidelity.pct(fidelity.percentile_abs([e for r, e in zip(rows, errs) if r['preset'] == m], 0.9))})"
+                            for m in MODES)
+            print(f"{name}: sum |ln| {c:.2f}, {len(rows)} fit rows, median |error| "
+                  f"{fidelity.pct(fidelity.median_abs(errs))}: {per}; " + ", ".join(f"{n} {v:.3f}" for (n, _, _), v in zip(form, x)),
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
