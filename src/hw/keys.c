@@ -241,6 +241,25 @@ const struct hw_key hw_keys[] = {
      .count_off = D(n_fold),
      .doc = "the folding of each layer's engine, one mapping each (a FINN folding_config.json's PE and SIMD); a layer "
             "not listed is fully folded (PE = SIMD = 1, FINN's default)"},
+    {"compute.dataflow.luts", HW_T_NUM, .unit = HW_U_NONE, 1, 1e9, HW_F_ZERO_OFF, D(df_luts),
+     .doc = "without a folding list: the fabric's LUTs; the folding is then derived as FINN's SetFolding does (each "
+            "engine's SIMD, then PE, raised through divisors of its reduction and channels until it meets a target "
+            "cycles per frame), at the smallest target whose folding fits these LUTs and the weight memories "
+            "(docs/prediction.md, Dataflow accelerators); 0 = not derived (a layer not listed is fully folded)"},
+    {"compute.dataflow.lut_fraction", HW_T_NUM, .unit = HW_U_FRACTION, EFF_MIN, 1, 0, D(df_lut_fraction),
+     .def = 1, .doc = "the share of compute.dataflow.luts the engines' lanes may use"},
+    {"compute.dataflow.lut_per_lane_bit", HW_T_NUM, .unit = HW_U_NONE, 1e-3, 1e3, 0, D(df_lut_per_lane_bit),
+     .def = 1, .doc = "LUTs of one lane (a PE x SIMD multiply-accumulate) per weight bit x activation bit"},
+    {"compute.dataflow.bram18", HW_T_NUM, .unit = HW_U_NONE, 1, 1e7, HW_F_ZERO_OFF, D(df_bram18),
+     .doc = "18 Kb block RAMs for the weights (a BRAM36 is two); each PE's weights are a memory of their own, SIMD x "
+            "weight bits wide, in whole blocks of one aspect (16K x 1 ... 512 x 36)"},
+    {"compute.dataflow.uram", HW_T_NUM, .unit = HW_U_NONE, 1, 1e6, HW_F_ZERO_OFF, D(df_uram),
+     .doc = "288 Kb UltraRAMs for the weights, each counted as 16 18 Kb blocks"},
+    {"compute.dataflow.memory_fraction", HW_T_NUM, .unit = HW_U_FRACTION, EFF_MIN, 1, 0, D(df_mem_fraction),
+     .def = 1, .doc = "the share of the weight memory blocks (bram18 + 16 x uram) the engines may use"},
+    {"compute.dataflow.fill", HW_T_NUM, .unit = HW_U_FRACTION, 0, 1, 0, D(df_fill), .def = 1,
+     .doc = "a frame's pass through the pipeline: the slowest layer's frame time plus this share of the other "
+            "layers' (1: they follow each other; less: a layer starts on its predecessor's first outputs)"},
     {"compute.dataflow.folding[].node", HW_T_TEXT, .flags = HW_F_REQUIRED, .off = FO(node),
      .size = sizeof(((struct hw_fold *)0)->node), .doc = "the ONNX node that leads the layer (`nnperf analyze` shows it)"},
     {"compute.dataflow.folding[].pe", HW_T_I64, .min = 1, .max = DIM_MAX, .flags = HW_F_REQUIRED, .off = FO(pe),

@@ -31,6 +31,7 @@
  * splits layers across cores), or peak_ops x parallel_speedup / cores where the platform says its cores reach less
  * together than their number. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "predict.h"
@@ -622,6 +623,177 @@ static int layer_fold(const struct hw_desc *hw, const struct pr_layer *L)
     return -1;
 }
 
+/* A dataflow engine (a conv/matmul layer's matrix-vector unit) as its folding sees it, per execution of the graph:
+ * groups x (chan / PE) x taps x (simd_base / SIMD) x pix cycles. SIMD divides the input channels per kernel tap
+ * (simd_base; the sliding window streams a pixel's channels tap by tap, finn-hlslib's ConvLayer), PE the output
+ * channels. */
+struct df_engine {
+    double groups, chan, taps, simd_base, pix;
+    double bits; /* weight and activation bits (the layer's dtype) */
+};
+
+/* the engine of layer L, or 0 when L is no engine (no MACs, a fallback layer, unknown shapes) */
+static int df_engine_of(const struct nnperf_prediction *p, const struct pr_layer *L, struct df_engine *e)
+{
+    double red, chan, pix, sin;
+    if (L->fallback || !(L->mac_ops > 0) || !L->main || !mac_geometry(L->main, 1, &red, &chan, &pix, &sin))
+        return 0;
+    if (!(red >= 1 && chan >= 1 && pix > 0)) return 0;
+    /* groups computed one after another: the layer's MACs over one group's loops (1 but for grouped convs) */
+    double per = red * chan * pix;
+    e->groups = fmax(1, round(L->mac_ops / 2 / p->runs / per));
+    e->chan = chan, e->pix = pix, e->taps = 1, e->simd_base = red;
+    const struct ir_value *w = L->main->n_in > 1 ? L->main->in[1] : NULL;
+    if (L->main->op == OPID_CONV && w && w->rank >= 3) {
+        double taps = 1;
+        for (int i = 2; i < w->rank; i++) taps *= (double)w->dims[i].val;
+        /* a depthwise conv (one input channel per group) folds its kernel taps */
+        if (w->dims[1].val > 1 && taps >= 1) e->taps = taps, e->simd_base = red / taps;
+    }
+    int bx2 = hw_dtype_bytes_x2(L->dtype >= 0 ? L->dtype : p->dtype);
+    e->bits = bx2 > 0 ? 4.0 * bx2 : 8;
+    return 1;
+}
+
+static double df_cycles(const struct df_engine *e, double pe, double simd)
+{
+    return e->groups * ceil(e->chan / pe) * e->taps * ceil(e->simd_base / simd) * e->pix;
+}
+
+/* the ascending divisors of n (at most cap of them; n <= 2^31 has fewer than 1600) */
+static int df_divisors(double n, double *out, int cap)
+{
+    int lo = 0, hi = 0;
+    double high[1024];
+    for (double d = 1; d * d <= n && lo < cap; d++)
+        if (fmod(n, d) == 0) {
+            out[lo++] = d;
+            if (d * d != n && hi < 1024) high[hi++] = n / d;
+        }
+    while (hi > 0 && lo < cap) out[lo++] = high[--hi];
+    return lo;
+}
+
+/* FINN's SetFolding for one engine and a target of T cycles per frame: SIMD raised through the divisors of its base
+ * until the engine meets T, then (at the largest SIMD) PE through the divisors of the channels */
+static void df_fold(const struct df_engine *e, double T, double *pe, double *simd)
+{
+    enum { CAP = 2048 };
+    double d[CAP];
+    int n = df_divisors(e->simd_base, d, CAP);
+    *pe = 1;
+    for (int i = 0; i < n; i++) {
+        *simd = d[i];
+        if (df_cycles(e, 1, *simd) <= T) return;
+    }
+    n = df_divisors(e->chan, d, CAP);
+    for (int i = 0; i < n; i++) {
+        *pe = d[i];
+        if (df_cycles(e, *pe, *simd) <= T) return;
+    }
+}
+
+/* 18 Kb blocks of a memory w bits wide and d words deep, in the aspect that needs fewest (UG573: 16K x 1 to
+ * 512 x 36) */
+static double df_bram18(double w, double d)
+{
+    static const double aw[] = {1, 2, 4, 9, 18, 36}, ad[] = {16384, 8192, 4096, 2048, 1024, 512};
+    double best = 0;
+    for (int i = 0; i < 6; i++) {
+        double b = ceil(w / aw[i]) * ceil(d / ad[i]);
+        if (i == 0 || b < best) best = b;
+    }
+    return best;
+}
+
+/* The LUTs and the 18 Kb memory blocks an engine folded PE x SIMD takes: its lanes at bits^2 LUTs per lut_per_lane_bit,
+ * and each PE's weights (groups x chan / PE x taps x simd_base values) as a memory of its own SIMD x bits wide */
+static void df_cost(const struct hw_desc *hw, const struct df_engine *e, double pe, double simd, double *luts,
+                    double *blocks)
+{
+    double lpb = hw->df_lut_per_lane_bit > 0 ? hw->df_lut_per_lane_bit : 1;
+    *luts += pe * simd * e->bits * e->bits * lpb;
+    double depth = e->groups * ceil(e->chan / pe) * e->taps * ceil(e->simd_base / simd);
+    *blocks += pe * df_bram18(simd * e->bits, depth);
+}
+
+static int df_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* compute.dataflow without a folding list and with compute.dataflow.luts: every engine's folding is SetFolding's at
+ * the smallest target cycles per frame whose folding fits lut_fraction x luts and memory_fraction x (bram18 + 16 x
+ * uram) 18 Kb blocks (docs/prediction.md, Dataflow accelerators). The targets tried are the cycles an engine reaches
+ * on SetFolding's path (the resources change nowhere else), from the fastest the slowest engine can run. */
+static enum nnperf_status df_derive(struct nnperf_prediction *p)
+{
+    const struct hw_desc *hw = p->hw;
+    int n = 0, cap_t = 0, n_t = 0;
+    struct df_engine *e = malloc(sizeof *e * (size_t)(p->n_layers > 0 ? p->n_layers : 1));
+    int *lay = malloc(sizeof *lay * (size_t)(p->n_layers > 0 ? p->n_layers : 1));
+    double *t = NULL, floor_t = 0;
+    enum nnperf_status st = NNPERF_OK;
+    if (!e || !lay) goto oom;
+    for (int l = 0; l < p->n_layers; l++)
+        if (df_engine_of(p, &p->layers[l], &e[n])) lay[n++] = l;
+    enum { CAP = 2048 };
+    double d[CAP];
+    for (int i = 0; i < n; i++) {
+        floor_t = fmax(floor_t, df_cycles(&e[i], e[i].chan, e[i].simd_base));
+        for (int pass = 0; pass < 2; pass++) {
+            int k = df_divisors(pass ? e[i].chan : e[i].simd_base, d, CAP);
+            if (n_t + k > cap_t) {
+                cap_t = 2 * (n_t + k);
+                double *nt = realloc(t, sizeof *t * (size_t)cap_t);
+                if (!nt) goto oom;
+                t = nt;
+            }
+            for (int j = 0; j < k; j++)
+                t[n_t++] = pass ? df_cycles(&e[i], d[j], e[i].simd_base) : df_cycles(&e[i], 1, d[j]);
+        }
+    }
+    if (n == 0) goto done;
+    qsort(t, (size_t)n_t, sizeof *t, df_cmp);
+    double lut_max = hw->df_luts * (hw->df_lut_fraction > 0 ? hw->df_lut_fraction : 1);
+    double mem_max = (hw->df_bram18 + 16 * hw->df_uram) * (hw->df_mem_fraction > 0 ? hw->df_mem_fraction : 1);
+    double target = t[n_t - 1], luts = 0, blocks = 0;
+    int fits = 0;
+    for (int j = 0; j < n_t && !fits; j++) {
+        if (t[j] < floor_t || (j > 0 && t[j] == t[j - 1])) continue;
+        luts = blocks = 0;
+        for (int i = 0; i < n; i++) {
+            double pe, simd;
+            df_fold(&e[i], t[j], &pe, &simd);
+            df_cost(hw, &e[i], pe, simd, &luts, &blocks);
+        }
+        fits = luts <= lut_max && (mem_max <= 0 || blocks <= mem_max);
+        if (fits) target = t[j];
+    }
+    if (!fits)
+        pr_warn(p,
+                "compute.dataflow: the network does not fit the fabric even fully folded (%.0f LUTs of %.0f, "
+                "%.0f "
+                "18 Kb blocks of %.0f): predicted as if it did",
+                luts, lut_max, blocks, mem_max);
+    for (int i = 0; i < n; i++) {
+        double pe, simd;
+        df_fold(&e[i], target, &pe, &simd);
+        struct pr_layer_x *x = pr_lx_make(p, &p->layers[lay[i]]);
+        x->df_pe = pe, x->df_simd = simd;
+    }
+    if (p->lx_nomem) st = NNPERF_E_NOMEM;
+    goto done;
+oom:
+    st = NNPERF_E_NOMEM;
+done:
+    free(e);
+    free(lay);
+    free(t);
+    return st;
+}
+
 static void dataflow_layer(struct nnperf_prediction *p, struct pr_layer *L)
 {
     roofline_layer(p, L);
@@ -630,6 +802,16 @@ static void dataflow_layer(struct nnperf_prediction *p, struct pr_layer *L)
         return;
     int f = layer_fold(p->hw, L);
     double pe = f >= 0 ? (double)p->hw->fold[f].pe : 1, simd = f >= 0 ? (double)p->hw->fold[f].simd : 1;
+    struct df_engine e;
+    if (f < 0 && pr_lx(L)->df_pe > 0 && df_engine_of(p, L, &e)) {
+        /* the folding derived from the fabric: SIMD over the channels of one kernel tap; the weights sit in the
+         * engine's own memories (what memory_fraction budgets) and the activations stream engine to engine on chip,
+         * so the engine waits on no DDR traffic */
+        L->t_compute = df_cycles(&e, pr_lx(L)->df_pe, pr_lx(L)->df_simd) * p->runs / p->hw->dataflow_hz;
+        L->t_memory = 0;
+        finish(p, L);
+        return;
+    }
     /* groups computed one after another: the layer's MACs over one group's loops (1 but for grouped convs) */
     double per = red * chan * pix, groups = per > 0 ? fmax(1, round(L->mac_ops / 2 / p->runs / per)) : 1;
     double cycles = groups * ceil(chan / pe) * ceil(red / simd) * pix * p->runs;
@@ -666,6 +848,10 @@ const char *nnperf_compute_model_name(int i)
 
 enum nnperf_status pr_compute(struct nnperf_prediction *p)
 {
+    if (p->compute_model == PR_COMPUTE_DATAFLOW && p->hw->n_fold == 0 && p->hw->df_luts > 0) {
+        enum nnperf_status st = df_derive(p);
+        if (st != NNPERF_OK) return st;
+    }
     for (int l = 0; l < p->n_layers; l++) pr_compute_models[p->compute_model].layer_time(p, &p->layers[l]);
     if (p->compute_model == PR_COMPUTE_DATAFLOW)
         for (int i = 0; i < p->hw->n_fold; i++) {

@@ -98,8 +98,9 @@ struct pr_layer_x {
     /* made by the per-batch stages */
     double spill_store_bytes, spill_load_bytes; /* DDR traffic per run of tensors spilled and read back */
     double transfer_bytes, quant_elems;         /* fallback boundary crossing */
-    double link_bytes; /* over the host link (USB, PCIe): inputs, outputs, streamed weights */
-    double t_transfer; /* seconds per run */
+    double link_bytes;     /* over the host link (USB, PCIe): inputs, outputs, streamed weights */
+    double t_transfer;     /* seconds per run */
+    double df_pe, df_simd; /* a dataflow engine's folding derived from the fabric (compute.c); 0 = none */
 };
 
 struct pr_layer {

@@ -9,7 +9,8 @@
  * dataflow (compute.dataflow, a FINN accelerator): every layer has an engine of its own and all stream at once; a
  * frame passes the layers one after another, the next frame follows at the pace of the slowest, so a run of B frames
  * takes the sum of the layers' times per frame plus B - 1 times the slowest (pipe_s); layer l is active from its
- * first frame's start to its last frame's end.
+ * first frame's start to its last frame's end. compute.dataflow.fill < 1: a frame's pass takes the slowest layer's
+ * frame time and that share of each other layer's (a layer starts on its predecessor's first outputs).
  * calibration.time_scale (a user's calibration) multiplies every time of the run before the layout.
  * Before the first layer: the host stages of every frame (overhead.host_per_frame_s: pre-/post-processing on the
  * host CPU, in series with the run in one thread) and the per-call cost once per accelerator call (a batch on an
@@ -56,13 +57,17 @@ enum nnperf_status pr_schedule(struct nnperf_prediction *p)
     int pipe = p->hw->dataflow_hz > 0;
     double frames = p->batch > 0 ? p->batch : 1;
     p->pipe_s = 0;
-    for (int l = 0; pipe && l < p->n_layers; l++) p->pipe_s = fmax(p->pipe_s, p->layers[l].t_total / frames);
+    int slowest = -1;
+    for (int l = 0; pipe && l < p->n_layers; l++)
+        if (p->layers[l].t_total / frames > p->pipe_s) p->pipe_s = p->layers[l].t_total / frames, slowest = l;
     double rest = pipe ? (frames - 1) * p->pipe_s : 0; /* the later frames, behind the slowest layer */
+    /* compute.dataflow.fill: a frame's pass takes the slowest layer's frame time and that share of the others' */
+    double fill = pipe && p->hw->df_fill < 1 ? p->hw->df_fill : 1;
     p->mac_ops = p->vec_ops = p->w_bytes = p->load_bytes = p->store_bytes = p->spill_bytes = 0;
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
         L->start = t;
-        t += pipe ? L->t_total / frames : L->t_total;
+        t += !pipe ? L->t_total : (l == slowest ? 1 : fill) * L->t_total / frames;
         L->end = t + rest;
         p->mac_ops += L->mac_ops;
         p->vec_ops += L->vec_ops;
