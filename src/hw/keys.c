@@ -252,7 +252,8 @@ const struct hw_key hw_keys[] = {
      .def = 1, .doc = "LUTs of one lane (a PE x SIMD multiply-accumulate) per weight bit x activation bit"},
     {"compute.dataflow.bram18", HW_T_NUM, .unit = HW_U_NONE, 1, 1e7, HW_F_ZERO_OFF, D(df_bram18),
      .doc = "18 Kb block RAMs for the weights (a BRAM36 is two); each PE's weights are a memory of their own, SIMD x "
-            "weight bits wide, in whole blocks of one aspect (16K x 1 ... 512 x 36)"},
+            "weight bits wide, in whole blocks of one aspect (16K x 1 ... 512 x 36); bram18 and uram both 0: the weight "
+            "memories are no limit"},
     {"compute.dataflow.uram", HW_T_NUM, .unit = HW_U_NONE, 1, 1e6, HW_F_ZERO_OFF, D(df_uram),
      .doc = "288 Kb UltraRAMs for the weights, each counted as 16 18 Kb blocks"},
     {"compute.dataflow.memory_fraction", HW_T_NUM, .unit = HW_U_FRACTION, EFF_MIN, 1, 0, D(df_mem_fraction),

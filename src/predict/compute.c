@@ -630,6 +630,8 @@ static int layer_fold(const struct hw_desc *hw, const struct pr_layer *L)
 struct df_engine {
     double groups, chan, taps, simd_base, pix;
     double bits; /* weight and activation bits (the layer's dtype) */
+    int ds, ns, dk,
+        nk; /* df_derive: its simd_base's and its chan's ascending divisors, dv[ds..ds+ns), dv[dk..dk+nk) */
 };
 
 /* the engine of layer L, or 0 when L is no engine (no MACs, a fallback layer, unknown shapes) */
@@ -675,20 +677,16 @@ static int df_divisors(double n, double *out, int cap)
 }
 
 /* FINN's SetFolding for one engine and a target of T cycles per frame: SIMD raised through the divisors of its base
- * until the engine meets T, then (at the largest SIMD) PE through the divisors of the channels */
-static void df_fold(const struct df_engine *e, double T, double *pe, double *simd)
+ * until the engine meets T, then (at the largest SIMD) PE through the divisors of the channels (dv: df_derive's) */
+static void df_fold(const struct df_engine *e, const double *dv, double T, double *pe, double *simd)
 {
-    enum { CAP = 2048 };
-    double d[CAP];
-    int n = df_divisors(e->simd_base, d, CAP);
-    *pe = 1;
-    for (int i = 0; i < n; i++) {
-        *simd = d[i];
+    *pe = 1, *simd = 1;
+    for (int i = 0; i < e->ns; i++) {
+        *simd = dv[e->ds + i];
         if (df_cycles(e, 1, *simd) <= T) return;
     }
-    n = df_divisors(e->chan, d, CAP);
-    for (int i = 0; i < n; i++) {
-        *pe = d[i];
+    for (int i = 0; i < e->nk; i++) {
+        *pe = dv[e->dk + i];
         if (df_cycles(e, *pe, *simd) <= T) return;
     }
 }
@@ -730,31 +728,44 @@ static int df_cmp(const void *a, const void *b)
 static enum nnperf_status df_derive(struct nnperf_prediction *p)
 {
     const struct hw_desc *hw = p->hw;
-    int n = 0, cap_t = 0, n_t = 0;
-    struct df_engine *e = malloc(sizeof *e * (size_t)(p->n_layers > 0 ? p->n_layers : 1));
-    int *lay = malloc(sizeof *lay * (size_t)(p->n_layers > 0 ? p->n_layers : 1));
-    double *t = NULL, floor_t = 0;
+    int n = 0, n_dv = 0, cap_dv = 0;
+    size_t cap = (size_t)(p->n_layers > 0 ? p->n_layers : 1);
+    struct df_engine *e = malloc(sizeof *e * cap);
+    int *lay = malloc(sizeof *lay * cap);
+    double *dv = NULL, *t = NULL, floor_t = 0;
     enum nnperf_status st = NNPERF_OK;
     if (!e || !lay) goto oom;
-    for (int l = 0; l < p->n_layers; l++)
-        if (df_engine_of(p, &p->layers[l], &e[n])) lay[n++] = l;
     enum { CAP = 2048 };
     double d[CAP];
-    for (int i = 0; i < n; i++) {
-        floor_t = fmax(floor_t, df_cycles(&e[i], e[i].chan, e[i].simd_base));
+    for (int l = 0; l < p->n_layers; l++) {
+        if (!df_engine_of(p, &p->layers[l], &e[n])) continue;
         for (int pass = 0; pass < 2; pass++) {
-            int k = df_divisors(pass ? e[i].chan : e[i].simd_base, d, CAP);
-            if (n_t + k > cap_t) {
-                cap_t = 2 * (n_t + k);
-                double *nt = realloc(t, sizeof *t * (size_t)cap_t);
-                if (!nt) goto oom;
-                t = nt;
+            int k = df_divisors(pass ? e[n].chan : e[n].simd_base, d, CAP);
+            if (n_dv + k > cap_dv) {
+                cap_dv = 2 * (n_dv + k);
+                double *nd = realloc(dv, sizeof *dv * (size_t)cap_dv);
+                if (!nd) goto oom;
+                dv = nd;
             }
-            for (int j = 0; j < k; j++)
-                t[n_t++] = pass ? df_cycles(&e[i], d[j], e[i].simd_base) : df_cycles(&e[i], 1, d[j]);
+            memcpy(dv + n_dv, d, sizeof *d * (size_t)k);
+            if (pass)
+                e[n].dk = n_dv, e[n].nk = k;
+            else
+                e[n].ds = n_dv, e[n].ns = k;
+            n_dv += k;
         }
+        floor_t = fmax(floor_t, df_cycles(&e[n], e[n].chan, e[n].simd_base));
+        lay[n++] = l;
     }
     if (n == 0) goto done;
+    /* the targets: every engine's cycles on its path, SIMD raised at PE 1, then PE at the largest SIMD */
+    t = malloc(sizeof *t * (size_t)(n_dv > 0 ? n_dv : 1));
+    if (!t) goto oom;
+    int n_t = 0;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < e[i].ns; j++) t[n_t++] = df_cycles(&e[i], 1, dv[e[i].ds + j]);
+        for (int j = 0; j < e[i].nk; j++) t[n_t++] = df_cycles(&e[i], dv[e[i].dk + j], e[i].simd_base);
+    }
     qsort(t, (size_t)n_t, sizeof *t, df_cmp);
     double lut_max = hw->df_luts * (hw->df_lut_fraction > 0 ? hw->df_lut_fraction : 1);
     double mem_max = (hw->df_bram18 + 16 * hw->df_uram) * (hw->df_mem_fraction > 0 ? hw->df_mem_fraction : 1);
@@ -765,7 +776,7 @@ static enum nnperf_status df_derive(struct nnperf_prediction *p)
         luts = blocks = 0;
         for (int i = 0; i < n; i++) {
             double pe, simd;
-            df_fold(&e[i], t[j], &pe, &simd);
+            df_fold(&e[i], dv, t[j], &pe, &simd);
             df_cost(hw, &e[i], pe, simd, &luts, &blocks);
         }
         fits = luts <= lut_max && (mem_max <= 0 || blocks <= mem_max);
@@ -779,7 +790,7 @@ static enum nnperf_status df_derive(struct nnperf_prediction *p)
                 luts, lut_max, blocks, mem_max);
     for (int i = 0; i < n; i++) {
         double pe, simd;
-        df_fold(&e[i], target, &pe, &simd);
+        df_fold(&e[i], dv, target, &pe, &simd);
         struct pr_layer_x *x = pr_lx_make(p, &p->layers[lay[i]]);
         x->df_pe = pe, x->df_simd = simd;
     }
@@ -790,6 +801,7 @@ oom:
 done:
     free(e);
     free(lay);
+    free(dv);
     free(t);
     return st;
 }
@@ -806,9 +818,9 @@ static void dataflow_layer(struct nnperf_prediction *p, struct pr_layer *L)
     if (f < 0 && pr_lx(L)->df_pe > 0 && df_engine_of(p, L, &e)) {
         /* the folding derived from the fabric: SIMD over the channels of one kernel tap; the weights sit in the
          * engine's own memories (what memory_fraction budgets) and the activations stream engine to engine on chip,
-         * so the engine waits on no DDR traffic */
+         * so the engine waits on no DDR traffic and reads no weights from DDR */
         L->t_compute = df_cycles(&e, pr_lx(L)->df_pe, pr_lx(L)->df_simd) * p->runs / p->hw->dataflow_hz;
-        L->t_memory = 0;
+        L->t_memory = L->w_bytes = 0;
         finish(p, L);
         return;
     }

@@ -299,6 +299,59 @@ static void test_dataflow(void)
     nnperf_model_free(m);
 }
 
+/* compute.dataflow without a folding list, from the fabric: strided_dw's 1x1 conv (32 -> 32, 16x16 outputs) and
+ * depthwise 3x3 (32 channels) at int8 (a lane 8 x 8 = 64 LUTs). SetFolding's path per target T (cycles a frame):
+ * T 1024: down PE 8 x SIMD 32, dw PE 8 x SIMD 9 (328 lanes, 20,992 LUTs); T 2048: PE 4 (164 lanes, 10,496 LUTs;
+ * weight memories: down 4 PEs x 8 blocks (256 bits wide, 8 deep), dw 4 x 2 (72 bits): 40 18 Kb blocks); T 4096:
+ * PE 2 (20 blocks). 15,000 LUTs: T 2048; 30 blocks: T 4096; (64 + 16) / 2 blocks: T 2048; 100 LUTs: nothing fits
+ * (warned), fully folded. */
+static void test_dataflow_fabric(void)
+{
+    static const char *yaml =
+        "format: 1\nname: df\ncompute:\n  peak_ops: {int8: 1e15}\n  efficiency: {default: 1}\n"
+        "  dataflow:\n    clock_hz: 1e8\n%s"
+        "memory:\n  ddr_bandwidth: 1e15\n  overlap: true\noverhead:\n  per_layer_s: 0\n";
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("strided_dw", &m);
+    if (!a) {
+        CHECK(0);
+        return;
+    }
+    static const struct {
+        const char *keys;
+        int batch;
+        double latency_cycles, period_cycles;
+        int warnings;
+    } cases[] = {
+        {"    luts: 30000\n    lut_fraction: 0.5\n", 1, 2 * 2048, 2048, 0},
+        {"    luts: 30000\n    lut_fraction: 0.5\n", 4, 2 * 2048 + 3 * 2048, 2048, 0},
+        {"    luts: 1e6\n    bram18: 30\n", 1, 2 * 4096, 4096, 0},
+        {"    luts: 1e6\n    bram18: 64\n    uram: 1\n    memory_fraction: 0.5\n", 1, 2 * 2048, 2048, 0},
+        {"    luts: 30000\n    lut_fraction: 0.5\n    fill: 0.5\n", 1, 2048 + 0.5 * 2048, 2048, 0},
+        {"    luts: 100\n", 1, 32 * 32 * 256 + 32 * 9 * 256, 32 * 32 * 256, 1},
+        /* a folding list is the build's own: it wins over the fabric (dw unlisted: fully folded) */
+        {"    luts: 30000\n    folding:\n      - {node: down, pe: 8, simd: 4}\n", 1, 8192 + 32 * 9 * 256,
+         32 * 9 * 256, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, yaml, cases[i].keys);
+        struct nnperf_predict_options o = {.batch = cases[i].batch};
+        struct nnperf_prediction *p = predict_text(a, text, NULL, &o);
+        CHECK(p != NULL);
+        if (!p) continue;
+        struct nnperf_prediction_summary s;
+        nnperf_prediction_summary(p, &s);
+        CHECK(NEAR(s.latency_s, cases[i].latency_cycles / 1e8));
+        CHECK(NEAR(s.throughput_fps, 1e8 / cases[i].period_cycles));
+        CHECK(s.warnings == cases[i].warnings);
+        if (cases[i].warnings) CHECK(strstr(nnperf_prediction_warning(p, 0), "does not fit") != NULL);
+        nnperf_prediction_free(p);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 /* compute.winograd: the stem's 3x3 conv (3 -> 8 channels, 16x16 outputs, stride 1) as Winograd. With min_channels 8
  * (the 8 output channels reach it) and both channel counts within large_channels, F(6,3): ceil(16/6)^2 = 9 tiles of
  * 8x8, 9 x 64 x 3 x 8 = 13824 MACs (direct: 16 x 16 x 8 x 3 x 9 = 55296) and transforms 9 x 64 x (3 x 9 + 8 x 7)
@@ -1333,6 +1386,7 @@ int main(void)
     test_batch_weights();
     test_frame_serial();
     test_dataflow();
+    test_dataflow_fabric();
     test_winograd_speedup_modes();
     test_threads();
     test_fallback();
