@@ -3,6 +3,7 @@ of bench/fidelity/data/qutibench_fit_tx2.csv only (QuTiBench's own TensorRT runs
 refused.
 
   PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so python3 bench/fidelity/fit_tx2.py [FORM ...]
+  ... fit_tx2.py --leave-out FORM     each network's fit rows predicted by the form fitted on the other networks'
 
 Each row is predicted as fidelity.py predicts it, on a platform file with `base:` the row's preset and the form's
 numbers set. A form is a set of free numbers:
@@ -85,6 +86,30 @@ class Fit:
         return step_fit(lambda y: self.cost(form, y), [1.0 for _ in form], 0.16)
 
 
+def per_mode(pairs):
+    """'tx2-maxn 7.2% (p90 34.0%); ...' over (row, error) pairs"""
+    out = []
+    for m in MODES:
+        e = [err for r, err in pairs if r["preset"] == m]
+        out.append(f"{m} {fidelity.pct(fidelity.median_abs(e))} (p90 {fidelity.pct(fidelity.percentile_abs(e, 0.9))})")
+    return "; ".join(out)
+
+
+def leave_out(rows, tmp, form):
+    """each network's rows (all modes, dtypes and batches) predicted with the form fitted on the other networks' rows:
+    how the fitted numbers carry to a network they were not fitted on"""
+    held = []
+    for net in sorted({r["model"] for r in rows}):
+        x, _ = Fit([r for r in rows if r["model"] != net], tmp).fit(form)
+        out = [r for r in rows if r["model"] == net]
+        errs = Fit(out, tmp).errors(form, x)
+        held += list(zip(out, errs))
+        print(f"{os.path.basename(net)}: median |error| {fidelity.pct(fidelity.median_abs(errs))} with "
+              + ", ".join(f"{n} {v:.3f}" for (n, _, _), v in zip(form, x)), flush=True)
+    print(f"left out one network at a time, {len(held)} fit rows: median |error| "
+          f"{fidelity.pct(fidelity.median_abs([e for _, e in held]))}: {per_mode(held)}")
+
+
 def main():
     warnings.simplefilter("ignore")
     path = os.path.join(fidelity.DATA, "qutibench_fit_tx2.csv")
@@ -92,14 +117,14 @@ def main():
     if any(r["split"] != "fit" for r in rows):
         sys.exit(f"{path}: a test row; this fit reads fit rows only")
     with tempfile.TemporaryDirectory() as tmp:
+        if sys.argv[1:2] == ["--leave-out"] and len(sys.argv) == 3:
+            return leave_out(rows, tmp, form_of(sys.argv[2]))
         fit = Fit(rows, tmp)
         for name in sys.argv[1:] or ["0", "s", "f", "f+s"]:
             form = form_of(name)
             x, c = fit.fit(form)
             errs = fit.errors(form, x)
-            per = "; ".join(f"{m} {fidelity.pct(fidelity.median_abs([e for r, e in zip(rows, errs) if r['preset'] == m]))}"
-                            f" (p90 {fidelity.pct(fidelity.percentile_abs([e for r, e in zip(rows, errs) if r['preset'] == m], 0.9))})"
-                            for m in MODES)
+            per = per_mode(list(zip(rows, errs)))
             print(f"{name}: sum |ln| {c:.2f}, {len(rows)} fit rows, median |error| "
                   f"{fidelity.pct(fidelity.median_abs(errs))}: {per}; " + ", ".join(f"{n} {v:.3f}" for (n, _, _), v in zip(form, x)),
                   flush=True)
