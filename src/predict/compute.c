@@ -662,11 +662,17 @@ static double df_cycles(const struct df_engine *e, double pe, double simd)
     return e->groups * ceil(e->chan / pe) * e->taps * ceil(e->simd_base / simd) * e->pix;
 }
 
-/* the ascending divisors of n (at most cap of them; n <= 2^31 has fewer than 1600) */
+/* the ascending divisors of n (at most cap of them; n <= 2^31 has fewer than 1600); beyond 2^31 (no real layer) only
+ * 1 and n, so that a hostile shape costs no long search */
 static int df_divisors(double n, double *out, int cap)
 {
     int lo = 0, hi = 0;
     double high[1024];
+    if (n > 2147483648.0) {
+        out[lo++] = 1;
+        if (cap > 1) out[lo++] = n;
+        return lo;
+    }
     for (double d = 1; d * d <= n && lo < cap; d++)
         if (fmod(n, d) == 0) {
             out[lo++] = d;
@@ -771,7 +777,14 @@ static enum nnperf_status df_derive(struct nnperf_prediction *p)
     double mem_max = (hw->df_bram18 + 16 * hw->df_uram) * (hw->df_mem_fraction > 0 ? hw->df_mem_fraction : 1);
     double target = t[n_t - 1], luts = 0, blocks = 0;
     int fits = 0;
-    for (int j = 0; j < n_t && !fits; j++) {
+    /* the slowest target first: when even that does not fit, nothing does */
+    for (int i = 0; i < n; i++) {
+        double pe, simd;
+        df_fold(&e[i], dv, target, &pe, &simd);
+        df_cost(hw, &e[i], pe, simd, &luts, &blocks);
+    }
+    int any = luts <= lut_max && (mem_max <= 0 || blocks <= mem_max);
+    for (int j = 0; j < n_t && !fits && any; j++) {
         if (t[j] < floor_t || (j > 0 && t[j] == t[j - 1])) continue;
         luts = blocks = 0;
         for (int i = 0; i < n; i++) {
