@@ -7,7 +7,8 @@ memory_fraction and, in form "lmf", fill) on the `fit` rows of bench/fidelity/da
 Forms: "lm" fits lut_fraction and memory_fraction (fill 1: the dataflow schedule as it was, a frame passes the
 layers one after another), "lmf" also fill. Every other key is public (PUBLIC below: the ZU7EV's LUTs, BRAM
 and UltraRAM from Xilinx DS891, the 200 MHz clock of finn-examples' ZCU104 builds) or a stated assumption
-(lut_per_lane_bit); the fitted numbers are written by hand into presets/runtimes/zcu104-finn-fabric.yaml. The folding, and so the frame period, changes only where a budget crosses a
+(lut_per_lane_bit); the fitted numbers are written by hand into presets/zcu104-finn.yaml. The folding, and so
+the frame period, changes only where a budget crosses a
 design's needs, so the fit is a grid: lut_fraction on a log grid, memory_fraction linear, each point predicted by
 nnperf on a platform file with `base: zcu104-finn` (batch 1: the frame's pass through the pipeline with fill 1;
 batch 2 - batch 1: the slowest layer's frame time); a row of batch B is then pass + (B - 1) x period with the pass

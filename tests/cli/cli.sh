@@ -287,13 +287,13 @@ grep -q '>b16 \*</text>' '$work/p.html' && grep -q '>b1</text>' '$work/p.html' &
 grep -q 'class=\"plot-note\"[^>]*>\* horizon-j5: throughput falls from' '$work/p.html' &&
 grep -q 'dynamic power only (no idle power given): a100-80gb' '$work/p.html'"
 
-# presets/runtimes/zcu104-finn-fabric.yaml: the folding derived from the ZU7EV's fabric. CNV 12.5%'s first conv (3 input
+# zcu104-finn: the folding derived from the ZU7EV's fabric. CNV 12.5%'s first conv (3 input
 # channels, 30 x 30 outputs, 3 x 3 taps) cannot go under 30 x 30 x 9 = 8,100 cycles a frame (SIMD divides the 3
 # channels of a tap, PE the 16 outputs): at 200 MHz each more frame adds 40.5 us
 F=bench/fidelity/data/models/cnv_s0.125.onnx
-expect 0 "" "$nn" analyze "$F" --hw presets/runtimes/zcu104-finn-fabric.yaml --dtype int4 --batch 2 --format json -o "$work/finn2.json"
-expect 0 "" "$nn" analyze "$F" --hw presets/runtimes/zcu104-finn-fabric.yaml --dtype int4 --batch 3 --format json -o "$work/finn3.json"
-check "zcu104-finn-fabric: the dataflow model, one more frame is the first conv's 8,100 cycles at 200 MHz" python3 -c "
+expect 0 "" "$nn" analyze "$F" --hw zcu104-finn --dtype int4 --batch 2 --format json -o "$work/finn2.json"
+expect 0 "" "$nn" analyze "$F" --hw zcu104-finn --dtype int4 --batch 3 --format json -o "$work/finn3.json"
+check "zcu104-finn: the dataflow model, one more frame is the first conv's 8,100 cycles at 200 MHz" python3 -c "
 import json, sys
 a, b = (json.load(open(f))['summary'] for f in sys.argv[1:])
 assert a['compute_model'] == 'dataflow' and abs(b['latency_ms'] - a['latency_ms'] - 0.0405) < 1e-9, (a, b)" "$work/finn2.json" "$work/finn3.json"
