@@ -8,9 +8,10 @@
  * is active over the whole group's span (HBDK's overlapping "active period of time").
  * dataflow (compute.dataflow, a FINN accelerator): every layer has an engine of its own and all stream at once; a
  * frame passes the layers one after another, the next frame follows at the pace of the slowest, so a run of B frames
- * takes the sum of the layers' times per frame plus B - 1 times the slowest (pipe_s); layer l is active from its
- * first frame's start to its last frame's end. compute.dataflow.fill < 1: a frame's pass takes the slowest layer's
- * frame time and that share of each other layer's (a layer starts on its predecessor's first outputs).
+ * takes the sum of the layers' times per frame plus B - 1 times the slowest (pipe_s), and a layer's per-run overhead
+ * (a fallback segment's call) once; layer l is active from its first frame's start to its last frame's end.
+ * compute.dataflow.fill < 1: a frame's pass takes the slowest layer's frame time and that share of each other layer's
+ * (a layer starts on its predecessor's first outputs).
  * calibration.time_scale (a user's calibration) multiplies every time of the run before the layout.
  * Before the first layer: the host stages of every frame (overhead.host_per_frame_s: pre-/post-processing on the
  * host CPU, in series with the run in one thread) and the per-call cost once per accelerator call (a batch on an
@@ -28,6 +29,13 @@ double pr_calls(const struct nnperf_prediction *p)
 static double run_fixed_s(const struct nnperf_prediction *p)
 {
     return p->hw->run_overhead_s * pr_calls(p) + p->hw->host_frame_s * p->batch;
+}
+
+/* A dataflow layer's time per frame: its time less the per-run overhead (a fallback segment's call), which a run
+ * pays once whatever its frames, in series with the pass */
+static double pipe_frame_s(const struct pr_layer *L, double frames)
+{
+    return (L->t_total - L->t_overhead) / frames;
 }
 
 enum nnperf_status pr_schedule(struct nnperf_prediction *p)
@@ -59,7 +67,8 @@ enum nnperf_status pr_schedule(struct nnperf_prediction *p)
     p->pipe_s = 0;
     int slowest = -1;
     for (int l = 0; pipe && l < p->n_layers; l++)
-        if (p->layers[l].t_total / frames > p->pipe_s) p->pipe_s = p->layers[l].t_total / frames, slowest = l;
+        if (pipe_frame_s(&p->layers[l], frames) > p->pipe_s)
+            p->pipe_s = pipe_frame_s(&p->layers[l], frames), slowest = l;
     double rest = pipe ? (frames - 1) * p->pipe_s : 0; /* the later frames, behind the slowest layer */
     /* compute.dataflow.fill: a frame's pass takes the slowest layer's frame time and that share of the others' */
     double fill = pipe && p->hw->df_fill < 1 ? p->hw->df_fill : 1;
@@ -67,7 +76,7 @@ enum nnperf_status pr_schedule(struct nnperf_prediction *p)
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
         L->start = t;
-        t += !pipe ? L->t_total : (l == slowest ? 1 : fill) * L->t_total / frames;
+        t += !pipe ? L->t_total : (l == slowest ? 1 : fill) * pipe_frame_s(L, frames) + L->t_overhead;
         L->end = t + rest;
         p->mac_ops += L->mac_ops;
         p->vec_ops += L->vec_ops;
