@@ -109,28 +109,46 @@ def median_abs(errs):
     return (a[n // 2] if n % 2 else (a[n // 2 - 1] + a[n // 2]) / 2) if n else None
 
 
-def throughput_with_threads(s, threads):
+def throughput_with_threads(s, threads, serial_s=0.0):
     """a summary's throughput for a row run with `threads` application threads: nnperf's throughput_fps runs as
     many threads as keep every unit busy; N threads that each run one frame after another (the DNNDK samples' loop,
-    docs/sources.md [DNNDK-SAMPLES]) finish at most N runs per one-thread latency: N x the one-stream fps. 'multi'
-    (or no count): the saturated throughput"""
+    docs/sources.md [DNNDK-SAMPLES]) finish at most N runs per one-thread latency: N x the one-stream fps; where the
+    platform has a host stage the threads cannot overlap (overhead.host_serial_s, `serial_s`), each thread's run
+    also waits for the other N - 1 threads' serial parts: N runs per (latency + (N - 1) x serial_s x frames).
+    'multi' (or no count): the saturated throughput"""
     t = s["throughput_fps"]
-    return min(t, int(threads) * s["fps"]) if threads.isdigit() else t
+    if not threads.isdigit():
+        return t
+    n, b = int(threads), s["frames_per_run"]
+    return min(t, n * b / (s["latency_ms"] / 1e3 + (n - 1) * serial_s * b))
+
+
+def platform_value(platform, pattern):
+    """the first match of a regular expression in a platform file (a preset name or a platform file), following
+    `base:` until one matches; None where none does"""
+    path = platform if platform.endswith(".yaml") else os.path.join(ROOT, "presets", platform + ".yaml")
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        text = f.read()
+    found = re.search(pattern, text, re.M)
+    if found:
+        return found
+    base = re.search(r"^base:\s*(\S+)", text, re.M)
+    return base and platform_value(os.path.join(os.path.dirname(path), base.group(1))
+                                   if base.group(1).endswith(".yaml") else base.group(1), pattern)
 
 
 def threaded(platform):
     """whether a platform (a preset name or a platform file, following `base:`) runs one inference on a CPU runtime's
     threads (`compute.threaded: true`): then a row's thread count is the threads of its inference (--threads)"""
-    path = platform if platform.endswith(".yaml") else os.path.join(ROOT, "presets", platform + ".yaml")
-    if not os.path.isfile(path):
-        return False
-    with open(path) as f:
-        text = f.read()
-    if re.search(r"^  threaded:\s*true\b", text, re.M):
-        return True
-    base = re.search(r"^base:\s*(\S+)", text, re.M)
-    return bool(base) and threaded(os.path.join(os.path.dirname(path), base.group(1))
-                                   if base.group(1).endswith(".yaml") else base.group(1))
+    return bool(platform_value(platform, r"^  threaded:\s*true\b"))
+
+
+def host_serial_s(platform):
+    """a platform's overhead.host_serial_s (following `base:`), 0 where it has none"""
+    found = platform_value(platform, r"^  host_serial_s:\s*([0-9.eE+-]+)")
+    return float(found.group(1)) if found else 0.0
 
 
 def predict_rows(rows, out_of_the_box=False):
@@ -153,7 +171,7 @@ def predict_rows(rows, out_of_the_box=False):
         s = p.summary
         q = r["quantity"]
         r["predicted"] = (s["latency_ms"] if q == "latency" else s["fps"] if q == "fps"
-                          else throughput_with_threads(s, r["threads"]))
+                          else throughput_with_threads(s, r["threads"], host_serial_s(r["platform"])))
         r["error"] = r["predicted"] / float(r["value"]) - 1
     return rows
 

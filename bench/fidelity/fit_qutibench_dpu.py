@@ -4,6 +4,12 @@ bench/fidelity/data/qutibench_fit_dpu.csv only (QuTiBench's own runs with 2 to 7
 
   PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so python3 bench/fidelity/fit_qutibench_dpu.py [FORM ...]
   ... fit_qutibench_dpu.py --dnndk BOARD [FORM ...]
+  ... fit_qutibench_dpu.py --serial BOARD [FORM ...]
+
+With --serial BOARD the rows are that board's 12 fit rows of qutibench_fit_dpu.csv and the numbers go on top of
+presets/runtimes/BOARD-qutibench.yaml (its host stage and efficiency, fitted by the default mode on all 36 rows, held;
+a form without x sets host_serial_s 0, so `r` refits the per-call cost alone as before): the serial part's form
+(bench/RESULTS.md, "QuTiBench's serial stage across threads").
 
 With --dnndk BOARD the rows are that board's fit rows of bench/fidelity/data/dnndk_zoo_1.0.csv (Xilinx's DNNDK v3.1
 one-thread latencies), the numbers go on top of presets/runtimes/BOARD-dnndk.yaml (the zoo's clock and the DPU
@@ -17,6 +23,7 @@ Each row is predicted as fidelity.py predicts it (throughput with the row's thre
   s      a factor on the preset's compute.efficiency (the DPU layers as QuTiBench's build runs them)
   r      overhead.per_run_s (per DPU call: one per frame on the Zynq DPU)
   d      a factor on the preset's memory.ddr_efficiency (the DDR rate the DPU's loads and stores reach)
+  x      overhead.host_serial_s (a host stage per frame the threads cannot overlap; --serial only)
   _b     one number per board instead of one shared by the three.
 The fit minimises the sum of |ln(predicted / measured)| over the fit rows (multiplicative steps on each number in
 turn, halved until under 0.5%); the form is chosen by that sum (bench/RESULTS.md, "QuTiBench's DNNDK loop on the
@@ -33,7 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fidelity  # noqa: E402
 
 BOARDS = ["ultra96-dpu", "zcu102-dpu", "zcu104-dpu"]
-KEYS = {"h": "host_per_frame_s", "r": "per_run_s", "s": "efficiency", "d": "ddr_efficiency"}
+KEYS = {"h": "host_per_frame_s", "r": "per_run_s", "s": "efficiency", "d": "ddr_efficiency", "x": "host_serial_s"}
 
 
 def preset_efficiency(board, key="efficiency"):
@@ -57,13 +64,17 @@ def form_of(name):
     return out
 
 
+SERIAL = False  # --serial: the board's QuTiBench runtime file is the base
 BASE = {}  # board -> the platform file the fitted numbers go on top of (--dnndk: its DNNDK runtime file)
 
 
 def platform_text(board, values):
     comp = f"compute:\n  efficiency: {{default: {values['efficiency']:.4g}}}\n" if "efficiency" in values else ""
     mem = f"memory:\n  ddr_efficiency: {values['ddr_efficiency']:.4g}\n" if "ddr_efficiency" in values else ""
-    over = "".join(f"  {k}: {values[k]:.4g}\n" for k in ("host_per_frame_s", "per_run_s") if k in values)
+    if SERIAL and "host_serial_s" not in values:
+        values = dict(values, host_serial_s=0)  # --serial: a form without x has none (not the file's)
+    over = "".join(f"  {k}: {values[k]:.4g}\n" for k in ("host_per_frame_s", "per_run_s", "host_serial_s")
+                   if k in values)
     return (f"format: 1\nbase: {BASE.get(board, board)}\nname: {board}-fit\n{comp}{mem}" +
             (f"overhead:\n{over}" if over else ""))
 
@@ -95,7 +106,8 @@ class Fit:
                 self.analyses[r["model"]] = nnperf.load(os.path.join(fidelity.ROOT, r["model"])).analyze(
                     inputs={"input": dims})
             s = self.analyses[r["model"]].predict(paths[r["preset"]], dtype=r["dtype"]).summary
-            got = s["latency_ms"] if r["quantity"] == "latency" else fidelity.throughput_with_threads(s, r["threads"])
+            got = (s["latency_ms"] if r["quantity"] == "latency" else
+                   fidelity.throughput_with_threads(s, r["threads"], fidelity.host_serial_s(paths[r["preset"]])))
             out.append(got / float(r["value"]) - 1)
         return out
 
@@ -103,7 +115,8 @@ class Fit:
         return sum(abs(math.log(1 + e)) for e in self.errors(form, x))
 
     def fit(self, form):
-        x = [{"host_per_frame_s": 3e-3, "per_run_s": 1e-3, "efficiency": 0.7, "ddr_efficiency": 1}[k]
+        x = [{"host_per_frame_s": 3e-3, "per_run_s": 1e-3, "efficiency": 0.7, "ddr_efficiency": 1,
+              "host_serial_s": 2e-3}[k]
              for _, k, _ in form]
         x, c = step_fit(lambda y: self.cost(form, y), x, 0.5)
         return self.simplex(form, x, c) if self.polish else (x, c)
@@ -162,7 +175,7 @@ def step_fit(cost, x, step):
 
 
 def main():
-    global BOARDS
+    global BOARDS, SERIAL
     warnings.simplefilter("ignore")
     sys.path.insert(0, os.path.join(fidelity.ROOT, "python"))
     args = sys.argv[1:]
@@ -172,6 +185,12 @@ def main():
         BASE[BOARDS[0]] = os.path.join(fidelity.ROOT, "presets", "runtimes", BOARDS[0] + "-dnndk.yaml")
         path = os.path.join(fidelity.DATA, "dnndk_zoo_1.0.csv")
         keep = lambda r: r["preset"] == BOARDS[0] and r["split"] == "fit"
+    elif args[:1] == ["--serial"] and len(args) > 1:
+        # one board's QuTiBench fit rows, on top of its runtime file (host stage and efficiency as fitted there)
+        BOARDS, args, SERIAL = [args[1]], args[2:], True
+        BASE[BOARDS[0]] = os.path.join(fidelity.ROOT, "presets", "runtimes", BOARDS[0] + "-qutibench.yaml")
+        path = os.path.join(fidelity.DATA, "qutibench_fit_dpu.csv")
+        keep = lambda r: r["preset"] == BOARDS[0]
     else:
         path = os.path.join(fidelity.DATA, "qutibench_fit_dpu.csv")
         keep = lambda r: True

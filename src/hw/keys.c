@@ -360,6 +360,10 @@ const struct hw_key hw_keys[] = {
     {"overhead.host_per_frame_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 10, 0, D(host_frame_s),
      .doc = "host CPU time per frame around the run (pre-processing, post-processing) that the measured numbers "
             "include: in series with the run in one thread, beside the accelerator when several threads run"},
+    {"overhead.host_serial_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 10, 0, D(host_serial_s),
+     .doc = "host time per frame that the application's threads cannot overlap with one another (a lock the runtime "
+            "holds, one shared stage): in series with the run in one thread; with several threads at most one frame "
+            "per this time, and each thread's frame waits for the other threads' (docs/prediction.md, section 5)"},
     {"overhead.host_cores", HW_T_INT, .min = 1, .max = 4096, .off = D(host_cores), .def = 1,
      .doc = "host CPU cores the per-frame host stages run on at once when several threads run (throughput)"},
 

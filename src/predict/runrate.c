@@ -5,7 +5,7 @@
  * run with its per-call cost; the inferences in flight share the DDR, so each layer's memory time grows by their
  * number (where each core reaches less than the whole DDR alone, memory.core_bandwidth, by as much as their cores
  * together ask more than the DDR gives); the host stages of the frames (pre-/post-processing) run beside them on the
- * host cores; and DDR and the host link must carry the traffic. Which limit binds is recorded: cores (perfect scaling), shared DDR, host CPU or
+ * host cores, except their serial part (overhead.host_serial_s), which passes one frame at a time; and DDR and the host link must carry the traffic. Which limit binds is recorded: cores (perfect scaling), shared DDR, host CPU or
  * host link.
  * power: with any power key, the energy of a run (static power over the latency plus each layer's dynamic energy)
  * and the average power. */
@@ -48,15 +48,18 @@ enum nnperf_status pr_throughput(struct nnperf_prediction *p)
     int cores = p->hw->cores > 0 ? p->hw->cores : 1;
     int per = pr_inference_cores(p->hw);
     int n = cores / per;
-    double host = p->hw->host_frame_s * b * ts; /* the host stages of the run's frames */
+    double host = p->hw->host_frame_s * b * ts;    /* the host stages of the run's frames */
+    double serial = p->hw->host_serial_s * b * ts; /* the part of them no two threads overlap */
     /* the accelerator's part of one run; a dataflow pipeline's runs follow each other at its slowest layer's pace */
-    double alone = p->pipe_s > 0 ? p->pipe_s * b : p->latency - host;
+    double alone = p->pipe_s > 0 ? p->pipe_s * b : p->latency - host - serial;
     double shared = shared_ddr_run_s(p, n, alone); /* the same with n inferences sharing the DDR */
     p->throughput_fps = shared > 0 ? n * b / shared : 0;
     p->throughput_limit = shared > alone * 1.01 ? PR_TP_DDR : PR_TP_CORES;
     int hc = p->hw->host_cores > 0 ? p->hw->host_cores : 1;
     if (host > 0 && hc * b / host < p->throughput_fps)
         p->throughput_fps = hc * b / host, p->throughput_limit = PR_TP_HOST;
+    if (serial > 0 && b / serial < p->throughput_fps) /* one frame at a time through the serial stage */
+        p->throughput_fps = b / serial, p->throughput_limit = PR_TP_HOST;
     double run_ddr = p->w_bytes + p->load_bytes + p->store_bytes + p->spill_bytes, link = 0;
     for (int l = 0; l < p->n_layers; l++) link += pr_lx(&p->layers[l])->link_bytes;
     if (run_ddr > 0 && pr_ddr_bw(p) * b / run_ddr < p->throughput_fps)

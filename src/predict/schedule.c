@@ -14,7 +14,8 @@
  * (a layer starts on its predecessor's first outputs).
  * calibration.time_scale (a user's calibration) multiplies every time of the run before the layout.
  * Before the first layer: the host stages of every frame (overhead.host_per_frame_s: pre-/post-processing on the
- * host CPU, in series with the run in one thread) and the per-call cost once per accelerator call (a batch on an
+ * host CPU, in series with the run in one thread; overhead.host_serial_s, the part the threads cannot overlap, too)
+ * and the per-call cost once per accelerator call (a batch on an
  * accelerator that takes compute.frames_per_call frames a call is that many calls). */
 #include <math.h>
 
@@ -28,7 +29,7 @@ double pr_calls(const struct nnperf_prediction *p)
 
 static double run_fixed_s(const struct nnperf_prediction *p)
 {
-    return p->hw->run_overhead_s * pr_calls(p) + p->hw->host_frame_s * p->batch;
+    return p->hw->run_overhead_s * pr_calls(p) + (p->hw->host_frame_s + p->hw->host_serial_s) * p->batch;
 }
 
 /* A dataflow layer's time per frame: its time less the per-run overhead (a fallback segment's call), which a run

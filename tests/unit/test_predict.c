@@ -636,6 +636,27 @@ static void test_runtime_stages(void)
         CHECK(!strcmp(s.throughput_limit, h ? "shared DDR" : "host CPU"));
         nnperf_prediction_free(p);
     }
+    /* overhead.host_serial_s: in series with the run in one thread; with several threads the accelerator's part is
+     * as without it (the serial part is not the accelerator's), and the run rate at most one frame per serial time */
+    struct nnperf_prediction *p0 = a ? predict_on(a, array_yaml, host[1], 0) : NULL;
+    static const double serial[2] = {1e-6, 0.5};
+    for (int k = 0; p0 && k < 2; k++) {
+        char over[128];
+        snprintf(over, sizeof over, "  host_per_frame_s: 1e-7\n  host_serial_s: %g\n  host_cores: 2\n",
+                 serial[k]);
+        struct nnperf_prediction *p = predict_on(a, array_yaml, over, 0);
+        CHECK(p != NULL);
+        if (!p) continue;
+        CHECK(NEAR(p->latency, p0->latency + serial[k]) &&
+              NEAR(p->layers[0].start, p0->layers[0].start + serial[k]));
+        struct nnperf_prediction_summary s, s0;
+        nnperf_prediction_summary(p, &s);
+        nnperf_prediction_summary(p0, &s0);
+        CHECK(NEAR(s.throughput_fps, k ? 1 / serial[k] : s0.throughput_fps));
+        CHECK(!strcmp(s.throughput_limit, k ? "host CPU" : "shared DDR"));
+        nnperf_prediction_free(p);
+    }
+    nnperf_prediction_free(p0);
     /* frames_per_call 1, batch 4: four calls, four frames of host stages; the weights loaded once per call */
     char yaml[2048];
     const char *at = strstr(array_yaml, "  peak_ops:");
