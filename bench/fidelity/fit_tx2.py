@@ -10,6 +10,9 @@ numbers set. A form is a set of free numbers:
   f      compute.dtype_efficiency.fp16 (the FP16 kernels' rate against FP32's), one number shared by the three modes
          (the same kernels at other clocks)
   s      a factor on the preset's conv/gemm/matmul (and default) compute.efficiency, one per power mode
+  T      nothing free: compute.array.tiles set to TILES (each conv takes the tile of least padded work, TensorRT's
+         per-layer choice of kernel), in place of the preset's one tile
+  e      with T: the efficiency of the smallest tile (32x32) against the others', one number shared by the modes
   0      nothing free: the presets as they are
 The fit minimises the sum of |ln(predicted / measured)| over the fit rows (multiplicative steps on each number in
 turn, halved until under 0.5%), as fit_qutibench_dpu.py does. Prints each form's numbers and its fit median |error|
@@ -27,6 +30,8 @@ import fidelity  # noqa: E402
 from fit_qutibench_dpu import step_fit  # noqa: E402
 
 MODES = ["tx2-maxn", "tx2-maxp", "tx2-maxq"]
+# output tiles (channels x pixels) NVIDIA's guides list for GEMM kernels ([NV-GEMM-GUIDE]; 32x32 the smallest)
+TILES = [(32, 32), (64, 64), (128, 64), (64, 128)]
 
 
 def preset_efficiency(mode):
@@ -49,9 +54,15 @@ def form_of(name):
             out.append(("f", "fp16", MODES))
         elif part == "s":
             out += [(f"s_{m}", "scale", [m]) for m in MODES]
+        elif part == "T":
+            out.append(("T", "tiles", []))
+        elif part == "e":
+            out.append(("e", "e32", MODES))
         else:
-            sys.exit(f"fit_tx2.py: unknown form part '{part}' (f, s, 0)")
-    return out
+            sys.exit(f"fit_tx2.py: unknown form part '{part}' (f, s, T, e, 0)")
+    if any(key == "e32" for _, key, _ in out) and not any(key == "tiles" for _, key, _ in out):
+        sys.exit("fit_tx2.py: e needs T")
+    return [p for p in out if p[1] != "tiles"] + [p for p in out if p[1] == "tiles"]  # the fixed part last
 
 
 def platform_text(mode, values, eff):
@@ -60,6 +71,11 @@ def platform_text(mode, values, eff):
         comp += "  efficiency: {" + ", ".join(f"{k}: {min(1.0, v * values['scale']):.4g}" for k, v in eff.items()) + "}\n"
     if "fp16" in values:
         comp += f"  dtype_efficiency: {{fp16: {min(1.0, values['fp16']):.4g}}}\n"
+    if "tiles" in values:
+        e32 = min(1.0, values.get("e32", 1.0))
+        comp += "  array:\n    tiles:\n" + "".join(
+            f"      - {{channels: {c}, pixels: {px}" + (f", efficiency: {e32:.4g}" if (c, px) == (32, 32) else "") + "}\n"
+            for c, px in TILES)
     return f"format: 1\nbase: {mode}\nname: {mode}-fit\n" + (f"compute:\n{comp}" if comp else "")
 
 
@@ -72,6 +88,8 @@ class Fit:
         paths = {}
         for m in MODES:
             values = {key: xi for (_, key, ms), xi in zip(form, x) if m in ms}
+            if any(key == "tiles" for _, key, _ in form):
+                values["tiles"] = 1
             paths[m] = os.path.join(self.tmp, m + ".yaml")
             with open(paths[m], "w") as f:
                 f.write(platform_text(m, values, self.eff[m]))
@@ -83,7 +101,10 @@ class Fit:
         return sum(abs(math.log(1 + e)) for e in self.errors(form, x))
 
     def fit(self, form):
-        return step_fit(lambda y: self.cost(form, y), [1.0 for _ in form], 0.16)
+        free = [part for part in form if part[1] != "tiles"]
+        fixed = [part for part in form if part[1] == "tiles"]
+        x, c = step_fit(lambda y: self.cost(free + fixed, y + [1.0] * len(fixed)), [1.0 for _ in free], 0.16)
+        return x + [1.0] * len(fixed), c
 
 
 def per_mode(pairs):

@@ -204,6 +204,14 @@ const char *hw_check_rules(const struct hw_desc *hw, const char **key, char *buf
                      hw_dtype_name(d));
             return buf;
         }
+    int any_reduce = 0;
+    for (int d = 0; d < HW_NDT; d++) any_reduce |= hw->array.reduce[d] > 0;
+    if (hw->array.n_tiles > 0 && (!any_reduce || hw->array.n_modes > 0)) {
+        *key = "compute.array.tiles";
+        snprintf(buf, cap,
+                 "tile shapes given without reduce lanes, or with modes (they describe the lanes apart)");
+        return buf;
+    }
     return NULL;
 }
 

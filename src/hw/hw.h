@@ -54,12 +54,19 @@ struct hw_pattern {
  * utilization is the product of dim / round_up(dim, lanes) over the three; reduce 0 = not described for that dtype
  * (the roofline compute model with per-class efficiencies is used instead). */
 #define HW_MAX_MODES 8
+#define HW_MAX_TILES 8
 
 /* one way an array's lanes split (compute.array.modes): input channels over `blocks` blocks, the lanes / blocks
  * output channels of a descriptor; `overhead` cycles per descriptor and output pixel */
 struct hw_mode {
     int64_t blocks;
     double overhead;
+};
+
+/* one output tile shape a GPU runtime's kernels offer (compute.array.tiles) */
+struct hw_tile {
+    int64_t channels, pixels; /* output channels (a GEMM's columns) x output pixels (its rows) */
+    double efficiency;        /* the shape's rate against the others'; 0 = 1 */
 };
 
 struct hw_array {
@@ -71,6 +78,8 @@ struct hw_array {
     int n_modes; /* > 0: a dense layer's utilization from its cheapest mode (the Myriad X NCE's) */
     struct hw_mode modes[HW_MAX_MODES];
     double block_reduce_max; /* input channels per block x kernel taps a descriptor holds; 0 = no limit */
+    int n_tiles; /* > 0: each conv or matmul takes the tile of least padded work instead of channels x pixels */
+    struct hw_tile tiles[HW_MAX_TILES];
 };
 
 /* Winograd convolution of 3x3 stride-1 dense convs (a CPU runtime's choice, ncnn's rule): per dtype the largest output

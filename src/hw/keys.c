@@ -19,6 +19,7 @@
 #define PT(m) offsetof(struct hw_pattern, m)
 #define FO(m) offsetof(struct hw_fold, m)
 #define MO(m) offsetof(struct hw_mode, m)
+#define TI(m) offsetof(struct hw_tile, m)
 
 #define RATE_MIN 1e6  /* ops/s or bytes/s */
 #define OPS_MAX  1e18 /* ops/s: 1000 x a 2024 GPU's dense peak */
@@ -122,6 +123,18 @@ const struct hw_key hw_keys[] = {
     {"compute.array.block_reduce_max", HW_T_NUM, .unit = HW_U_NONE, 1, 1e6, HW_F_ZERO_OFF, D(array.block_reduce_max),
      .doc = "input channels per block x kernel taps a descriptor holds (the NCE's coefficients per block); a layer "
             "above it in a mode runs its input channels in that many more passes; 0 = no limit"},
+    {"compute.array.tiles", HW_T_LIST, .max = HW_MAX_TILES, .off = D(array.tiles), .size = sizeof(struct hw_tile),
+     .count_off = D(array.n_tiles),
+     .doc = "output tile shapes the runtime's kernels offer (a GPU runtime times several kernels per layer and keeps the "
+            "fastest, TensorRT's tactic selection): each conv or matmul takes the shape of least padded work, ceil(K / "
+            "channels) x channels x ceil(P / pixels) x pixels / efficiency, ties to the larger tile; replaces the "
+            "`channels` and `pixels` lanes (docs/prediction.md); absent: one tile, those lanes"},
+    {"compute.array.tiles[].channels", HW_T_I64, .min = 1, .max = 65536, .flags = HW_F_REQUIRED, .off = TI(channels),
+     .doc = "the tile's output channels (a GEMM's columns)"},
+    {"compute.array.tiles[].pixels", HW_T_I64, .min = 1, .max = 65536, .flags = HW_F_REQUIRED, .off = TI(pixels),
+     .doc = "the tile's output pixels (a GEMM's rows)"},
+    {"compute.array.tiles[].efficiency", HW_T_NUM, .unit = HW_U_FRACTION, EFF_MIN, 1, HW_F_ZERO_OFF, TI(efficiency),
+     .doc = "the shape's rate against the others' (a factor on the layer's utilization); 0 = 1"},
     {"compute.strided_input_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF,
      D(strided_in_bw),
      .doc = "rate at which a strided convolution's input is re-laid out before it runs (adds input bytes / rate); "

@@ -475,6 +475,29 @@ static double mode_utilization(const struct hw_array *ar, double lanes, double r
     return best > 0 ? fmin(1.0, red * chan / (best * lanes)) : 1.0;
 }
 
+/* compute.array.tiles: the tile shape a runtime that times several kernels per layer would keep (TensorRT's tactic
+ * selection, docs/sources.md [TRT-BUILDER]): the least padded work, ceil(chan / k) x k x ceil(rows / p) x p /
+ * efficiency (rows untiled when !rows_tiled), ties to the larger tile. Sets the channel and pixel lanes (0 pixel
+ * lanes when the rows are untiled) and returns the shape's efficiency. */
+static double pick_tile(const struct hw_array *ar, double chan, double rows, int rows_tiled, double *lanes_k,
+                        double *lanes_p)
+{
+    double best = 0, best_area = 0, eff = 1;
+    for (int i = 0; i < ar->n_tiles; i++) {
+        double k = (double)ar->tiles[i].channels, px = (double)ar->tiles[i].pixels;
+        double e = ar->tiles[i].efficiency > 0 ? ar->tiles[i].efficiency : 1;
+        double work = ceil(chan / k) * k * (rows_tiled ? ceil(rows / px) * px : rows) / e, area = k * px;
+        if (best <= 0 || work < best * (1 - 1e-12) || (work <= best * (1 + 1e-12) && area > best_area)) {
+            best = work;
+            best_area = area;
+            eff = e;
+            *lanes_k = k;
+            *lanes_p = rows_tiled ? px : 0;
+        }
+    }
+    return eff;
+}
+
 double pr_array_util(const struct nnperf_prediction *p, const struct pr_layer *L, double *t_strided)
 {
     const struct hw_desc *hw = p->hw;
@@ -490,10 +513,16 @@ double pr_array_util(const struct nnperf_prediction *p, const struct pr_layer *L
                pix_lanes = hw->array.batch_rows ? pix_frame * p->batch : pix_frame;
         /* a matrix product's rows (an FC layer's batch) untiled: its pixel lanes are not a limit */
         if (hw->array.matmul_rows_untiled && L->main->op != OPID_CONV) lanes_p = 0;
+        double tile_eff = 1;
+        if (hw->array.n_tiles > 0 && hw->array.n_modes <= 0)
+            tile_eff =
+                pick_tile(&hw->array, chan, pix_lanes,
+                          !(hw->array.matmul_rows_untiled && L->main->op != OPID_CONV), &lanes_k, &lanes_p);
         if (hw->array.n_modes > 0 && lanes_k > 0)
             util = mode_utilization(&hw->array, lanes_k, red, chan, L->main);
         else
-            util = lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) * lane_fill(pix_lanes, lanes_p) *
+            util = tile_eff * lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) *
+                   lane_fill(pix_lanes, lanes_p) *
                    wave_fill(pix_frame * p->batch, chan, lanes_p, lanes_k, hw->array.units);
         if (sin > 0 && hw->strided_in_bw > 0)
             *t_strided = sin * pr_elem_bytes_at(p, L->dtype, 0) * p->runs / hw->strided_in_bw;

@@ -860,6 +860,37 @@ static void test_array_matmul_rows(void)
     nnperf_model_free(m);
 }
 
+/* compute.array.tiles: silu's conv (K = 32 output channels, P = 256 pixels) takes the tile of least padded work:
+ * 64x64 alone pads K to 64 (0.5); with 32x32 offered it takes 32x32 (1); a 32x32 at efficiency 0.25 does 4x the
+ * work of 64x64's padding, so 64x64 (0.5); 32x32 and 32x128 pad alike and the tie goes to the larger, whose 2 tiles
+ * fill 2 of 3 units (2/3, where 32x32's 8 tiles would fill 8 of 9), in either order */
+static void test_array_tiles(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("silu", &m);
+    static const char *arrays[5] = {
+        "  array: {reduce: {int8: 32}, tiles: [{channels: 64, pixels: 64}]}\n",
+        "  array: {reduce: {int8: 32}, tiles: [{channels: 64, pixels: 64}, {channels: 32, pixels: 32}]}\n",
+        "  array: {reduce: {int8: 32}, tiles: [{channels: 32, pixels: 32, efficiency: 0.25}, {channels: 64, "
+        "pixels: "
+        "64}]}\n",
+        "  array: {reduce: {int8: 32}, units: 3, tiles: [{channels: 32, pixels: 32}, {channels: 32, pixels: "
+        "128}]}\n",
+        "  array: {reduce: {int8: 32}, units: 3, tiles: [{channels: 32, pixels: 128}, {channels: 32, pixels: "
+        "32}]}\n"};
+    const double want[5] = {0.5, 1, 0.5, 2.0 / 3, 2.0 / 3};
+    for (int i = 0; i < 5 && a; i++) {
+        char yaml[sizeof array_yaml + 256];
+        if (!array_variant(yaml, sizeof yaml, arrays[i])) break;
+        struct nnperf_prediction *p = predict_text(a, yaml, NULL, NULL);
+        CHECK(p != NULL && p->n_layers == 1);
+        if (p && p->n_layers == 1) CHECK(NEAR(util_of(p, &p->layers[0]), want[i]));
+        nnperf_prediction_free(p);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 /* compute.dtype_efficiency: a factor on the class efficiency at that dtype; the conv of silu is MAC-bound on
  * array_yaml, so 0.5 at int8 doubles its compute time and 0.5 at fp16 leaves an int8 run as it is */
 static void test_dtype_efficiency(void)
@@ -1416,6 +1447,7 @@ int main(void)
     test_array_batch_rows();
     test_array_matmul_rows();
     test_dtype_efficiency();
+    test_array_tiles();
     test_runtime_stages();
     test_core_ports();
     test_weight_prep();
