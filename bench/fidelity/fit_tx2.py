@@ -13,6 +13,8 @@ numbers set. A form is a set of free numbers:
   T      nothing free: compute.array.tiles set to TILES (each conv takes the tile of least padded work, TensorRT's
          per-layer choice of kernel), in place of the preset's one tile
   e      with T: the efficiency of the smallest tile (32x32) against the others', one number shared by the modes
+  l      a factor on the preset's overhead.per_layer_s (TensorRT's per-kernel launch cost), one number shared by the
+         modes (each keeps its CPU-clock ratio to MAXN's)
   0      nothing free: the presets as they are
 The fit minimises the sum of |ln(predicted / measured)| over the fit rows (multiplicative steps on each number in
 turn, halved until under 0.5%), as fit_qutibench_dpu.py does. Prints each form's numbers and its fit median |error|
@@ -44,6 +46,16 @@ def preset_efficiency(mode):
     sys.exit(f"presets/{mode}.yaml: no compute.efficiency map")
 
 
+def preset_per_layer(mode):
+    """the preset's overhead.per_layer_s, read from its YAML"""
+    with open(os.path.join(fidelity.ROOT, "presets", mode + ".yaml")) as f:
+        for line in f:
+            m = re.match(r"\s*per_layer_s:\s*([0-9.eE+-]+)", line)
+            if m:
+                return float(m.group(1))
+    sys.exit(f"presets/{mode}.yaml: no overhead.per_layer_s")
+
+
 def form_of(name):
     """'f+s' -> [(number name, key, modes)]"""
     if name == "0":
@@ -58,14 +70,16 @@ def form_of(name):
             out.append(("T", "tiles", []))
         elif part == "e":
             out.append(("e", "e32", MODES))
+        elif part == "l":
+            out.append(("l", "launch", MODES))
         else:
-            sys.exit(f"fit_tx2.py: unknown form part '{part}' (f, s, T, e, 0)")
+            sys.exit(f"fit_tx2.py: unknown form part '{part}' (f, s, T, e, l, 0)")
     if any(key == "e32" for _, key, _ in out) and not any(key == "tiles" for _, key, _ in out):
         sys.exit("fit_tx2.py: e needs T")
     return [p for p in out if p[1] != "tiles"] + [p for p in out if p[1] == "tiles"]  # the fixed part last
 
 
-def platform_text(mode, values, eff):
+def platform_text(mode, values, eff, per_layer):
     comp = ""
     if "scale" in values:
         comp += "  efficiency: {" + ", ".join(f"{k}: {min(1.0, v * values['scale']):.4g}" for k, v in eff.items()) + "}\n"
@@ -76,13 +90,15 @@ def platform_text(mode, values, eff):
         comp += "  array:\n    tiles:\n" + "".join(
             f"      - {{channels: {c}, pixels: {px}" + (f", efficiency: {e32:.4g}" if (c, px) == (32, 32) else "") + "}\n"
             for c, px in TILES)
-    return f"format: 1\nbase: {mode}\nname: {mode}-fit\n" + (f"compute:\n{comp}" if comp else "")
+    over = f"overhead:\n  per_layer_s: {per_layer * values['launch']:.4g}\n" if "launch" in values else ""
+    return f"format: 1\nbase: {mode}\nname: {mode}-fit\n" + (f"compute:\n{comp}" if comp else "") + over
 
 
 class Fit:
     def __init__(self, rows, tmp):
         self.rows, self.tmp = rows, tmp
         self.eff = {m: preset_efficiency(m) for m in MODES}
+        self.per_layer = {m: preset_per_layer(m) for m in MODES}
 
     def errors(self, form, x):
         paths = {}
@@ -92,7 +108,7 @@ class Fit:
                 values["tiles"] = 1
             paths[m] = os.path.join(self.tmp, m + ".yaml")
             with open(paths[m], "w") as f:
-                f.write(platform_text(m, values, self.eff[m]))
+                f.write(platform_text(m, values, self.eff[m], self.per_layer[m]))
         rows = [dict(r, preset=paths[r["preset"]]) for r in self.rows]
         fidelity.predict_rows(rows)
         return [r["error"] for r in rows]
