@@ -512,12 +512,11 @@ double pr_array_util(const struct nnperf_prediction *p, const struct pr_layer *L
         double pix_frame = pix / p->graph_batch,
                pix_lanes = hw->array.batch_rows ? pix_frame * p->batch : pix_frame;
         /* a matrix product's rows (an FC layer's batch) untiled: its pixel lanes are not a limit */
-        if (hw->array.matmul_rows_untiled && L->main->op != OPID_CONV) lanes_p = 0;
+        int rows_untiled = hw->array.matmul_rows_untiled && L->main->op != OPID_CONV;
+        if (rows_untiled) lanes_p = 0;
         double tile_eff = 1;
         if (hw->array.n_tiles > 0 && hw->array.n_modes <= 0)
-            tile_eff =
-                pick_tile(&hw->array, chan, pix_lanes,
-                          !(hw->array.matmul_rows_untiled && L->main->op != OPID_CONV), &lanes_k, &lanes_p);
+            tile_eff = pick_tile(&hw->array, chan, pix_lanes, !rows_untiled, &lanes_k, &lanes_p);
         if (hw->array.n_modes > 0 && lanes_k > 0)
             util = mode_utilization(&hw->array, lanes_k, red, chan, L->main);
         else
@@ -663,6 +662,13 @@ struct df_engine {
         nk; /* df_derive: its simd_base's and its chan's ascending divisors, dv[ds..ds+ns), dv[dk..dk+nk) */
 };
 
+/* groups computed one after another: the layer's MACs over one group's loops (per = reduction x channels x pixels);
+ * 1 but for grouped convs */
+static double df_groups(const struct nnperf_prediction *p, const struct pr_layer *L, double per)
+{
+    return per > 0 ? fmax(1, round(L->mac_ops / 2 / p->runs / per)) : 1;
+}
+
 /* the engine of layer L, or 0 when L is no engine (no MACs, a fallback layer, unknown shapes) */
 static int df_engine_of(const struct nnperf_prediction *p, const struct pr_layer *L, struct df_engine *e)
 {
@@ -670,9 +676,7 @@ static int df_engine_of(const struct nnperf_prediction *p, const struct pr_layer
     if (L->fallback || !(L->mac_ops > 0) || !L->main || !mac_geometry(L->main, 1, &red, &chan, &pix, &sin))
         return 0;
     if (!(red >= 1 && chan >= 1 && pix > 0)) return 0;
-    /* groups computed one after another: the layer's MACs over one group's loops (1 but for grouped convs) */
-    double per = red * chan * pix;
-    e->groups = fmax(1, round(L->mac_ops / 2 / p->runs / per));
+    e->groups = df_groups(p, L, red * chan * pix);
     e->chan = chan, e->pix = pix, e->taps = 1, e->simd_base = red;
     const struct ir_value *w = L->main->n_in > 1 ? L->main->in[1] : NULL;
     if (L->main->op == OPID_CONV && w && w->rank >= 3) {
@@ -750,6 +754,20 @@ static void df_cost(const struct hw_desc *hw, const struct df_engine *e, double 
     *blocks += pe * df_bram18(simd * e->bits, depth);
 }
 
+/* Every engine folded for a target of T cycles per frame: the LUTs and blocks it takes (*luts, *blocks), and whether
+ * they fit lut_max and mem_max (no memory budget where mem_max is 0) */
+static int df_fits(const struct hw_desc *hw, const struct df_engine *e, int n, const double *dv, double T,
+                   double lut_max, double mem_max, double *luts, double *blocks)
+{
+    *luts = *blocks = 0;
+    for (int i = 0; i < n; i++) {
+        double pe, simd;
+        df_fold(&e[i], dv, T, &pe, &simd);
+        df_cost(hw, &e[i], pe, simd, luts, blocks);
+    }
+    return *luts <= lut_max && (mem_max <= 0 || *blocks <= mem_max);
+}
+
 static int df_cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -807,28 +825,16 @@ static enum nnperf_status df_derive(struct nnperf_prediction *p)
     double target = t[n_t - 1], luts = 0, blocks = 0;
     int fits = 0;
     /* the slowest target first: when even that does not fit, nothing does */
-    for (int i = 0; i < n; i++) {
-        double pe, simd;
-        df_fold(&e[i], dv, target, &pe, &simd);
-        df_cost(hw, &e[i], pe, simd, &luts, &blocks);
-    }
-    int any = luts <= lut_max && (mem_max <= 0 || blocks <= mem_max);
+    int any = df_fits(hw, e, n, dv, target, lut_max, mem_max, &luts, &blocks);
     for (int j = 0; j < n_t && !fits && any; j++) {
         if (t[j] < floor_t || (j > 0 && t[j] == t[j - 1])) continue;
-        luts = blocks = 0;
-        for (int i = 0; i < n; i++) {
-            double pe, simd;
-            df_fold(&e[i], dv, t[j], &pe, &simd);
-            df_cost(hw, &e[i], pe, simd, &luts, &blocks);
-        }
-        fits = luts <= lut_max && (mem_max <= 0 || blocks <= mem_max);
+        fits = df_fits(hw, e, n, dv, t[j], lut_max, mem_max, &luts, &blocks);
         if (fits) target = t[j];
     }
     if (!fits)
         pr_warn(p,
                 "compute.dataflow: the network does not fit the fabric even fully folded (%.0f LUTs of %.0f, "
-                "%.0f "
-                "18 Kb blocks of %.0f): predicted as if it did",
+                "%.0f 18 Kb blocks of %.0f): predicted as if it did",
                 luts, lut_max, blocks, mem_max);
     for (int i = 0; i < n; i++) {
         double pe, simd;
@@ -866,9 +872,7 @@ static void dataflow_layer(struct nnperf_prediction *p, struct pr_layer *L)
         finish(p, L);
         return;
     }
-    /* groups computed one after another: the layer's MACs over one group's loops (1 but for grouped convs) */
-    double per = red * chan * pix, groups = per > 0 ? fmax(1, round(L->mac_ops / 2 / p->runs / per)) : 1;
-    double cycles = groups * ceil(chan / pe) * ceil(red / simd) * pix * p->runs;
+    double cycles = df_groups(p, L, red * chan * pix) * ceil(chan / pe) * ceil(red / simd) * pix * p->runs;
     L->t_compute = cycles / p->hw->dataflow_hz;
     finish(p, L);
 }

@@ -62,7 +62,6 @@ static enum nnperf_status read_batch(struct nnperf_prediction *p, int batch, int
     return st;
 }
 
-/* the options (and the what-if's batch and dtype, which replace the options') into the state */
 /* nnperf_predict_options.threads on the prediction's own copy of the platform: the cores of one inference, and the
  * speedup they reach, 1 + (s - 1) x (N - 1) / (P - 1) of the platform's s over its P cores (linear where s is 0) */
 static enum nnperf_status read_threads(struct nnperf_prediction *p, int threads, enum nnperf_status st)
@@ -84,6 +83,7 @@ static enum nnperf_status read_threads(struct nnperf_prediction *p, int threads,
     return st;
 }
 
+/* the options (and the what-if's batch and dtype, which replace the options') into the state */
 static enum nnperf_status read_options(struct nnperf_prediction *p, const struct nnperf_predict_options *opts)
 {
     enum nnperf_status st = NNPERF_OK;

@@ -5,7 +5,8 @@
  * run with its per-call cost; the inferences in flight share the DDR, so each layer's memory time grows by their
  * number (where each core reaches less than the whole DDR alone, memory.core_bandwidth, by as much as their cores
  * together ask more than the DDR gives); the host stages of the frames (pre-/post-processing) run beside them on the
- * host cores, except their serial part (overhead.host_serial_s), which passes one frame at a time; and DDR and the host link must carry the traffic. Which limit binds is recorded: cores (perfect scaling), shared DDR, host CPU or
+ * host cores, except their serial part (overhead.host_serial_s), which passes one frame at a time; and DDR and the
+ * host link must carry the traffic. Which limit binds is recorded: cores (perfect scaling), shared DDR, host CPU or
  * host link.
  * power: with any power key, the energy of a run (static power over the latency plus each layer's dynamic energy)
  * and the average power. */

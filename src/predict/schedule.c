@@ -15,8 +15,8 @@
  * calibration.time_scale (a user's calibration) multiplies every time of the run before the layout.
  * Before the first layer: the host stages of every frame (overhead.host_per_frame_s: pre-/post-processing on the
  * host CPU, in series with the run in one thread; overhead.host_serial_s, the part the threads cannot overlap, too)
- * and the per-call cost once per accelerator call (a batch on an
- * accelerator that takes compute.frames_per_call frames a call is that many calls). */
+ * and the per-call cost once per accelerator call (a batch on an accelerator that takes compute.frames_per_call
+ * frames a call is that many calls). */
 #include <math.h>
 
 #include "predict.h"
