@@ -806,58 +806,54 @@ static int array_variant(char *out, size_t n, const char *array)
            snprintf(out, n, "%.*s%s%s", (int)(at - array_yaml), array_yaml, array, at + strlen(key)) < (int)n;
 }
 
-/* compute.array.batch_rows: a GPU's implicit GEMM pads the rows of all frames of a run together, an NPU each frame's
- * pixels on their own. The 1x1 conv 32->32 at 16x16 (256 pixels a frame) at batch 2 on 192 pixel lanes: one frame
- * fills 256 / 384, both frames together 512 / 576; matmul_rows_untiled leaves a conv's rows tiled */
-static void test_array_batch_rows(void)
+/* each platform array_variant(arrays[i]) fills the array's lanes of `layer` (the model's only layer when NULL) to
+ * want[i] */
+static void check_array_utils(const char *model, const char *const *arrays, const double *want, int n,
+                              const char *layer, const struct nnperf_predict_options *o)
 {
     struct nnperf_model *m;
-    struct nnperf_analysis *a = analyze("silu", &m);
-    static const char *arrays[3] = {
-        "  array: {reduce: {int8: 32}, channels: {int8: 4}, pixels: {int8: 192}}\n",
-        "  array: {reduce: {int8: 32}, channels: {int8: 4}, pixels: {int8: 192}, "
-        "batch_rows: true}\n",
-        "  array: {reduce: {int8: 32}, channels: {int8: 4}, pixels: {int8: 192}, "
-        "batch_rows: true, matmul_rows_untiled: true}\n"};
-    const double want[3] = {256.0 / 384, 512.0 / 576, 512.0 / 576};
-    for (int i = 0; i < 3 && a; i++) {
-        char yaml[sizeof array_yaml + 128];
+    struct nnperf_analysis *a = analyze(model, &m);
+    for (int i = 0; i < n && a; i++) {
+        char yaml[sizeof array_yaml + 256];
         if (!array_variant(yaml, sizeof yaml, arrays[i])) break;
-        struct nnperf_predict_options o = {.batch = 2};
-        struct nnperf_prediction *p = predict_text(a, yaml, NULL, &o);
-        CHECK(p != NULL && p->n_layers == 1 && NEAR(util_of(p, &p->layers[0]), want[i]));
+        struct nnperf_prediction *p = predict_text(a, yaml, NULL, o);
+        const struct pr_layer *L = p && !layer && p->n_layers == 1 ? &p->layers[0] : NULL;
+        for (int l = 0; p && layer && l < p->n_layers; l++)
+            if (p->layers[l].main && !strcmp(p->layers[l].main->name, layer)) L = &p->layers[l];
+        CHECK(L != NULL);
+        if (L) CHECK(NEAR(util_of(p, L), want[i]));
         nnperf_prediction_free(p);
     }
     nnperf_analysis_free(a);
     nnperf_model_free(m);
 }
 
+/* compute.array.batch_rows: a GPU's implicit GEMM pads the rows of all frames of a run together, an NPU each frame's
+ * pixels on their own. The 1x1 conv 32->32 at 16x16 (256 pixels a frame) at batch 2 on 192 pixel lanes: one frame
+ * fills 256 / 384, both frames together 512 / 576; matmul_rows_untiled leaves a conv's rows tiled */
+static void test_array_batch_rows(void)
+{
+    static const char *const arrays[3] = {
+        "  array: {reduce: {int8: 32}, channels: {int8: 4}, pixels: {int8: 192}}\n",
+        "  array: {reduce: {int8: 32}, channels: {int8: 4}, pixels: {int8: 192}, "
+        "batch_rows: true}\n",
+        "  array: {reduce: {int8: 32}, channels: {int8: 4}, pixels: {int8: 192}, "
+        "batch_rows: true, matmul_rows_untiled: true}\n"};
+    static const double want[3] = {256.0 / 384, 512.0 / 576, 512.0 / 576};
+    struct nnperf_predict_options o = {.batch = 2};
+    check_array_utils("silu", arrays, want, 3, NULL, &o);
+}
+
 /* compute.array.matmul_rows_untiled: a MatMul's rows are not padded to the pixel lanes. attention's q.k^T (rows 2 heads
  * x 8 queries = 16, 8 columns, reduction 4) on 64 pixel lanes fills 16 / 64 of them; untiled, all of its lanes */
 static void test_array_matmul_rows(void)
 {
-    struct nnperf_model *m;
-    struct nnperf_analysis *a = analyze("attention", &m);
-    static const char *arrays[2] = {
+    static const char *const arrays[2] = {
         "  array: {reduce: {int8: 4}, channels: {int8: 8}, pixels: {int8: 64}, batch_rows: true}\n",
         "  array: {reduce: {int8: 4}, channels: {int8: 8}, pixels: {int8: 64}, batch_rows: true, "
         "matmul_rows_untiled: true}\n"};
-    const double want[2] = {16.0 / 64, 1};
-    for (int i = 0; i < 2 && a; i++) {
-        char yaml[sizeof array_yaml + 128];
-        if (!array_variant(yaml, sizeof yaml, arrays[i])) break;
-        struct nnperf_prediction *p = predict_text(a, yaml, NULL, NULL);
-        int found = 0;
-        for (int l = 0; p && l < p->n_layers; l++)
-            if (p->layers[l].main && !strcmp(p->layers[l].main->name, "qk")) {
-                found = 1;
-                CHECK(NEAR(util_of(p, &p->layers[l]), want[i]));
-            }
-        CHECK(found);
-        nnperf_prediction_free(p);
-    }
-    nnperf_analysis_free(a);
-    nnperf_model_free(m);
+    static const double want[2] = {16.0 / 64, 1};
+    check_array_utils("attention", arrays, want, 2, "qk", NULL);
 }
 
 /* compute.array.tiles: silu's conv (K = 32 output channels, P = 256 pixels) takes the tile of least padded work:
@@ -866,29 +862,17 @@ static void test_array_matmul_rows(void)
  * fill 2 of 3 units (2/3, where 32x32's 8 tiles would fill 8 of 9), in either order */
 static void test_array_tiles(void)
 {
-    struct nnperf_model *m;
-    struct nnperf_analysis *a = analyze("silu", &m);
-    static const char *arrays[5] = {
+    static const char *const arrays[5] = {
         "  array: {reduce: {int8: 32}, tiles: [{channels: 64, pixels: 64}]}\n",
         "  array: {reduce: {int8: 32}, tiles: [{channels: 64, pixels: 64}, {channels: 32, pixels: 32}]}\n",
         "  array: {reduce: {int8: 32}, tiles: [{channels: 32, pixels: 32, efficiency: 0.25}, {channels: 64, "
-        "pixels: "
-        "64}]}\n",
+        "pixels: 64}]}\n",
         "  array: {reduce: {int8: 32}, units: 3, tiles: [{channels: 32, pixels: 32}, {channels: 32, pixels: "
         "128}]}\n",
         "  array: {reduce: {int8: 32}, units: 3, tiles: [{channels: 32, pixels: 128}, {channels: 32, pixels: "
         "32}]}\n"};
-    const double want[5] = {0.5, 1, 0.5, 2.0 / 3, 2.0 / 3};
-    for (int i = 0; i < 5 && a; i++) {
-        char yaml[sizeof array_yaml + 256];
-        if (!array_variant(yaml, sizeof yaml, arrays[i])) break;
-        struct nnperf_prediction *p = predict_text(a, yaml, NULL, NULL);
-        CHECK(p != NULL && p->n_layers == 1);
-        if (p && p->n_layers == 1) CHECK(NEAR(util_of(p, &p->layers[0]), want[i]));
-        nnperf_prediction_free(p);
-    }
-    nnperf_analysis_free(a);
-    nnperf_model_free(m);
+    static const double want[5] = {0.5, 1, 0.5, 2.0 / 3, 2.0 / 3};
+    check_array_utils("silu", arrays, want, 5, NULL, NULL);
 }
 
 /* compute.dtype_efficiency: a factor on the class efficiency at that dtype; the conv of silu is MAC-bound on
