@@ -78,6 +78,7 @@ struct hw_array {
     int n_modes; /* > 0: a dense layer's utilization from its cheapest mode (the Myriad X NCE's) */
     struct hw_mode modes[HW_MAX_MODES];
     double block_reduce_max; /* input channels per block x kernel taps a descriptor holds; 0 = no limit */
+    double fc_tile; /* a fully connected layer's input and output run in tiles of this many; 0 = not tiled */
     int n_tiles; /* > 0: each conv or matmul takes the tile of least padded work instead of channels x pixels */
     struct hw_tile tiles[HW_MAX_TILES];
 };

@@ -123,6 +123,12 @@ const struct hw_key hw_keys[] = {
     {"compute.array.block_reduce_max", HW_T_NUM, .unit = HW_U_NONE, 1, 1e6, HW_F_ZERO_OFF, D(array.block_reduce_max),
      .doc = "input channels per block x kernel taps a descriptor holds (the NCE's coefficients per block); a layer "
             "above it in a mode runs its input channels in that many more passes; 0 = no limit"},
+    {"compute.array.fc_tile", HW_T_NUM, .unit = HW_U_NONE, 1, 65536, HW_F_ZERO_OFF, D(array.fc_tile),
+     .doc = "a fully connected layer (a MatMul or Gemm with constant weights) runs in tiles of this many input and "
+            "output elements (the MYRIAD compiler's hardware FC): an input or output longer than one tile is padded "
+            "to whole tiles, the weights are stored padded (the layer reads padded inputs x padded outputs weights) "
+            "and a padded input is first copied into its longer buffer by a stage of its own (one more "
+            "`overhead.per_layer_s`); 0 = not tiled"},
     {"compute.array.tiles", HW_T_LIST, .max = HW_MAX_TILES, .off = D(array.tiles), .size = sizeof(struct hw_tile),
      .count_off = D(array.n_tiles),
      .doc = "output tile shapes the runtime's kernels offer (a GPU runtime times several kernels per layer and keeps the "

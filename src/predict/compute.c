@@ -240,7 +240,9 @@ static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, 
         hw->eff[L->klass] > 0)
         L->t_memory /= hw->eff[L->klass];
     if (L->x) L->x->t_transfer = 0;
-    L->t_overhead = work ? layer_overhead(p) + bias_pass(p, L) + weight_prep(p, L) : 0;
+    int expand;
+    pr_fc_pad(p, L, &expand);
+    L->t_overhead = work ? (1 + expand) * layer_overhead(p) + bias_pass(p, L) + weight_prep(p, L) : 0;
     /* compute.view_ops: a layer of views launches no kernel */
     int view = hw->n_view > 0;
     for (int i = 0; view && i < L->n_nodes; i++) view = hw_is_view(hw, L->nodes[i]->op_type);
@@ -527,6 +529,29 @@ double pr_array_util(const struct nnperf_prediction *p, const struct pr_layer *L
             *t_strided = sin * pr_elem_bytes_at(p, L->dtype, 0) * p->runs / hw->strided_in_bw;
     }
     return util;
+}
+
+/* compute.array.fc_tile: a fully connected layer as OpenVINO's MYRIAD compiler runs it on the NCE (docs/sources.md
+ * [OPENVINO-VPU-FC], pass hwFullyConnectedTiling): in one mode of t input and t output elements a descriptor, an
+ * input (or output) longer than t is padded to whole tiles, the weights are stored padded, and a padded input is
+ * copied into its longer buffer by an expand stage before the layer */
+static double fc_padded(double n, double t)
+{
+    return n > t ? ceil(n / t) * t : n;
+}
+
+double pr_fc_pad(const struct nnperf_prediction *p, const struct pr_layer *L, int *expand)
+{
+    double t = p->hw->array.fc_tile, red, chan, pix, sin;
+    const struct ir_node *nd = L->main;
+    *expand = 0;
+    if (!(t > 0) || L->fallback || !nd || (nd->op != OPID_MAT_MUL && nd->op != OPID_GEMM) || nd->n_in < 2 ||
+        !nd->in[1] || !((nd->in[1]->flags & IR_V_INIT) || nd->in[1]->is_const == 1) ||
+        !mac_geometry(nd, 0, &red, &chan, &pix, &sin))
+        return 0;
+    double k = fc_padded(red, t), n = fc_padded(chan, t);
+    *expand = k > red;
+    return k * n - red * chan;
 }
 
 static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)

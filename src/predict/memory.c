@@ -152,7 +152,10 @@ static void weight_bytes(struct nnperf_prediction *p, double per_run)
     double room = p->hw->weight_sram_bytes;
     for (int l = 0; l < p->n_layers; l++) {
         struct pr_layer *L = &p->layers[l];
-        double b = L->params * pr_elem_bytes_at(p, L->dtype, 1) + pr_lx(L)->packed_bytes;
+        int expand;
+        /* compute.array.fc_tile: a fully connected layer's weights stored padded to whole tiles */
+        double b = (L->params + pr_fc_pad(p, L, &expand)) * pr_elem_bytes_at(p, L->dtype, 1) +
+                   pr_lx(L)->packed_bytes;
         L->w_bytes = 0;
         if (L->x) L->x->link_bytes = 0;
         if (room > 0 && b <= room && !L->fallback) {

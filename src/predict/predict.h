@@ -330,6 +330,9 @@ void pr_kernel_terms(const struct nnperf_prediction *p, const struct pr_layer *L
 /* The array model's MAC array utilization of layer L from its shape (1 = full lanes), and in *t_strided the time
  * its strided input takes to be re-laid out (0: none) */
 double pr_array_util(const struct nnperf_prediction *p, const struct pr_layer *L, double *t_strided);
+/* compute.array.fc_tile: the weight elements a fully connected layer L stores beyond its own (its input and output
+ * padded to whole tiles); *expand is set to 1 when its input is padded (a copy stage of its own), else 0 */
+double pr_fc_pad(const struct nnperf_prediction *p, const struct pr_layer *L, int *expand);
 /* The compute model a platform selects (kernel costs, array lanes, else the roofline). */
 int pr_compute_model_of(const struct hw_desc *hw, int dtype);
 struct pr_compute_model_row {

@@ -251,6 +251,49 @@ static void test_frame_serial(void)
     nnperf_model_free(m);
 }
 
+/* compute.array.fc_tile 256: fc_pad's fc1 (300 inputs, 20 outputs) reads its weights padded to 512 x 20 = 10240
+ * elements and pays one more per-layer cost (the expand stage of its padded input); fc2 (20 inputs, 300 outputs)
+ * reads 20 x 512 = 10240 and no more stages. At FP16 over 1e9 B/s with compute negligible, both layers are
+ * memory-bound: the tiles add (40960 - 24000) bytes = 16.96 us and one 10 us stage to the frame. */
+static void test_fc_tile(void)
+{
+    static const char *yaml =
+        "format: 1\nname: fct\ncompute:\n  peak_ops: {fp16: 1e15}\n  default_dtype: fp16\n"
+        "  efficiency: {default: 1}\n  fusion:\n    - [MatMul, Relu]\n  array:\n"
+        "    fc_tile: %d\nmemory:\n  sram_bytes: 1e7\n  ddr_bandwidth: 1e9\n  overlap: true\n"
+        "overhead:\n  per_layer_s: 1e-5\n";
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("fc_pad", &m);
+    if (!a) {
+        CHECK(0);
+        return;
+    }
+    double lat[2] = {0}, w[2] = {0}, over[2][2] = {{0}};
+    for (int on = 0; on < 2; on++) {
+        char text[512];
+        snprintf(text, sizeof text, yaml, on ? 256 : 0);
+        struct nnperf_predict_options o = {.batch = 1};
+        struct nnperf_prediction *p = predict_text(a, text, NULL, &o);
+        CHECK(p != NULL && p->n_layers == 2);
+        if (!p || p->n_layers != 2) {
+            nnperf_prediction_free(p);
+            continue;
+        }
+        struct nnperf_prediction_summary s;
+        nnperf_prediction_summary(p, &s);
+        lat[on] = s.latency_s, w[on] = s.weight_bytes_per_frame;
+        for (int l = 0; l < 2; l++) over[on][l] = p->layers[l].t_overhead;
+        nnperf_prediction_free(p);
+    }
+    CHECK(NEAR(w[0], 2 * (300 * 20 + 20 * 300)));
+    CHECK(NEAR(w[1], 2 * (512 * 20 + 20 * 512)));
+    CHECK(NEAR(over[0][0], 1e-5) && NEAR(over[0][1], 1e-5));
+    CHECK(NEAR(over[1][0], 2e-5) && NEAR(over[1][1], 1e-5));
+    CHECK(fabs(lat[1] - lat[0] - (16960e-9 + 1e-5)) < 1e-12);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 /* compute.dataflow: strided_dw's 1x1 conv (32 -> 32 channels, 16x16 outputs) folded PE 8 x SIMD 4 takes
  * 4 x 8 x 256 = 8192 cycles a frame, its depthwise 3x3 (32 channels) PE 4 x SIMD 9 takes 8 x 1 x 256 = 2048; at
  * 100 MHz 81.92 and 20.48 us. One frame: their sum; four frames: the sum plus 3 x the slowest; the throughput is
@@ -1421,6 +1464,7 @@ int main(void)
     test_spill();
     test_batch_weights();
     test_frame_serial();
+    test_fc_tile();
     test_dataflow();
     test_dataflow_fabric();
     test_winograd_speedup_modes();

@@ -138,4 +138,12 @@ save("eager_block", [
      const("sqrt2", 1.4142135), const("one", 1.0), const("half", 0.5),
      numpy_helper.from_array(np.array([1, 64, 4, 4], dtype=np.int64), "shape"), w("wc", [8, 64, 1, 1]),
      w("bc", [8])])
+# 11. two fully connected layers: x [1, 300] -> MatMul [300, 20] -> Relu -> MatMul [20, 300] (compute.array.fc_tile:
+# the first layer's input and the second's output longer than a 256 tile)
+save("fc_pad", [
+    helper.make_node("MatMul", ["x", "w1"], ["h"], name="fc1"),
+    helper.make_node("Relu", ["h"], ["r"], name="relu"),
+    helper.make_node("MatMul", ["r", "w2"], ["y"], name="fc2")],
+    [helper.make_tensor_value_info("x", F, [1, 300])], [helper.make_tensor_value_info("y", F, [])],
+    [w("w1", [300, 20]), w("w2", [20, 300])])
 print("ok")

@@ -1,0 +1,181 @@
+"""fit_ncs2.py - fits the declared residuals of the NCS2 preset (presets/ncs2.yaml) on its `fit` rows only
+(QuTiBench's own runs at batch 2-64 in bench/fidelity/data/qutibench_fit_ncs2_finn.csv and Intel's OpenVINO 2022.1
+throughput table in ncs2_openvino.csv); a test row is refused.
+
+  PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so python3 bench/fidelity/fit_ncs2.py [FORM ...]
+  ... fit_ncs2.py --leave-out FORM     each network's fit rows predicted by the form fitted on the other networks'
+
+Each row is predicted as fidelity.py predicts it, on a platform file with `base: ncs2` and the form's numbers set. A
+form is a set of parts joined by '+':
+  l      overhead.per_layer_s (the MYRIAD plugin's dispatch of one stage, paid once a frame)
+  r      overhead.per_run_s (one inference request over XLink)
+  s      a factor on the preset's compute.efficiency map (every class; the ratios between classes stay assumptions)
+  d      memory.ddr_efficiency (at most 1)
+  F      nothing free: compute.array.fc_tile 256, the MYRIAD compiler's hardware FC tiles (docs/sources.md
+         [OPENVINO-VPU-FC]): an FC input or output longer than 256 padded to whole tiles, weights stored padded, a
+         padded input copied by an expand stage of its own
+  0      nothing free: the preset as it is
+The free numbers start from the preset's values. The fit minimises the sum of |ln(predicted / measured)| over the fit
+rows (multiplicative steps on each number in turn, halved until under 0.5%), as fit_qutibench_dpu.py does. Prints
+each form's numbers, its sum and median |error|; writes nothing (the numbers go into the preset by hand, with a comment
+naming this script).
+"""
+import math
+import os
+import re
+import sys
+import tempfile
+import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fidelity  # noqa: E402
+from fit_qutibench_dpu import step_fit  # noqa: E402
+
+PRESET = os.path.join(fidelity.ROOT, "presets", "ncs2.yaml")
+FREE = {"l": ("per_layer_s", "overhead"), "r": ("per_run_s", "overhead"), "s": ("scale", "compute"),
+        "d": ("ddr_efficiency", "memory")}
+
+
+def preset_values():
+    """the preset's compute.efficiency map and its per_layer_s, per_run_s and ddr_efficiency"""
+    out = {}
+    with open(PRESET) as f:
+        for line in f:
+            t = line.split("#")[0]
+            m = re.match(r"\s*efficiency:\s*\{(.*)\}", t)
+            if m:
+                out["eff"] = {k.strip(): float(v) for k, v in (kv.split(":") for kv in m.group(1).split(","))}
+            m = re.match(r"\s*(per_layer_s|per_run_s|ddr_efficiency):\s*([0-9.eE+-]+)\s*$", t)
+            if m:
+                out[m.group(1)] = float(m.group(2))
+    if set(out) != {"eff", "per_layer_s", "per_run_s", "ddr_efficiency"}:
+        sys.exit(f"{PRESET}: expected compute.efficiency, overhead.per_layer_s, overhead.per_run_s and "
+                 "memory.ddr_efficiency")
+    return out
+
+
+def form_of(name):
+    """'F+l+r' -> (free parts [(part, key)], fc_tile on)"""
+    if name == "0":
+        return [], False
+    parts = name.split("+")
+    bad = [p for p in parts if p not in FREE and p != "F"]
+    if bad or len(set(parts)) != len(parts):
+        sys.exit(f"fit_ncs2.py: form '{name}': parts are l, r, s, d, F (each once), or 0")
+    return [p for p in parts if p in FREE], "F" in parts
+
+
+def platform_text(pv, values, fc_tile):
+    eff = pv["eff"]
+    scale = values.get("s", 1.0)
+    comp = "  efficiency: {" + ", ".join(f"{k}: {min(1.0, v * scale):.4g}" for k, v in eff.items()) + "}\n"
+    if fc_tile:
+        comp += "  array:\n    fc_tile: 256\n"
+    mem = f"memory:\n  ddr_efficiency: {min(1.0, values.get('d', pv['ddr_efficiency'])):.4g}\n"
+    over = (f"overhead:\n  per_layer_s: {values.get('l', pv['per_layer_s']):.4g}\n"
+            f"  per_run_s: {values.get('r', pv['per_run_s']):.4g}\n")
+    return f"format: 1\nbase: ncs2\nname: ncs2-fit\ncompute:\n{comp}{mem}{over}"
+
+
+def fit_rows():
+    """the ncs2 rows whose split is `fit`; any other row here is refused"""
+    rows = [r for r in fidelity.read_rows() if r["preset"] == "ncs2" and r["split"] == "fit"]
+    refuse(rows)
+    return rows
+
+
+def refuse(rows):
+    for r in rows:
+        if r["split"] != "fit":
+            sys.exit(f"{r['where']}: a {r['split']} row; this fit reads fit rows only")
+
+
+class Fit:
+    def __init__(self, rows, tmp):
+        refuse(rows)
+        self.rows, self.tmp, self.pv, self.analyses = rows, tmp, preset_values(), {}
+
+    def errors(self, form, x):
+        import nnperf
+        free, fc_tile = form
+        path = os.path.join(self.tmp, "ncs2-fit.yaml")
+        with open(path, "w") as f:
+            f.write(platform_text(self.pv, dict(zip(free, x)), fc_tile))
+        out = []
+        for r in self.rows:
+            key = (r["model"], r["input"])
+            if key not in self.analyses:
+                dims = [int(d) for d in r["input"].split("x")]
+                self.analyses[key] = nnperf.load(os.path.join(fidelity.ROOT, r["model"])).analyze(
+                    inputs={"input": dims})
+            s = self.analyses[key].predict(path, dtype=r["dtype"] or None, batch=int(r["batch"] or 1)).summary
+            q = r["quantity"]
+            got = (s["latency_ms"] if q == "latency" else s["fps"] if q == "fps"
+                   else fidelity.throughput_with_threads(s, r["threads"], 0.0))
+            out.append(got / float(r["value"]) - 1)
+        return out
+
+    def cost(self, form, x):
+        return sum(abs(math.log(1 + e)) for e in self.errors(form, x))
+
+    def start(self, form):
+        pv = self.pv
+        return [{"l": pv["per_layer_s"], "r": pv["per_run_s"], "s": 1.0, "d": pv["ddr_efficiency"]}[p]
+                for p in form[0]]
+
+    def fit(self, form):
+        x0 = self.start(form)
+        if not form[0]:
+            return x0, self.cost(form, x0)
+
+        def cost(y):
+            # ddr_efficiency at most 1: a step beyond it costs what 1 costs
+            return self.cost(form, [min(v, 1.0) if p == "d" else v for p, v in zip(form[0], y)])
+        x, c = step_fit(cost, x0, 0.16)
+        return [min(v, 1.0) if p == "d" else v for p, v in zip(form[0], x)], c
+
+
+def describe(form, x):
+    return ", ".join(f"{FREE[p][0]} {v:.4g}" for p, v in zip(form[0], x))
+
+
+def by_source(rows, errs):
+    q = [e for r, e in zip(rows, errs) if "qutibench" in r["where"]]
+    i = [e for r, e in zip(rows, errs) if "qutibench" not in r["where"]]
+    return (f"QuTiBench {len(q)} rows {fidelity.pct(fidelity.median_abs(q))} (p90 "
+            f"{fidelity.pct(fidelity.percentile_abs(q, 0.9))}), Intel {len(i)} rows {fidelity.pct(fidelity.median_abs(i))}")
+
+
+def leave_out(rows, tmp, name):
+    """each network's fit rows predicted with the form fitted on the other networks' fit rows"""
+    form = form_of(name)
+    held = []
+    for net in sorted({r["model"] for r in rows}):
+        x, _ = Fit([r for r in rows if r["model"] != net], tmp).fit(form)
+        out = [r for r in rows if r["model"] == net]
+        errs = Fit(out, tmp).errors(form, x)
+        held += errs
+        print(f"  {os.path.basename(net)} ({len(out)} rows): median |error| {fidelity.pct(fidelity.median_abs(errs))} "
+              f"with {describe(form, x)}", flush=True)
+    print(f"{name} left out one network at a time, {len(held)} fit rows: median |error| "
+          f"{fidelity.pct(fidelity.median_abs(held))}, sum |ln| {sum(abs(math.log(1 + e)) for e in held):.2f}")
+
+
+def main():
+    warnings.simplefilter("ignore")
+    rows = fit_rows()
+    with tempfile.TemporaryDirectory() as tmp:
+        if sys.argv[1:2] == ["--leave-out"] and len(sys.argv) == 3:
+            return leave_out(rows, tmp, sys.argv[2])
+        fit = Fit(rows, tmp)
+        for name in sys.argv[1:] or ["0", "l+r+s+d", "F+l+r+s+d"]:
+            form = form_of(name)
+            x, c = fit.fit(form)
+            errs = fit.errors(form, x)
+            print(f"{name}: sum |ln| {c:.3f}, {len(rows)} fit rows, median |error| "
+                  f"{fidelity.pct(fidelity.median_abs(errs))} ({by_source(rows, errs)}); {describe(form, x)}",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
