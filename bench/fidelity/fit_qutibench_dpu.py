@@ -5,11 +5,18 @@ bench/fidelity/data/qutibench_fit_dpu.csv only (QuTiBench's own runs with 2 to 7
   PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so python3 bench/fidelity/fit_qutibench_dpu.py [FORM ...]
   ... fit_qutibench_dpu.py --dnndk BOARD [FORM ...]
   ... fit_qutibench_dpu.py --serial BOARD [FORM ...]
+  ... fit_qutibench_dpu.py --serial BOARD --extrapolate [FORM ...]
 
 With --serial BOARD the rows are that board's 12 fit rows of qutibench_fit_dpu.csv and the numbers go on top of
 presets/runtimes/BOARD-qutibench.yaml (its host stage and efficiency, fitted by the default mode on all 36 rows, held;
 a form without x sets host_serial_s 0, so `r` refits the per-call cost alone as before): the serial part's form
 (bench/RESULTS.md, "QuTiBench's serial stage across threads").
+
+With --serial BOARD --extrapolate each form is also fitted on the rows of threads 3-7 and scored on the thread-2 rows,
+and fitted on threads 2-6 and scored on the thread-7 rows: the sum of |ln(predicted / measured)| over those four
+held-out fit rows is the form's extrapolation score (what the test rows, threads 1 and 8, ask of a form: to hold
+beyond the thread counts it was fitted on), printed beside the plain fit on threads 2-7 (bench/RESULTS.md,
+"QuTiBench's ZCU104 pair: which thread model extrapolates").
 
 With --dnndk BOARD the rows are that board's fit rows of bench/fidelity/data/dnndk_zoo_1.0.csv (Xilinx's DNNDK v3.1
 one-thread latencies), the numbers go on top of presets/runtimes/BOARD-dnndk.yaml (the zoo's clock and the DPU
@@ -24,6 +31,10 @@ Each row is predicted as fidelity.py predicts it (throughput with the row's thre
   r      overhead.per_run_s (per DPU call: one per frame on the Zynq DPU)
   d      a factor on the preset's memory.ddr_efficiency (the DDR rate the DPU's loads and stores reach)
   x      overhead.host_serial_s (a host stage per frame the threads cannot overlap; --serial only)
+  c      the share of the file's host stage H (overhead.host_per_frame_s) that each further thread adds to every
+         thread's frame (the host stage slowed by the threads sharing the A53s and the DDR): host_per_frame_s
+         (1 - c) H and host_serial_s c H, so the one-thread latency keeps H and N threads' frames take
+         latency + (N - 1) c H each (--serial only; c at most 1)
   _b     one number per board instead of one shared by the three.
 The fit minimises the sum of |ln(predicted / measured)| over the fit rows (multiplicative steps on each number in
 turn, halved until under 0.5%); the form is chosen by that sum (bench/RESULTS.md, "QuTiBench's DNNDK loop on the
@@ -40,7 +51,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fidelity  # noqa: E402
 
 BOARDS = ["ultra96-dpu", "zcu102-dpu", "zcu104-dpu"]
-KEYS = {"h": "host_per_frame_s", "r": "per_run_s", "s": "efficiency", "d": "ddr_efficiency", "x": "host_serial_s"}
+KEYS = {"h": "host_per_frame_s", "r": "per_run_s", "s": "efficiency", "d": "ddr_efficiency", "x": "host_serial_s",
+        "c": "host_share"}
 
 
 def preset_efficiency(board, key="efficiency"):
@@ -71,6 +83,10 @@ BASE = {}  # board -> the platform file the fitted numbers go on top of (--dnndk
 def platform_text(board, values):
     comp = f"compute:\n  efficiency: {{default: {values['efficiency']:.4g}}}\n" if "efficiency" in values else ""
     mem = f"memory:\n  ddr_efficiency: {values['ddr_efficiency']:.4g}\n" if "ddr_efficiency" in values else ""
+    if "host_share" in values:  # c: the share c of the file's host stage H becomes serial, (1 - c) H stays
+        big = fidelity.platform_value(BASE[board], r"^  host_per_frame_s:\s*([0-9.eE+-]+)")
+        h, c = float(big.group(1)), values["host_share"]
+        values = dict(values, host_per_frame_s=(1 - c) * h, host_serial_s=c * h)
     if SERIAL and "host_serial_s" not in values:
         values = dict(values, host_serial_s=0)  # --serial: a form without x has none (not the file's)
     over = "".join(f"  {k}: {values[k]:.4g}\n" for k in ("host_per_frame_s", "per_run_s", "host_serial_s")
@@ -83,7 +99,8 @@ def values_of(form, x, eff):
     v = {b: {} for b in BOARDS}
     for (_, key, bs), xi in zip(form, x):
         for b in bs:
-            v[b][key] = min(1.0, eff[b][key] * xi) if key in ("efficiency", "ddr_efficiency") else xi
+            v[b][key] = (min(1.0, eff[b][key] * xi) if key in ("efficiency", "ddr_efficiency") else
+                         min(1.0, xi) if key == "host_share" else xi)
     return v
 
 
@@ -116,10 +133,11 @@ class Fit:
 
     def fit(self, form):
         x = [{"host_per_frame_s": 3e-3, "per_run_s": 1e-3, "efficiency": 0.7, "ddr_efficiency": 1,
-              "host_serial_s": 2e-3}[k]
+              "host_serial_s": 2e-3, "host_share": 0.5}[k]
              for _, k, _ in form]
         x, c = step_fit(lambda y: self.cost(form, y), x, 0.5)
-        return self.simplex(form, x, c) if self.polish else (x, c)
+        x, c = self.simplex(form, x, c) if self.polish else (x, c)
+        return [min(1.0, v) if k == "host_share" else v for (_, k, _), v in zip(form, x)], c  # c past 1 is 1
 
     def simplex(self, form, x, c):
         """Nelder-Mead on the logarithms of the numbers from where the steps stopped: a valley no single step
@@ -177,6 +195,7 @@ def step_fit(cost, x, step):
 def main():
     global BOARDS, SERIAL
     warnings.simplefilter("ignore")
+    extrapolate = False
     sys.path.insert(0, os.path.join(fidelity.ROOT, "python"))
     args = sys.argv[1:]
     if args[:1] == ["--dnndk"] and len(args) > 1:
@@ -188,6 +207,8 @@ def main():
     elif args[:1] == ["--serial"] and len(args) > 1:
         # one board's QuTiBench fit rows, on top of its runtime file (host stage and efficiency as fitted there)
         BOARDS, args, SERIAL = [args[1]], args[2:], True
+        extrapolate = args[:1] == ["--extrapolate"]
+        args = args[1:] if extrapolate else args
         BASE[BOARDS[0]] = os.path.join(fidelity.ROOT, "presets", "runtimes", BOARDS[0] + "-qutibench.yaml")
         path = os.path.join(fidelity.DATA, "qutibench_fit_dpu.csv")
         keep = lambda r: r["preset"] == BOARDS[0]
@@ -211,6 +232,24 @@ def main():
             for b in BOARDS:
                 print(f"  {b}: " + " ".join(f"{os.path.basename(r['model'])[:-5]}/{r['threads']} {100 * e:+.0f}%"
                                             for r, e in zip(rows, errs) if r["preset"] == b))
+            if extrapolate:
+                held_out(rows, tmp, form)
+
+
+def held_out(rows, tmp, form):
+    """fits a form on the rows of threads 3-7 and scores the thread-2 rows, then on threads 2-6 and scores the
+    thread-7 rows; prints each fit's numbers, the held-out errors and their sum of |ln| (the extrapolation score)"""
+    total = 0
+    for fit_on, score in (("34567", "2"), ("23456", "7")):
+        fit = Fit([r for r in rows if r["threads"] in fit_on], tmp, polish=True)
+        x, _ = fit.fit(form)
+        held = [r for r in rows if r["threads"] == score]
+        errs = Fit(held, tmp).errors(form, x)
+        total += sum(abs(math.log(1 + e)) for e in errs)
+        print(f"  fitted on threads {','.join(fit_on)}: " + ", ".join(f"{n} {v:.4g}" for (n, _, _), v in zip(form, x))
+              + "; held out: " + " ".join(f"{os.path.basename(r['model'])[:-5]}/{r['threads']} {100 * e:+.1f}%"
+                                         for r, e in zip(held, errs)))
+    print(f"  extrapolation score (sum |ln| over the 4 held-out rows): {total:.3f}")
 
 
 if __name__ == "__main__":
