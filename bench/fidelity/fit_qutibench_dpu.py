@@ -8,7 +8,8 @@ bench/fidelity/data/qutibench_fit_dpu.csv only (QuTiBench's own runs with 2 to 7
   ... fit_qutibench_dpu.py --serial BOARD --extrapolate [FORM ...]
 
 With --serial BOARD the rows are that board's 12 fit rows of qutibench_fit_dpu.csv and the numbers go on top of
-presets/runtimes/BOARD-qutibench.yaml (its host stage and efficiency, fitted by the default mode on all 36 rows, held;
+presets/runtimes/BOARD-qutibench.yaml (its efficiency, fitted by the default mode on all 36 rows, held, and its host
+stage unless the form has h: the Ultra96 and ZCU102 files carry the default mode's, the ZCU104 its own from h+r+x;
 a form without x sets host_serial_s 0, so `r` refits the per-call cost alone as before): the serial part's form
 (bench/RESULTS.md, "QuTiBench's serial stage across threads").
 
