@@ -5,7 +5,8 @@ memory_fraction and, in form "lmf", fill) on the `fit` rows of bench/fidelity/da
   PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so python3 bench/fidelity/fit_finn.py [FORM ...]
 
 Forms: "lm" fits lut_fraction and memory_fraction (fill 1: the dataflow schedule as it was, a frame passes the
-layers one after another), "lmf" also fill. Every other key is public (PUBLIC below: the ZU7EV's LUTs, BRAM
+layers one after another), "lmf" also fill, "lms" the two fractions with compute.dataflow.streaming: true (a frame's
+pass streams row by row through the engines: docs/prediction.md, Dataflow accelerators). Every other key is public (PUBLIC below: the ZU7EV's LUTs, BRAM
 and UltraRAM from Xilinx DS891, the 200 MHz clock of finn-examples' ZCU104 builds) or a stated assumption
 (lut_per_lane_bit); the fitted numbers are written by hand into presets/zcu104-finn.yaml. The folding, and so
 the frame period, changes only where a budget crosses a
@@ -35,16 +36,17 @@ DATA = "qutibench_fit_ncs2_finn.csv"
 PUBLIC = {"clock_hz": 200e6, "luts": 230400, "bram18": 624, "uram": 96, "lut_per_lane_bit": 1}
 
 
-def platform_text(lut, mem, fill):
+def platform_text(lut, mem, fill, streaming=False):
     return (f"format: 1\nbase: {PRESET}\nname: {PRESET}-fit\ncompute:\n  dataflow:\n"
             + "".join(f"    {k}: {v:g}\n" for k, v in PUBLIC.items())
-            + f"    lut_fraction: {lut:.6g}\n    memory_fraction: {mem:.6g}\n    fill: {fill:.6g}\n")
+            + f"    lut_fraction: {lut:.6g}\n    memory_fraction: {mem:.6g}\n    fill: {fill:.6g}\n"
+            + f"    streaming: {'true' if streaming else 'false'}\n")
 
 
 class Fit:
     def __init__(self, rows, tmp):
         import nnperf
-        self.rows, self.tmp, self.cache = rows, tmp, {}
+        self.rows, self.tmp, self.cache, self.streaming = rows, tmp, {}, False
         self.models = sorted({r["model"] for r in rows})
         self.analyses = {m: nnperf.load(os.path.join(fidelity.ROOT, m)).analyze(
             inputs={"input": [int(d) for d in next(r for r in rows if r["model"] == m)["input"].split("x")]})
@@ -52,9 +54,10 @@ class Fit:
         self.path = os.path.join(tmp, "p.yaml")
 
     def design(self, lut, mem):
-        """{model: (sum of the layers' frame times, slowest layer's), seconds} at these budgets (fill 1)"""
+        """{model: (a frame's pass, slowest layer's frame time), seconds} at these budgets (fill 1: the pass is the
+        sum of the layers' frame times, or with streaming the streamed pass)"""
         with open(self.path, "w") as f:
-            f.write(platform_text(lut, mem, 1))
+            f.write(platform_text(lut, mem, 1, self.streaming))
         out = {}
         for m in self.models:
             one, two = (self.analyses[m].predict(self.path, dtype="int4", batch=b).summary["latency_ms"] / 1e3
@@ -109,7 +112,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         fit = Fit(rows, tmp)
         for form in forms:
-            fit_fill = form == "lmf"
+            if form not in ("lm", "lmf", "lms"):
+                sys.exit(f"fit_finn.py: unknown form {form!r} (lm, lmf, lms)")
+            fit_fill, fit.streaming = form == "lmf", form == "lms"
             # coarse: lut_fraction 0.02-1 (log, 40 points), memory_fraction 0.30-1 (0.01); then 4x finer around
             luts = [0.02 * 50 ** (i / 39) for i in range(40)]
             mems = [0.30 + 0.01 * i for i in range(71)]
@@ -122,11 +127,13 @@ def main():
             # the errors reported are nnperf's own predictions of every row at the fitted point (the grid's formula
             # leaves out the layers outside the engines, whose DDR traffic grows with the batch: pooling)
             with open(fit.path, "w") as f:
-                f.write(platform_text(lut, mem, fill))
+                f.write(platform_text(lut, mem, fill, fit.streaming))
             errs = [fit.analyses[r["model"]].predict(fit.path, dtype="int4", batch=int(r["batch"])).summary[
                 "latency_ms"] / float(r["value"]) - 1 for r in rows]
             off = max(abs((1 + e) / (1 + g) - 1) for e, g in zip(errs, grid_errs))
-            print(f"{form}: lut_fraction {lut:.4g}, memory_fraction {mem:.4g}, fill {fill:.2f}; grid sum |ln| "
+            nn_cost = sum(abs(math.log(1 + e)) for e in errs)
+            print(f"{form}: lut_fraction {lut:.4g}, memory_fraction {mem:.4g}, fill {fill:.2f}; nnperf's sum |ln| "
+                  f"{nn_cost:.3f}; grid sum |ln| "
                   f"{c:.3f}; nnperf's predictions: median |error| {fidelity.pct(fidelity.median_abs(errs))}, "
                   f"p90 {fidelity.pct(fidelity.percentile_abs(errs, 0.9))} over {len(rows)} fit rows (the grid's "
                   f"formula within {100 * off:.1f}% of them)")

@@ -163,7 +163,8 @@ struct hw_desc {
     double df_luts, df_lut_fraction,
         df_lut_per_lane_bit;                    /* LUTs; the share the lanes may use; LUTs per lane bit^2 */
     double df_bram18, df_uram, df_mem_fraction; /* 18 Kb block RAMs, 288 Kb UltraRAMs, the usable share */
-    double df_fill; /* a frame's pass: the slowest layer + df_fill x the other layers' frame times */
+    double df_fill;   /* a frame's pass: the slowest layer + df_fill x the other layers' frame times */
+    int df_streaming; /* a frame's pass streams row by row through the engines (schedule.c; df_fill unused) */
     char memory_model[HW_MAX_NAME]; /* a name of src/hw/memory_models.def; "" = planned */
     double weight_sram_bytes; /* on-chip weight memory: weights that fit stay resident across inferences */
     double link_bw; /* host link (USB, PCIe) bytes/s: inputs, outputs and streamed weights; 0 = none */

@@ -280,6 +280,11 @@ const struct hw_key hw_keys[] = {
     {"compute.dataflow.fill", HW_T_NUM, .unit = HW_U_FRACTION, 0, 1, 0, D(df_fill), .def = 1,
      .doc = "a frame's pass through the pipeline: the slowest layer's frame time plus this share of the other "
             "layers' (1: they follow each other; less: a layer starts on its predecessor's first outputs)"},
+    {"compute.dataflow.streaming", HW_T_BOOL, .off = D(df_streaming),
+     .doc = "a frame's pass streams through the engines row by row (FINN's sliding-window generators and "
+            "matrix-vector units): an output row of a conv or pool starts once the input rows its window reaches "
+            "are done, a layer over a flattened vector once its whole input is (docs/prediction.md, Dataflow "
+            "accelerators); fill is then unused; false: a frame passes the layers one after another"},
     {"compute.dataflow.folding[].node", HW_T_TEXT, .flags = HW_F_REQUIRED, .off = FO(node),
      .size = sizeof(((struct hw_fold *)0)->node), .doc = "the ONNX node that leads the layer (`nnperf analyze` shows it)"},
     {"compute.dataflow.folding[].pe", HW_T_I64, .min = 1, .max = DIM_MAX, .flags = HW_F_REQUIRED, .off = FO(pe),

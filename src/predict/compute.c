@@ -325,11 +325,16 @@ static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
 
 /* ---- the array model ---- */
 
-static const struct ir_attr *attr(const struct ir_node *nd, const char *name)
+const struct ir_attr *pr_attr(const struct ir_node *nd, const char *name)
 {
     for (int a = 0; a < nd->n_attr; a++)
         if (!strcmp(nd->attrs[a].name, name)) return &nd->attrs[a];
     return NULL;
+}
+
+static const struct ir_attr *attr(const struct ir_node *nd, const char *name)
+{
+    return pr_attr(nd, name);
 }
 
 static double lane_fill(double dim, double lanes)
@@ -348,12 +353,17 @@ static double wave_fill(double pix, double chan, double lanes_p, double lanes_k,
     return tiles / (ceil(tiles / units) * units);
 }
 
-static int dims_known(const struct ir_value *v)
+int pr_dims_known(const struct ir_value *v)
 {
     if (!v || v->rank < 0) return 0;
     for (int i = 0; i < v->rank; i++)
         if (v->dims[i].val < 0) return 0;
     return 1;
+}
+
+static int dims_known(const struct ir_value *v)
+{
+    return pr_dims_known(v);
 }
 
 /* The loop sizes of a MAC node: reduction per output, output channels per group, output pixels (rows). Returns 0
