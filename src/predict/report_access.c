@@ -38,9 +38,18 @@ void nnperf_prediction_setup(const struct nnperf_prediction *p, struct nnperf_pr
     }
     if (p->hw->dataflow_hz > 0)
         s->schedule =
-            "A dataflow pipeline (compute.dataflow): every layer has an engine of its own and all stream "
-            "at once; a frame passes the layers one after another and the next follows at the pace of "
-            "the slowest layer, so each layer is active from its first frame to its last.";
+            p->hw->df_streaming
+                ? "A dataflow pipeline (compute.dataflow, streaming): every layer has an engine of its own "
+                  "and all "
+                  "stream at once; a frame streams through them row by row (a layer starts on the rows its "
+                  "window "
+                  "reaches) and the next follows at the pace of the slowest layer, so each layer is active "
+                  "from "
+                  "its first frame to its last."
+                : "A dataflow pipeline (compute.dataflow): every layer has an engine of its own and all "
+                  "stream "
+                  "at once; a frame passes the layers one after another and the next follows at the pace of "
+                  "the slowest layer, so each layer is active from its first frame to its last.";
     s->description = p->hw->description;
     s->fallback = p->hw->fb.name[0] ? p->hw->fb.name : (p->fallback_layers ? "cpu" : NULL);
     nnperf_prediction_ceilings(p, &s->peak_ops, &s->ddr_bandwidth);

@@ -347,7 +347,13 @@ static void test_dataflow(void)
  * T 1024: down PE 8 x SIMD 32, dw PE 8 x SIMD 9 (328 lanes, 20,992 LUTs); T 2048: PE 4 (164 lanes, 10,496 LUTs;
  * weight memories: down 4 PEs x 8 blocks (256 bits wide, 8 deep), dw 4 x 2 (72 bits): 40 18 Kb blocks); T 4096:
  * PE 2 (20 blocks). 15,000 LUTs: T 2048; 30 blocks: T 4096; (64 + 16) / 2 blocks: T 2048; 100 LUTs: nothing fits
- * (warned), fully folded. */
+ * (warned), fully folded.
+ * compute.dataflow.streaming: strided_dw's rows stream. down (stride 2 1x1, 16 output rows) folded PE 8 x SIMD 4 takes
+ * 8192 cycles a frame, 512 a row, its row r done at (r + 1) x 512; dw (3x3, pad 1, 16 rows) PE 4 x SIMD 9 takes
+ * 2048, 128 a row, and its row r reads down's rows up to r + 1 (row 15: 15): done at max(its row r - 1, (r + 2) x
+ * 512) + 128, row 15 at max(8320, 8192) + 128 = 8448 cycles (one after the other: 10240). With down PE 32 x SIMD 32
+ * (256 cycles, 16 a row) dw is the slowest: its row 0 starts at 32, then its rows follow at its own pace, 32 + 2048.
+ * Four frames add 3 x the slowest; fill is unused with streaming. */
 static void test_dataflow_fabric(void)
 {
     static const char *yaml =
@@ -375,6 +381,14 @@ static void test_dataflow_fabric(void)
         /* a folding list is the build's own: it wins over the fabric (dw unlisted: fully folded) */
         {"    luts: 30000\n    folding:\n      - {node: down, pe: 8, simd: 4}\n", 1, 8192 + 32 * 9 * 256,
          32 * 9 * 256, 0},
+#define DF_STREAM(down)                                                                                      \
+    "    streaming: true\n    fill: 0.5\n    folding:\n      - {node: down, " down "}\n"                     \
+    "      - {node: dw, pe: 4, simd: 9}\n"
+        {DF_STREAM("pe: 8, simd: 4"), 1, 8448, 8192, 0},
+        {DF_STREAM("pe: 8, simd: 4"), 4, 8448 + 3 * 8192, 8192, 0},
+        {DF_STREAM("pe: 32, simd: 32"), 1, 32 + 2048, 2048, 0},
+        {DF_STREAM("pe: 32, simd: 32"), 4, 32 + 2048 + 3 * 2048, 2048, 0},
+#undef DF_STREAM
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[1024];
