@@ -110,9 +110,10 @@ static int stream_producer(const struct nnperf_prediction *p, const struct ir_va
 }
 
 /* When unit u of layer l may start: the latest done time of the producer units its last row reads (t0 for graph
- * inputs). need[] is scratch of the layer's node count: the last row of each node's output the unit needs. */
+ * inputs). need[] is scratch of the layer's node count: the last row of each node's output the unit needs; pos[]
+ * (by node index) each node's position in layer l. */
 static double stream_ready(const struct nnperf_prediction *p, int l, int u, const double *done,
-                           const int *off, double t0, double *need)
+                           const int *off, double t0, double *need, const int *pos)
 {
     const struct pr_layer *L = &p->layers[l];
     int units = stream_units(L);
@@ -126,9 +127,8 @@ static double stream_ready(const struct nnperf_prediction *p, int l, int u, cons
             const struct ir_value *v = nd->in[k];
             if (!v || v->is_const) continue;
             double r = need[i] < 0 || L->fallback ? -1 : stream_need(nd, k, need[i]);
-            int j = -1;
-            for (int a = 0; a < i && v->producer; a++)
-                if (L->nodes[a] == v->producer) j = a;
+            int x = v->producer ? v->producer->index : -1;
+            int j = x >= 0 && x < p->g->n_nodes && p->layer_of[x] == l && pos[x] < i ? pos[x] : -1;
             if (j >= 0) {
                 need[j] = need[j] == -1 || r < 0 ? -1 : fmax(need[j], r);
                 continue;
@@ -160,16 +160,19 @@ static double stream_pass(struct nnperf_prediction *p, double t0, double frames)
     }
     double *done = off ? malloc(sizeof *done * (size_t)(off[n] > 0 ? off[n] : 1)) : NULL;
     double *need = malloc(sizeof *need * (size_t)cap_nodes), end = t0;
-    if (!off || !done || !need) {
-        free(off), free(done), free(need);
+    int *pos = malloc(sizeof *pos * (size_t)(p->g->n_nodes > 0 ? p->g->n_nodes : 1));
+    if (!off || !done || !need || !pos) {
+        free(off), free(done), free(need), free(pos);
         return -1;
     }
     for (int l = 0; l < n; l++) {
         struct pr_layer *L = &p->layers[l];
         int units = stream_units(L);
+        for (int i = 0; i < L->n_nodes; i++)
+            if (L->nodes[i]->index >= 0 && L->nodes[i]->index < p->g->n_nodes) pos[L->nodes[i]->index] = i;
         double per = pipe_frame_s(L, frames) / units, c = t0;
         for (int u = 0; u < units; u++) {
-            double ready = stream_ready(p, l, u, done, off, t0, need);
+            double ready = stream_ready(p, l, u, done, off, t0, need, pos);
             if (u == 0) L->start = fmax(c, ready);
             c = fmax(c, ready) + per + (u == 0 ? L->t_overhead : 0);
             done[off[l] + u] = c;
@@ -177,7 +180,7 @@ static double stream_pass(struct nnperf_prediction *p, double t0, double frames)
         L->end = c;
         end = fmax(end, c);
     }
-    free(off), free(done), free(need);
+    free(off), free(done), free(need), free(pos);
     return end;
 }
 
