@@ -201,7 +201,11 @@ struct hw_desc {
      * added by a kernel of its own (compute.bias_kernel); operators run as views of their input, no kernel
      * (compute.view_ops); the rate at which the bias kernel reads and writes the convolution's whole output
      * wherever the memory plan keeps it (compute.bias_kernel_bandwidth, bytes/s; 0: DDR's, only where it goes to
-     * DDR) */
+     * DDR); the rate at which a copy that makes a permuted view contiguous reads and writes its tensor
+     * (compute.copy_bandwidth, bytes/s; 0: no copy); the rate at which a LayerNorm or ReduceMean kernel reads and
+     * writes its tensors wherever the plan keeps them (compute.norm_bandwidth, bytes/s; 0: the memory plan's) */
+    double copy_bw;
+    double norm_bw;
     int n_composite;
     char composite[HW_MAX_COMP][HW_MAX_NAME];
     int bias_kernel;

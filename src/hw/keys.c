@@ -230,6 +230,17 @@ const struct hw_key hw_keys[] = {
             "wherever the memory plan keeps it (adds 2 x output bytes / rate; a measured rate of the runtime's "
             "kernel, e.g. PyTorch's channels-last BatchNorm); 0 = the DDR bandwidth x efficiency, for the bytes "
             "that go to DDR only"},
+    {"compute.copy_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF, D(copy_bw),
+     .doc = "with `view_ops` listing Transpose: a permuted view (a Transpose that moves an axis longer than 1) read "
+            "by a Reshape or Flatten (no view of its merged axes) or by a LayerNorm or ReduceMean (their kernels "
+            "read contiguous memory) is copied first, by a kernel of its own: one more `overhead.per_layer_s` and "
+            "2 x the tensor's bytes / this rate, wherever the memory plan keeps it (PyTorch's `.contiguous()`); "
+            "0 = no copy"},
+    {"compute.norm_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF, D(norm_bw),
+     .doc = "a layer that normalises or reduces over an axis (one holding a LayerNormalization or ReduceMean node, "
+            "no matrix product) reads its inputs and writes its output at no more than this rate, wherever the "
+            "memory plan keeps them (a measured rate of the runtime's kernel, e.g. PyTorch's LayerNorm); 0 = the "
+            "memory plan's rates only"},
     {"compute.view_ops", HW_T_OPS, .min = 1, .max = HW_MAX_VIEW, .flags = HW_F_UNIQUE, .off = D(view),
      .size = HW_MAX_NAME, .count_off = D(n_view),
      .doc = "operators the runtime runs as views of their input (PyTorch: Reshape, Flatten, Squeeze, Unsqueeze, "

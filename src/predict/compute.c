@@ -228,6 +228,95 @@ static double bias_pass(const struct nnperf_prediction *p, const struct pr_layer
            safe_div(2 * (L->store_bytes + pr_lx(L)->spill_store_bytes), pr_layer_ddr_bw(p));
 }
 
+/* Whether reading the Transpose t's output as shape (dims[0..rank)) merges two of its axes longer than 1 that are
+ * not next to each other in memory (PyTorch's reshape of a permuted view then copies: it cannot stride over them).
+ * The output's axes are walked beside the view's in runs of equal products; in a run, consecutive axes of the view
+ * longer than 1 must come from consecutive axes of t's input (its perm: reversed when absent). */
+static int merges_strided(const struct ir_node *t, const int64_t *dims, int rank)
+{
+    const struct ir_value *x = t->n_in > 0 ? t->in[0] : NULL, *v = t->n_out > 0 ? t->out[0] : NULL;
+    if (!x || !v || x->rank != v->rank || x->rank <= 1 || x->rank > 16) return 0;
+    const struct ir_attr *a = pr_attr(t, "perm");
+    int n = v->rank, perm[16];
+    for (int i = 0; i < n; i++) {
+        int64_t ax = a && a->n == n ? a->ints[i] : n - 1 - i;
+        if (ax < 0 || ax >= n || v->dims[i].val <= 0) return 0;
+        perm[i] = (int)ax;
+    }
+    int i = 0, j = 0;
+    while (i < n && j < rank) {
+        double pi = (double)v->dims[i].val, pj = (double)dims[j];
+        int i0 = i++;
+        j++;
+        while (pi != pj && (i < n || j < rank)) {
+            if (pi < pj && i < n)
+                pi *= (double)v->dims[i++].val;
+            else if (j < rank)
+                pj *= (double)dims[j++];
+            else
+                return 0;
+        }
+        int prev = -1; /* the input axis of the last axis longer than 1 in this run */
+        for (int k = i0; k < i; k++) {
+            if (v->dims[k].val == 1) continue;
+            if (prev >= 0) {
+                for (int q = prev + 1; q < perm[k]; q++)
+                    if (x->dims[q].val != 1) return 1;
+                if (perm[k] < prev) return 1;
+            }
+            prev = perm[k];
+        }
+    }
+    return 0;
+}
+
+/* compute.copy_bandwidth: a permuted view (a Transpose of compute.view_ops) read by a node that needs its tensor
+ * contiguous is copied first by a kernel of its own: one more per-layer cost and 2 x the tensor's bytes at that
+ * rate, wherever the plan keeps it (PyTorch's .contiguous()). Those nodes: a Reshape or Flatten that merges axes
+ * the view does not hold next to each other in memory (torch.reshape copies where it cannot view,
+ * docs/sources.md [PYTORCH-VIEWS]) and a LayerNorm or ReduceMean (their kernels read contiguous memory,
+ * [PYTORCH-LAYERNORM]). Counted on the layer that reads the view, once. */
+static double contiguous_copy(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    const struct hw_desc *hw = p->hw;
+    if (!(hw->copy_bw > 0) || L->fallback || !hw_is_view(hw, "Transpose")) return 0;
+    for (int i = 0; i < L->n_nodes; i++) {
+        const struct ir_node *nd = L->nodes[i];
+        const struct ir_value *x = nd->n_in > 0 ? nd->in[0] : NULL, *y = nd->n_out > 0 ? nd->out[0] : NULL;
+        const struct ir_node *t = x ? x->producer : NULL;
+        int64_t n, d[16];
+        if (!t || t->op != OPID_TRANSPOSE || !ir_numel(x, &n)) continue;
+        int copy = nd->op == OPID_REDUCE_MEAN || nd->op == OPID_LAYER_NORMALIZATION;
+        if ((nd->op == OPID_RESHAPE || nd->op == OPID_FLATTEN) && y && y->rank > 0 && y->rank <= 16) {
+            int known = 1;
+            for (int k = 0; k < y->rank; k++) known &= (d[k] = y->dims[k].val) > 0;
+            copy = known && merges_strided(t, d, y->rank);
+        }
+        if (copy)
+            return layer_overhead(p) +
+                   safe_div(2 * (double)n * pr_elem_bytes_at(p, L->dtype, 0) * p->runs, hw->copy_bw);
+    }
+    return 0;
+}
+
+/* compute.norm_bandwidth: a layer that normalises or reduces over an axis (a LayerNormalization or ReduceMean node,
+ * no matrix product: an exported LayerNorm's composite layer) reads the tensor it normalises and writes its output
+ * at no more than that rate wherever the plan keeps them */
+static double norm_floor(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    if (!(p->hw->norm_bw > 0) || L->fallback || L->mac_ops > 0) return 0;
+    for (int i = 0; i < L->n_nodes; i++) {
+        const struct ir_node *nd = L->nodes[i];
+        const struct ir_value *y = pr_layer_out(L);
+        int64_t n, m;
+        if ((nd->op == OPID_REDUCE_MEAN || nd->op == OPID_LAYER_NORMALIZATION) && nd->n_in > 0 && nd->in[0] &&
+            y && ir_numel(nd->in[0], &n) && ir_numel(y, &m))
+            return safe_div(((double)n + (double)m) * pr_elem_bytes_at(p, L->dtype, 0) * p->runs,
+                            p->hw->norm_bw);
+    }
+    return 0;
+}
+
 /* The rest of a layer on the accelerator once its compute time is set (the roofline and array models): memory time,
  * no transfer, the per-layer overhead when it has work. Layers without arithmetic (copies: Concat, Transpose,
  * Slice, ...) take a class efficiency given by the platform on their memory time (a copy reaches efficiency x
@@ -236,6 +325,8 @@ static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, 
 {
     const struct hw_desc *hw = p->hw;
     L->t_memory = memory_time(p, L);
+    double floor = norm_floor(p, L);
+    if (floor > L->t_memory) L->t_memory = floor;
     if (L->t_compute <= 0 && L->klass != OC_VIEW && L->klass >= 0 && L->klass < OC_COUNT &&
         hw->eff[L->klass] > 0)
         L->t_memory /= hw->eff[L->klass];
@@ -247,6 +338,7 @@ static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, 
     int view = hw->n_view > 0;
     for (int i = 0; view && i < L->n_nodes; i++) view = hw_is_view(hw, L->nodes[i]->op_type);
     if (view) L->t_memory = L->t_overhead = 0;
+    L->t_overhead += contiguous_copy(p, L);
 }
 
 static const struct ir_attr *attr(const struct ir_node *nd, const char *name);

@@ -1356,6 +1356,53 @@ static void test_runtime_kernels(void)
     nnperf_model_free(m);
 }
 
+/* compute.copy_bandwidth and compute.norm_bandwidth (PyTorch's copies of permuted views and its LayerNorm/ReduceMean
+ * kernels' rate): permute_copy's x [1, 4, 6, 8] fp16 is 192 elements, 384 bytes */
+static void test_permute_copy(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("permute_copy", &m);
+    static const char yaml[] = "format: 1\nname: test-gpu-views\nmemory:\n  ddr_bandwidth: 1e10\n"
+                               "  sram_bytes: 1e6\n  overlap: true\noverhead:\n  per_layer_s: 1e-6\n"
+                               "compute:\n  peak_ops: {fp16: 1e12}\n  default_dtype: fp16\n"
+                               "  efficiency: {default: 1}\n  view_ops: [Transpose, Reshape]\n";
+    /* without the keys: views are free, each ReduceMean one launch and its on-chip bytes (no time) */
+    struct nnperf_prediction *p = a ? predict_text(a, yaml, NULL, NULL) : NULL;
+    const struct pr_layer *M = layer_named(p, "merge"), *S = layer_named(p, "split"),
+                          *R3 = layer_named(p, "mean3");
+    const struct pr_layer *R1 = layer_named(p, "mean1");
+    CHECK(M && M->t_total == 0 && S && S->t_total == 0 && R3 && NEAR(R3->t_overhead, 1e-6) && R1 &&
+          R1->t_memory < 2e-9);
+    nnperf_prediction_free(p);
+    /* the copies: the Reshape that merges x's axes 2 and 1, 3 (not next to each other once permuted) copies the
+     * view, 2 x 384 bytes at 1e9 B/s plus a launch; the one that only splits an axis stays a view; the ReduceMean
+     * of the second view copies it first */
+    p = a ? predict_text(a, yaml, "  copy_bandwidth: 1e9\n", NULL) : NULL;
+    M = layer_named(p, "merge"), S = layer_named(p, "split"), R3 = layer_named(p, "mean3");
+    R1 = layer_named(p, "mean1");
+    CHECK(M && NEAR(M->t_overhead, 1e-6 + 768 / 1e9) && NEAR(M->t_total, 1e-6 + 768 / 1e9));
+    CHECK(S && S->t_total == 0 && R1 && NEAR(R1->t_overhead, 1e-6));
+    CHECK(R3 && NEAR(R3->t_overhead, 2e-6 + 768 / 1e9));
+    nnperf_prediction_free(p);
+    /* norm_bandwidth: each ReduceMean reads its 384 bytes and writes its output (mean1 6 elements, mean3 6 x 8) at
+     * no more than 1e8 B/s, though the plan keeps them on chip */
+    p = a ? predict_text(a, yaml, "  norm_bandwidth: 1e8\n", NULL) : NULL;
+    R1 = layer_named(p, "mean1"), R3 = layer_named(p, "mean3");
+    CHECK(R1 && NEAR(R1->t_memory, 396 / 1e8) && NEAR(R1->t_total, 396 / 1e8 + 1e-6));
+    CHECK(R3 && NEAR(R3->t_memory, 480 / 1e8) && NEAR(R3->t_overhead, 1e-6));
+    nnperf_prediction_free(p);
+    /* a copy rate with Transpose not a view: the Transpose is a kernel of its own, nothing more is charged */
+    static const char no_view[] = "format: 1\nname: test-gpu\nmemory:\n  ddr_bandwidth: 1e10\n"
+                                  "overhead:\n  per_layer_s: 1e-6\ncompute:\n  peak_ops: {fp16: 1e12}\n"
+                                  "  default_dtype: fp16\n  copy_bandwidth: 1e9\n";
+    p = a ? predict_text(a, no_view, NULL, NULL) : NULL;
+    R3 = layer_named(p, "mean3");
+    CHECK(R3 && NEAR(R3->t_overhead, 1e-6));
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 static void test_power(void)
 {
     struct nnperf_model *m;
@@ -1504,6 +1551,7 @@ int main(void)
     test_fused_attention();
     test_overlap_exponent();
     test_runtime_kernels();
+    test_permute_copy();
     test_power();
     test_no_op_views();
     return tt_done();

@@ -146,4 +146,20 @@ save("fc_pad", [
     helper.make_node("MatMul", ["r", "w2"], ["y"], name="fc2")],
     [helper.make_tensor_value_info("x", F, [1, 300])], [helper.make_tensor_value_info("y", F, [])],
     [w("w1", [300, 20]), w("w2", [20, 300])])
+# 12. permuted views read as PyTorch reads them (compute.copy_bandwidth, compute.norm_bandwidth): x [1, 4, 6, 8] ->
+# Transpose (0, 2, 1, 3) -> [1, 6, 4, 8] -> Reshape [1, 6, 32] (merges axes 1 and 3 of x: a copy) -> ReduceMean over
+# the last axis; the same view -> Reshape [1, 6, 4, 2, 4] (splits an axis: a view); Transpose (0, 2, 3, 1) ->
+# ReduceMean (reads contiguous memory: a copy)
+save("permute_copy", [
+    helper.make_node("Transpose", ["x"], ["t1"], perm=[0, 2, 1, 3], name="t1"),
+    helper.make_node("Reshape", ["t1", "s1"], ["r1"], name="merge"),
+    helper.make_node("ReduceMean", ["r1"], ["m1"], axes=[-1], name="mean1"),
+    helper.make_node("Reshape", ["t1", "s2"], ["r2"], name="split"),
+    helper.make_node("Transpose", ["x"], ["t3"], perm=[0, 2, 3, 1], name="t3"),
+    helper.make_node("ReduceMean", ["t3"], ["m3"], axes=[-1], name="mean3")],
+    [helper.make_tensor_value_info("x", F, [1, 4, 6, 8])],
+    [helper.make_tensor_value_info("m1", F, []), helper.make_tensor_value_info("r2", F, []),
+     helper.make_tensor_value_info("m3", F, [])],
+    [numpy_helper.from_array(np.array([1, 6, 32], dtype=np.int64), "s1"),
+     numpy_helper.from_array(np.array([1, 6, 4, 2, 4], dtype=np.int64), "s2")])
 print("ok")
