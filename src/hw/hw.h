@@ -203,9 +203,11 @@ struct hw_desc {
      * wherever the memory plan keeps it (compute.bias_kernel_bandwidth, bytes/s; 0: DDR's, only where it goes to
      * DDR); the rate at which a copy that makes a permuted view contiguous reads and writes its tensor
      * (compute.copy_bandwidth, bytes/s; 0: no copy); the rate at which a LayerNorm or ReduceMean kernel reads and
-     * writes its tensors wherever the plan keeps them (compute.norm_bandwidth, bytes/s; 0: the memory plan's) */
+     * writes its tensors wherever the plan keeps them (compute.norm_bandwidth, bytes/s; 0: the memory plan's); the
+     * least time a LayerNorm kernel takes per row it normalises (compute.norm_row_s, seconds; 0: none) */
     double copy_bw;
     double norm_bw;
+    double norm_row_s;
     int n_composite;
     char composite[HW_MAX_COMP][HW_MAX_NAME];
     int bias_kernel;

@@ -241,6 +241,11 @@ const struct hw_key hw_keys[] = {
             "no matrix product) reads its inputs and writes its output at no more than this rate, wherever the "
             "memory plan keeps them (a measured rate of the runtime's kernel, e.g. PyTorch's LayerNorm); 0 = the "
             "memory plan's rates only"},
+    {"compute.norm_row_s", HW_T_NUM, .unit = HW_U_SECONDS, 1e-15, 1, HW_F_ZERO_OFF, D(norm_row_s),
+     .doc = "a LayerNorm layer (a LayerNormalization node, or an exported LayerNorm's composite: two ReduceMean "
+            "nodes) takes at least this time per row it normalises (its input's elements / its last axis), as a "
+            "kernel that runs one thread block per row does (PyTorch's LayerNorm); a measured time of the "
+            "runtime's kernel; 0 = none"},
     {"compute.view_ops", HW_T_OPS, .min = 1, .max = HW_MAX_VIEW, .flags = HW_F_UNIQUE, .off = D(view),
      .size = HW_MAX_NAME, .count_off = D(n_view),
      .doc = "operators the runtime runs as views of their input (PyTorch: Reshape, Flatten, Squeeze, Unsqueeze, "

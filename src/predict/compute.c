@@ -301,20 +301,32 @@ static double contiguous_copy(const struct nnperf_prediction *p, const struct pr
 
 /* compute.norm_bandwidth: a layer that normalises or reduces over an axis (a LayerNormalization or ReduceMean node,
  * no matrix product: an exported LayerNorm's composite layer) reads the tensor it normalises and writes its output
- * at no more than that rate wherever the plan keeps them */
+ * at no more than that rate wherever the plan keeps them. compute.norm_row_s: a LayerNorm layer (a
+ * LayerNormalization node, or two ReduceMean nodes: the composite) takes at least that long per row it normalises
+ * (its input's elements over its last axis), as PyTorch's LayerNorm kernel runs one thread block per row
+ * (docs/sources.md [PYTORCH-LAYERNORM]). The larger of the two is the least memory time of the layer. */
 static double norm_floor(const struct nnperf_prediction *p, const struct pr_layer *L)
 {
-    if (!(p->hw->norm_bw > 0) || L->fallback || L->mac_ops > 0) return 0;
+    const struct hw_desc *hw = p->hw;
+    if ((!(hw->norm_bw > 0) && !(hw->norm_row_s > 0)) || L->fallback || L->mac_ops > 0) return 0;
+    const struct ir_node *first = NULL;
+    int means = 0, ln = 0;
     for (int i = 0; i < L->n_nodes; i++) {
         const struct ir_node *nd = L->nodes[i];
-        const struct ir_value *y = pr_layer_out(L);
-        int64_t n, m;
-        if ((nd->op == OPID_REDUCE_MEAN || nd->op == OPID_LAYER_NORMALIZATION) && nd->n_in > 0 && nd->in[0] &&
-            y && ir_numel(nd->in[0], &n) && ir_numel(y, &m))
-            return safe_div(((double)n + (double)m) * pr_elem_bytes_at(p, L->dtype, 0) * p->runs,
-                            p->hw->norm_bw);
+        int r = nd->op == OPID_REDUCE_MEAN, l = nd->op == OPID_LAYER_NORMALIZATION;
+        means += r, ln += l;
+        if ((r || l) && !first && nd->n_in > 0 && nd->in[0]) first = nd;
     }
-    return 0;
+    const struct ir_value *x = first ? first->in[0] : NULL, *y = pr_layer_out(L);
+    int64_t n, m;
+    if (!x || !y || !ir_numel(x, &n) || !ir_numel(y, &m)) return 0;
+    double t = safe_div(((double)n + (double)m) * pr_elem_bytes_at(p, L->dtype, 0) * p->runs, hw->norm_bw);
+    int64_t last = x->rank > 0 ? x->dims[x->rank - 1].val : 0;
+    if ((ln || means >= 2) && last > 0) {
+        double rows = (double)n / (double)last * p->runs * hw->norm_row_s;
+        if (rows > t) t = rows;
+    }
+    return t;
 }
 
 /* The rest of a layer on the accelerator once its compute time is set (the roofline and array models): memory time,

@@ -1391,6 +1391,11 @@ static void test_permute_copy(void)
     CHECK(R1 && NEAR(R1->t_memory, 396 / 1e8) && NEAR(R1->t_total, 396 / 1e8 + 1e-6));
     CHECK(R3 && NEAR(R3->t_memory, 480 / 1e8) && NEAR(R3->t_overhead, 1e-6));
     nnperf_prediction_free(p);
+    /* norm_row_s: a lone ReduceMean is not a LayerNorm (no per-row time) */
+    p = a ? predict_text(a, yaml, "  norm_row_s: 1e-6\n", NULL) : NULL;
+    R1 = layer_named(p, "mean1");
+    CHECK(R1 && R1->t_memory < 2e-9);
+    nnperf_prediction_free(p);
     /* a copy rate with Transpose not a view: the Transpose is a kernel of its own, nothing more is charged */
     static const char no_view[] = "format: 1\nname: test-gpu\nmemory:\n  ddr_bandwidth: 1e10\n"
                                   "overhead:\n  per_layer_s: 1e-6\ncompute:\n  peak_ops: {fp16: 1e12}\n"
@@ -1398,6 +1403,20 @@ static void test_permute_copy(void)
     p = a ? predict_text(a, no_view, NULL, NULL) : NULL;
     R3 = layer_named(p, "mean3");
     CHECK(R3 && NEAR(R3->t_overhead, 1e-6));
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+    /* compute.norm_row_s: eager_block's LayerNorm (the composite layer, x [1, 16, 32] over its last axis) takes at
+     * least 16 rows x 1e-6 s, far above its 2 x 1024 bytes' time */
+    a = analyze("eager_block", &m);
+    p = a ? predict_gpu(a,
+                        "  fusion: [[MatMul, Add]]\n  composite_kernels: [LayerNormalization, Gelu, "
+                        "HardSwish, SiLU]\n"
+                        "  norm_row_s: 1e-6\n",
+                        0, NULL)
+          : NULL;
+    const struct pr_layer *L = layer_named(p, "ln_mean");
+    CHECK(L && L->n_nodes == 9 && NEAR(L->t_memory, 16e-6));
     nnperf_prediction_free(p);
     nnperf_analysis_free(a);
     nnperf_model_free(m);
