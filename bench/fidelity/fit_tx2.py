@@ -15,6 +15,11 @@ numbers set. A form is a set of free numbers:
   e      with T: the efficiency of the smallest tile (32x32) against the others', one number shared by the modes
   l      a factor on the preset's overhead.per_layer_s (TensorRT's per-kernel launch cost), one number shared by the
          modes (each keeps its CPU-clock ratio to MAXN's)
+  o      nothing free: overhead.per_layer_overlap set (a layer takes max(its work, its launch), CUDA's asynchronous
+         launch hiding the next layer's launch behind this one's work), in place of their sum
+  P      nothing free: compute.fuse_pointwise set (TensorRT's pointwise fusion, [TRT-FUSION])
+  B      nothing free: a BatchNormalization followed by a Relu fused into one layer (TensorRT's scale and activation)
+  M      nothing free: a MatMul or Gemm fuses a following BatchNormalization and Relu, as a Conv does
   0      nothing free: the presets as they are
 The fit minimises the sum of |ln(predicted / measured)| over the fit rows (multiplicative steps on each number in
 turn, halved until under 0.5%), as fit_qutibench_dpu.py does. Prints each form's numbers and its fit median |error|
@@ -34,6 +39,7 @@ from fit_qutibench_dpu import step_fit  # noqa: E402
 MODES = ["tx2-maxn", "tx2-maxp", "tx2-maxq"]
 # output tiles (channels x pixels) NVIDIA's guides list for GEMM kernels ([NV-GEMM-GUIDE]; 32x32 the smallest)
 TILES = [(32, 32), (64, 64), (128, 64), (64, 128)]
+FIXED = ("tiles", "pointwise", "overlap", "fuseB", "fuseM")  # form parts with no free number
 
 
 def preset_efficiency(mode):
@@ -72,11 +78,17 @@ def form_of(name):
             out.append(("e", "e32", MODES))
         elif part == "l":
             out.append(("l", "launch", MODES))
+        elif part == "P":
+            out.append(("P", "pointwise", []))
+        elif part in ("B", "M"):
+            out.append((part, "fuse" + part, []))
+        elif part == "o":
+            out.append(("o", "overlap", []))
         else:
-            sys.exit(f"fit_tx2.py: unknown form part '{part}' (f, s, T, e, l, 0)")
+            sys.exit(f"fit_tx2.py: unknown form part '{part}' (f, s, T, e, l, o, P, B, M, 0)")
     if any(key == "e32" for _, key, _ in out) and not any(key == "tiles" for _, key, _ in out):
         sys.exit("fit_tx2.py: e needs T")
-    return [p for p in out if p[1] != "tiles"] + [p for p in out if p[1] == "tiles"]  # the fixed part last
+    return [p for p in out if p[1] not in FIXED] + [p for p in out if p[1] in FIXED]  # the fixed parts last
 
 
 def platform_text(mode, values, eff, per_layer):
@@ -90,7 +102,18 @@ def platform_text(mode, values, eff, per_layer):
         comp += "  array:\n    tiles:\n" + "".join(
             f"      - {{channels: {c}, pixels: {px}" + (f", efficiency: {e32:.4g}" if (c, px) == (32, 32) else "") + "}\n"
             for c, px in TILES)
-    over = f"overhead:\n  per_layer_s: {per_layer * values['launch']:.4g}\n" if "launch" in values else ""
+    if "fuseB" in values or "fuseM" in values:
+        pats = ["[Conv, BatchNormalization, Relu]", "[Conv, Add, Relu]", "[Conv, Relu]"]
+        if "fuseM" in values:
+            pats += ["[MatMul, BatchNormalization, Relu]", "[Gemm, BatchNormalization, Relu]", "[MatMul, Relu]", "[Gemm, Relu]"]
+        if "fuseB" in values:
+            pats += ["[BatchNormalization, Relu]"]
+        comp += "  fusion:\n" + "".join(f"    - {q}\n" for q in pats)
+    if "pointwise" in values:
+        comp += "  fuse_pointwise: true\n"
+    over = f"  per_layer_s: {per_layer * values['launch']:.4g}\n" if "launch" in values else ""
+    over += "  per_layer_overlap: true\n" if "overlap" in values else ""
+    over = "overhead:\n" + over if over else ""
     return f"format: 1\nbase: {mode}\nname: {mode}-fit\n" + (f"compute:\n{comp}" if comp else "") + over
 
 
@@ -104,8 +127,9 @@ class Fit:
         paths = {}
         for m in MODES:
             values = {key: xi for (_, key, ms), xi in zip(form, x) if m in ms}
-            if any(key == "tiles" for _, key, _ in form):
-                values["tiles"] = 1
+            for _, key, _ in form:
+                if key in FIXED:
+                    values[key] = 1
             paths[m] = os.path.join(self.tmp, m + ".yaml")
             with open(paths[m], "w") as f:
                 f.write(platform_text(m, values, self.eff[m], self.per_layer[m]))
@@ -117,18 +141,19 @@ class Fit:
         return sum(abs(math.log(1 + e)) for e in self.errors(form, x))
 
     def fit(self, form):
-        free = [part for part in form if part[1] != "tiles"]
-        fixed = [part for part in form if part[1] == "tiles"]
+        free = [part for part in form if part[1] not in FIXED]
+        fixed = [part for part in form if part[1] in FIXED]
         x, c = step_fit(lambda y: self.cost(free + fixed, y + [1.0] * len(fixed)), [1.0 for _ in free], 0.16)
         return x + [1.0] * len(fixed), c
 
 
 def per_mode(pairs):
-    """'tx2-maxn 7.2% (p90 34.0%); ...' over (row, error) pairs"""
+    """'tx2-maxn 7.2% (p90 34.0%, sum |ln| 30.12); ...' over (row, error) pairs"""
     out = []
     for m in MODES:
         e = [err for r, err in pairs if r["preset"] == m]
-        out.append(f"{m} {fidelity.pct(fidelity.median_abs(e))} (p90 {fidelity.pct(fidelity.percentile_abs(e, 0.9))})")
+        out.append(f"{m} {fidelity.pct(fidelity.median_abs(e))} (p90 {fidelity.pct(fidelity.percentile_abs(e, 0.9))}, "
+                   f"sum |ln| {sum(abs(math.log(1 + x)) for x in e):.2f})")
     return "; ".join(out)
 
 

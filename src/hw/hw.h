@@ -169,6 +169,7 @@ struct hw_desc {
     double weight_sram_bytes; /* on-chip weight memory: weights that fit stay resident across inferences */
     double link_bw; /* host link (USB, PCIe) bytes/s: inputs, outputs and streamed weights; 0 = none */
     double layer_overhead_s;
+    int layer_overlap; /* overhead.per_layer_overlap: a layer takes max(its work, per_layer_s), not their sum */
     double run_overhead_s; /* fixed cost per accelerator call: runtime call, driver */
     double
         weight_prep_s; /* per weight element, once per run: the runtime converts every weight to its layout */

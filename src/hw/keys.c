@@ -387,6 +387,10 @@ const struct hw_key hw_keys[] = {
     {"overhead", HW_T_SECTION, .doc = "fixed costs"},
     {"overhead.per_layer_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, 0, D(layer_overhead_s),
      .doc = "fixed cost per accelerator layer (kernel launch, instruction dispatch)"},
+    {"overhead.per_layer_overlap", HW_T_BOOL, .off = D(layer_overlap),
+     .doc = "the runtime launches each layer's kernel while the previous one runs (CUDA's asynchronous launches): a "
+            "layer takes the longer of its work and its fixed cost (`per_layer_s` and the other per-layer costs), "
+            "not their sum; false: the sum"},
     {"overhead.thread_sync_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, HW_F_ZERO_OFF, D(thread_sync_s),
      .doc = "per layer of an inference run on 2 or more threads (`compute.threaded`): the barrier that ends it (the "
             "threads wait for the last; an OpenMP parallel loop's join)"},

@@ -5,6 +5,7 @@
  *   compute = aligned MAC ops / (peak[dtype] x efficiency[class]) + other ops / vector rate
  *   memory  = max(DDR bytes / (DDR bandwidth x DDR efficiency), on-chip bytes / SRAM bandwidth)
  *   time    = max(compute, memory) when loads overlap compute, else their sum; + per-layer overhead
+ *   (overhead.per_layer_overlap: max(that time, per-layer overhead), the launch hidden behind the previous layer)
  *   (compute.bias_kernel: a convolution with a bias adds one more per-layer overhead and a pass reading and writing
  *   its output where that goes to DDR: 2 x stored bytes / DDR bandwidth)
  * Fallback layers run on the fallback unit and add the boundary transfer and (de)quantization.
@@ -192,7 +193,10 @@ static void finish(const struct nnperf_prediction *p, struct pr_layer *L)
 {
     double body = pr_body(p, L, L->t_compute);
     double t_transfer = pr_lx(L)->t_transfer;
-    L->t_total = body + t_transfer + L->t_overhead;
+    /* overhead.per_layer_overlap: the launch runs while the previous layer works, so a layer takes the longer of its
+     * work and its launch interval (a layer shorter than its launch still waits for it) */
+    L->t_total =
+        p->hw->layer_overlap ? fmax(body + t_transfer, L->t_overhead) : body + t_transfer + L->t_overhead;
     if (!L->cost_known)
         L->bound = PB_UNKNOWN;
     else if (L->t_overhead > body && L->t_overhead >= t_transfer)

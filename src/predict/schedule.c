@@ -39,7 +39,9 @@ static double run_fixed_s(const struct nnperf_prediction *p)
  * pays once whatever its frames, in series with the pass */
 static double pipe_frame_s(const struct pr_layer *L, double frames)
 {
-    return (L->t_total - L->t_overhead) / frames;
+    double t =
+        L->t_total - L->t_overhead; /* < 0 where overhead.per_layer_overlap hides the work in the overhead */
+    return (t > 0 ? t : 0) / frames;
 }
 
 /* ---- compute.dataflow.streaming: a frame's pass row by row ----

@@ -294,6 +294,47 @@ static void test_fc_tile(void)
     nnperf_model_free(m);
 }
 
+/* overhead.per_layer_overlap: fc_pad's two layers (fc1 with its Relu, fc2) at FP16 over 1e9 B/s each move 12600
+ * bytes (12000 of weights and the 600-byte input or output; the 40-byte tensor between them stays on chip): 12.6 us
+ * of memory, compute negligible. With a 20 us per-layer cost they take 32.6 us each (65.2 us) when the launch adds to
+ * the work, and max(12.6, 20) = 20 us each (40 us) when it overlaps; with 10 us, max(12.6, 10) = 12.6 us each. */
+static void test_layer_overlap(void)
+{
+    static const char *yaml =
+        "format: 1\nname: olap\ncompute:\n  peak_ops: {fp16: 1e15}\n  default_dtype: fp16\n"
+        "  efficiency: {default: 1}\n  fusion:\n    - [MatMul, Relu]\nmemory:\n  sram_bytes: 1e7\n"
+        "  ddr_bandwidth: 1e9\n  overlap: true\noverhead:\n  per_layer_s: %g\n  per_layer_overlap: %s\n";
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("fc_pad", &m);
+    if (!a) {
+        CHECK(0);
+        return;
+    }
+    static const struct {
+        double per_layer;
+        int overlap;
+        double layer, latency;
+    } cases[] = {{20e-6, 0, 32.6e-6, 65.2e-6}, {20e-6, 1, 20e-6, 40e-6}, {10e-6, 1, 12.6e-6, 25.2e-6}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, yaml, cases[i].per_layer, cases[i].overlap ? "true" : "false");
+        struct nnperf_predict_options o = {.batch = 1};
+        struct nnperf_prediction *p = predict_text(a, text, NULL, &o);
+        CHECK(p != NULL && p->n_layers == 2);
+        if (!p || p->n_layers != 2) {
+            nnperf_prediction_free(p);
+            continue;
+        }
+        struct nnperf_prediction_summary s;
+        nnperf_prediction_summary(p, &s);
+        for (int l = 0; l < 2; l++) CHECK(fabs(p->layers[l].t_total - cases[i].layer) < 1e-12);
+        CHECK(fabs(s.latency_s - cases[i].latency) < 1e-12);
+        nnperf_prediction_free(p);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 /* compute.dataflow: strided_dw's 1x1 conv (32 -> 32 channels, 16x16 outputs) folded PE 8 x SIMD 4 takes
  * 4 x 8 x 256 = 8192 cycles a frame, its depthwise 3x3 (32 channels) PE 4 x SIMD 9 takes 8 x 1 x 256 = 2048; at
  * 100 MHz 81.92 and 20.48 us. One frame: their sum; four frames: the sum plus 3 x the slowest; the throughput is
@@ -1544,6 +1585,7 @@ int main(void)
     test_spill();
     test_batch_weights();
     test_frame_serial();
+    test_layer_overlap();
     test_fc_tile();
     test_dataflow();
     test_dataflow_fabric();
