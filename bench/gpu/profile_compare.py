@@ -24,7 +24,9 @@ Kinds (the profile's kernel names -> kind; nnperf's layers -> kind):
   other       LayerNorm, softmax, pooling, reductions, everything else | every other layer (LayerNorm: ReduceMean-led)
 
 usage: python3 bench/gpu/profile_compare.py [--nnperf build/nnperf] [--hw presets/runtimes/h100-sxm-pytorch.yaml]
-       [--profile bench/gpu/h100_profile.json] [--set KEY=VALUE ...]
+       [--profile bench/gpu/h100_profile.json] [--set KEY=VALUE ...] [--counts]
+--counts prints the number of kernels per kind instead of their time (measured / nnperf's), all kinds together
+first.
 """
 import argparse
 import json
@@ -80,21 +82,27 @@ def predicted(a, model, batch, base_us):
         sys.exit(f"{' '.join(cmd)}: exit {r.returncode}: {r.stderr.strip()}")
     d = json.loads(r.stdout)
     t = dict.fromkeys(KINDS, 0.0)
+    n = dict.fromkeys(KINDS, 0)  # kernels: a layer that takes time is one, a conv's bias pass one more
     for L in d["layers"]:
         ops = [L["op"]]
         if L["op"] in MATMUL_OPS:
             bias = max(L["overhead_us"] - base_us, 0.0) if L["op"] in ("Conv", "ConvTranspose") else 0.0
             t["conv/GEMM"] += L["time_us"] - bias
             t["bias/BN"] += bias
-        elif L["op"] == "BatchNormalization":
-            t["bias/BN"] += L["time_us"]
+            n["conv/GEMM"] += 1
+            n["bias/BN"] += bias > 0
+            continue
+        if L["op"] == "BatchNormalization":
+            k = "bias/BN"
         elif all(o in ELTWISE_OPS for o in ops):
-            t["eltwise"] += L["time_us"]
+            k = "eltwise"
         elif all(o in COPY_OPS for o in ops):
-            t["copy"] += L["time_us"]
+            k = "copy"
         else:
-            t["other"] += L["time_us"]
-    return {k: v / 1e3 for k, v in t.items()}, d["summary"]["latency_ms"]
+            k = "other"
+        t[k] += L["time_us"]
+        n[k] += L["time_us"] > 0
+    return {k: v / 1e3 for k, v in t.items()}, d["summary"]["latency_ms"], n
 
 
 def err(p, m):
@@ -107,18 +115,28 @@ def main():
     ap.add_argument("--hw", default=os.path.join(ROOT, "presets", "runtimes", "h100-sxm-pytorch.yaml"))
     ap.add_argument("--profile", default=os.path.join(ROOT, "bench", "gpu", "h100_profile.json"))
     ap.add_argument("--set", action="append", default=[], help="KEY=VALUE passed to nnperf (repeat it)")
+    ap.add_argument("--counts", action="store_true",
+                    help="kernels per kind (measured / predicted: layers that take time, a bias pass one more)")
     a = ap.parse_args()
     base_us = per_layer_s(a) * 1e6
     with open(a.profile) as f:
         prof = json.load(f)
-    print("| network | batch | graph ms | predicted ms | error | "
-          + " | ".join(f"{k} meas / pred (err)" for k in KINDS) + " |")
+    cell = "{} meas / pred" if a.counts else "{} meas / pred (err)"
+    print("| network | batch | graph ms | predicted ms | " + ("kernels meas / pred" if a.counts else "error") + " | "
+          + " | ".join(cell.format(k) for k in KINDS) + " |")
     print("|---|---:|---:|---:|---:|" + "---:|" * len(KINDS))
     for e in prof:
         meas = dict.fromkeys(KINDS, 0.0)
+        count = dict.fromkeys(KINDS, 0)
         for name, us in e["kernels"]:
             meas[kernel_kind(name)] += us / 1e3
-        pred, total = predicted(a, e["model"], e["batch"], base_us)
+            count[kernel_kind(name)] += 1
+        pred, total, npred = predicted(a, e["model"], e["batch"], base_us)
+        if a.counts:
+            cells = [f"{count[k]} / {npred[k]}" for k in KINDS]
+            print(f"| {e['model']} | {e['batch']} | {e['graph_ms']:.3f} | {total:.3f} | {len(e['kernels'])} / "
+                  f"{sum(npred.values())} | " + " | ".join(cells) + " |")
+            continue
         cells = [f"{meas[k]:.3f} / {pred[k]:.3f} ({err(pred[k], meas[k])})" for k in KINDS]
         print(f"| {e['model']} | {e['batch']} | {e['graph_ms']:.3f} | {total:.3f} | {err(total, e['graph_ms'])} | "
               + " | ".join(cells) + " |")
