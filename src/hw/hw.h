@@ -169,6 +169,7 @@ struct hw_desc {
     double weight_sram_bytes; /* on-chip weight memory: weights that fit stay resident across inferences */
     double link_bw; /* host link (USB, PCIe) bytes/s: inputs, outputs and streamed weights; 0 = none */
     double layer_overhead_s;
+    double layer_class_s[OC_COUNT]; /* overhead.per_layer_class_s: < 0 = layer_overhead_s */
     int layer_overlap; /* overhead.per_layer_overlap: a layer takes max(its work, per_layer_s), not their sum */
     double run_overhead_s; /* fixed cost per accelerator call: runtime call, driver */
     double
@@ -213,6 +214,7 @@ struct hw_desc {
     char composite[HW_MAX_COMP][HW_MAX_NAME];
     int bias_kernel;
     double bias_kernel_bw;
+    double bias_kernel_s; /* the bias kernel's fixed cost; 0 = the layer's per-layer cost */
     int n_view;
     char view[HW_MAX_VIEW][HW_MAX_NAME];
 };

@@ -230,6 +230,10 @@ const struct hw_key hw_keys[] = {
             "wherever the memory plan keeps it (adds 2 x output bytes / rate; a measured rate of the runtime's "
             "kernel, e.g. PyTorch's channels-last BatchNorm); 0 = the DDR bandwidth x efficiency, for the bytes "
             "that go to DDR only"},
+    {"compute.bias_kernel_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, HW_F_ZERO_OFF, D(bias_kernel_s),
+     .doc = "with `bias_kernel`: the fixed cost of that kernel in place of the convolution's per-layer cost (PyTorch's "
+            "BatchNorm runs as three kernels, a copy and an element-wise kernel on its parameters, then the "
+            "transform); 0 = the convolution's (`overhead.per_layer_class_s`, else `per_layer_s`)"},
     {"compute.copy_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF, D(copy_bw),
      .doc = "with `view_ops` listing Transpose: a permuted view (a Transpose that moves an axis longer than 1) read "
             "by a Reshape or Flatten (no view of its merged axes) or by a LayerNorm or ReduceMean (their kernels "
@@ -387,6 +391,12 @@ const struct hw_key hw_keys[] = {
     {"overhead", HW_T_SECTION, .doc = "fixed costs"},
     {"overhead.per_layer_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, 0, D(layer_overhead_s),
      .doc = "fixed cost per accelerator layer (kernel launch, instruction dispatch)"},
+    {"overhead.per_layer_class_s", HW_T_NUM, HW_MAP_CLASS, HW_U_SECONDS, 0, 1, HW_F_UNSET, D(layer_class_s),
+     .def = -1,
+     .doc = "fixed cost per accelerator layer of that operator class (`nnperf ops` shows each operator's class), "
+            "in place of `per_layer_s` (a runtime whose kernels' own start and tail differ by kind: PyTorch's "
+            "element-wise kernels against its cuDNN convolutions); classes not listed pay `per_layer_s` "
+            "(conv_depthwise: conv_grouped's, then conv's); the copy `compute.copy_bandwidth` adds pays data's"},
     {"overhead.per_layer_overlap", HW_T_BOOL, .off = D(layer_overlap),
      .doc = "the runtime launches each layer's kernel while the previous one runs (CUDA's asynchronous launches): a "
             "layer takes the longer of its work and its fixed cost (`per_layer_s` and the other per-layer costs), "

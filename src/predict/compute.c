@@ -6,6 +6,7 @@
  *   memory  = max(DDR bytes / (DDR bandwidth x DDR efficiency), on-chip bytes / SRAM bandwidth)
  *   time    = max(compute, memory) when loads overlap compute, else their sum; + per-layer overhead
  *   (overhead.per_layer_overlap: max(that time, per-layer overhead), the launch hidden behind the previous layer)
+ *   (overhead.per_layer_class_s: the per-layer overhead by the layer's operator class)
  *   (compute.bias_kernel: a convolution with a bias adds one more per-layer overhead and a pass reading and writing
  *   its output where that goes to DDR: 2 x stored bytes / DDR bandwidth)
  * Fallback layers run on the fallback unit and add the boundary transfer and (de)quantization.
@@ -78,14 +79,29 @@ double pr_layer_ddr_bw(const struct nnperf_prediction *p)
     return t < bw ? t : bw;
 }
 
-/* a layer's fixed cost in a run: overhead.per_layer_s, once per frame where the runtime runs a batch frame by frame
- * (compute.frame_serial), else once per accelerator call (compute.frames_per_call) */
-static double layer_overhead(const struct nnperf_prediction *p)
+/* one kernel's fixed cost for a layer of class k: overhead.per_layer_class_s where it lists the class (a depthwise
+ * conv: the grouped conv's, then the conv's, as compute.efficiency), else overhead.per_layer_s */
+static double class_overhead(const struct hw_desc *hw, int k)
 {
-    double per = p->hw->layer_overhead_s;
+    if (k >= 0 && k < OC_COUNT && hw->layer_class_s[k] >= 0) return hw->layer_class_s[k];
+    if (k == OC_CONV_DEPTHWISE) return class_overhead(hw, OC_CONV_GROUPED);
+    if (k == OC_CONV_GROUPED) return class_overhead(hw, OC_CONV);
+    return hw->layer_overhead_s;
+}
+
+/* a fixed cost per kernel in a run: once per frame where the runtime runs a batch frame by frame
+ * (compute.frame_serial), else once per accelerator call (compute.frames_per_call) */
+static double per_run_of(const struct nnperf_prediction *p, double per)
+{
     /* overhead.thread_sync_s: the barrier that ends a layer run on 2 or more threads */
     if (pr_threads(p) > 1) per += p->hw->thread_sync_s;
     return per * (p->hw->frame_serial && p->runs > 1 ? p->runs : pr_calls(p));
+}
+
+/* a layer's fixed cost in a run: its class's per-kernel cost (class_overhead) */
+static double layer_overhead(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    return per_run_of(p, class_overhead(p->hw, L->klass));
 }
 
 /* compute.thread_tile: the fraction of a layer's threads kept busy when the channels of its 4-D (NCHW) output split
@@ -225,11 +241,12 @@ static double bias_pass(const struct nnperf_prediction *p, const struct pr_layer
         return 0;
     int64_t n;
     const struct ir_value *out = pr_layer_out(L);
+    /* compute.bias_kernel_s: the bias kernel's own fixed cost (PyTorch's BatchNorm: three kernels) */
+    double fixed = p->hw->bias_kernel_s > 0 ? per_run_of(p, p->hw->bias_kernel_s) : layer_overhead(p, L);
     if (p->hw->bias_kernel_bw > 0 && out && ir_numel(out, &n))
-        return layer_overhead(p) +
+        return fixed +
                safe_div(2 * (double)n * pr_elem_bytes_at(p, L->dtype, 0) * p->runs, p->hw->bias_kernel_bw);
-    return layer_overhead(p) +
-           safe_div(2 * (L->store_bytes + pr_lx(L)->spill_store_bytes), pr_layer_ddr_bw(p));
+    return fixed + safe_div(2 * (L->store_bytes + pr_lx(L)->spill_store_bytes), pr_layer_ddr_bw(p));
 }
 
 /* Whether reading the Transpose t's output as shape (dims[0..rank)) merges two of its axes longer than 1 that are
@@ -296,8 +313,8 @@ static double contiguous_copy(const struct nnperf_prediction *p, const struct pr
             for (int k = 0; k < y->rank; k++) known &= (d[k] = y->dims[k].val) > 0;
             copy = known && merges_strided(t, d, y->rank);
         }
-        if (copy)
-            return layer_overhead(p) +
+        if (copy) /* a copy kernel: the data class's per-kernel cost */
+            return per_run_of(p, class_overhead(hw, OC_DATA)) +
                    safe_div(2 * (double)n * pr_elem_bytes_at(p, L->dtype, 0) * p->runs, hw->copy_bw);
     }
     return 0;
@@ -349,7 +366,7 @@ static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, 
     if (L->x) L->x->t_transfer = 0;
     int expand;
     pr_fc_pad(p, L, &expand);
-    L->t_overhead = work ? (1 + expand) * layer_overhead(p) + bias_pass(p, L) + weight_prep(p, L) : 0;
+    L->t_overhead = work ? (1 + expand) * layer_overhead(p, L) + bias_pass(p, L) + weight_prep(p, L) : 0;
     /* compute.view_ops: a layer of views launches no kernel */
     int view = hw->n_view > 0;
     for (int i = 0; view && i < L->n_nodes; i++) view = hw_is_view(hw, L->nodes[i]->op_type);
@@ -771,7 +788,7 @@ static void kernels_layer(struct nnperf_prediction *p, struct pr_layer *L)
                    t.outputs * hw->kc.output_s + t.pass_elems * hw->kc.pass_s + t.elements * hw->kc.element_s;
     L->t_memory = t.weight_s;
     if (L->x) L->x->t_transfer = 0;
-    L->t_overhead = t.overhead ? layer_overhead(p) + weight_prep(p, L) : 0;
+    L->t_overhead = t.overhead ? layer_overhead(p, L) + weight_prep(p, L) : 0;
     /* a CPU's single thread streams the weights inside its kernel: compute and weight time add up */
     L->t_total = L->t_compute + L->t_memory + L->t_overhead;
     if (!L->cost_known)

@@ -1397,6 +1397,57 @@ static void test_runtime_kernels(void)
     nnperf_model_free(m);
 }
 
+/* overhead.per_layer_class_s: a layer pays its class's per-kernel cost where the map lists it, per_layer_s (1 us)
+ * otherwise; compute.bias_kernel_s: the conv's bias kernel pays its own (eager_block's conv: 8 x 4 x 4 fp16 output
+ * stored to DDR, 2 x 256 bytes at 1e10 B/s for the bias pass); the copy of a permuted view pays the data class's
+ * (permute_copy: 2 x 384 bytes at 1e9 B/s); a depthwise conv pays conv_grouped's, then conv's */
+static void test_layer_class_cost(void)
+{
+    static const char yaml[] =
+        "format: 1\nname: test-gpu-class\nmemory:\n  ddr_bandwidth: 1e10\n  overlap: true\n"
+        "overhead:\n  per_layer_s: 1e-6\n  per_layer_class_s: {%s}\ncompute:\n"
+        "  peak_ops: {fp16: 1e12}\n  default_dtype: fp16\n  efficiency: {default: 1}\n"
+        "  view_ops: [Transpose, Reshape]\n  bias_kernel: true\n";
+    char text[1024];
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("eager_block", &m);
+    snprintf(text, sizeof text, yaml, "conv: 3e-6, activation: 5e-7, eltwise: 2e-7");
+    struct nnperf_prediction *p = a ? predict_text(a, text, eager_keys, NULL) : NULL;
+    const struct pr_layer *C = layer_named(p, "conv"), *S = layer_named(p, "silu_sig"),
+                          *H = layer_named(p, "hswish_sig"), *G = layer_named(p, "gelu_div"),
+                          *F = layer_named(p, "fc"), *N = layer_named(p, "ln_mean");
+    CHECK(C && NEAR(C->t_overhead, 3e-6 + 3e-6 + 2 * 256 / 1e10));
+    CHECK(S && NEAR(S->t_overhead, 5e-7) && H && NEAR(H->t_overhead, 5e-7) && G && NEAR(G->t_overhead, 2e-7));
+    CHECK(F && NEAR(F->t_overhead, 1e-6) && N && NEAR(N->t_overhead, 1e-6));
+    nnperf_prediction_free(p);
+    p = a ? predict_text(a, text, "  bias_kernel_s: 4e-6\n", NULL) : NULL;
+    C = layer_named(p, "conv");
+    CHECK(C && NEAR(C->t_overhead, 3e-6 + 4e-6 + 2 * 256 / 1e10));
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+    a = analyze("permute_copy", &m);
+    snprintf(text, sizeof text, yaml, "data: 3e-6, reduce: 2e-6");
+    p = a ? predict_text(a, text, "  copy_bandwidth: 1e9\n", NULL) : NULL;
+    const struct pr_layer *M = layer_named(p, "merge"), *R = layer_named(p, "mean3");
+    CHECK(M && NEAR(M->t_overhead, 3e-6 + 768 / 1e9) && R && NEAR(R->t_overhead, 2e-6 + 3e-6 + 768 / 1e9));
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+    a = analyze("strided_dw", &m);
+    static const char *const maps[] = {"conv: 3e-6", "conv: 3e-6, conv_grouped: 4e-6",
+                                       "conv: 3e-6, conv_grouped: 4e-6, conv_depthwise: 5e-6"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(text, sizeof text, yaml, maps[i]);
+        p = a ? predict_text(a, text, NULL, NULL) : NULL;
+        const struct pr_layer *D = layer_named(p, "dw");
+        CHECK(D && D->klass == OC_CONV_DEPTHWISE && NEAR(D->t_overhead, 3e-6 + 1e-6 * i));
+        nnperf_prediction_free(p);
+    }
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 /* compute.copy_bandwidth and compute.norm_bandwidth (PyTorch's copies of permuted views and its LayerNorm/ReduceMean
  * kernels' rate): permute_copy's x [1, 4, 6, 8] fp16 is 192 elements, 384 bytes */
 static void test_permute_copy(void)
@@ -1613,6 +1664,7 @@ int main(void)
     test_overlap_exponent();
     test_runtime_kernels();
     test_permute_copy();
+    test_layer_class_cost();
     test_power();
     test_no_op_views();
     return tt_done();
