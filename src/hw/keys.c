@@ -230,7 +230,7 @@ const struct hw_key hw_keys[] = {
             "wherever the memory plan keeps it (adds 2 x output bytes / rate; a measured rate of the runtime's "
             "kernel, e.g. PyTorch's channels-last BatchNorm); 0 = the DDR bandwidth x efficiency, for the bytes "
             "that go to DDR only"},
-    {"compute.bias_kernel_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, HW_F_ZERO_OFF, D(bias_kernel_s),
+    {"compute.bias_kernel_s", HW_T_NUM, .unit = HW_U_SECONDS, 1e-9, 1, HW_F_ZERO_OFF, D(bias_kernel_s),
      .doc = "with `bias_kernel`: the fixed cost of that kernel in place of the convolution's per-layer cost (PyTorch's "
             "BatchNorm runs as three kernels, a copy and an element-wise kernel on its parameters, then the "
             "transform); 0 = the convolution's (`overhead.per_layer_class_s`, else `per_layer_s`)"},
