@@ -374,9 +374,6 @@ static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, 
     L->t_overhead += contiguous_copy(p, L);
 }
 
-static const struct ir_attr *attr(const struct ir_node *nd, const char *name);
-static int dims_known(const struct ir_value *v);
-
 /* Winograd F(m x m, 3 x 3) of a 3x3 stride-1 dense convolution (compute.winograd, ncnn's choice of m): an output tile
  * of m x m pixels takes (m + 2)^2 MACs per input and output channel (Lavin and Gray, docs/sources.md [WINOGRAD]); the
  * input transform B^T d B and the output transform A^T M A are vector work, per transformed element two passes of
@@ -392,14 +389,14 @@ static int winograd(const struct nnperf_prediction *p, const struct pr_layer *L,
         nd->n_in < 2 || nd->n_out < 1)
         return 0;
     const struct ir_value *w = nd->in[1], *y = nd->out[0];
-    if (!dims_known(w) || !dims_known(y) || w->rank != 4 || y->rank != 4 || w->dims[2].val != 3 ||
+    if (!pr_dims_known(w) || !pr_dims_known(y) || w->rank != 4 || y->rank != 4 || w->dims[2].val != 3 ||
         w->dims[3].val != 3)
         return 0;
-    const struct ir_attr *a = attr(nd, "group");
+    const struct ir_attr *a = pr_attr(nd, "group");
     if (a && a->i > 1) return 0;
     static const char *const unit_attrs[] = {"strides", "dilations"};
     for (int k = 0; k < 2; k++)
-        if ((a = attr(nd, unit_attrs[k])) != NULL)
+        if ((a = pr_attr(nd, unit_attrs[k])) != NULL)
             for (int i = 0; i < a->n; i++)
                 if (a->ints[i] != 1) return 0;
     double cout = (double)w->dims[0].val, cin = (double)w->dims[1].val;
@@ -457,11 +454,6 @@ const struct ir_attr *pr_attr(const struct ir_node *nd, const char *name)
     return NULL;
 }
 
-static const struct ir_attr *attr(const struct ir_node *nd, const char *name)
-{
-    return pr_attr(nd, name);
-}
-
 static double lane_fill(double dim, double lanes)
 {
     if (lanes <= 1 || dim <= 0) return 1.0;
@@ -486,11 +478,6 @@ int pr_dims_known(const struct ir_value *v)
     return 1;
 }
 
-static int dims_known(const struct ir_value *v)
-{
-    return pr_dims_known(v);
-}
-
 /* The loop sizes of a MAC node: reduction per output, output channels per group, output pixels (rows). Returns 0
  * when the node is not a conv/matmul with known shapes. *stride_in: input elements of a strided conv (else 0). */
 static int mac_geometry(const struct ir_node *nd, int span_groups, double *red, double *chan, double *pix,
@@ -499,9 +486,9 @@ static int mac_geometry(const struct ir_node *nd, int span_groups, double *red, 
     *stride_in = 0;
     const struct ir_value *x = nd->n_in > 0 ? nd->in[0] : NULL, *w = nd->n_in > 1 ? nd->in[1] : NULL;
     const struct ir_value *y = nd->n_out > 0 ? nd->out[0] : NULL;
-    if (!dims_known(x) || !dims_known(w) || !dims_known(y)) return 0;
+    if (!pr_dims_known(x) || !pr_dims_known(w) || !pr_dims_known(y)) return 0;
     if (nd->op == OPID_CONV && x->rank >= 3 && w->rank == x->rank && y->rank == x->rank) {
-        const struct ir_attr *ga = attr(nd, "group");
+        const struct ir_attr *ga = pr_attr(nd, "group");
         double g = ga && ga->i > 1 ? (double)ga->i : 1;
         double taps = 1;
         for (int i = 2; i < w->rank; i++) taps *= (double)w->dims[i].val;
@@ -512,7 +499,7 @@ static int mac_geometry(const struct ir_node *nd, int span_groups, double *red, 
         double n = 1;
         for (int i = 0; i < y->rank; i++) n *= i == 1 ? 1 : (double)y->dims[i].val;
         *pix = n;
-        const struct ir_attr *st = attr(nd, "strides");
+        const struct ir_attr *st = pr_attr(nd, "strides");
         int strided = 0;
         for (int i = 0; st && i < st->n; i++) strided |= st->ints[i] > 1;
         if (strided) {
@@ -522,7 +509,7 @@ static int mac_geometry(const struct ir_node *nd, int span_groups, double *red, 
         return 1;
     }
     if ((nd->op == OPID_MAT_MUL || nd->op == OPID_GEMM) && x->rank >= 1 && w->rank >= 1 && y->rank >= 1) {
-        const struct ir_attr *ta = attr(nd, "transA"), *tb = attr(nd, "transB");
+        const struct ir_attr *ta = pr_attr(nd, "transA"), *tb = pr_attr(nd, "transB");
         int tra = ta && ta->i, trb = tb && tb->i;
         *red = (double)(x->rank >= 2 && tra ? x->dims[x->rank - 2].val : x->dims[x->rank - 1].val);
         *chan = (double)(w->rank >= 2 && !trb ? w->dims[w->rank - 1].val
@@ -591,7 +578,7 @@ static double mode_cycles(const struct hw_array *ar, double lanes, double cin, d
 static double mode_utilization(const struct hw_array *ar, double lanes, double red, double chan,
                                const struct ir_node *nd)
 {
-    const struct ir_attr *g = attr(nd, "group");
+    const struct ir_attr *g = pr_attr(nd, "group");
     const struct ir_value *w = nd->n_in > 1 ? nd->in[1] : NULL;
     if (g && g->i > 1) {
         if (nd->op != OPID_CONV || !w || w->rank < 3 || w->dims[1].val != 1 || w->dims[0].val != g->i)
