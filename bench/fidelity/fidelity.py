@@ -97,6 +97,25 @@ def read_rows(data=DATA):
     return rows
 
 
+def fit_rows(path=None, keep=lambda r: True, data=DATA):
+    """The rows a fit reads: those of the data file `path` (every file when None) that `keep` selects. A fit never
+    reads a test row: it exits naming the first selected row whose split is not `fit`, or when none is selected."""
+    where = None if path is None else os.path.relpath(path, ROOT) + ":"
+    rows = refuse_test(r for r in read_rows(data) if (where is None or r["where"].startswith(where)) and keep(r))
+    if not rows:
+        sys.exit(f"{path or data}: no fit rows to fit")
+    return rows
+
+
+def refuse_test(rows):
+    """rows, as a list, when every one is a fit row; else exits naming the first that is not"""
+    rows = list(rows)
+    for r in rows:
+        if r["split"] != "fit":
+            sys.exit(f"{r['where']}: a {r['split']} row; a fit reads fit rows only")
+    return rows
+
+
 def percentile_abs(errs, q):
     """the q-quantile of |errors| by the nearest rank (the smallest value with at least q of them at or below)"""
     a = sorted(abs(e) for e in errs)

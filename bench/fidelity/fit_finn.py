@@ -104,10 +104,7 @@ def main():
     warnings.simplefilter("ignore")
     sys.path.insert(0, os.path.join(fidelity.ROOT, "python"))
     path = os.path.join(fidelity.DATA, DATA)
-    rows = [r for r in fidelity.read_rows() if r["where"].startswith(os.path.relpath(path, fidelity.ROOT) + ":")
-            and r["preset"] == PRESET]
-    if any(r["split"] != "fit" for r in rows):
-        sys.exit(f"{path}: a test row; this fit reads fit rows only")
+    rows = fidelity.fit_rows(path, lambda r: r["preset"] == PRESET)
     forms = sys.argv[1:] or ["lm", "lmf"]
     with tempfile.TemporaryDirectory() as tmp:
         fit = Fit(rows, tmp)

@@ -79,20 +79,12 @@ def platform_text(pv, values, fc_tile):
 
 def fit_rows():
     """the ncs2 rows whose split is `fit`; any other row here is refused"""
-    rows = [r for r in fidelity.read_rows() if r["preset"] == "ncs2" and r["split"] == "fit"]
-    refuse(rows)
-    return rows
-
-
-def refuse(rows):
-    for r in rows:
-        if r["split"] != "fit":
-            sys.exit(f"{r['where']}: a {r['split']} row; this fit reads fit rows only")
+    return fidelity.fit_rows(keep=lambda r: r["preset"] == "ncs2" and r["split"] == "fit")
 
 
 class Fit:
     def __init__(self, rows, tmp):
-        refuse(rows)
+        fidelity.refuse_test(rows)
         self.rows, self.tmp, self.pv, self.analyses = rows, tmp, preset_values(), {}
 
     def errors(self, form, x):

@@ -216,10 +216,7 @@ def main():
     else:
         path = os.path.join(fidelity.DATA, "qutibench_fit_dpu.csv")
         keep = lambda r: True
-    rows = [r for r in fidelity.read_rows()
-            if r["where"].startswith(os.path.relpath(path, fidelity.ROOT) + ":") and keep(r)]
-    if not rows or any(r["split"] != "fit" for r in rows):
-        sys.exit(f"{path}: no fit rows, or a test row; this fit reads fit rows only")
+    rows = fidelity.fit_rows(path, keep)
     forms = args or ["h+s", "h+r_b", "h+s_b", "h+s+r_b"]
     with tempfile.TemporaryDirectory() as tmp:
         fit = Fit(rows, tmp, polish=bool(BASE))

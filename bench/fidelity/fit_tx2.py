@@ -175,9 +175,7 @@ def leave_out(rows, tmp, form):
 def main():
     warnings.simplefilter("ignore")
     path = os.path.join(fidelity.DATA, "qutibench_fit_tx2.csv")
-    rows = [r for r in fidelity.read_rows() if r["where"].startswith(os.path.relpath(path, fidelity.ROOT) + ":")]
-    if any(r["split"] != "fit" for r in rows):
-        sys.exit(f"{path}: a test row; this fit reads fit rows only")
+    rows = fidelity.fit_rows(path)
     with tempfile.TemporaryDirectory() as tmp:
         if sys.argv[1:2] == ["--leave-out"] and len(sys.argv) == 3:
             return leave_out(rows, tmp, form_of(sys.argv[2]))
