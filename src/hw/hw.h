@@ -206,7 +206,10 @@ struct hw_desc {
      * DDR); the rate at which a copy that makes a permuted view contiguous reads and writes its tensor
      * (compute.copy_bandwidth, bytes/s; 0: no copy); the rate at which a LayerNorm or ReduceMean kernel reads and
      * writes its tensors wherever the plan keeps them (compute.norm_bandwidth, bytes/s; 0: the memory plan's); the
-     * least time a LayerNorm kernel takes per row it normalises (compute.norm_row_s, seconds; 0: none) */
+     * least time a LayerNorm kernel takes per row it normalises (compute.norm_row_s, seconds; 0: none); the rate at
+     * which a Concat kernel reads its inputs and writes its output wherever the plan keeps them
+     * (compute.concat_bandwidth, bytes/s; 0: the memory plan's) */
+    double concat_bw;
     double copy_bw;
     double norm_bw;
     double norm_row_s;

@@ -250,6 +250,11 @@ const struct hw_key hw_keys[] = {
             "nodes) takes at least this time per row it normalises (its input's elements / its last axis), as a "
             "kernel that runs one thread block per row does (PyTorch's LayerNorm); a measured time of the "
             "runtime's kernel; 0 = none"},
+    {"compute.concat_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF, D(concat_bw),
+     .doc = "a Concat layer runs as one kernel of its own (PyTorch's `torch.cat`) that reads its inputs and writes "
+            "its output, 2 x output bytes, at no more than this rate wherever the memory plan keeps them (also "
+            "where the plan keeps them on chip), with its `overhead.per_layer_s`; a measured rate of the runtime's "
+            "kernel; 0 = the memory plan's rates only"},
     {"compute.view_ops", HW_T_OPS, .min = 1, .max = HW_MAX_VIEW, .flags = HW_F_UNIQUE, .off = D(view),
      .size = HW_MAX_NAME, .count_off = D(n_view),
      .doc = "operators the runtime runs as views of their input (PyTorch: Reshape, Flatten, Squeeze, Unsqueeze, "

@@ -350,6 +350,19 @@ static double norm_floor(const struct nnperf_prediction *p, const struct pr_laye
     return t;
 }
 
+/* compute.concat_bandwidth: a Concat layer is one kernel of its own (PyTorch's torch.cat, docs/sources.md
+ * [PYTORCH-CAT]) that reads every input and writes the output: 2 x the output's bytes at no more than that rate,
+ * wherever the plan keeps them (on chip too). Returns that time, 0 for another layer or without the key. */
+static double concat_floor(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    const struct ir_value *y = pr_layer_out(L);
+    int64_t n;
+    if (!(p->hw->concat_bw > 0) || L->fallback || !L->main || L->main->op != OPID_CONCAT || !y ||
+        !ir_numel(y, &n))
+        return 0;
+    return safe_div(2 * (double)n * pr_elem_bytes_at(p, L->dtype, 0) * p->runs, p->hw->concat_bw);
+}
+
 /* The rest of a layer on the accelerator once its compute time is set (the roofline and array models): memory time,
  * no transfer, the per-layer overhead when it has work. Layers without arithmetic (copies: Concat, Transpose,
  * Slice, ...) take a class efficiency given by the platform on their memory time (a copy reaches efficiency x
@@ -363,6 +376,10 @@ static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, 
     if (L->t_compute <= 0 && L->klass != OC_VIEW && L->klass >= 0 && L->klass < OC_COUNT &&
         hw->eff[L->klass] > 0)
         L->t_memory /= hw->eff[L->klass];
+    /* a measured kernel's rate: no class efficiency on it; the kernel runs (a launch) wherever the plan keeps it */
+    double cat = concat_floor(p, L);
+    if (cat > L->t_memory) L->t_memory = cat;
+    work |= cat > 0;
     if (L->x) L->x->t_transfer = 0;
     int expand;
     pr_fc_pad(p, L, &expand);

@@ -1514,6 +1514,40 @@ static void test_permute_copy(void)
     nnperf_model_free(m);
 }
 
+/* compute.concat_bandwidth (PyTorch's torch.cat as one kernel): concat's y [1, 16, 4, 4] fp16 is 256 elements, 512
+ * bytes, made of two Relu outputs of 256 bytes each */
+static void test_concat_kernel(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("concat", &m);
+    static const char yaml[] = "format: 1\nname: test-gpu-cat\nmemory:\n  ddr_bandwidth: 1e7\n"
+                               "  sram_bytes: %s\n  overlap: true\noverhead:\n  per_layer_s: 1e-6\n"
+                               "compute:\n  peak_ops: {fp16: 1e12}\n  default_dtype: fp16\n";
+    char text[512];
+    /* on chip (1e6 bytes of SRAM): without the key the Concat moves no DDR bytes and launches nothing */
+    snprintf(text, sizeof text, yaml, "1e6");
+    struct nnperf_prediction *p = a ? predict_text(a, text, NULL, NULL) : NULL;
+    const struct pr_layer *C = layer_named(p, "cat"), *R = layer_named(p, "relu_y");
+    CHECK(C && C->t_total == 0 && R);
+    double relu = R ? R->t_total : 0;
+    nnperf_prediction_free(p);
+    /* with the key: one kernel, 2 x 512 bytes at 1e9 B/s plus a launch; the other layers unchanged */
+    p = a ? predict_text(a, text, "  concat_bandwidth: 1e9\n", NULL) : NULL;
+    C = layer_named(p, "cat"), R = layer_named(p, "relu_y");
+    CHECK(C && NEAR(C->t_memory, 1024 / 1e9) && NEAR(C->t_overhead, 1e-6) &&
+          NEAR(C->t_total, 1e-6 + 1024 / 1e9));
+    CHECK(R && NEAR(R->t_total, relu));
+    nnperf_prediction_free(p);
+    /* no SRAM (1 byte): the plan reads 512 and writes 512 bytes at 1e7 B/s, longer than the kernel's rate: stays */
+    snprintf(text, sizeof text, yaml, "1");
+    p = a ? predict_text(a, text, "  concat_bandwidth: 1e9\n", NULL) : NULL;
+    C = layer_named(p, "cat");
+    CHECK(C && NEAR(C->t_memory, 1024 / 1e7) && NEAR(C->t_total, 1e-6 + 1024 / 1e7));
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 static void test_power(void)
 {
     struct nnperf_model *m;
@@ -1664,6 +1698,7 @@ int main(void)
     test_overlap_exponent();
     test_runtime_kernels();
     test_permute_copy();
+    test_concat_kernel();
     test_layer_class_cost();
     test_power();
     test_no_op_views();

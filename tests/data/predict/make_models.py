@@ -163,3 +163,11 @@ save("permute_copy", [
     [numpy_helper.from_array(np.array([1, 6, 32], dtype=np.int64), "s1"),
      numpy_helper.from_array(np.array([1, 6, 4, 2, 4], dtype=np.int64), "s2")])
 print("ok")
+# 13. a Concat as PyTorch runs it (compute.concat_bandwidth): x [1, 8, 4, 4] -> Relu a, Relu b -> Concat on the
+# channels -> c [1, 16, 4, 4] -> Relu -> y
+save("concat", [
+    helper.make_node("Relu", ["x"], ["a"], name="relu_a"),
+    helper.make_node("Relu", ["x"], ["b"], name="relu_b"),
+    helper.make_node("Concat", ["a", "b"], ["c"], axis=1, name="cat"),
+    helper.make_node("Relu", ["c"], ["y"], name="relu_y")],
+    [helper.make_tensor_value_info("x", F, [1, 8, 4, 4])], [helper.make_tensor_value_info("y", F, [])], [])
