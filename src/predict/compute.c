@@ -229,6 +229,14 @@ static int has_work(const struct pr_layer *L)
            pr_lx(L)->link_bytes > 0;
 }
 
+/* the time a kernel of layer L takes to move elems elements of the layer's dtype in every frame of the run at a
+ * measured rate (bytes/s; 0: no time) */
+static double rate_time(const struct nnperf_prediction *p, const struct pr_layer *L, double elems,
+                        double rate)
+{
+    return safe_div(elems * pr_elem_bytes_at(p, L->dtype, 0) * p->runs, rate);
+}
+
 /* compute.bias_kernel: a convolution's bias added by a kernel of its own after it (PyTorch's cuDNN path: cuDNN's
  * convolution takes no bias, docs/sources.md [PYTORCH-CONV]): one more per-layer cost and a pass that reads and
  * writes the output where it goes to DDR (on chip it costs the launch only), counted in the layer's overhead; with
@@ -244,8 +252,7 @@ static double bias_pass(const struct nnperf_prediction *p, const struct pr_layer
     /* compute.bias_kernel_s: the bias kernel's own fixed cost (PyTorch's BatchNorm: three kernels) */
     double fixed = p->hw->bias_kernel_s > 0 ? per_run_of(p, p->hw->bias_kernel_s) : layer_overhead(p, L);
     if (p->hw->bias_kernel_bw > 0 && out && ir_numel(out, &n))
-        return fixed +
-               safe_div(2 * (double)n * pr_elem_bytes_at(p, L->dtype, 0) * p->runs, p->hw->bias_kernel_bw);
+        return fixed + rate_time(p, L, 2 * (double)n, p->hw->bias_kernel_bw);
     return fixed + safe_div(2 * (L->store_bytes + pr_lx(L)->spill_store_bytes), pr_layer_ddr_bw(p));
 }
 
@@ -314,8 +321,7 @@ static double contiguous_copy(const struct nnperf_prediction *p, const struct pr
             copy = known && merges_strided(t, d, y->rank);
         }
         if (copy) /* a copy kernel: the data class's per-kernel cost */
-            return per_run_of(p, class_overhead(hw, OC_DATA)) +
-                   safe_div(2 * (double)n * pr_elem_bytes_at(p, L->dtype, 0) * p->runs, hw->copy_bw);
+            return per_run_of(p, class_overhead(hw, OC_DATA)) + rate_time(p, L, 2 * (double)n, hw->copy_bw);
     }
     return 0;
 }
@@ -341,7 +347,7 @@ static double norm_floor(const struct nnperf_prediction *p, const struct pr_laye
     const struct ir_value *x = first ? first->in[0] : NULL, *y = pr_layer_out(L);
     int64_t n, m;
     if (!x || !y || !ir_numel(x, &n) || !ir_numel(y, &m)) return 0;
-    double t = safe_div(((double)n + (double)m) * pr_elem_bytes_at(p, L->dtype, 0) * p->runs, hw->norm_bw);
+    double t = rate_time(p, L, (double)n + (double)m, hw->norm_bw);
     int64_t last = x->rank > 0 ? x->dims[x->rank - 1].val : 0;
     if ((ln || means >= 2) && last > 0) {
         double rows = (double)n / (double)last * p->runs * hw->norm_row_s;
@@ -360,7 +366,7 @@ static double concat_floor(const struct nnperf_prediction *p, const struct pr_la
     if (!(p->hw->concat_bw > 0) || L->fallback || !L->main || L->main->op != OPID_CONCAT || !y ||
         !ir_numel(y, &n))
         return 0;
-    return safe_div(2 * (double)n * pr_elem_bytes_at(p, L->dtype, 0) * p->runs, p->hw->concat_bw);
+    return rate_time(p, L, 2 * (double)n, p->hw->concat_bw);
 }
 
 /* The rest of a layer on the accelerator once its compute time is set (the roofline and array models): memory time,
@@ -664,8 +670,7 @@ double pr_array_util(const struct nnperf_prediction *p, const struct pr_layer *L
             util = tile_eff * lane_fill(red, lanes_r) * lane_fill(chan, lanes_k) *
                    lane_fill(pix_lanes, lanes_p) *
                    wave_fill(pix_frame * p->batch, chan, lanes_p, lanes_k, hw->array.units);
-        if (sin > 0 && hw->strided_in_bw > 0)
-            *t_strided = sin * pr_elem_bytes_at(p, L->dtype, 0) * p->runs / hw->strided_in_bw;
+        if (sin > 0 && hw->strided_in_bw > 0) *t_strided = rate_time(p, L, sin, hw->strided_in_bw);
     }
     return util;
 }

@@ -36,20 +36,19 @@ void nnperf_prediction_setup(const struct nnperf_prediction *p, struct nnperf_pr
                           : "Layers run one after another in execution order (no two layers overlap)."
                             " Within a layer, loads, compute and stores follow each other.";
     }
+/* the two schedules of compute.dataflow, which differ only in how a frame passes the layers */
+#define DF_SCHEDULE(mode, pass)                                                                              \
+    "A dataflow pipeline (compute.dataflow" mode                                                             \
+    "): every layer has an engine of its own and all stream at "                                             \
+    "once; a frame " pass                                                                                    \
+    " and the next follows at the pace of the slowest layer, so each layer is active from "                  \
+    "its first frame to its last."
     if (p->hw->dataflow_hz > 0)
-        s->schedule =
-            p->hw->df_streaming
-                ? "A dataflow pipeline (compute.dataflow, streaming): every layer has an engine of its own "
-                  "and all "
-                  "stream at once; a frame streams through them row by row (a layer starts on the rows its "
-                  "window "
-                  "reaches) and the next follows at the pace of the slowest layer, so each layer is active "
-                  "from "
-                  "its first frame to its last."
-                : "A dataflow pipeline (compute.dataflow): every layer has an engine of its own and all "
-                  "stream "
-                  "at once; a frame passes the layers one after another and the next follows at the pace of "
-                  "the slowest layer, so each layer is active from its first frame to its last.";
+        s->schedule = p->hw->df_streaming
+                          ? DF_SCHEDULE(", streaming", "streams through them row by row (a layer "
+                                                       "starts on the rows its window reaches)")
+                          : DF_SCHEDULE("", "passes the layers one after another");
+#undef DF_SCHEDULE
     s->description = p->hw->description;
     s->fallback = p->hw->fb.name[0] ? p->hw->fb.name : (p->fallback_layers ? "cpu" : NULL);
     nnperf_prediction_ceilings(p, &s->peak_ops, &s->ddr_bandwidth);
