@@ -170,11 +170,14 @@ def host_serial_s(platform):
     return float(found.group(1)) if found else 0.0
 
 
-def predict_rows(rows, out_of_the_box=False):
-    """adds 'predicted' and 'error' to each row (and 'platform': what it was predicted on)"""
-    sys.path.insert(0, os.path.join(ROOT, "python"))
+def predict_rows(rows, out_of_the_box=False, analyses=None):
+    """adds 'predicted' and 'error' to each row (and 'platform': what it was predicted on). `analyses`: a dict that
+    keeps each (model, input)'s analysis across calls (a fit predicts the same rows on many platforms)"""
+    if os.path.join(ROOT, "python") not in sys.path:
+        sys.path.insert(0, os.path.join(ROOT, "python"))
     import nnperf
-    analyses = {}
+    analyses = {} if analyses is None else analyses
+    keys = {}  # each platform's threaded and host_serial_s, read once a call (a fit rewrites its file between calls)
     for r in rows:
         key = (r["model"], r["input"])
         if key not in analyses:
@@ -182,17 +185,31 @@ def predict_rows(rows, out_of_the_box=False):
             dims = [int(d) for d in r["input"].split("x")] if r["input"] else None
             analyses[key] = m.analyze(inputs={"input": dims} if dims else None)
         r["platform"] = platform_of(r, out_of_the_box)
+        if r["platform"] not in keys:
+            keys[r["platform"]] = (threaded(r["platform"]), host_serial_s(r["platform"]))
+        is_threaded, serial = keys[r["platform"]]
         # a latency or fps row's thread count is the threads of its inference on a CPU runtime's platform
         threads = (int(r["threads"]) if r["quantity"] != "throughput" and r["threads"].isdigit() and
-                   threaded(r["platform"]) else None)
+                   is_threaded else None)
         p = analyses[key].predict(r["platform"], dtype=r["dtype"] or None, batch=int(r["batch"] or 1),
                                   threads=threads)
         s = p.summary
         q = r["quantity"]
         r["predicted"] = (s["latency_ms"] if q == "latency" else s["fps"] if q == "fps"
-                          else throughput_with_threads(s, r["threads"], host_serial_s(r["platform"])))
+                          else throughput_with_threads(s, r["threads"], serial))
         r["error"] = r["predicted"] / float(r["value"]) - 1
     return rows
+
+
+def errors_on(rows, platforms, analyses):
+    """each row's error predicted on platforms[its preset] (a fit's platform file), the rows themselves untouched"""
+    return [r["error"] for r in predict_rows([dict(r, preset=platforms[r["preset"]]) for r in rows],
+                                             analyses=analyses)]
+
+
+def sum_abs_log(errors):
+    """a fit's objective: the sum of |ln(predicted / measured)| over its rows"""
+    return sum(abs(math.log(1 + e)) for e in errors)
 
 
 def pairs(rows):

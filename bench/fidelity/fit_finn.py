@@ -74,7 +74,7 @@ class Fit:
         return out
 
     def cost(self, d, fill):
-        return sum(abs(math.log(1 + e)) for e in self.errors(d, fill))
+        return fidelity.sum_abs_log(self.errors(d, fill))
 
     def best_fill(self, d, fit_fill):
         if not fit_fill:
@@ -128,7 +128,7 @@ def main():
             errs = [fit.analyses[r["model"]].predict(fit.path, dtype="int4", batch=int(r["batch"])).summary[
                 "latency_ms"] / float(r["value"]) - 1 for r in rows]
             off = max(abs((1 + e) / (1 + g) - 1) for e, g in zip(errs, grid_errs))
-            nn_cost = sum(abs(math.log(1 + e)) for e in errs)
+            nn_cost = fidelity.sum_abs_log(errs)
             print(f"{form}: lut_fraction {lut:.4g}, memory_fraction {mem:.4g}, fill {fill:.2f}; nnperf's sum |ln| "
                   f"{nn_cost:.3f}; grid sum |ln| "
                   f"{c:.3f}; nnperf's predictions: median |error| {fidelity.pct(fidelity.median_abs(errs))}, "

@@ -20,7 +20,6 @@ rows (multiplicative steps on each number in turn, halved until under 0.5%), as 
 each form's numbers, its sum and median |error|; writes nothing (the numbers go into the preset by hand, with a comment
 naming this script).
 """
-import math
 import os
 import re
 import sys
@@ -88,27 +87,14 @@ class Fit:
         self.rows, self.tmp, self.pv, self.analyses = rows, tmp, preset_values(), {}
 
     def errors(self, form, x):
-        import nnperf
         free, fc_tile = form
         path = os.path.join(self.tmp, "ncs2-fit.yaml")
         with open(path, "w") as f:
             f.write(platform_text(self.pv, dict(zip(free, x)), fc_tile))
-        out = []
-        for r in self.rows:
-            key = (r["model"], r["input"])
-            if key not in self.analyses:
-                dims = [int(d) for d in r["input"].split("x")]
-                self.analyses[key] = nnperf.load(os.path.join(fidelity.ROOT, r["model"])).analyze(
-                    inputs={"input": dims})
-            s = self.analyses[key].predict(path, dtype=r["dtype"] or None, batch=int(r["batch"] or 1)).summary
-            q = r["quantity"]
-            got = (s["latency_ms"] if q == "latency" else s["fps"] if q == "fps"
-                   else fidelity.throughput_with_threads(s, r["threads"], 0.0))
-            out.append(got / float(r["value"]) - 1)
-        return out
+        return fidelity.errors_on(self.rows, {"ncs2": path}, self.analyses)
 
     def cost(self, form, x):
-        return sum(abs(math.log(1 + e)) for e in self.errors(form, x))
+        return fidelity.sum_abs_log(self.errors(form, x))
 
     def start(self, form):
         pv = self.pv
@@ -150,7 +136,7 @@ def leave_out(rows, tmp, name):
         print(f"  {os.path.basename(net)} ({len(out)} rows): median |error| {fidelity.pct(fidelity.median_abs(errs))} "
               f"with {describe(form, x)}", flush=True)
     print(f"{name} left out one network at a time, {len(held)} fit rows: median |error| "
-          f"{fidelity.pct(fidelity.median_abs(held))}, sum |ln| {sum(abs(math.log(1 + e)) for e in held):.2f}")
+          f"{fidelity.pct(fidelity.median_abs(held))}, sum |ln| {fidelity.sum_abs_log(held):.2f}")
 
 
 def main():

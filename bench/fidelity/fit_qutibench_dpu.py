@@ -111,26 +111,15 @@ class Fit:
         self.eff = {b: {k: preset_efficiency(b, k) for k in ("efficiency", "ddr_efficiency")} for b in BOARDS}
 
     def errors(self, form, x):
-        import nnperf
         paths = {}
         for b, v in values_of(form, x, self.eff).items():
             paths[b] = os.path.join(self.tmp, b + ".yaml")
             with open(paths[b], "w") as f:
                 f.write(platform_text(b, v))
-        out = []
-        for r in self.rows:
-            if r["model"] not in self.analyses:
-                dims = [int(d) for d in r["input"].split("x")]
-                self.analyses[r["model"]] = nnperf.load(os.path.join(fidelity.ROOT, r["model"])).analyze(
-                    inputs={"input": dims})
-            s = self.analyses[r["model"]].predict(paths[r["preset"]], dtype=r["dtype"]).summary
-            got = (s["latency_ms"] if r["quantity"] == "latency" else
-                   fidelity.throughput_with_threads(s, r["threads"], fidelity.host_serial_s(paths[r["preset"]])))
-            out.append(got / float(r["value"]) - 1)
-        return out
+        return fidelity.errors_on(self.rows, paths, self.analyses)
 
     def cost(self, form, x):
-        return sum(abs(math.log(1 + e)) for e in self.errors(form, x))
+        return fidelity.sum_abs_log(self.errors(form, x))
 
     def fit(self, form):
         x = [{"host_per_frame_s": 3e-3, "per_run_s": 1e-3, "efficiency": 0.7, "ddr_efficiency": 1,
@@ -243,7 +232,7 @@ def held_out(rows, tmp, form):
         x, _ = fit.fit(form)
         held = [r for r in rows if r["threads"] == score]
         errs = Fit(held, tmp).errors(form, x)
-        total += sum(abs(math.log(1 + e)) for e in errs)
+        total += fidelity.sum_abs_log(errs)
         print(f"  fitted on threads {','.join(fit_on)}: " + ", ".join(f"{n} {v:.4g}" for (n, _, _), v in zip(form, x))
               + "; held out: " + " ".join(f"{os.path.basename(r['model'])[:-5]}/{r['threads']} {100 * e:+.1f}%"
                                          for r, e in zip(held, errs)))

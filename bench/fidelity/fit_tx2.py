@@ -119,7 +119,7 @@ def platform_text(mode, values, eff, per_layer):
 
 class Fit:
     def __init__(self, rows, tmp):
-        self.rows, self.tmp = rows, tmp
+        self.rows, self.tmp, self.analyses = rows, tmp, {}
         self.eff = {m: preset_efficiency(m) for m in MODES}
         self.per_layer = {m: preset_per_layer(m) for m in MODES}
 
@@ -133,12 +133,10 @@ class Fit:
             paths[m] = os.path.join(self.tmp, m + ".yaml")
             with open(paths[m], "w") as f:
                 f.write(platform_text(m, values, self.eff[m], self.per_layer[m]))
-        rows = [dict(r, preset=paths[r["preset"]]) for r in self.rows]
-        fidelity.predict_rows(rows)
-        return [r["error"] for r in rows]
+        return fidelity.errors_on(self.rows, paths, self.analyses)
 
     def cost(self, form, x):
-        return sum(abs(math.log(1 + e)) for e in self.errors(form, x))
+        return fidelity.sum_abs_log(self.errors(form, x))
 
     def fit(self, form):
         free = [part for part in form if part[1] not in FIXED]
