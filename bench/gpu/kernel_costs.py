@@ -21,22 +21,12 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import profile_compare  # noqa: E402  (kernel kinds, shared with the comparison)
 
 ROOT = profile_compare.ROOT
-
-
-def layers(a, model):
-    cmd = [a.nnperf, "analyze", os.path.join(ROOT, "models", model + ".onnx"), "--hw", a.hw, "--dtype", "fp16",
-           "--batch", "1", "--format", "json"]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"{' '.join(cmd)}: exit {r.returncode}: {r.stderr.strip()}")
-    return json.loads(r.stdout)["layers"]
 
 
 def main():
@@ -64,7 +54,7 @@ def main():
                 conv.append(us)
     w_elt, w_conv, w_bias = [], [], []
     for e in cells:
-        for L in layers(a, e["model"]):
+        for L in profile_compare.analyze_json(a, e["model"], 1)["layers"]:
             work = L["time_us"] - L["overhead_us"]
             if L["class"] in ("eltwise", "activation") and L["time_us"] > 0:
                 w_elt.append(work)

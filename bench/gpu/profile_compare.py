@@ -105,7 +105,8 @@ def per_layer_s(a):
     return of
 
 
-def predicted(a, model, batch, base_us):
+def analyze_json(a, model, batch):
+    """nnperf's JSON report of models/MODEL.onnx at FP16 and this batch on a.hw (with a.set's --set keys)"""
     cmd = [a.nnperf, "analyze", os.path.join(ROOT, "models", model + ".onnx"), "--hw", a.hw, "--dtype", "fp16",
            "--batch", str(batch), "--format", "json"]
     for s in a.set:
@@ -113,7 +114,11 @@ def predicted(a, model, batch, base_us):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"{' '.join(cmd)}: exit {r.returncode}: {r.stderr.strip()}")
-    d = json.loads(r.stdout)
+    return json.loads(r.stdout)
+
+
+def predicted(a, model, batch, base_us):
+    d = analyze_json(a, model, batch)
     t = dict.fromkeys(KINDS, 0.0)
     n = dict.fromkeys(KINDS, 0)  # kernels: a layer that takes time is one, a conv's bias pass one more
     for L in d["layers"]:
