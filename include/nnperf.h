@@ -275,6 +275,12 @@ struct nnperf_predict_options {
      * of their own (throughput_fps). NNPERF_E_USAGE: negative, more than the cores of one inference, or a platform
      * that is not compute.threaded */
     int threads;
+    /* application threads, each running inferences one after another (hrt_model_exec --thread_num N, the DNNDK
+     * samples' -t N); 0 = as many as keep every unit busy. With N, throughput_fps is at most N x frames_per_run per
+     * (latency + (N - 1) x the run's host stage no two threads overlap, overhead.host_serial_s), throughput_limit
+     * "application threads" where that binds (docs/prediction.md, section 5); the latency is unchanged.
+     * NNPERF_E_USAGE: negative */
+    int streams;
 };
 
 enum nnperf_status nnperf_predict(const struct nnperf_analysis *a, const struct nnperf_platform *p,
@@ -298,7 +304,8 @@ struct nnperf_prediction_summary {
     double latency_s, fps;          /* one inference (per run); fps = frames_per_run / latency */
     double
         throughput_fps; /* every core busy with its own inference and the host stages beside them, limited by
-                            * the shared DDR, the host CPU and the link (throughput_limit) */
+                            * the shared DDR, the host CPU and the link (throughput_limit); with streams N, at
+                            * most what N application threads reach */
     double ops_per_frame, ops_per_run; /* 2 x MACs + other FLOPs, effective (before alignment) */
     double aligned_ops_per_frame;      /* after alignment padding */
     double ddr_bytes_per_frame, ddr_bytes_per_run, ddr_bytes_per_second;
@@ -315,12 +322,13 @@ struct nnperf_prediction_summary {
     double expected_error_median, expected_error_p90;
     /* what limits throughput_fps (docs/prediction.md, section 5): "accelerator cores" (every core busy, perfect
      * scaling), "shared DDR" (the inferences in flight share the DDR bandwidth), "host CPU" (the per-frame host
-     * stages on the host cores), "host link" */
+     * stages on the host cores), "host link", "application threads" (nnperf_predict_options.streams) */
     const char *throughput_limit;
     /* what the power figures hold (docs/prediction.md, Power): "static and dynamic" (the platform gives its idle
      * power, power.static_w, drawn over the whole run), "dynamic only" (no static power: power_w is low and
      * fps_per_w high at a low load, an upper bound for comparisons); NULL when the platform describes no power */
     const char *power_basis;
+    int streams; /* nnperf_predict_options.streams: the application threads throughput_fps is for, 0 = saturated */
 };
 void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_prediction_summary *s);
 const char *nnperf_prediction_warning(const struct nnperf_prediction *p, int i);

@@ -27,8 +27,9 @@ is, which describes that runtime.
 
 Errors are predicted / measured - 1 of the row's quantity: `latency` (ms per run of `batch` frames) against the
 prediction's latency_ms, `fps` against its fps (frames per second of one stream at that batch), `throughput`
-against its throughput_fps (every core busy), or with a thread count at most that many times the one-stream fps
-(throughput_with_threads). A `latency` or `fps` row's thread count is the threads of its inference where the platform
+against its throughput_fps (every core busy), or with a thread count N its throughput_fps with N application threads
+(Analysis.predict streams=N, `nnperf analyze --streams N`: at most N times the one-stream fps, less where a host
+stage the threads cannot overlap, overhead.host_serial_s, makes each wait for the others). A `latency` or `fps` row's thread count is the threads of its inference where the platform
 runs one inference on a CPU runtime's threads (`compute.threaded`: raspberry-pi-5), predicted with that many
 (Analysis.predict threads=, `nnperf analyze --threads`). Predictions are deterministic: no timing is involved."""
 import csv
@@ -128,20 +129,6 @@ def median_abs(errs):
     return (a[n // 2] if n % 2 else (a[n // 2 - 1] + a[n // 2]) / 2) if n else None
 
 
-def throughput_with_threads(s, threads, serial_s=0.0):
-    """a summary's throughput for a row run with `threads` application threads: nnperf's throughput_fps runs as
-    many threads as keep every unit busy; N threads that each run one frame after another (the DNNDK samples' loop,
-    docs/sources.md [DNNDK-SAMPLES]) finish at most N runs per one-thread latency: N x the one-stream fps; where the
-    platform has a host stage the threads cannot overlap (overhead.host_serial_s, `serial_s`), each thread's run
-    also waits for the other N - 1 threads' serial parts: N runs per (latency + (N - 1) x serial_s x frames).
-    'multi' (or no count): the saturated throughput"""
-    t = s["throughput_fps"]
-    if not threads.isdigit():
-        return t
-    n, b = int(threads), s["frames_per_run"]
-    return min(t, n * b / (s["latency_ms"] / 1e3 + (n - 1) * serial_s * b))
-
-
 def platform_value(platform, pattern):
     """the first match of a regular expression in a platform file (a preset name or a platform file), following
     `base:` until one matches; None where none does"""
@@ -164,12 +151,6 @@ def threaded(platform):
     return bool(platform_value(platform, r"^  threaded:\s*true\b"))
 
 
-def host_serial_s(platform):
-    """a platform's overhead.host_serial_s (following `base:`), 0 where it has none"""
-    found = platform_value(platform, r"^  host_serial_s:\s*([0-9.eE+-]+)")
-    return float(found.group(1)) if found else 0.0
-
-
 def predict_rows(rows, out_of_the_box=False, analyses=None):
     """adds 'predicted' and 'error' to each row (and 'platform': what it was predicted on). `analyses`: a dict that
     keeps each (model, input)'s analysis across calls (a fit predicts the same rows on many platforms)"""
@@ -177,7 +158,7 @@ def predict_rows(rows, out_of_the_box=False, analyses=None):
         sys.path.insert(0, os.path.join(ROOT, "python"))
     import nnperf
     analyses = {} if analyses is None else analyses
-    keys = {}  # each platform's threaded and host_serial_s, read once a call (a fit rewrites its file between calls)
+    keys = {}  # each platform's threaded, read once a call (a fit rewrites its file between calls)
     for r in rows:
         key = (r["model"], r["input"])
         if key not in analyses:
@@ -186,17 +167,15 @@ def predict_rows(rows, out_of_the_box=False, analyses=None):
             analyses[key] = m.analyze(inputs={"input": dims} if dims else None)
         r["platform"] = platform_of(r, out_of_the_box)
         if r["platform"] not in keys:
-            keys[r["platform"]] = (threaded(r["platform"]), host_serial_s(r["platform"]))
-        is_threaded, serial = keys[r["platform"]]
-        # a latency or fps row's thread count is the threads of its inference on a CPU runtime's platform
-        threads = (int(r["threads"]) if r["quantity"] != "throughput" and r["threads"].isdigit() and
-                   is_threaded else None)
+            keys[r["platform"]] = threaded(r["platform"])
+        q, count = r["quantity"], int(r["threads"]) if r["threads"].isdigit() else None
+        # a latency or fps row's thread count is the threads of its inference on a CPU runtime's platform; a
+        # throughput row's is its application threads (streams; 'multi' or none: every unit busy)
+        threads = count if q != "throughput" and keys[r["platform"]] else None
         p = analyses[key].predict(r["platform"], dtype=r["dtype"] or None, batch=int(r["batch"] or 1),
-                                  threads=threads)
+                                  threads=threads, streams=count if q == "throughput" else None)
         s = p.summary
-        q = r["quantity"]
-        r["predicted"] = (s["latency_ms"] if q == "latency" else s["fps"] if q == "fps"
-                          else throughput_with_threads(s, r["threads"], serial))
+        r["predicted"] = s["latency_ms"] if q == "latency" else s["fps"] if q == "fps" else s["throughput_fps"]
         r["error"] = r["predicted"] / float(r["value"]) - 1
     return rows
 

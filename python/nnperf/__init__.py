@@ -164,6 +164,12 @@ def _cstr(s, what):
 _INT_MAX = 2**31 - 1  # a C int
 
 
+def _check_count(value, name, what):
+    """None or a whole number from 1 to a C int's largest; else nnperf.Error naming the argument"""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= _INT_MAX):
+        raise Error(f"{name} {value!r} is not a number of {what} (1 or more)")
+
+
 def _dims_text(name, dims):
     """[1, 3, 'h', 224] -> '1x3xhx224' (the library's --input syntax); [] -> 'scalar'."""
     if isinstance(dims, (str, bytes)) or not hasattr(dims, "__iter__"):
@@ -366,7 +372,7 @@ class Analysis(_Object):
             _capi.free(out)
 
     def predict(self, platform, dtype=None, batch=None, memory_model=None, weight_dtype=None, kv_dtype=None,
-                allow_unbound=False, threads=None):
+                allow_unbound=False, threads=None, streams=None):
         """Predicts latency, throughput, DDR traffic and the timeline on a platform: a preset name
         (nnperf.platforms()) or a platform YAML file. dtype: "int8", "fp16", ... (None: the platform's); batch:
         frames per run (None: the batch of the analysed inputs, Analysis.batch; a batch given must be a multiple of
@@ -375,8 +381,10 @@ class Analysis(_Object):
         kv_dtype: storage types apart from the compute dtype ("int4" weights with dtype "fp16" is W4A16; "fp8" KV
         cache; None: the compute dtype's). An analysis with unbound symbolic input dims raises nnperf.Error naming
         them, unless allow_unbound=True (their nodes then count as 0 s). threads: the threads one inference runs on,
-        on a platform whose cores are a CPU runtime's threads (compute.threaded; None: all its cores). The
-        prediction's warnings are issued as nnperf.PredictionWarning."""
+        on a platform whose cores are a CPU runtime's threads (compute.threaded; None: all its cores). streams: the
+        application threads, each running one inference after another, whose throughput summary["throughput_fps"]
+        gives (hrt_model_exec --thread_num N; None: as many as keep every unit busy; throughput_limit "application
+        threads" where they bind). The prediction's warnings are issued as nnperf.PredictionWarning."""
         err = ctypes.create_string_buffer(_capi.ERRLEN)
         if not allow_unbound and _capi.analysis_check_bound(self._ptr(), err, _capi.ERRLEN) != 0:
             sym = self.unbound_dims[0] if self.unbound_dims else "NAME"
@@ -389,9 +397,8 @@ class Analysis(_Object):
             raise Error(f"batch {batch!r} is not a number of frames (1 or more)")
         if batch is not None and batch > _INT_MAX:
             raise ValueError(f"batch {batch} is out of range (1 to {_INT_MAX})")
-        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not
-                                    1 <= threads <= _INT_MAX):
-            raise Error(f"threads {threads!r} is not a number of threads (1 or more)")
+        _check_count(threads, "threads", "threads")
+        _check_count(streams, "streams", "application threads")
         err = ctypes.create_string_buffer(_capi.ERRLEN)
         plat = ctypes.c_void_p()
         _check(_capi.platform_load(_path(platform), ctypes.byref(plat), err, _capi.ERRLEN), err)
@@ -400,7 +407,7 @@ class Analysis(_Object):
                                         _capi.MEMORY_MODELS[memory_model], 0.0, None, 0,
                                         _cstr(weight_dtype or None, "weight dtype"), None,
                                         _cstr(kv_dtype or None, "kv dtype"), 1 if allow_unbound else 0, 0,
-                                        threads or 0)
+                                        threads or 0, streams or 0)
             ptr = ctypes.c_void_p()
             h = self._ptr()  # the parent of the prediction (see Model.analyze)
             st = _capi.predict(h, plat, ctypes.byref(opts), ctypes.byref(ptr), err, _capi.ERRLEN)
@@ -435,7 +442,8 @@ class Prediction(_Object):
     @property
     def summary(self):
         """The JSON summary: the analysis's totals and platform, dtype, latency_ms, fps, throughput_fps,
-        throughput_limit (what binds it: accelerator cores, shared DDR, host CPU or host link),
+        throughput_limit (what binds it: accelerator cores, shared DDR, host CPU, host link or, with streams,
+        application threads), streams,
         ddr_bytes_per_frame, avg_utilization, layers, expected_error (median and p90 |error| of the platform's
         test rows and their number, None where not validated), ... (docs/json-schema.md)."""
         return self._document()["summary"]

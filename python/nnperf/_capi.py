@@ -49,7 +49,7 @@ class PredictOptions(Structure):
     _fields_ = [("dtype", c_char_p), ("batch", c_int), ("memory_model", c_int), ("interval_s", c_double),
                 ("whatif", c_void_p), ("causal", c_int), ("weight_dtype", c_char_p),
                 ("activation_dtype", c_char_p), ("kv_dtype", c_char_p), ("allow_unbound", c_int),
-                ("no_timeline", c_int), ("threads", c_int)]
+                ("no_timeline", c_int), ("threads", c_int), ("streams", c_int)]
 
 
 def _proto(name, restype, *argtypes):

@@ -110,6 +110,37 @@ def test_predict_threads(models, cli):
         a.predict("raspberry-pi-5", threads=0)
 
 
+def test_predict_streams(models, root, cli):
+    """streams= is the throughput of N application threads each running one inference after another, as
+    `--streams`: on the ZCU104 QuTiBench runtime (overhead.host_serial_s 4.221 ms, one frame a run) N runs per
+    (latency + (N - 1) x 4.221 ms) below the saturated throughput; the latency is unchanged"""
+    path = os.path.join(models, "squeezenet1_1.onnx")
+    plat = os.path.join(root, "presets", "runtimes", "zcu104-dpu-qutibench.yaml")
+    a = nnperf.load(path).analyze()
+    sat = a.predict(plat).summary
+    assert sat["streams"] == 0
+    for n in (1, 2, 64):
+        s = a.predict(plat, streams=n).summary
+        want = n / (sat["latency_ms"] / 1e3 + (n - 1) * 4.221e-3)
+        assert s["streams"] == n and s["latency_ms"] == sat["latency_ms"]
+        assert s["throughput_fps"] == pytest.approx(min(want, sat["throughput_fps"]), rel=1e-9)
+        assert s["throughput_limit"] == ("application threads" if want < sat["throughput_fps"]
+                                         else sat["throughput_limit"])
+    # the serial stage binds the saturated throughput (1 / 4.221 ms, host CPU): N threads approach it from below
+    s64 = a.predict(plat, streams=64).summary
+    assert sat["throughput_limit"] == "host CPU" and sat["throughput_fps"] == pytest.approx(1 / 4.221e-3)
+    assert 0.95 * sat["throughput_fps"] < s64["throughput_fps"] < sat["throughput_fps"]
+    assert s64["throughput_limit"] == "application threads"
+    # where the serial stage is not the bound, enough threads reach the saturated throughput and its limit
+    z = a.predict("zcu102-dpu").summary
+    assert a.predict("zcu102-dpu", streams=64).summary == dict(z, streams=64)
+    doc = cli_json(cli, "analyze", path, "--hw", plat, "--streams", "2")
+    assert doc["summary"] == a.predict(plat, streams=2).summary
+    for bad in (0, -1, True, 2.0, "2"):
+        with pytest.raises(nnperf.Error, match="not a number of application threads"):
+            a.predict(plat, streams=bad)
+
+
 def test_expected_error(models, root):
     """the summary carries the preset's validation (bench/fidelity/data test rows) or None, and repr shows it"""
     a = nnperf.load(os.path.join(models, "squeezenet1_1.onnx")).analyze()

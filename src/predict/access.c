@@ -34,6 +34,7 @@ void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_
     s->cores_per_inference = per;
     s->throughput_fps = p->throughput_fps; /* the throughput stage (runrate.c) */
     s->throughput_limit = pr_tp_limit_names[p->throughput_limit];
+    s->streams = p->streams;
     s->ops_per_run = p->mac_ops + p->vec_ops;
     s->ops_per_frame = s->ops_per_run / b;
     double aligned = 0;

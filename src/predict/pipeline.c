@@ -114,6 +114,11 @@ static enum nnperf_status read_options(struct nnperf_prediction *p, const struct
             st = diag_set(&p->d, NNPERF_E_USAGE,
                           "unknown %s dtype '%s' (int4, int8, fp8, fp16, bf16 or fp32)", what[i], sd[i]);
     if (opts->threads) st = read_threads(p, opts->threads, st);
+    if (opts->streams < 0)
+        st = diag_set(&p->d, NNPERF_E_USAGE,
+                      "streams %d: give 1 or more application threads (0: every unit busy)", opts->streams);
+    else
+        p->streams = opts->streams;
     const struct nnperf_whatif *w = opts->whatif;
     if (w && w->dtype) {
         p->dtype = hw_dtype_from_name(w->dtype);
@@ -274,6 +279,7 @@ enum nnperf_status nnperf_predict_batch(const struct nnperf_prediction *like, in
     p->memory_model = b->memory_model, p->compute_model = b->compute_model;
     if (b->interval_opt > 0) p->interval_s = p->interval_opt = b->interval_opt;
     p->no_timeline = b->no_timeline;
+    p->streams = b->streams;
     p->node_in = b->node_in;
     p->node_work = b->node_work;
     p->val_in = b->val_in, p->n_val_in = b->n_val_in;

@@ -217,6 +217,7 @@ struct nnperf_prediction {
     double interval_opt;            /* as the options gave it */
     int whatif_batch;               /* the what-if's batch (0: none), which replaces any other */
     int no_timeline;                /* the options' no_timeline: pr_timeline computes avg_util only */
+    int streams; /* application threads each running one run after another (0: as many as keep every unit busy) */
     /* Sharing (nnperf_predict_batch): a prediction for another batch derives from this one and shares what the
      * structure stages made (the platform copy, the lowered graph, node_in, val_in, groups, layer_of, the layers'
      * node lists and names, the first n_warn_shared warnings), holding a reference on base until it is freed. */
@@ -252,7 +253,7 @@ struct nnperf_prediction {
     /* totals per run */
     double latency, mac_ops, vec_ops, w_bytes, load_bytes, store_bytes, spill_bytes;
     double avg_util;
-    double throughput_fps; /* frames/s with every core busy (runrate.c) */
+    double throughput_fps; /* frames/s with every core busy, or with the options' streams (runrate.c) */
     double pipe_s; /* a dataflow accelerator: the slowest layer's time per frame (schedule.c); else 0 */
     int throughput_limit;  /* enum pr_tp_limit: what capped it */
     double energy_per_run; /* J; NaN when the platform describes no power */
@@ -281,10 +282,10 @@ enum nnperf_status pr_align(struct nnperf_prediction *p);
 enum nnperf_status pr_memory(struct nnperf_prediction *p);     /* dispatches on p->memory_model */
 enum nnperf_status pr_compute(struct nnperf_prediction *p);    /* dispatches on p->compute_model */
 enum nnperf_status pr_schedule(struct nnperf_prediction *p);   /* the memory model's schedule */
-enum nnperf_status pr_throughput(struct nnperf_prediction *p); /* runrate.c: every core busy */
+enum nnperf_status pr_throughput(struct nnperf_prediction *p); /* runrate.c: every core busy, or N streams */
 enum nnperf_status pr_power(struct nnperf_prediction *p);      /* runrate.c: energy of a run */
 enum nnperf_status pr_timeline(struct nnperf_prediction *p);
-enum pr_tp_limit { PR_TP_CORES, PR_TP_DDR, PR_TP_LINK, PR_TP_HOST };
+enum pr_tp_limit { PR_TP_CORES, PR_TP_DDR, PR_TP_LINK, PR_TP_HOST, PR_TP_STREAMS };
 extern const char *const pr_tp_limit_names[];
 /* schedule.c: accelerator calls per run (compute.frames_per_call: a batch on an accelerator that takes fewer frames
  * a call is several calls, each paying overhead.per_run_s and loading the weights) */

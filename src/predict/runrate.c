@@ -8,13 +8,19 @@
  * host cores, except their serial part (overhead.host_serial_s), which passes one frame at a time; and DDR and the
  * host link must carry the traffic. Which limit binds is recorded: cores (perfect scaling), shared DDR, host CPU or
  * host link.
+ * With N application threads (nnperf_predict_options.streams), each running one run after another (the DNNDK
+ * samples' loop, hrt_model_exec --thread_num N), at most N runs finish per one-thread latency, and where a host stage
+ * no two threads overlap (overhead.host_serial_s) each thread's run also waits for the other N - 1 threads' serial
+ * parts: N x frames / (latency + (N - 1) x serial part of a run), when that is below the saturated throughput (limit
+ * "application threads").
  * power: with any power key, the energy of a run (static power over the latency plus each layer's dynamic energy)
  * and the average power. */
 #include <math.h>
 
 #include "predict.h"
 
-const char *const pr_tp_limit_names[] = {"accelerator cores", "shared DDR", "host link", "host CPU"};
+const char *const pr_tp_limit_names[] = {"accelerator cores", "shared DDR", "host link", "host CPU",
+                                         "application threads"};
 
 /* the accelerator's time of one run when n inferences run at once on cores of their own and share the DDR: each
  * layer's memory time g times as long (g = n, or with memory.core_bandwidth what n inferences' cores ask of the
@@ -67,6 +73,10 @@ enum nnperf_status pr_throughput(struct nnperf_prediction *p)
         p->throughput_fps = pr_ddr_bw(p) * b / run_ddr, p->throughput_limit = PR_TP_DDR;
     if (link > 0 && p->hw->link_bw * b / link < p->throughput_fps)
         p->throughput_fps = p->hw->link_bw * b / link, p->throughput_limit = PR_TP_LINK;
+    if (p->streams > 0) { /* N threads, each waiting for the other threads' serial parts */
+        double n_s = p->streams, t = n_s * b / (p->latency + (n_s - 1) * serial);
+        if (t < p->throughput_fps) p->throughput_fps = t, p->throughput_limit = PR_TP_STREAMS;
+    }
     return NNPERF_OK;
 }
 

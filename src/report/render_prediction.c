@@ -324,6 +324,7 @@ static void json_summary(const struct rep_view *v, struct rep_json *j)
     rj_num(j, "fps", s->fps);
     rj_num(j, "throughput_fps", s->throughput_fps);
     rj_str(j, "throughput_limit", s->throughput_limit);
+    rj_int(j, "streams", s->streams);
     rj_int(j, "cores", s->cores);
     rj_int(j, "cores_per_inference", s->cores_per_inference);
     rj_num(j, "ops_per_frame", s->ops_per_frame);
@@ -473,10 +474,21 @@ static void expected_error_text(const struct rep_view *v, char *b, size_t n)
     rep_expected_error_text(v->p, &v->s, b, n);
 }
 
-/* the throughput line, when it differs from one stream's FPS: frames per second with every unit busy, the
- * inferences in flight and what limits it; 0 when there is nothing to say */
-static int throughput_text(const struct nnperf_prediction_summary *s, char *b, size_t n)
+/* the throughput line's label and text, when it differs from one stream's FPS or streams were asked for: frames per
+ * second with every unit busy (or with the streams), the inferences in flight and what limits it; 0 when there is
+ * nothing to say */
+static int throughput_text(const struct nnperf_prediction_summary *s, char *key, size_t kn, char *b, size_t n)
 {
+    snprintf(key, kn, "throughput");
+    if (s->streams > 0) {
+        snprintf(key, kn, "throughput with %d stream%s", s->streams, s->streams == 1 ? "" : "s");
+        c_snprintf(
+            b, n,
+            "%.2f FPS (%d application thread%s, each running one inference after another; limited by the "
+            "%s)",
+            s->throughput_fps, s->streams, s->streams == 1 ? "" : "s", s->throughput_limit);
+        return 1;
+    }
     if (s->cores <= s->cores_per_inference && !(fabs(s->throughput_fps - s->fps) > 1e-9 * s->fps)) return 0;
     c_snprintf(b, n, "%.2f FPS (%d inference%s in flight, one per %d core%s; limited by the %s)",
                s->throughput_fps, s->cores / s->cores_per_inference,
@@ -571,8 +583,8 @@ static void text_summary(const struct rep_view *v, int width, struct strbuf *sb)
     char xe[200];
     expected_error_text(v, xe, sizeof xe);
     kv_line(sb, width, "expected error", "%s", xe);
-    char tp[200];
-    if (throughput_text(s, tp, sizeof tp)) kv_line(sb, width, "throughput", "%s", tp);
+    char tp[200], tk[48];
+    if (throughput_text(s, tk, sizeof tk, tp, sizeof tp)) kv_line(sb, width, tk, "%s", tp);
     rep_pct(a[7], 48, s->avg_utilization);
     kv_line(sb, width, "average utilization", "%s", a[7]);
     char pw[256];
@@ -741,7 +753,8 @@ static void html_summary(const struct rep_view *v, struct strbuf *sb)
     rep_time(c1, sizeof c1, s->latency_s);
     c_snprintf(b, sizeof b, "%s per run, %.2f FPS", c1, s->fps);
     rh_kv(sb, "latency", b);
-    if (throughput_text(s, b, sizeof b)) rh_kv(sb, "throughput", b);
+    char tk[48];
+    if (throughput_text(s, tk, sizeof tk, b, sizeof b)) rh_kv(sb, tk, b);
     rep_pct(b, sizeof b, s->avg_utilization);
     rh_kv(sb, "average compute utilization", b);
     char pw[256];

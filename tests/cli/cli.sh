@@ -28,7 +28,18 @@ expect 0 "" "$nn" analyze "$M" --hw raspberry-pi-5 --threads 1 --format json -o 
 check "--threads 1 runs one inference on one core" grep -q '"cores_per_inference":1,' "$work/t1.json"
 expect 2 "raspberry-pi-5: threads 5: platform 'raspberry-pi-5' runs one inference on 1 to 4 threads" "$nn" analyze "$M" --hw raspberry-pi-5 --threads 5
 expect 2 "zcu102-dpu: threads 2: platform 'zcu102-dpu' does not run an inference on a CPU runtime's threads (compute.threaded)" "$nn" analyze "$M" --hw zcu102-dpu --threads 2
-expect 2 "analyze: --dtype, --batch, --threads, --memory-model and --interval need --hw" "$nn" analyze "$M" --threads 2
+expect 2 "analyze: --dtype, --batch, --threads, --streams, --memory-model and --interval need --hw" "$nn" analyze "$M" --threads 2
+# --streams: the throughput of N application threads, each running one inference after another
+expect 0 "" "$nn" analyze "$M" --hw zcu102-dpu --streams 1 --format json -o "$work/s1.json"
+check "--streams 1 is one thread's throughput, limited by it" grep -q '"throughput_limit":"application threads","streams":1,' "$work/s1.json"
+expect 0 "" "$nn" analyze "$M" --hw zcu102-dpu --streams 2 --summary -o "$work/s2.txt"
+check "--streams 2 names the streams in the table" grep -q '^  throughput with 2 streams [0-9.]* FPS (2 application threads' "$work/s2.txt"
+expect 0 "" "$nn" analyze "$M" --hw zcu102-dpu --streams 4096 --format json -o "$work/s4096.json"
+check "--streams 4096 reaches the saturated throughput" grep -q '"throughput_limit":"shared DDR","streams":4096,' "$work/s4096.json"
+expect 2 "analyze: --streams '0': expected a whole number from 1 to 4096" "$nn" analyze "$M" --hw zcu102-dpu --streams 0
+expect 2 "analyze: --streams 'two': expected a whole number from 1 to 4096" "$nn" analyze "$M" --hw zcu102-dpu --streams two
+expect 2 "analyze: --streams '-2': expected a whole number from 1 to 4096" "$nn" analyze "$M" --hw zcu102-dpu --streams -2
+expect 2 "analyze: --streams takes one value" "$nn" analyze "$M" --hw zcu102-dpu --streams 1,2
 # validate once dropped the arguments past the 256th and then blamed missing options
 set --
 i=0

@@ -46,6 +46,7 @@ int main(void)
     FIELD(nnperf_predict_options, allow_unbound);
     FIELD(nnperf_predict_options, no_timeline);
     FIELD(nnperf_predict_options, threads);
+    FIELD(nnperf_predict_options, streams);
 
     STRUCT(nnperf_annotate_options);
     FIELD(nnperf_annotate_options, costs);

@@ -774,6 +774,73 @@ static void test_runtime_stages(void)
     nnperf_model_free(m);
 }
 
+/* nnperf_predict_options.streams: N application threads, each running one run after another, finish at most N runs
+ * per (latency + (N - 1) x the serial host stage of a run), below the saturated throughput. On test-array with
+ * host_serial_s 1e-6 (host_per_frame_s 1e-7): latency L = 1e-5 (per run) + the layer + 1e-7 + 1e-6; saturated:
+ * 2 / (1e-5 + 2 x the layer's memory time) (the two inferences share the DDR, test_runtime_stages), about 1.49e5 FPS;
+ * N = 1: 1 / L, about 7.8e4; N = 2: 2 / (L + 1e-6), about 1.45e5 (both "application threads"); N = 3: 3 / (L + 2e-6),
+ * about 2.0e5, above the saturated: "shared DDR". With calibration.time_scale 2 the serial part doubles as well. */
+static void test_streams(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("silu", &m);
+    static const char *const over[2] = {"  host_per_frame_s: 1e-7\n  host_serial_s: 1e-6\n  host_cores: 2\n",
+                                        "  host_per_frame_s: 1e-7\n  host_serial_s: 1e-6\n  host_cores: 2\n"
+                                        "calibration:\n  time_scale: 2\n"};
+    for (int k = 0; a && k < 2; k++) {
+        double ts = k ? 2 : 1;
+        struct nnperf_prediction *p0 = predict_on(a, array_yaml, over[k], 0);
+        CHECK(p0 != NULL);
+        if (!p0) continue;
+        const struct pr_layer *L0 = &p0->layers[0];
+        double lat = ts * (1e-5 + L0->t_total / ts + 1e-7 + 1e-6), sat = 2 / (ts * 1e-5 + 2 * L0->t_memory);
+        CHECK(NEAR(p0->latency, lat) && L0->t_memory > L0->t_compute);
+        struct nnperf_prediction_summary s;
+        nnperf_prediction_summary(p0, &s);
+        CHECK(NEAR(s.throughput_fps, sat) && !strcmp(s.throughput_limit, "shared DDR") && s.streams == 0);
+        for (int n = 1; n <= 3; n++) {
+            struct nnperf_predict_options o = {.streams = n};
+            struct nnperf_prediction *p = predict_text(a, array_yaml, over[k], &o);
+            CHECK(p != NULL);
+            if (!p) continue;
+            double want = n / (lat + (n - 1) * ts * 1e-6);
+            nnperf_prediction_summary(p, &s);
+            CHECK(NEAR(p->latency, lat) && s.streams == n); /* the one-thread latency is unchanged */
+            CHECK(NEAR(s.throughput_fps, want < sat ? want : sat));
+            CHECK(!strcmp(s.throughput_limit, n < 3 ? "application threads" : "shared DDR"));
+            /* another batch keeps the streams: as nnperf_predict at that batch */
+            struct nnperf_prediction *pb = NULL;
+            char err[256];
+            o.batch = 2;
+            struct nnperf_prediction *p2 = predict_text(a, array_yaml, over[k], &o);
+            CHECK(nnperf_predict_batch(p, 2, &pb, err, sizeof err) == NNPERF_OK && p2);
+            if (pb && p2) {
+                struct nnperf_prediction_summary sb, s2;
+                nnperf_prediction_summary(pb, &sb);
+                nnperf_prediction_summary(p2, &s2);
+                CHECK(sb.streams == n && NEAR(sb.throughput_fps, s2.throughput_fps) &&
+                      !strcmp(sb.throughput_limit, s2.throughput_limit));
+            }
+            nnperf_prediction_free(pb);
+            nnperf_prediction_free(p2);
+            nnperf_prediction_free(p);
+        }
+        nnperf_prediction_free(p0);
+    }
+    /* a negative count is refused, naming the option */
+    struct nnperf_predict_options bad = {.streams = -1};
+    struct nnperf_platform pl;
+    struct diag d = {0};
+    hw_init(&pl.hw);
+    CHECK(hw_load_yaml(array_yaml, strlen(array_yaml), "test.yaml", &pl.hw, &d) == NNPERF_OK);
+    struct nnperf_prediction *p = NULL;
+    char err[256] = "";
+    CHECK(!a || (nnperf_predict(a, &pl, &bad, &p, err, sizeof err) == NNPERF_E_USAGE && !p &&
+                 strstr(err, "streams -1")));
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 /* memory.core_bandwidth: one inference's bytes move at min(ddr_bandwidth, its core's own ports) x efficiency; the
  * inferences in flight on the two cores share ddr_bandwidth, so their memory time grows only by as much as their
  * ports together ask more than the DDR gives (4e9 each: 8e9 < 1e10, none; 8e9 each: 16e9 / 1e10 = 1.6x) */
@@ -1684,6 +1751,7 @@ int main(void)
     test_dtype_efficiency();
     test_array_tiles();
     test_runtime_stages();
+    test_streams();
     test_core_ports();
     test_weight_prep();
     test_array_waves();

@@ -15,7 +15,7 @@ _nnperf() {
     fi
     case "$cmd" in
     analyze)
-        opts="--input --dim --drop-value-info --allow-unbound --hw --set --dtype --batch --threads --memory-model --interval --format --plot -o --output --top --summary --all --width --strict -q --quiet -h --help"
+        opts="--input --dim --drop-value-info --allow-unbound --hw --set --dtype --batch --threads --streams --memory-model --interval --format --plot -o --output --top --summary --all --width --strict -q --quiet -h --help"
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
@@ -24,6 +24,7 @@ _nnperf() {
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
         --threads) COMPREPLY=() ;;
+        --streams) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         --interval) COMPREPLY=() ;;
         --format) COMPREPLY=($(compgen -W "table json csv html trace" -- "$cur")) ;;

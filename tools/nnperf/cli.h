@@ -139,6 +139,7 @@ struct cli_run {
     const struct cli_args *args;
     int allow_unbound; /* --allow-unbound */
     int threads;       /* --threads (0: the platform's) */
+    int streams;       /* --streams (0: every unit busy) */
 };
 /* The run options of a parsed command line (pointers into a). Returns 0, or prints the error and returns 2 (a
  * combination of options that does not go together). */
@@ -164,8 +165,8 @@ int cli_split_set(const char *cmd, const char *s, char *key, size_t keycap, cons
  * left to free. */
 int cli_load_one(const struct cli_run *r, struct nnperf_platform **plat, struct nnperf_model **m,
                  struct nnperf_analysis **an);
-/* Prediction options from the command line: its first --dtype and --batch, --threads (NULL / 0: the platform's
- * own). */
+/* Prediction options from the command line: its first --dtype and --batch, --threads, --streams (NULL / 0: the
+ * platform's own). */
 struct nnperf_predict_options cli_predict_options(const struct cli_run *r);
 const char *cli_model_name(const char *path);
 /* Parses --accuracy values for model display names (file name without .onnx); acc[i] = NAN when not given.

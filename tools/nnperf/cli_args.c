@@ -107,6 +107,7 @@ int cli_run_init(const struct cli_args *a, struct cli_run *r)
     r->quiet = cli_flag(a, OPT_QUIET);
     r->allow_unbound = cli_flag(a, OPT_ALLOW_UNBOUND);
     r->threads = a->v[OPT_THREADS].n ? a->v[OPT_THREADS].i[0] : 0;
+    r->streams = a->v[OPT_STREAMS].n ? a->v[OPT_STREAMS].i[0] : 0;
     r->plot = cli_str(a, OPT_PLOT);
     if (cli_flag(a, OPT_DROP_VALUE_INFO)) r->load_flags |= NNPERF_LOAD_DROP_VALUE_INFO;
     const char *f = cli_str(a, OPT_FORMAT);
@@ -289,7 +290,8 @@ struct nnperf_predict_options cli_predict_options(const struct cli_run *r)
                                         .memory_model = r->memory_model,
                                         .interval_s = r->interval_s,
                                         .allow_unbound = r->allow_unbound,
-                                        .threads = r->threads};
+                                        .threads = r->threads,
+                                        .streams = r->streams};
     return po;
 }
 

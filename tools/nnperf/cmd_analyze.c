@@ -9,8 +9,9 @@ int cmd_analyze(const struct cli_args *a)
 {
     struct cli_run r;
     if (cli_run_init(a, &r)) return 2;
-    if (!r.n_hw && (r.n_dtypes || r.n_batches || r.memory_model || r.interval_s > 0 || r.threads)) {
-        cli_error("analyze: --dtype, --batch, --threads, --memory-model and --interval need --hw");
+    if (!r.n_hw &&
+        (r.n_dtypes || r.n_batches || r.memory_model || r.interval_s > 0 || r.threads || r.streams)) {
+        cli_error("analyze: --dtype, --batch, --threads, --streams, --memory-model and --interval need --hw");
         return 2;
     }
     if ((a->v[OPT_TOP].n || cli_flag(a, OPT_SUMMARY) || cli_flag(a, OPT_ALL)) &&
