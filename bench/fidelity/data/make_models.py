@@ -25,9 +25,18 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
   vit_b_32_384            torchvision vit_b_32 built for 384x384 input (ViT-B/32: 12 layers, width 768, 12 heads,
                           145 tokens), the network of ncnn's benchmark 'vision_transformer' (rpi5_ncnn.csv);
                           1x3x384x384.
-Prints each model's parameters and MACs (QuTiBench's numbers for CNV/MLP are checked here)."""
+  efficientnet_lite0..4   EfficientNet-lite as timm's tf_efficientnet_lite0-4 (the RDK S100 zoo's, s100_zoo.csv):
+                          EfficientNet-B0's stages without SE, ReLU6, stem 32 and head 1280 fixed, first and last
+                          stage repeats unscaled; widths x 1.0/1.0/1.1/1.2/1.4, depths x 1.0/1.1/1.2/1.4/1.8; inputs
+                          224/240/260/300/380. Symmetric padding (timm pads stride-2 convs TensorFlow-style: same
+                          output sizes and MACs).
+  resnet152_v1            ResNet-152 v1 (stride 2 in a downsampling bottleneck's first 1x1 conv): the S100 zoo's,
+                          whose hb_compile op count (22,564,831,232) it matches; 1x3x224x224.
+Prints each model's parameters, MACs and parameters with BatchNorm folded into the convs (QuTiBench's numbers for
+CNV/MLP and the S100 zoo's parameter and op counts are checked against these)."""
 import importlib.util
 import io
+import math
 import os
 import sys
 
@@ -77,6 +86,78 @@ def mobilenet_v1():
     return nn.Sequential(*layers), (1, 3, 224, 224)
 
 
+# EfficientNet-lite (Google's TPU reference models, as timm's tf_efficientnet_lite0-4 build them): EfficientNet-B0's
+# stages without squeeze-and-excitation, ReLU6 for Swish; the stem (32) and head (1280) channels and the first and
+# last stages' repeats are not scaled. Stages: (block, repeats, kernel, stride, expansion, channels).
+LITE_STAGES = [("ds", 1, 3, 1, 1, 16), ("ir", 2, 3, 2, 6, 24), ("ir", 2, 5, 2, 6, 40), ("ir", 3, 3, 2, 6, 80),
+               ("ir", 3, 5, 1, 6, 112), ("ir", 4, 5, 2, 6, 192), ("ir", 1, 3, 1, 6, 320)]
+# name: (width multiplier, depth multiplier, input side)
+LITE = {"efficientnet_lite0": (1.0, 1.0, 224), "efficientnet_lite1": (1.0, 1.1, 240),
+        "efficientnet_lite2": (1.1, 1.2, 260), "efficientnet_lite3": (1.2, 1.4, 300),
+        "efficientnet_lite4": (1.4, 1.8, 380)}
+
+
+def round_channels(c, mult):
+    """timm's round_channels: c x mult to a multiple of 8, not below 90% of it"""
+    v = c * mult
+    r = max(8, int(v + 4) // 8 * 8)
+    return r + 8 if r < 0.9 * v else r
+
+
+class LiteBlock(nn.Module):
+    """an inverted residual (1x1 expansion, k x k depthwise, 1x1 projection) or, with expansion 1, a depthwise
+    separable block; BatchNorm after every conv, ReLU6 after all but the projection; a skip where shapes allow"""
+
+    def __init__(self, cin, cout, k, stride, e):
+        super().__init__()
+        mid = cin * e
+        layers = [] if e == 1 else [nn.Conv2d(cin, mid, 1, bias=False), nn.BatchNorm2d(mid), nn.ReLU6()]
+        layers += [nn.Conv2d(mid, mid, k, stride, k // 2, groups=mid, bias=False), nn.BatchNorm2d(mid), nn.ReLU6(),
+                   nn.Conv2d(mid, cout, 1, bias=False), nn.BatchNorm2d(cout)]
+        self.body = nn.Sequential(*layers)
+        self.skip = stride == 1 and cin == cout
+
+    def forward(self, x):
+        y = self.body(x)
+        return x + y if self.skip else y
+
+
+def efficientnet_lite(name):
+    wm, dm, side = LITE[name]
+    layers = [nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU6()]
+    cin = 32
+    for i, (_, r, k, s, e, c) in enumerate(LITE_STAGES):
+        reps = r if i in (0, len(LITE_STAGES) - 1) else int(math.ceil(r * dm))
+        cout = round_channels(c, wm)
+        for j in range(reps):
+            layers.append(LiteBlock(cin, cout, k, s if j == 0 else 1, e))
+            cin = cout
+    layers += [nn.Conv2d(cin, 1280, 1, bias=False), nn.BatchNorm2d(1280), nn.ReLU6(),
+               nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(1280, 1000)]
+    return nn.Sequential(*layers), (1, 3, side, side)
+
+
+def resnet152_v1():
+    """ResNet-152 as He et al. 2015 first defined it (the Caffe model): a downsampling bottleneck strides in its
+    first 1x1 conv, not in its 3x3 conv as torchvision's (v1.5) does; otherwise torchvision's resnet152"""
+    model = torchvision.models.resnet152(weights=None)
+    for stage in (model.layer2, model.layer3, model.layer4):
+        stage[0].conv1.stride, stage[0].conv2.stride = (2, 2), (1, 1)
+    return model, (1, 3, 224, 224)
+
+
+def folded_params(model):
+    """parameters once BatchNorm is folded into the conv before it (a bias per output channel), as the zoo's
+    exported ONNX files count them"""
+    n = 0
+    for m in model.modules():
+        if isinstance(m, nn.Conv2d):
+            n += m.weight.numel() + m.out_channels
+        elif isinstance(m, nn.Linear):
+            n += m.weight.numel() + (m.bias.numel() if m.bias is not None else 0)
+    return n
+
+
 def mlp_784_512_200():
     return nn.Sequential(nn.Flatten(), nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 200), nn.ReLU(),
                          nn.Linear(200, 10)), (1, 1, 28, 28)
@@ -92,6 +173,9 @@ def models():
     yield "vit_b_32_384", (torchvision.models.vit_b_32(weights=None, image_size=384), (1, 3, 384, 384))
     for n in TV_THIRD_RUN:
         yield n, (getattr(torchvision.models, n)(weights=None), (1, 3, 224, 224))
+    for n in LITE:
+        yield n, efficientnet_lite(n)
+    yield "resnet152_v1", resnet152_v1()
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
@@ -115,7 +199,8 @@ def main():
         mm.strip_weights(proto, name)
         with open(os.path.join(out, name + ".onnx"), "wb") as f:
             f.write(proto.SerializeToString())
-        print(f"{name:16s} params {params:>11,d}  MACs {macs:>14,d}  ops {2 * macs:>14,d}")
+        print(f"{name:16s} params {params:>11,d}  MACs {macs:>14,d}  ops {2 * macs:>14,d}  "
+              f"BN-folded params {folded_params(model):>11,d}")
 
 
 if __name__ == "__main__":
