@@ -1,0 +1,112 @@
+"""fit_s100_hrt.py - fits the runtime around the RDK S100's BPU as the zoo's `hrt_model_exec perf` loop runs it
+(presets/runtimes/rdk-s100-hrt.yaml, `base: rdk-s100`) on the `fit` rows of bench/fidelity/data/s100_zoo.csv only;
+a test row is refused.
+
+  PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so python3 bench/fidelity/fit_s100_hrt.py [FORM ...]
+  ... fit_s100_hrt.py --leave-out FORM ...   each network's fit rows predicted by the form fitted on the other
+                                             networks' fit rows (the adoption rule's score, bench/RESULTS.md)
+
+Each row is predicted as fidelity.py predicts it (a 3-thread row by throughput_with_threads), on a platform file with
+`base: rdk-s100`, overhead.host_cores 6 (the board's six Cortex-A78AE, [RDK-ZOO]) and the form's numbers set. A form
+is a set of parts joined by '+':
+  h      overhead.host_per_frame_s: a per-frame host stage in series with one thread's BPU run, which other threads
+         overlap (it lengthens the one-thread latency, not the saturated throughput)
+  r      overhead.per_run_s: a per-run cost in series with the BPU (it lowers the throughput too)
+  0      nothing free: the preset as it is
+The free numbers start at 100 us. The fit minimises the sum of |ln(predicted / measured)| over the fit rows
+(multiplicative steps on each number in turn, halved until under 0.5%: fit_qutibench_dpu.step_fit). Prints each
+form's numbers, its sum and median |error|; writes nothing (the numbers go into the runtime file by hand, with a
+comment naming this script).
+"""
+import os
+import sys
+import tempfile
+import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fidelity  # noqa: E402
+from fit_qutibench_dpu import step_fit  # noqa: E402
+
+DATA = os.path.join(fidelity.DATA, "s100_zoo.csv")
+FREE = {"h": "host_per_frame_s", "r": "per_run_s"}
+HOST_CORES = 6  # [RDK-ZOO]: the S100's CPU, 6 x Cortex-A78AE @ 1.5 GHz
+
+
+def form_of(name):
+    """'h+r' -> ['h', 'r']; '0' -> []"""
+    if name == "0":
+        return []
+    parts = name.split("+")
+    if any(p not in FREE for p in parts) or len(set(parts)) != len(parts):
+        sys.exit(f"fit_s100_hrt.py: form '{name}': parts are h, r (each once), or 0")
+    return parts
+
+
+def platform_text(values):
+    over = "".join(f"  {FREE[p]}: {v:.4g}\n" for p, v in values.items())
+    return (f"format: 1\nbase: rdk-s100\nname: rdk-s100-hrt-fit\noverhead:\n  host_cores: {HOST_CORES}\n{over}"
+            if over else "format: 1\nbase: rdk-s100\nname: rdk-s100-hrt-fit\n")
+
+
+class Fit:
+    def __init__(self, rows, tmp):
+        self.rows, self.tmp, self.analyses = fidelity.refuse_test(rows), tmp, {}
+
+    def errors(self, form, x):
+        path = os.path.join(self.tmp, "rdk-s100-hrt-fit.yaml")
+        with open(path, "w") as f:
+            f.write(platform_text(dict(zip(form, x))))
+        return fidelity.errors_on(self.rows, {"rdk-s100": path}, self.analyses)
+
+    def fit(self, form):
+        x0 = [1e-4] * len(form)
+        if not form:
+            return x0, fidelity.sum_abs_log(self.errors(form, x0))
+        return step_fit(lambda y: fidelity.sum_abs_log(self.errors(form, y)), x0, 0.5)
+
+
+def describe(form, x):
+    return ", ".join(f"{FREE[p]} {v * 1e6:.1f} us" for p, v in zip(form, x)) or "the preset as it is"
+
+
+def by_quantity(rows, errs):
+    return "; ".join(f"{q} {fidelity.pct(fidelity.median_abs([e for r, e in zip(rows, errs) if r['quantity'] == q]))}"
+                     for q in ("latency", "fps", "throughput"))
+
+
+def leave_out(rows, tmp, name):
+    """each network's fit rows predicted with the form fitted on the other networks' fit rows"""
+    form = form_of(name)
+    held = []
+    for net in sorted({r["model"] for r in rows}):
+        x, _ = Fit([r for r in rows if r["model"] != net], tmp).fit(form)
+        out = [r for r in rows if r["model"] == net]
+        errs = Fit(out, tmp).errors(form, x)
+        held += errs
+        print(f"  {os.path.basename(net)} ({len(out)} rows): sum |ln| {fidelity.sum_abs_log(errs):.3f}, errors "
+              f"{', '.join(f'{e * 100:+.1f}%' for e in errs)} with {describe(form, x)}", flush=True)
+    print(f"{name} left out one network at a time, {len(held)} fit rows: sum |ln| {fidelity.sum_abs_log(held):.3f}, "
+          f"median |error| {fidelity.pct(fidelity.median_abs(held))}", flush=True)
+
+
+def main():
+    warnings.simplefilter("ignore")
+    rows = fidelity.fit_rows(DATA, keep=lambda r: r["preset"] == "rdk-s100" and r["split"] == "fit")
+    args = sys.argv[1:]
+    with tempfile.TemporaryDirectory() as tmp:
+        if args[:1] == ["--leave-out"]:
+            for name in args[1:] or ["h", "r", "h+r"]:
+                leave_out(rows, tmp, name)
+            return
+        fit = Fit(rows, tmp)
+        for name in args or ["0", "h", "r", "h+r"]:
+            form = form_of(name)
+            x, c = fit.fit(form)
+            errs = fit.errors(form, x)
+            print(f"{name}: sum |ln| {c:.3f}, {len(rows)} fit rows, median |error| "
+                  f"{fidelity.pct(fidelity.median_abs(errs))} ({by_quantity(rows, errs)}); {describe(form, x)}",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
