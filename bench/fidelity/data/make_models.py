@@ -32,6 +32,8 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           output sizes and MACs).
   resnet152_v1            ResNet-152 v1 (stride 2 in a downsampling bottleneck's first 1x1 conv): the S100 zoo's,
                           whose hb_compile op count (22,564,831,232) it matches; 1x3x224x224.
+  r3d_18                  torchvision's R3D-18 with its global average pool as a ReduceMean (the S100 zoo's 3DResNet
+                          sample); 1x3x16x112x112.
 Prints each model's parameters, MACs and parameters with BatchNorm folded into the convs (QuTiBench's numbers for
 CNV/MLP and the S100 zoo's parameter and op counts are checked against these)."""
 import importlib.util
@@ -146,12 +148,27 @@ def resnet152_v1():
     return model, (1, 3, 224, 224)
 
 
+class MeanPool(nn.Module):
+    """the global average pool as a ReduceMean over the clip's time, height and width"""
+
+    def forward(self, x):
+        return x.mean(dim=(2, 3, 4), keepdim=True)
+
+
+def r3d_18():
+    """torchvision's R3D-18 (video ResNet-18, 3x3x3 convs) with its 3-D global average pool as a ReduceMean, as the
+    RDK S100 zoo's 3DResNet sample exports it (hb_compile takes no 3-D GlobalAveragePool); a 16-frame 112x112 clip"""
+    model = torchvision.models.video.r3d_18(weights=None)
+    model.avgpool = MeanPool()
+    return model, (1, 3, 16, 112, 112)
+
+
 def folded_params(model):
     """parameters once BatchNorm is folded into the conv before it (a bias per output channel), as the zoo's
     exported ONNX files count them"""
     n = 0
     for m in model.modules():
-        if isinstance(m, nn.Conv2d):
+        if isinstance(m, (nn.Conv2d, nn.Conv3d)):
             n += m.weight.numel() + m.out_channels
         elif isinstance(m, nn.Linear):
             n += m.weight.numel() + (m.bias.numel() if m.bias is not None else 0)
@@ -176,6 +193,7 @@ def models():
     for n in LITE:
         yield n, efficientnet_lite(n)
     yield "resnet152_v1", resnet152_v1()
+    yield "r3d_18", r3d_18()
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
