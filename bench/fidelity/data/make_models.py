@@ -32,6 +32,10 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           output sizes and MACs).
   resnet152_v1            ResNet-152 v1 (stride 2 in a downsampling bottleneck's first 1x1 conv): the S100 zoo's,
                           whose hb_compile op count (22,564,831,232) it matches; 1x3x224x224.
+  mobilenetv4_conv_small, mobilenetv4_conv_medium
+                          MobileNetV4 conv-small (1x3x224x224) and conv-medium (1x3x256x256) as timm builds them (the
+                          S100 zoo's): parameters 3,761,480 / 9,681,560 with BN folded and ops 372,011,136 /
+                          2,160,488,448, as the zoo's export and hb_compile print them.
   r3d_18                  torchvision's R3D-18 with its global average pool as a ReduceMean (the S100 zoo's 3DResNet
                           sample); 1x3x16x112x112.
 Prints each model's parameters, MACs and parameters with BatchNorm folded into the convs (QuTiBench's numbers for
@@ -148,6 +152,68 @@ def resnet152_v1():
     return model, (1, 3, 224, 224)
 
 
+# MobileNetV4 conv-small and conv-medium as timm builds them (mobilenetv4_conv_small/medium; Qin et al. 2024, the
+# RDK S100 zoo's): blocks (kind, repeats, start dw kernel, mid dw kernel, stride, expansion, channels); ReLU throughout.
+# cn: kxk conv + BN + ReLU (no skip); er: fused IB (kxk expansion conv, 1x1 projection); uir: universal inverted
+# bottleneck (optional start dw kxk + BN, 1x1 expansion, optional mid dw kxk with the stride, 1x1 projection; the
+# start dw takes the stride when there is no mid one). Stem 3x3/2 to 32; head: 960-channel conv, global pool, 1x1
+# conv to 1280 + BN + ReLU, FC 1000.
+MNV4 = {"mobilenetv4_conv_small": [
+            ("cn", 1, 0, 3, 2, 1, 32), ("cn", 1, 0, 1, 1, 1, 32), ("cn", 1, 0, 3, 2, 1, 96), ("cn", 1, 0, 1, 1, 1, 64),
+            ("uir", 1, 5, 5, 2, 3, 96), ("uir", 4, 0, 3, 1, 2, 96), ("uir", 1, 3, 0, 1, 4, 96),
+            ("uir", 1, 3, 3, 2, 6, 128), ("uir", 1, 5, 5, 1, 4, 128), ("uir", 1, 0, 5, 1, 4, 128),
+            ("uir", 1, 0, 5, 1, 3, 128), ("uir", 2, 0, 3, 1, 4, 128), ("cn", 1, 0, 1, 1, 1, 960)],
+        "mobilenetv4_conv_medium": [
+            ("er", 1, 0, 3, 2, 4, 48),
+            ("uir", 1, 3, 5, 2, 4, 80), ("uir", 1, 3, 3, 1, 2, 80),
+            ("uir", 1, 3, 5, 2, 6, 160), ("uir", 2, 3, 3, 1, 4, 160), ("uir", 1, 3, 5, 1, 4, 160),
+            ("uir", 1, 3, 3, 1, 4, 160), ("uir", 1, 3, 0, 1, 4, 160), ("uir", 1, 0, 0, 1, 2, 160),
+            ("uir", 1, 3, 0, 1, 4, 160),
+            ("uir", 1, 5, 5, 2, 6, 256), ("uir", 1, 5, 5, 1, 4, 256), ("uir", 2, 3, 5, 1, 4, 256),
+            ("uir", 1, 0, 0, 1, 4, 256), ("uir", 1, 3, 0, 1, 4, 256), ("uir", 1, 3, 5, 1, 2, 256),
+            ("uir", 1, 5, 5, 1, 4, 256), ("uir", 2, 0, 0, 1, 4, 256), ("uir", 1, 5, 0, 1, 2, 256),
+            ("cn", 1, 0, 1, 1, 1, 960)]}
+MNV4_SIDE = {"mobilenetv4_conv_small": 224, "mobilenetv4_conv_medium": 256}
+
+
+def conv_bn(cin, cout, k, stride=1, groups=1, act=True):
+    layers = [nn.Conv2d(cin, cout, k, stride, k // 2, groups=groups, bias=False), nn.BatchNorm2d(cout)]
+    return layers + [nn.ReLU()] if act else layers
+
+
+class Mnv4Block(nn.Module):
+    def __init__(self, kind, cin, cout, start, mid, stride, e):
+        super().__init__()
+        if kind == "cn":
+            layers = conv_bn(cin, cout, mid, stride)
+        elif kind == "er":
+            layers = conv_bn(cin, round_channels(cin * e, 1.0), mid, stride) + \
+                conv_bn(round_channels(cin * e, 1.0), cout, 1, act=False)
+        else:
+            hid = round_channels(cin * e, 1.0)
+            layers = conv_bn(cin, cin, start, 1 if mid else stride, cin, act=False) if start else []
+            layers += conv_bn(cin, hid, 1)
+            layers += conv_bn(hid, hid, mid, stride, hid) if mid else []
+            layers += conv_bn(hid, cout, 1, act=False)
+        self.body = nn.Sequential(*layers)
+        self.skip = kind != "cn" and stride == 1 and cin == cout
+
+    def forward(self, x):
+        y = self.body(x)
+        return x + y if self.skip else y
+
+
+def mobilenetv4(name):
+    layers, cin = conv_bn(3, 32, 3, 2), 32
+    for kind, reps, start, mid, stride, e, cout in MNV4[name]:
+        for j in range(reps):
+            layers.append(Mnv4Block(kind, cin, cout, start, mid, stride if j == 0 else 1, e))
+            cin = cout
+    layers += [nn.AdaptiveAvgPool2d(1)] + conv_bn(cin, 1280, 1) + [nn.Flatten(), nn.Linear(1280, 1000)]
+    side = MNV4_SIDE[name]
+    return nn.Sequential(*layers), (1, 3, side, side)
+
+
 class MeanPool(nn.Module):
     """the global average pool as a ReduceMean over the clip's time, height and width"""
 
@@ -194,6 +260,8 @@ def models():
         yield n, efficientnet_lite(n)
     yield "resnet152_v1", resnet152_v1()
     yield "r3d_18", r3d_18()
+    for n in MNV4:
+        yield n, mobilenetv4(n)
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
