@@ -124,11 +124,11 @@ def main():
                     pick = rng.sample(range(len(mine)), k)
                     table = os.path.join(tmp, f"{p}-{k}-{d}.csv")
                     with open(table, "w") as f:
-                        f.write("model,input,dtype,batch,quantity,value,unit\n")
+                        f.write("model,input,dtype,batch,threads,quantity,value,unit\n")
                         for i in pick:
                             r = mine[i]
                             f.write(f"{os.path.join(fidelity.ROOT, r['model'])},{r['input']},{r['dtype']},"
-                                    f"{r['batch']},{r['quantity']},{r['value']},{r['unit']}\n")
+                                    f"{r['batch']},{r['threads']},{r['quantity']},{r['value']},{r['unit']}\n")
                     rest = [i for i in range(len(mine)) if i not in pick]
                     rng.shuffle(rest)
                     halves = [rest[:len(rest) // 2], rest[len(rest) // 2:]]

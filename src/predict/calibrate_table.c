@@ -27,7 +27,8 @@ struct ct_row {
     char *model, *input, *dtype;
     int batch;
     double measured_s;      /* per frame, 0 when the row gives only a throughput */
-    double measured_tp_fps; /* with every core busy, 0 when not given */
+    double measured_tp_fps; /* with every core busy (or with `streams` threads), 0 when not given */
+    int streams; /* the threads column: the application threads of the throughput (0: empty or multi, saturated) */
     struct nnperf_model *m;
     struct nnperf_analysis *a;
     int line;     /* in the table */
@@ -115,7 +116,8 @@ static double predict_row(const struct ct_row *r, const struct hw_desc *hw, stru
 {
     struct nnperf_platform plat = {*hw};
     /* no timeline: the fit reads the latency and throughput only, on each of its hundreds of predictions */
-    struct nnperf_predict_options o = {.dtype = r->dtype, .batch = r->batch, .no_timeline = 1};
+    struct nnperf_predict_options o = {
+        .dtype = r->dtype, .batch = r->batch, .no_timeline = 1, .streams = r->streams};
     struct nnperf_prediction *p;
     char err[512];
     if (nnperf_predict(r->a, &plat, &o, &p, err, sizeof err) != NNPERF_OK) {
@@ -227,13 +229,16 @@ enum {
     C_VALUE,
     C_UNIT,
     C_SPLIT,
+    C_THREADS,
     C_N
 };
 
 /* Reads a measured table. Columns: model, input, dtype, batch and latency_ms / fps / throughput_fps, or the
  * fidelity dataset's (bench/fidelity/data/README.md): preset (rows of other platforms are skipped), quantity +
- * value + unit, split (test rows are never fitted: skipped and counted), and threads, includes, board, software,
- * source (ignored). A model path is relative to the table's folder, else to the current directory. */
+ * value + unit, split (test rows are never fitted: skipped and counted), threads (a number N: the throughput was
+ * measured with N application threads, predicted with nnperf_predict_options.streams N; empty or multi: every unit
+ * busy), and includes, board, software, source (ignored). A model path is relative to the table's folder, else to
+ * the current directory. */
 static enum nnperf_status read_table(const char *path, const char *platform, struct ct_row **out, int *n_out,
                                      struct ct_read *info, struct diag *d)
 {
@@ -255,10 +260,10 @@ static enum nnperf_status read_table(const char *path, const char *platform, str
         dir[0] = 0;
     int col[C_N];
     for (int i = 0; i < C_N; i++) col[i] = -1;
-    static const char *const names[C_N] = {"model",      "input", "dtype",          "batch",
-                                           "latency_ms", "fps",   "throughput_fps", "preset",
-                                           "quantity",   "value", "unit",           "split"};
-    static const char *const ignored[] = {"threads", "includes", "board", "software", "source"};
+    static const char *const names[C_N] = {"model", "input",          "dtype",  "batch",    "latency_ms",
+                                           "fps",   "throughput_fps", "preset", "quantity", "value",
+                                           "unit",  "split",          "threads"};
+    static const char *const ignored[] = {"includes", "board", "software", "source"};
     int n = 0, header = 0, lineno = 0;
     for (char *line = text, *next; line && !st; line = next) {
         next = strchr(line, '\n');
@@ -333,6 +338,18 @@ static enum nnperf_status read_table(const char *path, const char *platform, str
                 break;
             }
             r->batch = (int)b;
+        }
+        if (*fv[C_THREADS] && strcmp(fv[C_THREADS], "multi")) {
+            double t;
+            if (!hw_parse_number(fv[C_THREADS], &t) || t < 1 || t > 4096 || t != floor(t)) {
+                st = diag_set(
+                    d, NNPERF_E_PARSE,
+                    "%s:%d: threads '%s' is not a whole number from 1 to 4096 or 'multi' (the application "
+                    "threads of the measurement)",
+                    path, lineno, fv[C_THREADS]);
+                break;
+            }
+            r->streams = (int)t;
         }
         double v = 0, tpv = 0;
         int q = -1; /* C_LAT, C_FPS or C_TP */
@@ -1214,8 +1231,9 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
         for (int q = 0; q < 2; q++)
             if (ne[q]) {
                 sb_printf(&lg, "median |error| of the %s (%d rows): before %.1f%%, fitted %.1f%%",
-                          q ? "throughput (frames/s, every core busy)" : "latency per frame", ne[q],
-                          100 * median_abs(e[q][0], ne[q]), 100 * median_abs(e[q][1], ne[q]));
+                          q ? "throughput (frames/s, every core busy or the row's threads)"
+                            : "latency per frame",
+                          ne[q], 100 * median_abs(e[q][0], ne[q]), 100 * median_abs(e[q][1], ne[q]));
                 if (isnan(loo))
                     sb_printf(&lg, ", left out: not available (a fit without one row would have fewer "
                                    "measurements than keys)\n");

@@ -16,8 +16,9 @@ static const char *const models[] = {"models/squeezenet1_1.onnx", "models/mobile
                                      "models/resnet18.onnx", "models/squeezenet1_0.onnx"};
 static const char *const sizes[] = {"1x3x224x224", "1x3x160x160"};
 
-/* the predicted latency (ms) of one run of batch frames */
-static double predict_batch_ms(const char *model, const char *shape, const char *platform, int batch)
+/* the summary of a model's prediction at an input shape on a platform with options o; 0, or -1 on failure */
+static int predict_summary(const char *model, const char *shape, const char *platform,
+                           const struct nnperf_predict_options *o, struct nnperf_prediction_summary *s)
 {
     char err[512], in[128];
     struct nnperf_model *m;
@@ -28,14 +29,12 @@ static double predict_batch_ms(const char *model, const char *shape, const char 
     const char *shapes[1] = {in};
     struct nnperf_analyze_options ao = {.input_shapes = shapes, .n_input_shapes = 1};
     if (nnperf_model_load(model, NULL, &m, err, sizeof err)) return -1;
-    double ms = -1;
+    int rc = -1;
     if (!nnperf_analyze(m, &ao, &a, err, sizeof err)) {
         if (!nnperf_platform_load(platform, &p, err, sizeof err)) {
-            struct nnperf_predict_options o = {.batch = batch};
-            if (!nnperf_predict(a, p, &o, &pr, err, sizeof err)) {
-                struct nnperf_prediction_summary s;
-                nnperf_prediction_summary(pr, &s);
-                ms = s.latency_s * 1e3;
+            if (!nnperf_predict(a, p, o, &pr, err, sizeof err)) {
+                nnperf_prediction_summary(pr, s);
+                rc = 0;
                 nnperf_prediction_free(pr);
             }
             nnperf_platform_free(p);
@@ -43,7 +42,15 @@ static double predict_batch_ms(const char *model, const char *shape, const char 
         nnperf_analysis_free(a);
     }
     nnperf_model_free(m);
-    return ms;
+    return rc;
+}
+
+/* the predicted latency (ms) of one run of batch frames */
+static double predict_batch_ms(const char *model, const char *shape, const char *platform, int batch)
+{
+    struct nnperf_predict_options o = {.batch = batch};
+    struct nnperf_prediction_summary s;
+    return predict_summary(model, shape, platform, &o, &s) ? -1 : s.latency_s * 1e3;
 }
 
 static double predict_ms(const char *model, const char *shape, const char *platform)
@@ -129,6 +136,10 @@ static void test_bad_tables(void)
         {"model,fps,batch\nm.onnx,3,0.5\n", ":2: batch '0.5' is not a whole number"},
         {"model,fps\n", ": no rows"},
         {"model,fps\nno-such-model.onnx,30\n", "no-such-model.onnx"},
+        {"model,fps,throughput_fps,threads\nm.onnx,3,30,two\n",
+         ":2: threads 'two' is not a whole number from 1 to 4096"},
+        {"model,fps,throughput_fps,threads\nm.onnx,3,30,0\n",
+         ":2: threads '0' is not a whole number from 1 to 4096"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int fd = mkstemp(csv);
@@ -395,11 +406,55 @@ static void test_per_run(void)
     unlink(plat);
 }
 
+/* a throughput row's threads: a number N is the throughput of N application threads (predicted with streams N), and
+ * empty or multi the saturated one. One row of squeezenet1_1 on zcu102-dpu measured at exactly what 2 streams
+ * predict: with threads 2 its error before the fit is 0 and the time scale stays 1; with multi (or none) it is
+ * compared with the saturated throughput, above it (three cores), and the scale moves. */
+static void test_threads_column(void)
+{
+    char cwd[1024], text[2048], *yaml = NULL, *log = NULL, err[1024];
+    CHECK(getcwd(cwd, sizeof cwd) != NULL);
+    struct nnperf_predict_options o2 = {.streams = 2}, o0 = {0};
+    struct nnperf_prediction_summary s2, s0;
+    const char *model = "models/squeezenet1_1.onnx";
+    CHECK(!predict_summary(model, "1x3x224x224", "zcu102-dpu", &o2, &s2));
+    CHECK(!predict_summary(model, "1x3x224x224", "zcu102-dpu", &o0, &s0));
+    CHECK(!strcmp(s2.throughput_limit, "application threads") && s0.throughput_fps > 1.2 * s2.throughput_fps);
+    static const char *const threads[3] = {"2", "multi", ""};
+    for (int i = 0; i < 3; i++) {
+        char csv[] = "/tmp/nnperf-cal-thrXXXXXX", want[64];
+        size_t len;
+        snprintf(
+            text, sizeof text,
+            "model,input,dtype,batch,threads,quantity,value,unit\n%s/%s,1x3x224x224,int8,1,%s,throughput,"
+            "%.9g,fps\n",
+            cwd, model, threads[i], s2.throughput_fps);
+        write_tmp(csv, text);
+        enum nnperf_status st =
+            nnperf_calibrate_table("zcu102-dpu", csv, NULL, &yaml, &len, &log, err, sizeof err);
+        CHECK(st == NNPERF_OK);
+        if (st) fprintf(stderr, "%s\n", err);
+        /* the row's line: measured, then predicted before the fit */
+        snprintf(want, sizeof want, "%9.3f/s %9.3f/s", s2.throughput_fps,
+                 i ? s0.throughput_fps : s2.throughput_fps);
+        CHECK(log && strstr(log, want));
+        double k = yaml ? yaml_num(yaml, "\n  time_scale: ") : -1;
+        CHECK(i ? k > 1.01 || k < 0
+                : fabs(k - 1) < 1e-3 || k < 0); /* k < 0: no time_scale line (held at 1) */
+        if (log && !strstr(log, want)) fprintf(stderr, "want '%s' in:\n%s", want, log);
+        free(yaml);
+        free(log);
+        yaml = log = NULL;
+        unlink(csv);
+    }
+}
+
 int main(void)
 {
     test_recovers();
     test_bad_tables();
     test_few_rows();
     test_per_run();
+    test_threads_column();
     return tt_done();
 }
