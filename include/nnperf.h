@@ -502,6 +502,8 @@ struct nnperf_compare_cell {    /* one model on one platform */
     double ddr_bytes_per_frame; /* DDR bytes per frame */
     double fps_per_w;           /* NAN when the platform describes no power */
     const char *error;          /* why it could not be predicted; NULL when it was */
+    double
+        throughput_fps; /* nnperf_prediction_summary's (every unit busy, or the data's streams); NAN: none */
 };
 struct nnperf_compare_data {
     int n_models, n_platforms;
@@ -530,6 +532,9 @@ struct nnperf_compare_data {
     /* the sweep's DDR bytes and spilled bytes per frame (same index as sweep_fps; NULL = not given): where a line
      * bends back (throughput falls as the batch grows) the reports say why (docs/json-schema.md, nnperf.compare) */
     const double *sweep_ddr_bytes, *sweep_spill_bytes;
+    /* the application threads the cells' throughput_fps is for (nnperf_predict_options.streams); 0: every unit busy.
+     * With N >= 1 the table adds "throughput with N streams" */
+    int streams;
 };
 /* Renders the model x platform comparison: table (FPS and latency per model and platform, the dtype each ran),
  * JSON (schema "nnperf.compare"), CSV (one row per model and platform) or HTML (FPS heatmap with a log colour

@@ -81,7 +81,7 @@ static int expected_error(const struct nnperf_compare_data *d, int p, int lng, c
 /* one model on one platform: a member of "cells" and a CSV row */
 struct cell_row {
     const char *model, *platform, *dtype, *error, *power_basis;
-    double fps, latency_ms, ops_per_frame, ddr_bytes_per_frame, attained, fps_per_w, accuracy;
+    double fps, throughput_fps, latency_ms, ops_per_frame, ddr_bytes_per_frame, attained, fps_per_w, accuracy;
 };
 
 #define C(m) offsetof(struct cell_row, m)
@@ -92,6 +92,7 @@ static const struct rf_field cell_fields[] = {
     {.key = "platform", .in = RF_MACHINE, .kind = RF_STR, .off = C(platform)},
     {.key = "dtype", .in = RF_MACHINE, .kind = RF_STR, .off = C(dtype)},
     {.key = "fps", .in = RF_MACHINE, .kind = RF_NUM, .off = C(fps)},
+    {.key = "throughput_fps", .in = RF_MACHINE, .kind = RF_NUM, .off = C(throughput_fps)},
     {.key = "latency_ms", .in = RF_MACHINE, .kind = RF_NUM, .off = C(latency_ms)},
     {.key = "ops_per_frame", .in = RF_MACHINE, .kind = RF_NUM, .off = C(ops_per_frame)},
     {.key = "ddr_bytes_per_frame", .in = RF_MACHINE, .kind = RF_NUM, .off = C(ddr_bytes_per_frame)},
@@ -116,6 +117,7 @@ static struct cell_row cell_row(const struct nnperf_compare_data *d, int m, int 
                             : "not predicted",
         .power_basis = power_basis(d, p),
         .fps = c->fps,
+        .throughput_fps = ok ? c->throughput_fps : NAN,
         .latency_ms = ok ? c->latency_ms : NAN,
         .ops_per_frame = ok ? c->ops_per_frame : NAN,
         .ddr_bytes_per_frame = ok ? c->ddr_bytes_per_frame : NAN,
@@ -229,12 +231,13 @@ static void render_json(const struct nnperf_compare_data *d, struct strbuf *sb)
     rj_end(&j);
 }
 
-/* the tables: FPS, latency, and FPS per watt where a platform describes power */
-static const char *const pass_title[] = {"FPS", "latency per run (ms)", "FPS per watt"};
+/* the tables: FPS, latency, FPS per watt where a platform describes power, and the throughput with the streams asked
+ * for (nnperf_compare_data.streams) */
+static const char *const pass_title[] = {"FPS", "latency per run (ms)", "FPS per watt", "throughput with"};
 
 static double cell_value(const struct nnperf_compare_cell *c, int pass)
 {
-    return pass == 0 ? c->fps : pass == 1 ? c->latency_ms : c->fps_per_w;
+    return pass == 0 ? c->fps : pass == 1 ? c->latency_ms : pass == 2 ? c->fps_per_w : c->throughput_fps;
 }
 
 /* whether a platform in [p0, p1) has an FPS per watt for some model */
@@ -283,9 +286,12 @@ static void render_table(const struct nnperf_compare_data *d, const struct nnper
     }
     for (int h0 = 0; h0 < P; h0 += per) {
         int h1 = h0 + per < P ? h0 + per : P;
-        for (int pass = 0; pass < 2 + power_in(d, h0, h1);
-             pass++) { /* FPS per watt where a platform has it */
-            sb_printf(sb, "%s%s\n", h0 || pass ? "\n" : "", pass_title[pass]);
+        for (int pass = 0; pass < 4; pass++) {
+            if ((pass == 2 && !power_in(d, h0, h1)) || (pass == 3 && d->streams <= 0))
+                continue; /* FPS per watt where a platform has it; the throughput with streams asked for */
+            sb_printf(sb, "%s%s", h0 || pass ? "\n" : "", pass_title[pass]);
+            if (pass == 3) sb_printf(sb, " %d stream%s (FPS)", d->streams, d->streams == 1 ? "" : "s");
+            sb_putc(sb, '\n');
             sb_printf(sb, "%-*s", (int)name_w, "model");
             for (int p = h0; p < h1; p++) {
                 size_t l = strlen(d->platforms[p]);

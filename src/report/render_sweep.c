@@ -1,6 +1,6 @@
 /* render_sweep.c - `nnperf sweep`: one row per configuration of one model (platform, dtype, batch and any other
- * setting): latency per run, FPS, DDR bytes per frame, utilization, how many layers are memory-bound and the expected
- * error of the row's platform (its validation on test rows, or not validated), as a table, JSON (schema
+ * setting): latency per run, FPS, throughput (every unit busy, or the streams asked for) and what limits it, DDR bytes
+ * per frame, utilization, how many layers are memory-bound and the expected error of the row's platform (its validation on test rows, or not validated), as a table, JSON (schema
  * "nnperf.sweep", docs/json-schema.md) or CSV. */
 #include <stddef.h>
 #include <stdio.h>
@@ -11,8 +11,9 @@
 
 struct row {
     const char *platform, *dtype, *settings; /* in the sweep's arena */
-    int batch, memory_bound;
-    double latency_s, fps, ddr_bytes_per_frame, avg_utilization;
+    const char *throughput_limit;            /* a static name (pr_tp_limit_names) */
+    int batch, memory_bound, streams;
+    double latency_s, fps, throughput_fps, ddr_bytes_per_frame, avg_utilization;
     struct nnperf_prediction_summary xe; /* only the expected_error_* members are kept */
 };
 
@@ -49,6 +50,14 @@ static const struct rf_field fields[] = {
      .kind = RF_NUM,
      .off = R(fps),
      .people = RF_P_FIX2},
+    {.key = "throughput_fps",
+     .col = {"throughput", 1, 1, 0, 0},
+     .in = RF_ALL,
+     .kind = RF_NUM,
+     .off = R(throughput_fps),
+     .people = RF_P_FIX2},
+    {.key = "throughput_limit", .in = RF_MACHINE, .kind = RF_STR, .off = R(throughput_limit)},
+    {.key = "streams", .in = RF_MACHINE, .kind = RF_INT, .off = R(streams)},
     {.key = "ddr_bytes_per_frame",
      .col = {"DDR per frame", 1, 2, 0, 0},
      .in = RF_ALL,
@@ -142,6 +151,9 @@ enum nnperf_status nnperf_sweep_add(struct nnperf_sweep *sw, const struct nnperf
     r->batch = s.frames_per_run;
     r->latency_s = s.latency_s;
     r->fps = s.fps;
+    r->throughput_fps = s.throughput_fps;
+    r->throughput_limit = s.throughput_limit;
+    r->streams = s.streams;
     r->ddr_bytes_per_frame = s.ddr_bytes_per_frame;
     r->avg_utilization = s.avg_utilization;
     memset(&r->xe, 0, sizeof r->xe);

@@ -40,6 +40,13 @@ expect 2 "analyze: --streams '0': expected a whole number from 1 to 4096" "$nn" 
 expect 2 "analyze: --streams 'two': expected a whole number from 1 to 4096" "$nn" analyze "$M" --hw zcu102-dpu --streams two
 expect 2 "analyze: --streams '-2': expected a whole number from 1 to 4096" "$nn" analyze "$M" --hw zcu102-dpu --streams -2
 expect 2 "analyze: --streams takes one value" "$nn" analyze "$M" --hw zcu102-dpu --streams 1,2
+expect 2 "sweep: --streams '-2': expected a whole number from 1 to 4096" "$nn" sweep "$M" --hw zcu102-dpu --streams -2
+expect 0 "" "$nn" sweep "$M" --hw zcu102-dpu --batch 1,2 --streams 1 --format csv -o "$work/sw1.csv"
+check "sweep --streams 1: each row's throughput is its one-stream FPS" awk -F, 'NR > 1 { n++; if ($5 != $6 || $7 != "application threads" || $8 != 1) bad = 1 } END { exit bad || n != 2 }' "$work/sw1.csv"
+expect 0 "" "$nn" compare "$M" --hw zcu102-dpu --streams 2 -o "$work/cmp2.txt"
+check "compare --streams 2 adds the throughput table" grep -q '^throughput with 2 streams (FPS)$' "$work/cmp2.txt"
+expect 0 "" "$nn" compare "$M" --hw zcu102-dpu --streams 1 --format csv -o "$work/cmp1.csv"
+check "compare --streams 1: the cell's throughput is its FPS" awk -F, 'NR == 2 { ok = $4 == $5 } END { exit !ok }' "$work/cmp1.csv"
 # validate once dropped the arguments past the 256th and then blamed missing options
 set --
 i=0

@@ -59,7 +59,7 @@ _nnperf() {
             fi ;;
         esac ;;
     compare)
-        opts="--accuracy --input --dim --drop-value-info --hw --set --dtype --batch --threads --memory-model --interval --format -o --output --width -q --quiet -h --help"
+        opts="--accuracy --input --dim --drop-value-info --hw --set --dtype --batch --threads --streams --memory-model --interval --format -o --output --width -q --quiet -h --help"
         case "$prev" in
         --accuracy) COMPREPLY=() ;;
         --input) COMPREPLY=() ;;
@@ -69,6 +69,7 @@ _nnperf() {
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
         --threads) COMPREPLY=() ;;
+        --streams) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         --interval) COMPREPLY=() ;;
         --format) COMPREPLY=($(compgen -W "table json csv html" -- "$cur")) ;;
@@ -82,7 +83,7 @@ _nnperf() {
             fi ;;
         esac ;;
     sweep)
-        opts="--input --dim --drop-value-info --hw --set --dtype --batch --memory-model --interval --format -o --output --width -q --quiet -h --help"
+        opts="--input --dim --drop-value-info --hw --set --dtype --batch --streams --memory-model --interval --format -o --output --width -q --quiet -h --help"
         case "$prev" in
         --input) COMPREPLY=() ;;
         --dim) COMPREPLY=() ;;
@@ -90,6 +91,7 @@ _nnperf() {
         --set) COMPREPLY=() ;;
         --dtype) COMPREPLY=($(compgen -W "int4 int8 fp16 bf16 fp32 fp8" -- "$cur")) ;;
         --batch) COMPREPLY=() ;;
+        --streams) COMPREPLY=() ;;
         --memory-model) COMPREPLY=($(compgen -W "planned weights-only tiled" -- "$cur")) ;;
         --interval) COMPREPLY=() ;;
         --format) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;

@@ -75,6 +75,7 @@ int cmd_compare(const struct cli_args *a)
             struct nnperf_prediction *p;
             struct nnperf_compare_cell *c = &cells[mi * P + hi];
             c->fps = c->latency_ms = c->ops_per_frame = c->ddr_bytes_per_frame = c->fps_per_w = NAN;
+            c->throughput_fps = NAN;
             /* the sweep for the latency-vs-throughput lines: totals only (no timeline), and the batches after the
              * first predicted share its lowering and fusion (nnperf_predict_batch, as `nnperf sweep` does) */
             struct nnperf_prediction *like = NULL;
@@ -111,6 +112,7 @@ int cmd_compare(const struct cli_args *a)
             struct nnperf_prediction_summary s;
             nnperf_prediction_summary(p, &s);
             c->fps = s.fps;
+            c->throughput_fps = s.throughput_fps;
             c->latency_ms = s.latency_s * 1e3;
             c->fps_per_w = s.fps_per_w;
             c->ops_per_frame = s.ops_per_frame;
@@ -152,7 +154,8 @@ int cmd_compare(const struct cli_args *a)
                                         .expected_error_p90 = xp,
                                         .power_basis = pb,
                                         .sweep_ddr_bytes = sw_ddr,
-                                        .sweep_spill_bytes = sw_spill};
+                                        .sweep_spill_bytes = sw_spill,
+                                        .streams = r.streams};
         struct nnperf_render_options ro = {.width = cli_table_width(a)};
         char *text = NULL, err[1024];
         size_t tlen = 0;

@@ -135,7 +135,8 @@ int cmd_sweep(const struct cli_args *a)
                                                         .batch = r.batches[bi],
                                                         .memory_model = r.memory_model,
                                                         .interval_s = r.interval_s,
-                                                        .no_timeline = 1};
+                                                        .no_timeline = 1,
+                                                        .streams = r.streams};
                     struct nnperf_prediction *p;
                     cli_progress(done++, total, r.hw[hi]);
                     if ((like ? nnperf_predict_batch(like, po.batch, &p, err, sizeof err)
