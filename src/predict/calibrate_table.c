@@ -28,7 +28,8 @@ struct ct_row {
     int batch;
     double measured_s;      /* per frame, 0 when the row gives only a throughput */
     double measured_tp_fps; /* with every core busy (or with `streams` threads), 0 when not given */
-    int streams; /* the threads column: the application threads of the throughput (0: empty or multi, saturated) */
+    int threads; /* the threads column: the application threads of the throughput (0: empty or multi, saturated),
+                  * and on a platform whose cores are a CPU runtime's threads those of the latency's inference */
     struct nnperf_model *m;
     struct nnperf_analysis *a;
     int line;     /* in the table */
@@ -116,8 +117,11 @@ static double predict_row(const struct ct_row *r, const struct hw_desc *hw, stru
 {
     struct nnperf_platform plat = {*hw};
     /* no timeline: the fit reads the latency and throughput only, on each of its hundreds of predictions */
-    struct nnperf_predict_options o = {
-        .dtype = r->dtype, .batch = r->batch, .no_timeline = 1, .streams = r->streams};
+    struct nnperf_predict_options o = {.dtype = r->dtype,
+                                       .batch = r->batch,
+                                       .no_timeline = 1,
+                                       .threads = r->measured_s > 0 && hw->threaded ? r->threads : 0,
+                                       .streams = r->measured_tp_fps > 0 ? r->threads : 0};
     struct nnperf_prediction *p;
     char err[512];
     if (nnperf_predict(r->a, &plat, &o, &p, err, sizeof err) != NNPERF_OK) {
@@ -237,7 +241,9 @@ enum {
  * fidelity dataset's (bench/fidelity/data/README.md): preset (rows of other platforms are skipped), quantity +
  * value + unit, split (test rows are never fitted: skipped and counted), threads (a number N: the throughput was
  * measured with N application threads, predicted with nnperf_predict_options.streams N; empty or multi: every unit
- * busy), and includes, board, software, source (ignored). A model path is relative to the table's folder, else to
+ * busy; a latency or fps on a platform whose cores are a CPU runtime's threads, compute.threaded, was measured with
+ * one inference on N threads, nnperf_predict_options.threads N, as bench/fidelity/fidelity.py predicts the dataset's
+ * rows), and includes, board, software, source (ignored). A model path is relative to the table's folder, else to
  * the current directory. */
 static enum nnperf_status read_table(const char *path, const char *platform, struct ct_row **out, int *n_out,
                                      struct ct_read *info, struct diag *d)
@@ -349,7 +355,7 @@ static enum nnperf_status read_table(const char *path, const char *platform, str
                     path, lineno, fv[C_THREADS]);
                 break;
             }
-            r->streams = (int)t;
+            r->threads = (int)t;
         }
         double v = 0, tpv = 0;
         int q = -1; /* C_LAT, C_FPS or C_TP */

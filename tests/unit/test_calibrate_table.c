@@ -406,46 +406,64 @@ static void test_per_run(void)
     unlink(plat);
 }
 
-/* a throughput row's threads: a number N is the throughput of N application threads (predicted with streams N), and
- * empty or multi the saturated one. One row of squeezenet1_1 on zcu102-dpu measured at exactly what 2 streams
- * predict: with threads 2 its error before the fit is 0 and the time scale stays 1; with multi (or none) it is
- * compared with the saturated throughput, above it (three cores), and the scale moves. */
+/* calibrates `platform` on a table of one row of squeezenet1_1 (1x3x224x224, dtype, batch 1) with the threads column
+ * `threads` and the measured quantity (value in unit); checks that the log's line of the row holds `want` (the
+ * measured and the predicted value before the fit) and returns the time scale written (-1: none, held at 1) */
+static double threads_row(const char *platform, const char *dtype, const char *threads, const char *quantity,
+                          double value, const char *unit, const char *want)
+{
+    char cwd[1024], text[2048], *yaml = NULL, *log = NULL, err[1024], csv[] = "/tmp/nnperf-cal-thrXXXXXX";
+    size_t len;
+    CHECK(getcwd(cwd, sizeof cwd) != NULL);
+    snprintf(text, sizeof text,
+             "model,input,dtype,batch,threads,quantity,value,unit\n%s/models/"
+             "squeezenet1_1.onnx,1x3x224x224,%s,1,%s,"
+             "%s,%.9g,%s\n",
+             cwd, dtype, threads, quantity, value, unit);
+    write_tmp(csv, text);
+    enum nnperf_status st = nnperf_calibrate_table(platform, csv, NULL, &yaml, &len, &log, err, sizeof err);
+    CHECK(st == NNPERF_OK);
+    if (st) fprintf(stderr, "%s\n", err);
+    CHECK(log && strstr(log, want));
+    if (log && !strstr(log, want)) fprintf(stderr, "want '%s' in:\n%s", want, log);
+    double k = yaml ? yaml_num(yaml, "\n  time_scale: ") : -1;
+    free(yaml);
+    free(log);
+    unlink(csv);
+    return k;
+}
+
+/* The threads column. A throughput row's: a number N is the throughput of N application threads (predicted with
+ * streams N), empty or multi the saturated one. One row on zcu102-dpu measured at exactly what 2 streams predict:
+ * with threads 2 its error before the fit is 0 and the time scale stays 1; with multi (or none) it is compared with
+ * the saturated throughput, above it (three cores), and the scale moves. A latency row's on raspberry-pi-5 (its
+ * cores a CPU runtime's threads): one inference on N threads, as bench/fidelity/fidelity.py predicts it; with none,
+ * on all four. */
 static void test_threads_column(void)
 {
-    char cwd[1024], text[2048], *yaml = NULL, *log = NULL, err[1024];
-    CHECK(getcwd(cwd, sizeof cwd) != NULL);
-    struct nnperf_predict_options o2 = {.streams = 2}, o0 = {0};
-    struct nnperf_prediction_summary s2, s0;
-    const char *model = "models/squeezenet1_1.onnx";
-    CHECK(!predict_summary(model, "1x3x224x224", "zcu102-dpu", &o2, &s2));
-    CHECK(!predict_summary(model, "1x3x224x224", "zcu102-dpu", &o0, &s0));
+    struct nnperf_predict_options o2 = {.streams = 2}, o0 = {0}, t1 = {.dtype = "fp16", .threads = 1},
+                                  t4 = {.dtype = "fp16"};
+    struct nnperf_prediction_summary s2, s0, l1, l4;
+    const char *model = "models/squeezenet1_1.onnx", *in = "1x3x224x224";
+    CHECK(!predict_summary(model, in, "zcu102-dpu", &o2, &s2) &&
+          !predict_summary(model, in, "zcu102-dpu", &o0, &s0));
     CHECK(!strcmp(s2.throughput_limit, "application threads") && s0.throughput_fps > 1.2 * s2.throughput_fps);
     static const char *const threads[3] = {"2", "multi", ""};
+    char want[64];
     for (int i = 0; i < 3; i++) {
-        char csv[] = "/tmp/nnperf-cal-thrXXXXXX", want[64];
-        size_t len;
-        snprintf(
-            text, sizeof text,
-            "model,input,dtype,batch,threads,quantity,value,unit\n%s/%s,1x3x224x224,int8,1,%s,throughput,"
-            "%.9g,fps\n",
-            cwd, model, threads[i], s2.throughput_fps);
-        write_tmp(csv, text);
-        enum nnperf_status st =
-            nnperf_calibrate_table("zcu102-dpu", csv, NULL, &yaml, &len, &log, err, sizeof err);
-        CHECK(st == NNPERF_OK);
-        if (st) fprintf(stderr, "%s\n", err);
-        /* the row's line: measured, then predicted before the fit */
         snprintf(want, sizeof want, "%9.3f/s %9.3f/s", s2.throughput_fps,
                  i ? s0.throughput_fps : s2.throughput_fps);
-        CHECK(log && strstr(log, want));
-        double k = yaml ? yaml_num(yaml, "\n  time_scale: ") : -1;
+        double k =
+            threads_row("zcu102-dpu", "int8", threads[i], "throughput", s2.throughput_fps, "fps", want);
         CHECK(i ? k > 1.01 || k < 0
                 : fabs(k - 1) < 1e-3 || k < 0); /* k < 0: no time_scale line (held at 1) */
-        if (log && !strstr(log, want)) fprintf(stderr, "want '%s' in:\n%s", want, log);
-        free(yaml);
-        free(log);
-        yaml = log = NULL;
-        unlink(csv);
+    }
+    CHECK(!predict_summary(model, in, "raspberry-pi-5", &t1, &l1) &&
+          !predict_summary(model, in, "raspberry-pi-5", &t4, &l4));
+    CHECK(l1.latency_s > 1.5 * l4.latency_s);
+    for (int i = 0; i < 2; i++) {
+        snprintf(want, sizeof want, "%9.3fms %9.3fms", l1.latency_s * 1e3, (i ? l4 : l1).latency_s * 1e3);
+        threads_row("raspberry-pi-5", "fp16", i ? "" : "1", "latency", l1.latency_s * 1e3, "ms", want);
     }
 }
 
