@@ -74,19 +74,24 @@ def by_quantity(rows, errs):
                      for q in ("latency", "fps", "throughput"))
 
 
-def leave_out(rows, tmp, name):
-    """each network's fit rows predicted with the form fitted on the other networks' fit rows"""
-    form = form_of(name)
+def leave_networks_out(rows, make_fit, name, form, describe):
+    """each network's fit rows predicted with the form fitted on the other networks' fit rows (make_fit(rows): an
+    object with fit(form) -> (x, cost) and errors(form, x)); prints each network's and the whole score"""
     held = []
     for net in sorted({r["model"] for r in rows}):
-        x, _ = Fit([r for r in rows if r["model"] != net], tmp).fit(form)
+        x, _ = make_fit([r for r in rows if r["model"] != net]).fit(form)
         out = [r for r in rows if r["model"] == net]
-        errs = Fit(out, tmp).errors(form, x)
+        errs = make_fit(out).errors(form, x)
         held += errs
         print(f"  {os.path.basename(net)} ({len(out)} rows): sum |ln| {fidelity.sum_abs_log(errs):.3f}, errors "
               f"{', '.join(f'{e * 100:+.1f}%' for e in errs)} with {describe(form, x)}", flush=True)
     print(f"{name} left out one network at a time, {len(held)} fit rows: sum |ln| {fidelity.sum_abs_log(held):.3f}, "
           f"median |error| {fidelity.pct(fidelity.median_abs(held))}", flush=True)
+
+
+def leave_out(rows, tmp, name):
+    """each network's fit rows predicted with the form fitted on the other networks' fit rows"""
+    leave_networks_out(rows, lambda rs: Fit(rs, tmp), name, form_of(name), describe)
 
 
 def main():
