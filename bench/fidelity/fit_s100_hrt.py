@@ -6,9 +6,9 @@ a test row is refused.
   ... fit_s100_hrt.py --leave-out FORM ...   each network's fit rows predicted by the form fitted on the other
                                              networks' fit rows (the adoption rule's score, bench/RESULTS.md)
 
-Each row is predicted as fidelity.py predicts it (a 3-thread row with streams=3: the library's throughput of 3 application threads), on a platform file with
-`base: rdk-s100`, overhead.host_cores 6 (the board's six Cortex-A78AE, [RDK-ZOO]) and the form's numbers set. A form
-is a set of parts joined by '+':
+Each row is predicted as fidelity.py predicts it (a 3-thread row with streams=3: the library's throughput of 3
+application threads), on a platform file with `base: rdk-s100`, overhead.host_cores 6 (the board's six Cortex-A78AE,
+[RDK-ZOO]) and the form's numbers set. A form is a set of parts joined by '+':
   h      overhead.host_per_frame_s: a per-frame host stage in series with one thread's BPU run, which other threads
          overlap (it lengthens the one-thread latency, not the saturated throughput)
   r      overhead.per_run_s: a per-run cost in series with the BPU (it lowers the throughput too)
