@@ -197,8 +197,9 @@ def sum_abs_log(errors):
 def pairs(rows):
     """(latency row, throughput row) of each model whose source gives both on one board: the one-thread latency and
     the throughput with the most threads (a thread sweep's intermediate counts, e.g. qutibench_fit_dpu.csv, are not
-    the multi-thread throughput; 'multi' counts as the most)"""
-    key = lambda r: (r["preset"], r["model"], r["input"], r["board"], r["source"], r["dtype"])
+    the multi-thread throughput; 'multi' counts as the most). The software is in the key: one zoo table measures
+    several compiled models of one topology (vitis_ai_1.4_more.csv: Caffe, TensorFlow and Keras Inception v3)"""
+    key = lambda r: (r["preset"], r["model"], r["input"], r["board"], r["source"], r["software"], r["dtype"])
     most = lambda r: int(r["threads"]) if r["threads"].isdigit() else math.inf
     lat = {key(r): r for r in rows if r["quantity"] == "latency" and r["threads"] == "1"}
     tput = {}

@@ -15,6 +15,10 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           widths times the scale; 1x1x28x28 flattened.
   mobilenet_v1            MobileNet v1 1.0 (Howard et al. 2017): 3x3 stem 32 stride 2, 13 depthwise-separable
                           blocks, global pool, FC 1000; 1x3x224x224.
+  mobilenet_v1_0.25_128, mobilenet_v1_0.5_160
+                          the same at width 0.25 / 0.5 (TF slim's depth(): channels x width, at least 8), FC 1001;
+                          1x3x128x128 / 1x3x160x160 (the Vitis AI 1.4 zoo's tf_mobilenetv1_0.25 / 0.5).
+  mobilenet_v2_1.4        torchvision mobilenet_v2 at width 1.4 (the zoo's tf_mobilenetv2_1.4); 1x3x224x224.
   mlp_784_512_200         the fully connected network of openvinotoolkit/openvino issue 9784 (ncs2_openvino.csv): 784
                           -> 512 -> 200 -> 10 with biases and ReLU, no normalization; 1x1x28x28 flattened.
   vgg19                   torchvision vgg19; 1x3x224x224.
@@ -32,6 +36,12 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           output sizes and MACs).
   resnet152_v1            ResNet-152 v1 (stride 2 in a downsampling bottleneck's first 1x1 conv): the S100 zoo's,
                           whose hb_compile op count (22,564,831,232) it matches; 1x3x224x224.
+  resnet50_v1             ResNet-50 v1 the same way (the Vitis AI 1.4 zoo's cf_resnet50 and tf2_resnet50).
+  resnet_v1_{50,101,152}_slim, resnet_v2_{50,101,152}_slim
+                          TF slim's resnet_v1 (1x3x224x224, 1000 classes) and pre-activation resnet_v2 (1x3x299x299,
+                          1001 classes): the stride 2 in the 3x3 conv of the last unit of blocks 1-3, a 1x1 max-pool
+                          shortcut where the depth is unchanged (the zoo's tf_resnetv1_* / tf_resnetv2_*; ops within
+                          0.2% of its OPS per image).
   mobilenetv4_conv_small, mobilenetv4_conv_medium
                           MobileNetV4 conv-small (1x3x224x224) and conv-medium (1x3x256x256) as timm builds them (the
                           S100 zoo's): parameters 3,761,480 / 9,681,560 with BN folded and ops 372,011,136 /
@@ -79,17 +89,26 @@ def mlp(s):
                          nn.Linear(h, 10, bias=False)), (1, 1, 28, 28)
 
 
-def mobilenet_v1():
+def mobilenet_v1(width=1.0, side=224, classes=1000):
+    """MobileNet v1 at a width multiplier (TF slim's depth(): channels x width, at least 8) and input side"""
     def dw(cin, cout, stride):
         return [nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False), nn.BatchNorm2d(cin), nn.ReLU(),
                 nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
     cfg = [(32, 64, 1), (64, 128, 2), (128, 128, 1), (128, 256, 2), (256, 256, 1), (256, 512, 2)] + \
           [(512, 512, 1)] * 5 + [(512, 1024, 2), (1024, 1024, 1)]
-    layers = [nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU()]
+
+    def d(c):
+        return max(int(c * width), 8)
+    layers = [nn.Conv2d(3, d(32), 3, 2, 1, bias=False), nn.BatchNorm2d(d(32)), nn.ReLU()]
     for a, b, st in cfg:
-        layers += dw(a, b, st)
-    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(1024, 1000)]
-    return nn.Sequential(*layers), (1, 3, 224, 224)
+        layers += dw(d(a), d(b), st)
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(d(1024), classes)]
+    return nn.Sequential(*layers), (1, 3, side, side)
+
+
+# TF slim's MobileNet v1 at the Vitis AI 1.4 zoo's smaller widths and inputs (tf_mobilenetv1_0.25_imagenet_128_128,
+# tf_mobilenetv1_0.5_imagenet_160_160; 1001 classes, slim's background class): name -> (width, side)
+MNV1_SLIM = {"mobilenet_v1_0.25_128": (0.25, 128), "mobilenet_v1_0.5_160": (0.5, 160)}
 
 
 # EfficientNet-lite (Google's TPU reference models, as timm's tf_efficientnet_lite0-4 build them): EfficientNet-B0's
@@ -143,13 +162,73 @@ def efficientnet_lite(name):
     return nn.Sequential(*layers), (1, 3, side, side)
 
 
-def resnet152_v1():
-    """ResNet-152 as He et al. 2015 first defined it (the Caffe model): a downsampling bottleneck strides in its
-    first 1x1 conv, not in its 3x3 conv as torchvision's (v1.5) does; otherwise torchvision's resnet152"""
-    model = torchvision.models.resnet152(weights=None)
+def resnet_v1(depth):
+    """ResNet-50/101/152 as He et al. 2015 first defined it (the Caffe model, Keras's ResNet50): a downsampling
+    bottleneck strides in its first 1x1 conv, not in its 3x3 conv as torchvision's (v1.5) does; otherwise
+    torchvision's resnetN"""
+    model = getattr(torchvision.models, "resnet%d" % depth)(weights=None)
     for stage in (model.layer2, model.layer3, model.layer4):
         stage[0].conv1.stride, stage[0].conv2.stride = (2, 2), (1, 1)
     return model, (1, 3, 224, 224)
+
+
+class SlimBottleneck(nn.Module):
+    """a bottleneck unit of TF slim's resnet_v1 / resnet_v2 (resnet_v1.py, resnet_v2.py): 1x1, 3x3 (which carries
+    the unit's stride), 1x1 to 4x the bottleneck depth; the shortcut a strided 1x1 max-pool (a subsample, no
+    arithmetic) where the depth does not change, else a strided 1x1 projection conv. v1: BatchNorm after each conv,
+    ReLU after the sum. v2 (pre-activation): BatchNorm + ReLU on the unit's input, which the residual branch and a
+    projection shortcut read, the last 1x1 conv with a bias and no normalization"""
+
+    def __init__(self, cin, depth, stride, v2):
+        super().__init__()
+        mid = depth // 4
+        self.v2 = v2
+        self.pre = nn.Sequential(nn.BatchNorm2d(cin), nn.ReLU()) if v2 else nn.Identity()
+        if cin == depth:
+            self.short = nn.MaxPool2d(1, stride)
+        else:
+            self.short = nn.Conv2d(cin, depth, 1, stride, bias=v2)
+            if not v2:
+                self.short = nn.Sequential(self.short, nn.BatchNorm2d(depth))
+        last = [nn.Conv2d(mid, depth, 1, bias=True)] if v2 else conv_bn(mid, depth, 1, act=False)
+        self.body = nn.Sequential(*conv_bn(cin, mid, 1), *conv_bn(mid, mid, 3, stride), *last)
+        self.relu = nn.Identity() if v2 else nn.ReLU()
+
+    def forward(self, x):
+        p = self.pre(x)
+        s = self.short(x if isinstance(self.short, nn.MaxPool2d) else p)
+        return self.relu(s + self.body(p))
+
+
+# TF slim's ResNet units per block (blocks of base depth 64, 128, 256, 512; output depth 4x): the stride 2 is in the
+# LAST unit of blocks 1-3 (slim's resnet_v1_block / resnet_v2_block), not in a block's first unit as in Caffe or
+# torchvision
+SLIM_UNITS = {50: (3, 4, 6, 3), 101: (3, 4, 23, 3), 152: (3, 8, 36, 3)}
+
+
+def resnet_slim(depth, v2, side, classes):
+    """TF slim's resnet_v1_N / resnet_v2_N: a 7x7/2 stem conv (v1: with BatchNorm + ReLU; v2: plain, with a bias),
+    3x3/2 max-pool, the bottleneck blocks (SlimBottleneck), v2's final BatchNorm + ReLU, global pool and a 1x1 conv
+    classifier (here a Linear: the same MACs)"""
+    layers = [nn.Conv2d(3, 64, 7, 2, 3, bias=v2)] + ([] if v2 else [nn.BatchNorm2d(64), nn.ReLU()])
+    layers.append(nn.MaxPool2d(3, 2, 1))
+    cin = 64
+    for b, n in enumerate(SLIM_UNITS[depth]):
+        for u in range(n):
+            stride = 2 if b < 3 and u == n - 1 else 1
+            layers.append(SlimBottleneck(cin, 256 << b, stride, v2))
+            cin = 256 << b
+    layers += ([nn.BatchNorm2d(cin), nn.ReLU()] if v2 else []) + \
+        [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(cin, classes)]
+    return nn.Sequential(*layers), (1, 3, side, side)
+
+
+# the Vitis AI 1.4 zoo's TF slim ResNets: tf_resnetv1_{50,101,152}_imagenet_224_224 (1000 classes, as slim's
+# resnet_v1 checkpoints) and tf_resnetv2_{50,101,152}_imagenet_299_299 (1001 classes): name -> (depth, v2, side,
+# classes)
+RESNET_SLIM = {"resnet_v1_50_slim": (50, False, 224, 1000), "resnet_v1_101_slim": (101, False, 224, 1000),
+               "resnet_v1_152_slim": (152, False, 224, 1000), "resnet_v2_50_slim": (50, True, 299, 1001),
+               "resnet_v2_101_slim": (101, True, 299, 1001), "resnet_v2_152_slim": (152, True, 299, 1001)}
 
 
 # MobileNetV4 conv-small and conv-medium as timm builds them (mobilenetv4_conv_small/medium; Qin et al. 2024, the
@@ -258,10 +337,16 @@ def models():
         yield n, (getattr(torchvision.models, n)(weights=None), (1, 3, 224, 224))
     for n in LITE:
         yield n, efficientnet_lite(n)
-    yield "resnet152_v1", resnet152_v1()
+    yield "resnet152_v1", resnet_v1(152)
     yield "r3d_18", r3d_18()
     for n in MNV4:
         yield n, mobilenetv4(n)
+    for n, (w, side) in MNV1_SLIM.items():
+        yield n, mobilenet_v1(w, side, 1001)
+    yield "mobilenet_v2_1.4", (torchvision.models.mobilenet_v2(weights=None, width_mult=1.4), (1, 3, 224, 224))
+    yield "resnet50_v1", resnet_v1(50)
+    for n, args in RESNET_SLIM.items():
+        yield n, resnet_slim(*args)
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
