@@ -260,24 +260,24 @@ static void test_few_rows(void)
           strstr(err, "2 free parameters need at least 2 measurements (the table has 1)") &&
           strstr(err, "leave --fit out"));
     unlink(csv);
-    /* four rows at 1.3x, one of them recorded 100x too slow */
+    /* four rows at 1.5x, one of them recorded 100x too slow */
     memcpy(csv + strlen(csv) - 6, "XXXXXX", 6);
     snprintf(
         text, sizeof text,
         "model,input,latency_ms\n%s/models/resnet18.onnx,1x3x224x224,%.9g\n%s/models/"
         "resnet50.onnx,1x3x224x224,"
         "%.9g\n%s/models/mobilenet_v2.onnx,1x3x224x224,%.9g\n%s/models/googlenet.onnx,1x3x224x224,%.9g\n",
-        cwd, 1.3 * r18, cwd, 1.3 * r50, cwd, 1.3 * mv2, cwd, 130 * gn);
+        cwd, 1.5 * r18, cwd, 1.5 * r50, cwd, 1.5 * mv2, cwd, 150 * gn);
     write_tmp(csv, text);
     st = nnperf_calibrate_table("zcu102-dpu", csv, NULL, &yaml, &len, &log, err, sizeof err);
     CHECK(st == NNPERF_OK && log &&
           strstr(log, "outlier: line 5 (googlenet.onnx 1x3x224x224) is 100x slower"));
     k = yaml ? yaml_num(yaml, "\n  time_scale: ") : -1;
-    /* the three rows agree on 1.3x (their own spread is nil): nearly all of it, shrunk by the platform's spread
-     * alone (pooled with theirs) */
-    CHECK(fabs(k - shrunk(1.3, 3, sp, N)) < 1e-3 && k > 1.2);
+    /* the three rows agree on 1.5x (their own spread is nil): most of it, shrunk by the platform's spread alone
+     * (pooled with theirs; 1.3x was within the spread of zcu102-dpu's 47 test rows, log_spread 0.235, and held) */
+    CHECK(fabs(k - shrunk(1.5, 3, sp, N)) < 1e-3 && k > 1.35);
     CHECK(yaml && strstr(yaml, "googlenet.onnx 1x3x224x224 latency: outlier, left out"));
-    if (fabs(k - shrunk(1.3, 3, sp, N)) >= 1e-3) fprintf(stderr, "%s", log ? log : "");
+    if (fabs(k - shrunk(1.5, 3, sp, N)) >= 1e-3) fprintf(stderr, "%s", log ? log : "");
     free(yaml), free(log);
     unlink(csv);
     /* three rows that disagree around the platform (1.25x, 0.8x, 1.1x): no bias to tell, the scale stays 1 */
