@@ -37,6 +37,10 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
   resnet152_v1            ResNet-152 v1 (stride 2 in a downsampling bottleneck's first 1x1 conv): the S100 zoo's,
                           whose hb_compile op count (22,564,831,232) it matches; 1x3x224x224.
   resnet50_v1             ResNet-50 v1 the same way (the Vitis AI 1.4 zoo's cf_resnet50 and tf2_resnet50).
+  inception_v4, inception_resnet_v2, bn_inception, inception_v2_slim
+                          TF slim's Inception v4 and Inception-ResNet v2 (1x3x299x299), the Caffe BN-Inception and TF
+                          slim's inception_v2 (1x3x224x224): the Vitis AI 1.4 zoo's cf/tf_inceptionv4,
+                          tf_inceptionresnetv2, cf_inceptionv2, tf_inceptionv2 (ops within 1.6% of its OPS per image).
   resnet_v1_{50,101,152}_slim, resnet_v2_{50,101,152}_slim
                           TF slim's resnet_v1 (1x3x224x224, 1000 classes) and pre-activation resnet_v2 (1x3x299x299,
                           1001 classes): the stride 2 in the 3x3 conv of the last unit of blocks 1-3, a 1x1 max-pool
@@ -231,6 +235,144 @@ RESNET_SLIM = {"resnet_v1_50_slim": (50, False, 224, 1000), "resnet_v1_101_slim"
                "resnet_v2_101_slim": (101, True, 299, 1001), "resnet_v2_152_slim": (152, True, 299, 1001)}
 
 
+def cbr(cin, cout, k, stride=1, valid=False):
+    """conv (k or (kh, kw)) + BatchNorm + ReLU; TF's SAME padding (k // 2 each side) or VALID (none)"""
+    kh, kw = (k, k) if isinstance(k, int) else k
+    pad = (0, 0) if valid else (kh // 2, kw // 2)
+    return nn.Sequential(nn.Conv2d(cin, cout, (kh, kw), stride, pad, bias=False), nn.BatchNorm2d(cout), nn.ReLU())
+
+
+def chain(cin, *convs):
+    """a branch of convs in series: each (cout, k[, stride[, valid]])"""
+    layers = []
+    for c in convs:
+        layers.append(cbr(cin, *c))
+        cin = c[0]
+    return nn.Sequential(*layers)
+
+
+class Concat(nn.Module):
+    """an Inception module: its branches side by side, their outputs concatenated along the channels"""
+
+    def __init__(self, *branches):
+        super().__init__()
+        self.branches = nn.ModuleList(branches)
+
+    def forward(self, x):
+        return torch.cat([b(x) for b in self.branches], 1)
+
+
+def avg_proj(cin, cout):
+    """an Inception pool branch: 3x3 average pool, stride 1 (TF: SAME, padding not counted), then a 1x1 conv"""
+    return nn.Sequential(nn.AvgPool2d(3, 1, 1, count_include_pad=False), cbr(cin, cout, 1))
+
+
+def max_pool(stride=2, valid=True):
+    return nn.MaxPool2d(3, stride, 0 if valid else 1)
+
+
+def inception_v4():
+    """TF slim's inception_v4 (Szegedy et al. 2016, the Vitis AI 1.4 zoo's tf_inceptionv4 and cf_inceptionv4): stem,
+    4 Inception-A, Reduction-A, 7 Inception-B, Reduction-B, 3 Inception-C, global pool, FC 1001 (no auxiliary head at
+    inference); 1x3x299x299"""
+    L = [cbr(3, 32, 3, 2, True), cbr(32, 32, 3, 1, True), cbr(32, 64, 3),
+         Concat(max_pool(), cbr(64, 96, 3, 2, True)),
+         Concat(chain(160, (64, 1), (96, 3, 1, True)),
+                chain(160, (64, 1), (64, (1, 7)), (64, (7, 1)), (96, 3, 1, True))),
+         Concat(cbr(192, 192, 3, 2, True), max_pool())]
+    for _ in range(4):
+        L.append(Concat(cbr(384, 96, 1), chain(384, (64, 1), (96, 3)), chain(384, (64, 1), (96, 3), (96, 3)),
+                        avg_proj(384, 96)))
+    L.append(Concat(cbr(384, 384, 3, 2, True), chain(384, (192, 1), (224, 3), (256, 3, 2, True)), max_pool()))
+    for _ in range(7):
+        L.append(Concat(cbr(1024, 384, 1), chain(1024, (192, 1), (224, (1, 7)), (256, (7, 1))),
+                        chain(1024, (192, 1), (192, (7, 1)), (224, (1, 7)), (224, (7, 1)), (256, (1, 7))),
+                        avg_proj(1024, 128)))
+    L.append(Concat(chain(1024, (192, 1), (192, 3, 2, True)),
+                    chain(1024, (256, 1), (256, (1, 7)), (320, (7, 1)), (320, 3, 2, True)), max_pool()))
+    for _ in range(3):
+        L.append(Concat(cbr(1536, 256, 1),
+                        nn.Sequential(cbr(1536, 384, 1), Concat(cbr(384, 256, (1, 3)), cbr(384, 256, (3, 1)))),
+                        nn.Sequential(chain(1536, (384, 1), (448, (3, 1)), (512, (1, 3))),
+                                      Concat(cbr(512, 256, (1, 3)), cbr(512, 256, (3, 1)))),
+                        avg_proj(1536, 256)))
+    L += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(1536, 1001)]
+    return nn.Sequential(*L), (1, 3, 299, 299)
+
+
+class Residual(nn.Module):
+    """an Inception-ResNet block: branches concatenated, a 1x1 conv (with a bias, no BatchNorm) back to the input's
+    channels, scaled and added to the input, then ReLU (none on the last block8)"""
+
+    def __init__(self, cin, width, scale, branches, act=True):
+        super().__init__()
+        self.mix = Concat(*branches)
+        self.up = nn.Conv2d(width, cin, 1)
+        self.scale = scale
+        self.act = nn.ReLU() if act else nn.Identity()
+
+    def forward(self, x):
+        return self.act(x + self.scale * self.up(self.mix(x)))
+
+
+def inception_resnet_v2():
+    """TF slim's inception_resnet_v2 (the zoo's tf_inceptionresnetv2): stem, Mixed_5b, 10 block35 (scale 0.17),
+    Mixed_6a, 20 block17 (0.10), Mixed_7a, 10 block8 (0.20, the last without ReLU), 1x1 conv 1536, global pool,
+    FC 1001; 1x3x299x299"""
+    L = [cbr(3, 32, 3, 2, True), cbr(32, 32, 3, 1, True), cbr(32, 64, 3), max_pool(), cbr(64, 80, 1, 1, True),
+         cbr(80, 192, 3, 1, True), max_pool(),
+         Concat(cbr(192, 96, 1), chain(192, (48, 1), (64, 5)), chain(192, (64, 1), (96, 3), (96, 3)),
+                avg_proj(192, 64))]
+    for _ in range(10):
+        L.append(Residual(320, 128, 0.17, [cbr(320, 32, 1), chain(320, (32, 1), (32, 3)),
+                                      chain(320, (32, 1), (48, 3), (64, 3))]))
+    L.append(Concat(cbr(320, 384, 3, 2, True), chain(320, (256, 1), (256, 3), (384, 3, 2, True)), max_pool()))
+    for _ in range(20):
+        L.append(Residual(1088, 384, 0.10, [cbr(1088, 192, 1), chain(1088, (128, 1), (160, (1, 7)), (192, (7, 1)))]))
+    L.append(Concat(chain(1088, (256, 1), (384, 3, 2, True)), chain(1088, (256, 1), (288, 3, 2, True)),
+                    chain(1088, (256, 1), (288, 3), (320, 3, 2, True)), max_pool()))
+    for i in range(10):
+        L.append(Residual(2080, 448, 0.20, [cbr(2080, 192, 1), chain(2080, (192, 1), (224, (1, 3)), (256, (3, 1)))],
+                          act=i < 9))
+    L += [cbr(2080, 1536, 1), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(1536, 1001)]
+    return nn.Sequential(*L), (1, 3, 299, 299)
+
+
+# BN-Inception (Ioffe and Szegedy 2015): modules (1x1, 3x3 reduce, 3x3, double-3x3 reduce, double 3x3, pool, proj,
+# stride); stride 2: no 1x1 branch, the pool a pass-through max-pool. 'caffe' is the Caffe model (the zoo's
+# cf_inceptionv2; stem a 7x7 conv), 'slim' TF slim's inception_v2 (tf_inceptionv2: stem a depthwise-separable 7x7 with
+# depth multiplier 8, and 96-channel pool projections in Mixed_4d / Mixed_4e)
+BN_INCEPTION_CAFFE = [(64, 64, 64, 64, 96, "avg", 32, 1), (64, 64, 96, 64, 96, "avg", 64, 1),
+                      (0, 128, 160, 64, 96, "max", 0, 2), (224, 64, 96, 96, 128, "avg", 128, 1),
+                      (192, 96, 128, 96, 128, "avg", 128, 1), (160, 128, 160, 128, 160, "avg", 128, 1),
+                      (96, 128, 192, 160, 192, "avg", 128, 1), (0, 128, 192, 192, 256, "max", 0, 2),
+                      (352, 192, 320, 160, 224, "avg", 128, 1), (352, 192, 320, 192, 224, "max", 128, 1)]
+BN_INCEPTION = {"caffe": BN_INCEPTION_CAFFE,
+                "slim": [m[:6] + (96,) + m[7:] if i in (5, 6) else m for i, m in enumerate(BN_INCEPTION_CAFFE)]}
+
+
+def bn_inception(kind):
+    if kind == "caffe":
+        L = [cbr(3, 64, 7, 2)]
+    else:
+        L = [nn.Conv2d(3, 24, 7, 2, 3, groups=3, bias=False), nn.Conv2d(24, 64, 1, bias=False), nn.BatchNorm2d(64),
+             nn.ReLU()]
+    L += [nn.MaxPool2d(3, 2, 1), cbr(64, 64, 1), cbr(64, 192, 3), nn.MaxPool2d(3, 2, 1)]
+    cin = 192
+    for one, r3, c3, rd, cd, pool, proj, st in BN_INCEPTION[kind]:
+        br = [cbr(cin, one, 1)] if one else []
+        br += [chain(cin, (r3, 1), (c3, 3, st)), chain(cin, (rd, 1), (cd, 3), (cd, 3, st))]
+        if st == 2:
+            br.append(nn.MaxPool2d(3, 2, 1))
+        else:
+            p = nn.AvgPool2d(3, 1, 1, count_include_pad=False) if pool == "avg" else nn.MaxPool2d(3, 1, 1)
+            br.append(nn.Sequential(p, cbr(cin, proj, 1)))
+        L.append(Concat(*br))
+        cin = one + c3 + cd + (cin if st == 2 else proj)
+    L += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(cin, 1000 if kind == "caffe" else 1001)]
+    return nn.Sequential(*L), (1, 3, 224, 224)
+
+
 # MobileNetV4 conv-small and conv-medium as timm builds them (mobilenetv4_conv_small/medium; Qin et al. 2024, the
 # RDK S100 zoo's): blocks (kind, repeats, start dw kernel, mid dw kernel, stride, expansion, channels); ReLU throughout.
 # cn: kxk conv + BN + ReLU (no skip); er: fused IB (kxk expansion conv, 1x1 projection); uir: universal inverted
@@ -347,6 +489,10 @@ def models():
     yield "resnet50_v1", resnet_v1(50)
     for n, args in RESNET_SLIM.items():
         yield n, resnet_slim(*args)
+    yield "inception_v4", inception_v4()
+    yield "inception_resnet_v2", inception_resnet_v2()
+    yield "bn_inception", bn_inception("caffe")
+    yield "inception_v2_slim", bn_inception("slim")
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
