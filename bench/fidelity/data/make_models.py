@@ -41,6 +41,9 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           TF slim's Inception v4 and Inception-ResNet v2 (1x3x299x299), the Caffe BN-Inception and TF
                           slim's inception_v2 (1x3x224x224): the Vitis AI 1.4 zoo's cf/tf_inceptionv4,
                           tf_inceptionresnetv2, cf_inceptionv2, tf_inceptionv2 (ops within 1.6% of its OPS per image).
+  mobilenet_edgetpu_1.0, mobilenet_edgetpu_0.75
+                          TF slim's MobileNet-EdgeTPU (mobilenet_v3.py V3_EDGETPU) at width 1.0 / 0.75, 1x3x224x224
+                          (the zoo's tf_mobilenetEdge1.0 / 0.75: MACs 990.7M / 624.5M, the zoo's 990M / 624M).
   resnet_v1_{50,101,152}_slim, resnet_v2_{50,101,152}_slim
                           TF slim's resnet_v1 (1x3x224x224, 1000 classes) and pre-activation resnet_v2 (1x3x299x299,
                           1001 classes): the stride 2 in the 3x3 conv of the last unit of blocks 1-3, a 1x1 max-pool
@@ -373,6 +376,48 @@ def bn_inception(kind):
     return nn.Sequential(*L), (1, 3, 224, 224)
 
 
+# MobileNet-EdgeTPU (TF slim's mobilenet_v3.py V3_EDGETPU, the zoo's tf_mobilenetEdge1.0 / 0.75): a 3x3/2 stem to 32,
+# then blocks (fused, kernel, stride, expansion, channels, skip allowed); a fused block expands with one kxk conv that
+# carries the stride, a depthwise block with a 1x1 conv and then a kxk depthwise conv; the expansion is the input's
+# channels x the factor to a multiple of 8, and is left out where that is not more than the input's (the first block:
+# a 1x1 projection alone); a 1x1 conv to 1280 (not scaled by the width: slim's finegrain classification mode), global
+# pool, FC 1001. Channels x the width multiplier (round_channels). ReLU throughout.
+MNEDGE_BLOCKS = [(True, 3, 1, 1, 16, True), (True, 3, 2, 8, 32, True)] + [(True, 3, 1, 4, 32, True)] * 3 + \
+    [(True, 3, 2, 8, 48, True)] + [(True, 3, 1, 4, 48, True)] * 3 + [(False, 3, 2, 8, 96, True)] + \
+    [(False, 3, 1, 4, 96, True)] * 3 + [(False, 3, 1, 8, 96, False)] + [(False, 3, 1, 4, 96, True)] * 3 + \
+    [(False, 5, 2, 8, 160, True)] + [(False, 5, 1, 4, 160, True)] * 3 + [(False, 3, 1, 8, 192, True)]
+MNEDGE = {"mobilenet_edgetpu_1.0": 1.0, "mobilenet_edgetpu_0.75": 0.75}
+
+
+class EdgeTpuBlock(nn.Module):
+    def __init__(self, cin, fused, k, stride, e, cout, skip):
+        super().__init__()
+        inner = round_channels(cin * e, 1.0)
+        layers = []
+        if inner > cin:
+            layers += conv_bn(cin, inner, k, stride) if fused else conv_bn(cin, inner, 1)
+        else:
+            inner = cin
+        layers += [] if fused else conv_bn(inner, inner, k, stride, inner)
+        self.body = nn.Sequential(*layers, *conv_bn(inner, cout, 1, act=False))
+        self.skip = skip and stride == 1 and cin == cout
+
+    def forward(self, x):
+        y = self.body(x)
+        return x + y if self.skip else y
+
+
+def mobilenet_edgetpu(name):
+    wm = MNEDGE[name]
+    cin = round_channels(32, wm)
+    layers = conv_bn(3, cin, 3, 2)
+    for fused, k, stride, e, c, skip in MNEDGE_BLOCKS:
+        layers.append(EdgeTpuBlock(cin, fused, k, stride, e, round_channels(c, wm), skip))
+        cin = round_channels(c, wm)
+    layers += conv_bn(cin, 1280, 1) + [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(1280, 1001)]
+    return nn.Sequential(*layers), (1, 3, 224, 224)
+
+
 # MobileNetV4 conv-small and conv-medium as timm builds them (mobilenetv4_conv_small/medium; Qin et al. 2024, the
 # RDK S100 zoo's): blocks (kind, repeats, start dw kernel, mid dw kernel, stride, expansion, channels); ReLU throughout.
 # cn: kxk conv + BN + ReLU (no skip); er: fused IB (kxk expansion conv, 1x1 projection); uir: universal inverted
@@ -493,6 +538,8 @@ def models():
     yield "inception_resnet_v2", inception_resnet_v2()
     yield "bn_inception", bn_inception("caffe")
     yield "inception_v2_slim", bn_inception("slim")
+    for n in MNEDGE:
+        yield n, mobilenet_edgetpu(n)
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
