@@ -55,6 +55,16 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           2,160,488,448, as the zoo's export and hb_compile print them.
   r3d_18                  torchvision's R3D-18 with its global average pool as a ReduceMean (the S100 zoo's 3DResNet
                           sample); 1x3x16x112x112.
+  repvgg_a0, repvgg_a1, repvgg_a2, repvgg_b0, repvgg_b1g2, repvgg_b1g4
+                          RepVGG in its deploy form (one 3x3 conv with bias and ReLU a block), the RDK X5 zoo's
+                          (rdk_x5_zoo.csv); 1x3x224x224.
+  mobileone_s0..s4        MobileOne reparameterized (3x3 depthwise and 1x1 convs with bias and ReLU; S4 with SE), the
+                          RDK X5 zoo's; 1x3x224x224.
+  fasternet_t0, fasternet_t1, fasternet_t2, fasternet_s
+                          FasterNet (partial 3x3 conv on a quarter of the channels, 1x1 MLP, BN), the RDK X5 zoo's;
+                          1x3x224x224.
+  efficientnet_b2, efficientnet_b4
+                          torchvision's, at 1x3x224x224 as the RDK X5 zoo runs them.
 Prints each model's parameters, MACs and parameters with BatchNorm folded into the convs (QuTiBench's numbers for
 CNV/MLP and the S100 zoo's parameter and op counts are checked against these)."""
 import importlib.util
@@ -507,6 +517,99 @@ def folded_params(model):
     return n
 
 
+# The RDK X5 zoo's networks (rdk_x5_zoo.csv). RepVGG (Ding et al. 2021) in its deploy form: every block one 3x3 conv
+# with bias and ReLU; stages of 1/2/4/14/1 (A) or 1/4/6/16/1 (B) blocks, channels min(64, 64a), 64a, 128a, 256a, 512b,
+# the first block of each stage stride 2; g2/g4: the even-numbered blocks (2, 4, ..., 26, counted over all stages
+# after the stem) grouped in 2 or 4. name: (blocks of stages 1-4, a, b, groups)
+REPVGG = {"repvgg_a0": ((2, 4, 14, 1), 0.75, 2.5, 1), "repvgg_a1": ((2, 4, 14, 1), 1.0, 2.5, 1),
+          "repvgg_a2": ((2, 4, 14, 1), 1.5, 2.75, 1), "repvgg_b0": ((4, 6, 16, 1), 1.0, 2.5, 1),
+          "repvgg_b1g2": ((4, 6, 16, 1), 2.0, 4.0, 2), "repvgg_b1g4": ((4, 6, 16, 1), 2.0, 4.0, 4)}
+
+
+def repvgg(name):
+    blocks, a, b, g = REPVGG[name]
+    cin = min(64, int(64 * a))
+    layers, idx = [nn.Conv2d(3, cin, 3, 2, 1), nn.ReLU()], 1
+    for n, cout in zip(blocks, (int(64 * a), int(128 * a), int(256 * a), int(512 * b))):
+        for j in range(n):
+            groups = g if idx % 2 == 0 else 1
+            layers += [nn.Conv2d(cin, cout, 3, 2 if j == 0 else 1, 1, groups=groups), nn.ReLU()]
+            cin, idx = cout, idx + 1
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(cin, 1000)]
+    return nn.Sequential(*layers), (1, 3, 224, 224)
+
+
+# MobileOne (Vasu et al. 2023) reparameterized: every block one conv with bias and ReLU, a 3x3 depthwise then a 1x1
+# pointwise per unit; stages of 2/8/10/1 units at 64, 128, 256, 512 channels times the width multipliers, the stem
+# min(64, 64 w0), the first unit of each stage stride 2; S4: squeeze-and-excitation (1x1 reduce to 1/16, ReLU, 1x1
+# expand, Sigmoid, as apple/ml-mobileone's SEBlock) on the last 5 units of stage 3 and the unit of stage 4.
+MOBILEONE = {"mobileone_s0": (0.75, 1.0, 1.0, 2.0), "mobileone_s1": (1.5, 1.5, 2.0, 2.5),
+             "mobileone_s2": (1.5, 2.0, 2.5, 4.0), "mobileone_s3": (2.0, 2.5, 3.0, 4.0),
+             "mobileone_s4": (3.0, 3.5, 3.5, 4.0)}
+
+
+class SqueezeExcite(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.reduce, self.expand = nn.Conv2d(c, int(c * 0.0625), 1), nn.Conv2d(int(c * 0.0625), c, 1)
+
+    def forward(self, x):
+        s = torch.sigmoid(self.expand(torch.relu(self.reduce(x.mean(dim=(2, 3), keepdim=True)))))
+        return x * s
+
+
+def mobileone(name):
+    w = MOBILEONE[name]
+    se = name == "mobileone_s4"
+    cin = min(64, int(64 * w[0]))
+    layers = [nn.Conv2d(3, cin, 3, 2, 1), nn.ReLU()]
+    for n, c, wm, n_se in zip((2, 8, 10, 1), (64, 128, 256, 512), w, (0, 0, 5 if se else 0, 1 if se else 0)):
+        cout = int(c * wm)
+        for j in range(n):
+            use_se = j >= n - n_se
+            layers += [nn.Conv2d(cin, cin, 3, 2 if j == 0 else 1, 1, groups=cin)]
+            layers += ([SqueezeExcite(cin)] if use_se else []) + [nn.ReLU(), nn.Conv2d(cin, cout, 1)]
+            layers += ([SqueezeExcite(cout)] if use_se else []) + [nn.ReLU()]
+            cin = cout
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(cin, 1000)]
+    return nn.Sequential(*layers), (1, 3, 224, 224)
+
+
+# FasterNet (Chen et al. 2023): a 4x4 stride-4 patch embedding (conv + BN); stages of (1, 2, 8, 2) blocks ((1, 2, 13,
+# 2) for S) at embed x 1, 2, 4, 8 channels with a 2x2 stride-2 conv + BN between them; a block is a partial 3x3 conv
+# on the first quarter of the channels (split, conv, concat), then 1x1 to 2x channels, BN, the activation, 1x1 back,
+# added to its input; head: global pool, 1x1 conv to 1280, the activation, FC 1000. name: (embed, depths, GELU?)
+FASTERNET = {"fasternet_t0": (40, (1, 2, 8, 2), True), "fasternet_t1": (64, (1, 2, 8, 2), True),
+             "fasternet_t2": (96, (1, 2, 8, 2), False), "fasternet_s": (128, (1, 2, 13, 2), False)}
+
+
+class FasterBlock(nn.Module):
+    def __init__(self, dim, act):
+        super().__init__()
+        self.part = dim // 4
+        self.pconv = nn.Conv2d(self.part, self.part, 3, 1, 1, bias=False)
+        self.mlp = nn.Sequential(nn.Conv2d(dim, 2 * dim, 1, bias=False), nn.BatchNorm2d(2 * dim), act(),
+                                 nn.Conv2d(2 * dim, dim, 1, bias=False))
+
+    def forward(self, x):
+        a, b = torch.split(x, [self.part, x.shape[1] - self.part], dim=1)
+        return x + self.mlp(torch.cat((self.pconv(a), b), 1))
+
+
+def fasternet(name):
+    embed, depths, gelu = FASTERNET[name]
+    act = nn.GELU if gelu else nn.ReLU
+    layers, dim = [nn.Conv2d(3, embed, 4, 4, bias=False), nn.BatchNorm2d(embed)], embed
+    for i, n in enumerate(depths):
+        if i:
+            layers += [nn.Conv2d(dim, 2 * dim, 2, 2, bias=False), nn.BatchNorm2d(2 * dim)]
+            dim *= 2
+        layers += [FasterBlock(dim, act) for _ in range(n)]
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Conv2d(dim, 1280, 1, bias=False), act(), nn.Flatten(),
+               nn.Linear(1280, 1000)]
+    return nn.Sequential(*layers), (1, 3, 224, 224)
+
+
 def mlp_784_512_200():
     return nn.Sequential(nn.Flatten(), nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 200), nn.ReLU(),
                          nn.Linear(200, 10)), (1, 1, 28, 28)
@@ -540,6 +643,14 @@ def models():
     yield "inception_v2_slim", bn_inception("slim")
     for n in MNEDGE:
         yield n, mobilenet_edgetpu(n)
+    for n in REPVGG:
+        yield n, repvgg(n)
+    for n in MOBILEONE:
+        yield n, mobileone(n)
+    for n in FASTERNET:
+        yield n, fasternet(n)
+    for n in ("efficientnet_b2", "efficientnet_b4"):
+        yield n, (getattr(torchvision.models, n)(weights=None), (1, 3, 224, 224))
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
