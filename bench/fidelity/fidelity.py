@@ -61,7 +61,9 @@ RUNTIMES = {"PyTorch": "presets/runtimes/{preset}-pytorch.yaml",
 # rows (dnndk_zoo_1.0.csv) have files for the ZCU102 and ZCU104 (the DPU core's own DDR ports at the zoo's clock,
 # fitted on each board's fit rows); the Ultra96's preset describes that runtime itself (bench/RESULTS.md, "Xilinx's
 # DNNDK runtime and the DPU core's own DDR ports").
-OPTIONAL_RUNTIMES = {"DNNDK v3.1 + Xilinx AI SDK v2.0"}
+# The RDK X5's preset describes the hrt_model_exec loop itself (presets/rdk-x5.yaml: the X5's only public
+# measurements are that loop's), so hrt_model_exec rows of a preset without a -hrt file are predicted on the preset.
+OPTIONAL_RUNTIMES = {"DNNDK v3.1 + Xilinx AI SDK v2.0", "hrt_model_exec"}
 
 
 def platform_of(r, out_of_the_box=False):
