@@ -196,6 +196,17 @@ def sum_abs_log(errors):
     return sum(abs(math.log(1 + e)) for e in errors)
 
 
+def form_parts(name, allowed, script):
+    """a fit script's form name as its parts: 'a+b' -> ['a', 'b'], '0' -> []; each part one of `allowed` (in that
+    order in the message), at most once, else the script exits naming the form"""
+    if name == "0":
+        return []
+    parts = name.split("+")
+    if any(p not in allowed for p in parts) or len(set(parts)) != len(parts):
+        sys.exit(f"{script}: form '{name}': parts are {', '.join(allowed)} (each once), or 0")
+    return parts
+
+
 def pairs(rows):
     """(latency row, throughput row) of each model whose source gives both on one board: the one-thread latency and
     the throughput with the most threads (a thread sweep's intermediate counts, e.g. qutibench_fit_dpu.csv, are not

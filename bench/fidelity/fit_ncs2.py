@@ -55,12 +55,7 @@ def preset_values():
 
 def form_of(name):
     """'F+l+r' -> (free parts [(part, key)], fc_tile on)"""
-    if name == "0":
-        return [], False
-    parts = name.split("+")
-    bad = [p for p in parts if p not in FREE and p != "F"]
-    if bad or len(set(parts)) != len(parts):
-        sys.exit(f"fit_ncs2.py: form '{name}': parts are l, r, s, d, F (each once), or 0")
+    parts = fidelity.form_parts(name, list(FREE) + ["F"], "fit_ncs2.py")
     return [p for p in parts if p in FREE], "F" in parts
 
 

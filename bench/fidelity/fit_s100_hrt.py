@@ -34,12 +34,7 @@ HOST_CORES = 6  # [RDK-ZOO]: the S100's CPU, 6 x Cortex-A78AE @ 1.5 GHz
 
 def form_of(name):
     """'h+r' -> ['h', 'r']; '0' -> []"""
-    if name == "0":
-        return []
-    parts = name.split("+")
-    if any(p not in FREE for p in parts) or len(set(parts)) != len(parts):
-        sys.exit(f"fit_s100_hrt.py: form '{name}': parts are h, r (each once), or 0")
-    return parts
+    return fidelity.form_parts(name, list(FREE), "fit_s100_hrt.py")
 
 
 def platform_text(values):

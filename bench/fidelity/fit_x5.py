@@ -38,12 +38,7 @@ PARTS = {"e": ("compute", "efficiency", 0.3, 1.0, 1, ""), "v": ("compute", "vect
 
 def form_of(name):
     """'e+v+h' -> ['e', 'v', 'h']; '0' -> []"""
-    if name == "0":
-        return []
-    parts = name.split("+")
-    if any(p not in PARTS for p in parts) or len(set(parts)) != len(parts):
-        sys.exit(f"fit_x5.py: form '{name}': parts are {', '.join(PARTS)} (each once), or 0")
-    return parts
+    return fidelity.form_parts(name, list(PARTS), "fit_x5.py")
 
 
 def bounded(form, x):
