@@ -65,6 +65,12 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           1x3x224x224.
   efficientnet_b2, efficientnet_b4
                           torchvision's, at 1x3x224x224 as the RDK X5 zoo runs them.
+  repvit_m0_9, repvit_m1_0, repvit_m1_1, efficientformer_l1, efficientformer_l3, efficientformerv2_s0..s2,
+  efficientvit_m5, fastvit_t8, fastvit_t12, fastvit_s12, fastvit_sa12, edgenext_xx_small, edgenext_x_small,
+  edgenext_small, edgenext_base
+                          the RDK X5 zoo's transformer-style classifiers (rdk_x5_zoo_transformers.csv) in their
+                          deployed form, written from the papers and timm's definitions (docs/sources.md
+                          [TIMM-X5VIT]); 1x3x224x224.
 Prints each model's parameters, MACs and parameters with BatchNorm folded into the convs (QuTiBench's numbers for
 CNV/MLP and the S100 zoo's parameter and op counts are checked against these)."""
 import importlib.util
@@ -549,9 +555,12 @@ MOBILEONE = {"mobileone_s0": (0.75, 1.0, 1.0, 2.0), "mobileone_s1": (1.5, 1.5, 2
 
 
 class SqueezeExcite(nn.Module):
-    def __init__(self, c):
+    """global mean, 1x1 reduce (rd channels, default c/16) with bias, ReLU, 1x1 expand, Sigmoid, times the input"""
+
+    def __init__(self, c, rd=None):
         super().__init__()
-        self.reduce, self.expand = nn.Conv2d(c, int(c * 0.0625), 1), nn.Conv2d(int(c * 0.0625), c, 1)
+        rd = rd or int(c * 0.0625)
+        self.reduce, self.expand = nn.Conv2d(c, rd, 1), nn.Conv2d(rd, c, 1)
 
     def forward(self, x):
         s = torch.sigmoid(self.expand(torch.relu(self.reduce(x.mean(dim=(2, 3), keepdim=True)))))
@@ -610,6 +619,465 @@ def fasternet(name):
     return nn.Sequential(*layers), (1, 3, 224, 224)
 
 
+# The RDK X5 zoo's transformer-style classifiers (rdk_x5_zoo_transformers.csv), written from the papers' block tables
+# and timm's definitions (docs/sources.md [REPVIT], [EFFICIENTFORMER], [FASTVIT], [TIMM]) in their deployed form:
+# BatchNorm folded into the conv before it (torch.onnx does that in eval mode), re-parameterized branches merged into
+# the one conv with bias they become (RepViT's distillation head, averaged with the class head, merged into one Linear
+# as its deploy export does; EfficientFormer, exported from timm without re-parameterization, keeps both).
+class ScaledResidual(nn.Module):
+    """x + f(x), f scaled per channel by a layer scale when one is given (a Mul by a (C,) or (C,1,1) constant)"""
+
+    def __init__(self, f, scale_shape=None):
+        super().__init__()
+        self.f = f
+        self.scale = nn.Parameter(torch.full(scale_shape, 1e-5)) if scale_shape else None
+
+    def forward(self, x):
+        y = self.f(x)
+        return x + (y * self.scale if self.scale is not None else y)
+
+
+def conv_mlp(c, hidden, act=nn.GELU):
+    """1x1 conv to hidden channels, the activation, 1x1 conv back (biases: BatchNorm folded)"""
+    return nn.Sequential(nn.Conv2d(c, hidden, 1), act(), nn.Conv2d(hidden, c, 1))
+
+
+def token_mlp(c, r=4):
+    """Linear to r x, GELU, Linear back (on tokens or channels-last maps)"""
+    return nn.Sequential(nn.Linear(c, r * c), nn.GELU(), nn.Linear(r * c, c))
+
+
+def se_rd8(c, ratio=0.25):
+    """timm's SqueezeExcite channel rounding (make_divisible to 8)"""
+    return max(8, int(c * ratio + 4) // 8 * 8)
+
+
+# RepViT (Wang et al. 2023) as timm's repvit_m0_9 / m1_0 / m1_1: stem 3x3 s2 to c/2, GELU, 3x3 s2 to c; stage 1 of
+# n blocks at c; stages 2-4 each a downsample (a block without SE, a 3x3 depthwise s2, a 1x1 to the new width and a
+# residual 2x MLP) then n blocks; a block is a 3x3 depthwise conv (RepVGG-style, merged), squeeze-excite (ratio 0.25)
+# on every other block starting with the first of a stage, and a residual 1x1 MLP of ratio 2 with GELU. name:
+# (widths, depths)
+REPVIT = {"repvit_m0_9": ((48, 96, 192, 384), (2, 2, 14, 2)), "repvit_m1_0": ((56, 112, 224, 448), (2, 2, 14, 2)),
+          "repvit_m1_1": ((64, 128, 256, 512), (2, 2, 12, 2))}
+
+
+def repvit_block(c, se):
+    layers = [nn.Conv2d(c, c, 3, 1, 1, groups=c)] + ([SqueezeExcite(c, se_rd8(c))] if se else [])
+    return nn.Sequential(*layers, ScaledResidual(conv_mlp(c, 2 * c)))
+
+
+def repvit(name):
+    widths, depths = REPVIT[name]
+    c = widths[0]
+    layers = [nn.Conv2d(3, c // 2, 3, 2, 1), nn.GELU(), nn.Conv2d(c // 2, c, 3, 2, 1)]
+    for i, (w, n) in enumerate(zip(widths, depths)):
+        if i:
+            layers += [repvit_block(c, False), nn.Conv2d(c, c, 3, 2, 1, groups=c), nn.Conv2d(c, w, 1),
+                       ScaledResidual(conv_mlp(w, 2 * w))]
+            c = w
+        layers += [repvit_block(c, j % 2 == 0) for j in range(n)]
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(c, 1000)]
+    return nn.Sequential(*layers), (1, 3, 224, 224)
+
+
+class AvgPoolMixer(nn.Module):
+    """PoolFormer's token mixer: 3x3 average pool (stride 1, padding not counted) minus the input"""
+
+    def __init__(self):
+        super().__init__()
+        self.pool = nn.AvgPool2d(3, 1, 1, count_include_pad=False)
+
+    def forward(self, x):
+        return self.pool(x) - x
+
+
+class EFAttention(nn.Module):
+    """EfficientFormer's attention over the 7x7 tokens: qkv Linear to heads x (key 32, key 32, value 4 x 32), q k^T
+    scaled plus a learned per-head bias over token pairs (a constant once exported), Softmax, times v, Linear back"""
+
+    def __init__(self, dim, heads=8, key=32, ratio=4, tokens=49):
+        super().__init__()
+        self.heads, self.key, self.val = heads, key, ratio * key
+        self.qkv = nn.Linear(dim, heads * (2 * key + ratio * key))
+        self.proj = nn.Linear(heads * ratio * key, dim)
+        self.register_buffer("bias", torch.zeros(heads, tokens, tokens))
+
+    def forward(self, x):
+        b, n, _ = x.shape
+        q, k, v = self.qkv(x).reshape(b, n, self.heads, -1).permute(0, 2, 1, 3).split(
+            [self.key, self.key, self.val], dim=3)
+        a = torch.softmax(q @ k.transpose(-2, -1) * self.key ** -0.5 + self.bias, dim=-1)
+        return self.proj((a @ v).transpose(1, 2).reshape(b, n, self.heads * self.val))
+
+
+class Tokens(nn.Module):
+    """B x C x H x W -> B x HW x C"""
+
+    def forward(self, x):
+        return x.flatten(2).transpose(1, 2)
+
+
+class MeanHead(nn.Module):
+    """LayerNorm, mean over the tokens, the class and distillation Linear heads averaged (timm's export keeps both;
+    the published parameter counts include both)"""
+
+    def __init__(self, dim):
+        super().__init__()
+        self.norm, self.fc, self.dist = nn.LayerNorm(dim), nn.Linear(dim, 1000), nn.Linear(dim, 1000)
+
+    def forward(self, x):
+        x = self.norm(x).mean(dim=1)
+        return (self.fc(x) + self.dist(x)) / 2
+
+
+# EfficientFormer (Li et al. 2022) as timm's efficientformer_l1 / l3: stem two 3x3 s2 convs (to c/2 and c) with BN
+# and ReLU; stages of n meta-blocks at the widths, a 3x3 s2 conv + BN before stages 2-4; a 4D meta-block is x + s1 x
+# (avgpool3x3(x) - x) then x + s2 x MLP (1x1 conv to 4x, BN, GELU, 1x1 conv, BN); the last num_vit blocks of stage 4
+# are 3D (tokens): x + s1 x attention(LayerNorm(x)) then x + s2 x MLP(LayerNorm(x)) (Linear 4x, GELU, Linear), s1, s2
+# layer scales. name: (widths, depths, num_vit)
+EFFICIENTFORMER = {"efficientformer_l1": ((48, 96, 224, 448), (3, 2, 6, 4), 1),
+                   "efficientformer_l3": ((64, 128, 320, 512), (4, 4, 12, 6), 4)}
+
+
+def efficientformer(name):
+    widths, depths, num_vit = EFFICIENTFORMER[name]
+    c = widths[0]
+    layers = [nn.Conv2d(3, c // 2, 3, 2, 1), nn.ReLU(), nn.Conv2d(c // 2, c, 3, 2, 1), nn.ReLU()]
+    for i, (w, n) in enumerate(zip(widths, depths)):
+        if i:
+            layers.append(nn.Conv2d(c, w, 3, 2, 1))
+            c = w
+        vit = num_vit if i == len(widths) - 1 else 0
+        for j in range(n - vit):
+            layers += [ScaledResidual(AvgPoolMixer(), (c, 1, 1)), ScaledResidual(conv_mlp(c, 4 * c), (c, 1, 1))]
+        if vit:
+            layers.append(Tokens())
+        for j in range(vit):
+            layers += [ScaledResidual(nn.Sequential(nn.LayerNorm(c), EFAttention(c)), (c,)),
+                       ScaledResidual(nn.Sequential(nn.LayerNorm(c), token_mlp(c)), (c,))]
+    layers.append(MeanHead(c))
+    return nn.Sequential(*layers), (1, 3, 224, 224)
+
+
+class MHSA2d(nn.Module):
+    """FastViT's attention on a B x C x H x W map: tokens, qkv Linear without bias (heads of 32), scaled q k^T,
+    Softmax, times v, Linear back, map again"""
+
+    def __init__(self, dim, head=32):
+        super().__init__()
+        self.heads, self.head = dim // head, head
+        self.qkv, self.proj = nn.Linear(dim, 3 * dim, bias=False), nn.Linear(dim, dim)
+
+    def forward(self, x):
+        b, c, h, w = x.shape
+        q, k, v = self.qkv(x.flatten(2).transpose(1, 2)).reshape(b, h * w, 3, self.heads, self.head).permute(
+            2, 0, 3, 1, 4).unbind(0)
+        a = torch.softmax(q * self.head ** -0.5 @ k.transpose(-2, -1), dim=-1)
+        return self.proj((a @ v).transpose(1, 2).reshape(b, h * w, c)).transpose(1, 2).reshape(b, c, h, w)
+
+
+# FastViT (Vasu et al. 2023) re-parameterized, as timm's fastvit_t8 / t12 / s12 / sa12 after reparameterize_model:
+# stem 3x3 s2 conv, 3x3 s2 depthwise, 1x1 (each with bias and GELU); before stages 2-4 a 7x7 s2 conv grouped by the
+# input channels (to 2x) then 1x1 with GELU; a RepMixer block is a 3x3 depthwise conv (the merged mixer) then x + s x
+# ConvFFN (7x7 depthwise, 1x1 to r x, GELU, 1x1 back); SA12's stage 4 starts with a 7x7 depthwise conditional
+# position encoding (merged) and its blocks are x + s1 x attention(BatchNorm(x)), x + s2 x ConvFFN; head: 3x3 conv
+# grouped by the 512 input channels to 1024, squeeze-excite (1/16), GELU, mean, Linear. name: (widths, depths, MLP
+# ratio, attention in stage 4)
+FASTVIT = {"fastvit_t8": ((48, 96, 192, 384), (2, 2, 4, 2), 3, False),
+           "fastvit_t12": ((64, 128, 256, 512), (2, 2, 6, 2), 3, False),
+           "fastvit_s12": ((64, 128, 256, 512), (2, 2, 6, 2), 4, False),
+           "fastvit_sa12": ((64, 128, 256, 512), (2, 2, 6, 2), 4, True)}
+
+
+def conv_ffn(c, r):
+    return nn.Sequential(nn.Conv2d(c, c, 7, 1, 3, groups=c), conv_mlp(c, r * c))
+
+
+def fastvit(name):
+    widths, depths, r, sa = FASTVIT[name]
+    c = widths[0]
+    layers = [nn.Conv2d(3, c, 3, 2, 1), nn.GELU(), nn.Conv2d(c, c, 3, 2, 1, groups=c), nn.GELU(), nn.Conv2d(c, c, 1),
+              nn.GELU()]
+    for i, (w, n) in enumerate(zip(widths, depths)):
+        if i:
+            layers += [nn.Conv2d(c, w, 7, 2, 3, groups=c), nn.Conv2d(w, w, 1), nn.GELU()]
+            c = w
+        if sa and i == len(widths) - 1:
+            layers.append(nn.Conv2d(c, c, 7, 1, 3, groups=c))
+            attn = [ScaledResidual(nn.Sequential(nn.BatchNorm2d(c), MHSA2d(c)), (c, 1, 1)) for _ in range(n)]
+            layers += [m for a in attn for m in (a, ScaledResidual(conv_ffn(c, r), (c, 1, 1)))]
+        else:
+            layers += [m for _ in range(n) for m in (nn.Conv2d(c, c, 3, 1, 1, groups=c),
+                                                     ScaledResidual(conv_ffn(c, r), (c, 1, 1)))]
+    layers += [nn.Conv2d(c, 2 * c, 3, 1, 1, groups=c), SqueezeExcite(2 * c), nn.GELU(), nn.AdaptiveAvgPool2d(1),
+               nn.Flatten(), nn.Linear(2 * c, 1000)]
+    return nn.Sequential(*layers), (1, 3, 224, 224)
+
+
+class ChannelsLastNorm(nn.Module):
+    """LayerNorm over the channels of a B x C x H x W map (permute, LayerNorm, permute back)"""
+
+    def __init__(self, c, eps=1e-6):
+        super().__init__()
+        self.norm = nn.LayerNorm(c, eps=eps)
+
+    def forward(self, x):
+        return self.norm(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
+
+
+class EdgeConvBlock(nn.Module):
+    """EdgeNeXt's conv encoder: k x k depthwise conv, then (channels last) LayerNorm, MLP 4x with GELU, layer scale,
+    added to the block's input"""
+
+    def __init__(self, c, k):
+        super().__init__()
+        self.dw, self.norm, self.mlp = nn.Conv2d(c, c, k, 1, k // 2, groups=c), nn.LayerNorm(c, eps=1e-6), token_mlp(c)
+        self.gamma = nn.Parameter(torch.full((c,), 1e-6))
+
+    def forward(self, x):
+        y = self.mlp(self.norm(self.dw(x).permute(0, 2, 3, 1))) * self.gamma
+        return x + y.permute(0, 3, 1, 2)
+
+
+class SDTA(nn.Module):
+    """EdgeNeXt's split depth-wise transpose attention: the channels in s chunks, each of the first s-1 (plus the
+    previous one's output) through a 3x3 depthwise conv, the last passed on; tokens (plus a fixed Fourier position
+    encoding through a 1x1 conv where used); x + g1 x cross-covariance attention (qkv Linear with bias, q and k
+    L2-normalized over the tokens, a per-head temperature, Softmax over the channel x channel map, times v, Linear)
+    of LayerNorm(x); then x + g2 x MLP 4x of LayerNorm(x)"""
+
+    def __init__(self, c, scales, heads, side, pos):
+        super().__init__()
+        self.n, w = scales, int(math.ceil(c / scales))
+        self.convs = nn.ModuleList(nn.Conv2d(w, w, 3, 1, 1, groups=w) for _ in range(max(1, scales - 1)))
+        self.heads, self.side = heads, side
+        if pos:
+            self.register_buffer("grid", torch.zeros(1, 64, side, side))
+            self.pos = nn.Conv2d(64, c, 1)
+        else:
+            self.pos = None
+        self.norm_xca, self.norm = nn.LayerNorm(c, eps=1e-6), nn.LayerNorm(c, eps=1e-6)
+        self.qkv, self.proj = nn.Linear(c, 3 * c), nn.Linear(c, c)
+        self.temperature = nn.Parameter(torch.ones(heads, 1, 1))
+        self.g1, self.g2 = nn.Parameter(torch.full((c,), 1e-6)), nn.Parameter(torch.full((c,), 1e-6))
+        self.mlp = token_mlp(c)
+
+    def forward(self, x):
+        b, c, h, w = x.shape
+        parts, outs = x.chunk(len(self.convs) + 1, dim=1), []
+        sp = parts[0]
+        for i, conv in enumerate(self.convs):
+            sp = conv(sp if i == 0 else sp + parts[i])
+            outs.append(sp)
+        t = torch.cat(outs + [parts[-1]], 1).reshape(b, c, h * w).permute(0, 2, 1)
+        if self.pos is not None:
+            t = t + self.pos(self.grid).reshape(1, c, h * w).permute(0, 2, 1)
+        q, k, v = self.qkv(self.norm_xca(t)).reshape(b, h * w, 3, self.heads, -1).permute(2, 0, 3, 4, 1).unbind(0)
+        q, k = nn.functional.normalize(q, dim=-1), nn.functional.normalize(k, dim=-1)
+        a = torch.softmax(q @ k.transpose(-2, -1) * self.temperature, dim=-1)
+        t = t + self.proj((a @ v).permute(0, 3, 1, 2).reshape(b, h * w, c)) * self.g1
+        y = self.mlp(self.norm(t)) * self.g2
+        return x + y.reshape(b, h, w, c).permute(0, 3, 1, 2)
+
+
+# EdgeNeXt (Maaz et al. 2022) as timm's edgenext_xx_small / x_small / small / base: a 4x4 s4 patch conv + LayerNorm;
+# stages 2-4 start with LayerNorm + a 2x2 s2 conv; in each stage all blocks but the last are conv encoders with
+# kernels 3/5/7/9 by stage, the last of stages 2-4 an SDTA block (chunks 2/3/4 by stage, the position encoding in
+# stage 2 only); head: global mean, LayerNorm, Linear. name: (widths, depths, heads)
+EDGENEXT = {"edgenext_xx_small": ((24, 48, 88, 168), (2, 2, 6, 2), 4),
+            "edgenext_x_small": ((32, 64, 100, 192), (3, 3, 9, 3), 4),
+            "edgenext_small": ((48, 96, 160, 304), (3, 3, 9, 3), 8),
+            "edgenext_base": ((80, 160, 288, 584), (3, 3, 9, 3), 8)}
+
+
+def edgenext(name):
+    widths, depths, heads = EDGENEXT[name]
+    c, side = widths[0], 56
+    layers = [nn.Conv2d(3, c, 4, 4), ChannelsLastNorm(c)]
+    for i, (w, n, k, sc) in enumerate(zip(widths, depths, (3, 5, 7, 9), (2, 2, 3, 4))):
+        if i:
+            layers += [ChannelsLastNorm(c), nn.Conv2d(c, w, 2, 2)]
+            c, side = w, side // 2
+        layers += [EdgeConvBlock(c, k) for _ in range(n - (1 if i else 0))]
+        if i:
+            layers.append(SDTA(c, sc, heads, side, i == 1))
+    layers += [nn.AdaptiveAvgPool2d(1), ChannelsLastNorm(c), nn.Flatten(), nn.Linear(c, 1000)]
+    return nn.Sequential(*layers), (1, 3, 224, 224)
+
+
+class EFV2Attention(nn.Module):
+    """EfficientFormerV2's attention on a map (heads 8, key 32 (16 when it downsamples), value 4 x key): 1x1 q, k, v
+    (BatchNorm folded), a 3x3 depthwise 'local' conv on v; q k^T scaled plus a learned bias over token pairs (a
+    constant once exported), 1x1 'talking head' convs over the heads before and after the Softmax (not when it
+    downsamples), times v, plus the local v, GELU, 1x1 projection. stride: a 3x3 s2 depthwise conv first and a
+    bilinear x2 upsample at the end; down: queries from a 3x3 s2 depthwise conv plus a stride-2 subsample (then 1x1),
+    the output at half the side"""
+
+    def __init__(self, dim, side, stride=False, down=False, out=None):
+        super().__init__()
+        h, key = 8, 16 if down else 32
+        self.h, self.key, self.val = h, key, 4 * key
+        self.stride = nn.Conv2d(dim, dim, 3, 2, 1, groups=dim) if stride else None
+        self.down = down
+        if down:
+            self.q_local, self.q_pool = nn.Conv2d(dim, dim, 3, 2, 1, groups=dim), nn.AvgPool2d(1, 2, 0)
+        self.q, self.k, self.v = nn.Conv2d(dim, h * key, 1), nn.Conv2d(dim, h * key, 1), nn.Conv2d(dim, h * 4 * key, 1)
+        self.v_local = nn.Conv2d(h * 4 * key, h * 4 * key, 3, 2 if down else 1, 1, groups=h * 4 * key)
+        self.th1, self.th2 = (None, None) if down else (nn.Conv2d(h, h, 1), nn.Conv2d(h, h, 1))
+        self.proj = nn.Sequential(nn.GELU(), nn.Conv2d(h * 4 * key, out or dim, 1))
+        n = (side // 2) ** 2 if stride else side ** 2
+        self.register_buffer("bias", torch.zeros(h, (side // 2) ** 2 if down else n, n))
+
+    def forward(self, x):
+        b = x.shape[0]
+        if self.stride is not None:
+            x = self.stride(x)
+        q_in = self.q_local(x) + self.q_pool(x) if self.down else x
+        q = self.q(q_in).flatten(2).reshape(b, self.h, self.key, -1).transpose(2, 3)
+        k = self.k(x).flatten(2).reshape(b, self.h, self.key, -1)
+        v = self.v(x)
+        v_local = self.v_local(v)
+        v = v.flatten(2).reshape(b, self.h, self.val, -1).transpose(2, 3)
+        a = q @ k * self.key ** -0.5 + self.bias
+        a = torch.softmax(a if self.th1 is None else self.th1(a), dim=-1)
+        a = a if self.th2 is None else self.th2(a)
+        y = (a @ v).transpose(2, 3).reshape(v_local.shape) + v_local
+        if self.stride is not None:
+            y = nn.functional.interpolate(y, scale_factor=2, mode="bilinear")
+        return self.proj(y)
+
+
+class AttnDownsample(nn.Module):
+    """EfficientFormerV2's last downsample: a 3x3 s2 conv plus the downsampling attention"""
+
+    def __init__(self, cin, cout, side):
+        super().__init__()
+        self.conv, self.attn = nn.Conv2d(cin, cout, 3, 2, 1), EFV2Attention(cin, side, down=True, out=cout)
+
+    def forward(self, x):
+        return self.conv(x) + self.attn(x)
+
+
+# EfficientFormerV2 (Li et al. 2023) as timm's efficientformerv2_s0 / s1 / s2: stem two 3x3 s2 convs (c/2, c) with BN
+# and GELU; a 3x3 s2 conv + BN before stages 2-4 (plus the downsampling attention before stage 4); every block x +
+# s2 x MLP (1x1 to r x, BN, GELU, 3x3 depthwise, BN, GELU, 1x1, BN) with r per block, the last num_vit blocks of
+# stages 3 and 4 first x + s1 x attention (stage 3's strided to 7x7); head: BN, mean, class and distillation Linear
+# averaged. name: (widths, depths, MLP ratios of stages 3 and 4, num_vit)
+EFFICIENTFORMERV2 = {"efficientformerv2_s0": ((32, 48, 96, 176), (2, 2, 6, 4), ((4, 3, 3, 3, 4, 4), (4, 3, 3, 4)), 2),
+                     "efficientformerv2_s1": ((32, 48, 120, 224), (3, 3, 9, 6),
+                                              ((4, 4, 3, 3, 3, 3, 4, 4, 4), (4, 4, 3, 3, 4, 4)), 2),
+                     "efficientformerv2_s2": ((32, 64, 144, 288), (4, 4, 12, 8),
+                                              ((4, 4, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4), (4, 4, 3, 3, 3, 3, 4, 4)), 4)}
+
+
+class MapHead(nn.Module):
+    """global mean, the class and distillation Linear heads averaged"""
+
+    def __init__(self, dim):
+        super().__init__()
+        self.fc, self.dist = nn.Linear(dim, 1000), nn.Linear(dim, 1000)
+
+    def forward(self, x):
+        x = x.mean(dim=(2, 3))
+        return (self.fc(x) + self.dist(x)) / 2
+
+
+def efficientformerv2(name):
+    widths, depths, ratios, num_vit = EFFICIENTFORMERV2[name]
+    c, side = widths[0], 56
+    layers = [nn.Conv2d(3, c // 2, 3, 2, 1), nn.GELU(), nn.Conv2d(c // 2, c, 3, 2, 1), nn.GELU()]
+    for i, (w, n) in enumerate(zip(widths, depths)):
+        if i == 3:
+            layers.append(AttnDownsample(c, w, side))
+        elif i:
+            layers.append(nn.Conv2d(c, w, 3, 2, 1))
+        if i:
+            c, side = w, side // 2
+        for j in range(n):
+            r = ratios[i - 2][j] if i >= 2 else 4
+            if i >= 2 and j >= n - num_vit:
+                layers.append(ScaledResidual(EFV2Attention(c, side, stride=i == 2), (c, 1, 1)))
+            layers.append(ScaledResidual(nn.Sequential(nn.Conv2d(c, r * c, 1), nn.GELU(),
+                                                       nn.Conv2d(r * c, r * c, 3, 1, 1, groups=r * c), nn.GELU(),
+                                                       nn.Conv2d(r * c, c, 1)), (c, 1, 1)))
+    layers += [nn.BatchNorm2d(c), MapHead(c)]
+    return nn.Sequential(*layers), (1, 3, 224, 224)
+
+
+class CascadedGroupAttention(nn.Module):
+    """EfficientViT's attention within a window: the channels in h chunks; head i takes chunk i plus head i-1's
+    output, a 1x1 conv to q (16), k (16), v (dim / h), a k x k depthwise conv on q, Softmax(q^T k scaled + a learned
+    bias over token pairs), v times it; the heads concatenated, ReLU, 1x1 projection (BatchNorm folded)"""
+
+    def __init__(self, dim, heads, kernels, tokens, key=16):
+        super().__init__()
+        self.key, self.val = key, dim // heads
+        self.qkvs = nn.ModuleList(nn.Conv2d(self.val, 2 * key + self.val, 1) for _ in range(heads))
+        self.dws = nn.ModuleList(nn.Conv2d(key, key, k, 1, k // 2, groups=key) for k in kernels[:heads])
+        self.proj = nn.Sequential(nn.ReLU(), nn.Conv2d(dim, dim, 1))
+        self.register_buffer("bias", torch.zeros(heads, tokens, tokens))
+
+    def forward(self, x):
+        b, _, h, w = x.shape
+        parts, outs = x.chunk(len(self.qkvs), dim=1), []
+        feat = parts[0]
+        for i, (qkv, dw) in enumerate(zip(self.qkvs, self.dws)):
+            q, k, v = qkv(feat if i == 0 else feat + parts[i]).split([self.key, self.key, self.val], dim=1)
+            q, k, v = dw(q).flatten(2) * self.key ** -0.5, k.flatten(2), v.flatten(2)
+            a = torch.softmax(q.transpose(-2, -1) @ k + self.bias[i], dim=-1)
+            feat = (v @ a.transpose(-2, -1)).reshape(b, self.val, h, w)
+            outs.append(feat)
+        return self.proj(torch.cat(outs, 1))
+
+
+class WindowAttention(nn.Module):
+    """the attention on 7x7 windows of a side x side map (side a multiple of 7, or at most 7: one window)"""
+
+    def __init__(self, dim, heads, kernels, side, win=7):
+        super().__init__()
+        self.win = min(win, side)
+        self.attn = CascadedGroupAttention(dim, heads, kernels, self.win ** 2)
+
+    def forward(self, x):
+        b, c, h, w = x.shape
+        if h <= self.win:
+            return self.attn(x)
+        n, m, s = h // self.win, w // self.win, self.win
+        t = x.reshape(b, c, n, s, m, s).permute(0, 2, 4, 1, 3, 5).reshape(b * n * m, c, s, s)
+        return self.attn(t).reshape(b, n, m, c, s, s).permute(0, 3, 1, 4, 2, 5).reshape(b, c, h, w)
+
+
+def evit_dw_ffn(c):
+    """EfficientViT's residual 3x3 depthwise conv and residual 1x1 MLP 2x with ReLU"""
+    return [ScaledResidual(nn.Conv2d(c, c, 3, 1, 1, groups=c)), ScaledResidual(conv_mlp(c, 2 * c, nn.ReLU))]
+
+
+# EfficientViT (Liu et al. 2023, MSRA) as timm's efficientvit_m5: patch embedding of four 3x3 s2 convs (to c/8, c/4,
+# c/2, c) with ReLU between; stages at 14x14, 7x7, 4x4 of 1/3/4 blocks at 192/288/384 channels with 3/3/4 heads; each
+# block: residual depthwise, residual MLP, residual windowed cascaded group attention, residual depthwise, residual
+# MLP; between stages a residual depthwise + MLP, patch merging (1x1 to 4x, ReLU, 3x3 s2 depthwise, ReLU,
+# squeeze-excite 0.25, 1x1 out), and a residual depthwise + MLP; head: mean, Linear (BatchNorm folded).
+EFFICIENTVIT = {"efficientvit_m5": ((192, 288, 384), (1, 3, 4), (3, 3, 4), (7, 5, 3, 3))}
+
+
+def efficientvit(name):
+    widths, depths, heads, kernels = EFFICIENTVIT[name]
+    c, side = widths[0], 14
+    layers = [nn.Conv2d(3, c // 8, 3, 2, 1), nn.ReLU(), nn.Conv2d(c // 8, c // 4, 3, 2, 1), nn.ReLU(),
+              nn.Conv2d(c // 4, c // 2, 3, 2, 1), nn.ReLU(), nn.Conv2d(c // 2, c, 3, 2, 1)]
+    for i, (w, n, h) in enumerate(zip(widths, depths, heads)):
+        if i:
+            e = 4 * c
+            layers += evit_dw_ffn(c) + [nn.Conv2d(c, e, 1), nn.ReLU(), nn.Conv2d(e, e, 3, 2, 1, groups=e), nn.ReLU(),
+                                        SqueezeExcite(e, se_rd8(e)), nn.Conv2d(e, w, 1)]
+            c, side = w, (side - 1) // 2 + 1
+            layers += evit_dw_ffn(c)
+        for _ in range(n):
+            layers += evit_dw_ffn(c) + [ScaledResidual(WindowAttention(c, h, kernels, side))] + evit_dw_ffn(c)
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(c, 1000)]
+    return nn.Sequential(*layers), (1, 3, 224, 224)
+
+
 def mlp_784_512_200():
     return nn.Sequential(nn.Flatten(), nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 200), nn.ReLU(),
                          nn.Linear(200, 10)), (1, 1, 28, 28)
@@ -641,16 +1109,16 @@ def models():
     yield "inception_resnet_v2", inception_resnet_v2()
     yield "bn_inception", bn_inception("caffe")
     yield "inception_v2_slim", bn_inception("slim")
-    for n in MNEDGE:
-        yield n, mobilenet_edgetpu(n)
-    for n in REPVGG:
-        yield n, repvgg(n)
-    for n in MOBILEONE:
-        yield n, mobileone(n)
-    for n in FASTERNET:
-        yield n, fasternet(n)
+    for table, build in ((MNEDGE, mobilenet_edgetpu), (REPVGG, repvgg), (MOBILEONE, mobileone),
+                         (FASTERNET, fasternet)):
+        for n in table:
+            yield n, build(n)
     for n in ("efficientnet_b2", "efficientnet_b4"):
         yield n, (getattr(torchvision.models, n)(weights=None), (1, 3, 224, 224))
+    for table, build in ((REPVIT, repvit), (EFFICIENTFORMER, efficientformer), (FASTVIT, fastvit),
+                         (EDGENEXT, edgenext), (EFFICIENTFORMERV2, efficientformerv2), (EFFICIENTVIT, efficientvit)):
+        for n in table:
+            yield n, build(n)
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
