@@ -7,7 +7,9 @@ refused (fidelity.fit_rows).
                                        networks' rows (the adoption rule's score, bench/RESULTS.md)
 
 Each row is predicted as fidelity.py predicts it (a 4-thread throughput row with streams=4) on a platform file with
-`base: rdk-x5` and the form's numbers set. A form is a set of parts joined by '+':
+`base: rdk-x5`, the form's numbers set and every other part at the placeholder the preset held before the fit (e 0.3,
+v 10e9, h 0, d 0.6, s 0: form 0 is that placeholder preset, not the fitted one). A form is a set of parts joined by
+'+':
   e   compute.efficiency (default): the fraction of the 10 TOPS the array reaches on a dense layer (at most 1)
   v   compute.vector_ops: the vector unit's rate (element-wise, pooling, depthwise-bound layers), elements/s
   h   overhead.host_per_frame_s: the runtime's per-frame stage, in series with one thread's BPU run, beside it when
@@ -45,9 +47,16 @@ def bounded(form, x):
     return [min(v, PARTS[p][3]) if PARTS[p][3] else v for p, v in zip(form, x)]
 
 
+# the numbers presets/rdk-x5.yaml held before the fit (the rule's baseline, bench/RESULTS.md "RDK X5: a preset from
+# its own rows"): a part outside the form keeps its placeholder, not the fitted value the preset holds now, so the
+# recorded scores are reproduced after the adoption
+PLACEHOLDER = {"e": 0.3, "v": 10e9, "h": 0, "d": 0.6, "s": 0}
+
+
 def platform_text(form, x):
     sections = {}
-    for p, v in zip(form, bounded(form, x)):
+    values = dict(PLACEHOLDER, **dict(zip(form, bounded(form, x))))
+    for p, v in ((p, values[p]) for p in PARTS):
         sec, key = PARTS[p][:2]
         sections.setdefault(sec, []).append(f"  {key}: {{default: {v:.6g}}}\n" if key == "efficiency"
                                             else f"  {key}: {v:.6g}\n")
@@ -74,7 +83,7 @@ class Fit:
 
 def describe(form, x):
     return ", ".join(f"{PARTS[p][1]} {v * PARTS[p][4]:.4g}{PARTS[p][5]}" for p, v in zip(form, x)) or \
-        "the preset as it is"
+        "the placeholder preset (the rule's baseline)"
 
 
 def report(name, rows, errs, tail):
