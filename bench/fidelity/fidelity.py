@@ -207,6 +207,16 @@ def form_parts(name, allowed, script):
     return parts
 
 
+def held_out_networks(rows, make_fit, form):
+    """for each network (model file) of the rows, in name order: (network, its rows, their errors, the numbers), its
+    rows predicted by the form fitted on the other networks' rows; make_fit(rows): an object with fit(form) -> (x,
+    cost) and errors(form, x) (a fit script's Fit). The adoption rules' leave-one-network-out score"""
+    for net in sorted({r["model"] for r in rows}):
+        x = make_fit([r for r in rows if r["model"] != net]).fit(form)[0]
+        mine = [r for r in rows if r["model"] == net]
+        yield net, mine, make_fit(mine).errors(form, x), x
+
+
 def pairs(rows):
     """(latency row, throughput row) of each model whose source gives both on one board: the one-thread latency and
     the throughput with the most threads (a thread sweep's intermediate counts, e.g. qutibench_fit_dpu.csv, are not

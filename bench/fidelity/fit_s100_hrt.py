@@ -73,10 +73,7 @@ def leave_networks_out(rows, make_fit, name, form, describe):
     """each network's fit rows predicted with the form fitted on the other networks' fit rows (make_fit(rows): an
     object with fit(form) -> (x, cost) and errors(form, x)); prints each network's and the whole score"""
     held = []
-    for net in sorted({r["model"] for r in rows}):
-        x, _ = make_fit([r for r in rows if r["model"] != net]).fit(form)
-        out = [r for r in rows if r["model"] == net]
-        errs = make_fit(out).errors(form, x)
+    for net, out, errs, x in fidelity.held_out_networks(rows, make_fit, form):
         held += errs
         print(f"  {os.path.basename(net)} ({len(out)} rows): sum |ln| {fidelity.sum_abs_log(errs):.3f}, errors "
               f"{', '.join(f'{e * 100:+.1f}%' for e in errs)} with {describe(form, x)}", flush=True)

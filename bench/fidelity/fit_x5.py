@@ -94,16 +94,6 @@ def report(name, rows, errs, tail):
           f"{fidelity.pct(fidelity.median_abs(errs))} ({'; '.join(parts)}){tail}", flush=True)
 
 
-def held_out(rows, tmp, form):
-    """(network, its fit rows, their errors, the numbers) with each network's rows predicted by the form fitted on
-    the other networks' fit rows"""
-    nets = sorted({r["model"] for r in rows})
-    for net in nets:
-        x = Fit([r for r in rows if r["model"] != net], tmp).fit(form)[0]
-        mine = [r for r in rows if r["model"] == net]
-        yield net, mine, Fit(mine, tmp).errors(form, x), x
-
-
 def main():
     warnings.simplefilter("ignore")
     rows = fidelity.fit_rows(DATA, keep=lambda r: r["preset"] == "rdk-x5" and r["split"] == "fit")
@@ -116,7 +106,7 @@ def main():
             form = form_of(name)
             if loo:
                 order, errs = [], []
-                for net, mine, e, x in held_out(rows, tmp, form):
+                for net, mine, e, x in fidelity.held_out_networks(rows, lambda rs: Fit(rs, tmp), form):
                     order += mine
                     errs += e
                     print(f"  {os.path.basename(net)}: {', '.join(f'{v * 100:+.1f}%' for v in e)} with "
