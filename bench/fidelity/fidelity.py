@@ -29,9 +29,10 @@ Errors are predicted / measured - 1 of the row's quantity: `latency` (ms per run
 prediction's latency_ms, `fps` against its fps (frames per second of one stream at that batch), `throughput`
 against its throughput_fps (every core busy), or with a thread count N its throughput_fps with N application threads
 (Analysis.predict streams=N, `nnperf analyze --streams N`: at most N times the one-stream fps, less where a host
-stage the threads cannot overlap, overhead.host_serial_s, makes each wait for the others). A `latency` or `fps` row's thread count is the threads of its inference where the platform
-runs one inference on a CPU runtime's threads (`compute.threaded`: raspberry-pi-5), predicted with that many
-(Analysis.predict threads=, `nnperf analyze --threads`). Predictions are deterministic: no timing is involved."""
+stage the threads cannot overlap, overhead.host_serial_s, makes each wait for the others). A `latency` or `fps`
+row's thread count is the threads of its inference where the platform runs one inference on a CPU runtime's threads
+(`compute.threaded`: raspberry-pi-5), predicted with that many (Analysis.predict threads=, `nnperf analyze
+--threads`). Predictions are deterministic: no timing is involved."""
 import csv
 import glob
 import json
