@@ -419,6 +419,10 @@ const struct hw_key hw_keys[] = {
     {"overhead.host_per_frame_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 10, 0, D(host_frame_s),
      .doc = "host CPU time per frame around the run (pre-processing, post-processing) that the measured numbers "
             "include: in series with the run in one thread, beside the accelerator when several threads run"},
+    {"overhead.host_per_input_element_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1e-3, 0, D(host_elem_s),
+     .doc = "host CPU time per element of the graph's inputs, per frame (the per-pixel pre-processing: mean/scale "
+            "of the image into the accelerator's input tensor), added to `host_per_frame_s` wherever that is paid: "
+            "in series with the run in one thread, beside the accelerator on `host_cores` when several threads run"},
     {"overhead.host_serial_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 10, 0, D(host_serial_s),
      .doc = "host time per frame that the application's threads cannot overlap with one another (a lock the runtime "
             "holds, one shared stage): in series with the run in one thread; with several threads at most one frame "

@@ -290,6 +290,9 @@ extern const char *const pr_tp_limit_names[];
 /* schedule.c: accelerator calls per run (compute.frames_per_call: a batch on an accelerator that takes fewer frames
  * a call is several calls, each paying overhead.per_run_s and loading the weights) */
 double pr_calls(const struct nnperf_prediction *p);
+/* the host stages' time per frame (schedule.c): overhead.host_per_frame_s, plus overhead.host_per_input_element_s
+ * times the elements of the graph's inputs per frame */
+double pr_host_frame_s(const struct nnperf_prediction *p);
 
 /* ---- memory models (memory.c) ---- */
 /* Whether graph output present extends graph input past along one axis (a KV cache): same rank and dtype, every

@@ -55,7 +55,7 @@ enum nnperf_status pr_throughput(struct nnperf_prediction *p)
     int cores = p->hw->cores > 0 ? p->hw->cores : 1;
     int per = pr_inference_cores(p->hw);
     int n = cores / per;
-    double host = p->hw->host_frame_s * b * ts;    /* the host stages of the run's frames */
+    double host = pr_host_frame_s(p) * b * ts;     /* the host stages of the run's frames */
     double serial = p->hw->host_serial_s * b * ts; /* the part of them no two threads overlap */
     /* the accelerator's part of one run; a dataflow pipeline's runs follow each other at its slowest layer's pace */
     double alone = p->pipe_s > 0 ? p->pipe_s * b : p->latency - host - serial;

@@ -15,7 +15,8 @@
  * compute.dataflow.streaming: a frame's pass streams row by row (stream_pass below); the later frames as above.
  * calibration.time_scale (a user's calibration) multiplies every time of the run before the layout.
  * Before the first layer: the host stages of every frame (overhead.host_per_frame_s: pre-/post-processing on the
- * host CPU, in series with the run in one thread; overhead.host_serial_s, the part the threads cannot overlap, too)
+ * host CPU, in series with the run in one thread, with overhead.host_per_input_element_s per element of the graph's
+ * inputs; overhead.host_serial_s, the part the threads cannot overlap, too)
  * and the per-call cost once per accelerator call (a batch on an accelerator that takes compute.frames_per_call
  * frames a call is that many calls). */
 #include <math.h>
@@ -30,9 +31,22 @@ double pr_calls(const struct nnperf_prediction *p)
     return f > 0 && p->batch > f ? ceil((double)p->batch / f) : 1;
 }
 
+double pr_host_frame_s(const struct nnperf_prediction *p)
+{
+    double t = p->hw->host_frame_s;
+    if (!(p->hw->host_elem_s > 0) || !p->g) return t;
+    double elems = 0; /* the elements of the graph's inputs (its initializers aside) in one execution */
+    for (int i = 0; i < p->g->n_inputs; i++) {
+        int64_t n = 0;
+        if (!(p->g->inputs[i]->flags & IR_V_INIT) && ir_numel(p->g->inputs[i], &n) && n > 0)
+            elems += (double)n;
+    }
+    return t + p->hw->host_elem_s * elems / (p->graph_batch > 0 ? p->graph_batch : 1);
+}
+
 static double run_fixed_s(const struct nnperf_prediction *p)
 {
-    return p->hw->run_overhead_s * pr_calls(p) + (p->hw->host_frame_s + p->hw->host_serial_s) * p->batch;
+    return p->hw->run_overhead_s * pr_calls(p) + (pr_host_frame_s(p) + p->hw->host_serial_s) * p->batch;
 }
 
 /* A dataflow layer's time per frame: its time less the per-run overhead (a fallback segment's call), which a run

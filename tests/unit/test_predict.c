@@ -755,6 +755,22 @@ static void test_runtime_stages(void)
         nnperf_prediction_free(p);
     }
     nnperf_prediction_free(p0);
+    /* overhead.host_per_input_element_s: silu's input x is 1x32x16x16, 8192 elements a frame; at 1e-8 s each the
+     * host stage of a frame is 2e-4 + 8.192e-5 = 2.8192e-4 s, in series with the run (the layer starts after it and
+     * the 1e-5 per-call cost) and on the 2 host cores beside it: 2 / 2.8192e-4 = 7094.2 FPS, the host CPU's limit */
+    struct nnperf_prediction *pe =
+        a ? predict_on(a, array_yaml,
+                       "  host_per_frame_s: 2e-4\n  host_per_input_element_s: 1e-8\n  host_cores: 2\n", 0)
+          : NULL;
+    CHECK(pe != NULL);
+    if (pe) {
+        struct nnperf_prediction_summary s;
+        nnperf_prediction_summary(pe, &s);
+        CHECK(NEAR(pe->layers[0].start, 2.8192e-4 + 1e-5) &&
+              NEAR(pe->latency, 2.8192e-4 + 1e-5 + pe->layers[0].t_total));
+        CHECK(NEAR(s.throughput_fps, 2 / 2.8192e-4) && !strcmp(s.throughput_limit, "host CPU"));
+    }
+    nnperf_prediction_free(pe);
     /* frames_per_call 1, batch 4: four calls, four frames of host stages; the weights loaded once per call */
     char yaml[2048];
     const char *at = strstr(array_yaml, "  peak_ops:");
