@@ -329,7 +329,18 @@ struct nnperf_prediction_summary {
      * fps_per_w high at a low load, an upper bound for comparisons); NULL when the platform describes no power */
     const char *power_basis;
     int streams; /* nnperf_predict_options.streams: the application threads throughput_fps is for, 0 = saturated */
+    /* the model's family (docs/prediction.md, "Expected error"): NNPERF_FAMILY_TRANSFORMER when its graph has
+     * attention (a product of two activations, or a fused attention operator), a LayerNormalization or a GELU (the
+     * operators or their exported patterns), else NNPERF_FAMILY_CNN */
+    const char *family;
+    /* the platform's test rows of that family (its validation.transformer_* or validation.cnn_* keys) and their
+     * median and 90th-percentile |error| (NaN with no rows); -1 rows: the platform does not give its test rows by
+     * family (its two families' rows do not add up to its test rows), or is not validated (expected_error_rows 0) */
+    int family_test_rows;
+    double family_median, family_p90;
 };
+#define NNPERF_FAMILY_TRANSFORMER "transformer-style"
+#define NNPERF_FAMILY_CNN         "cnn"
 void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_prediction_summary *s);
 const char *nnperf_prediction_warning(const struct nnperf_prediction *p, int i);
 /* The platform values changed after loading (nnperf_platform_set, the CLI's --set), "key=value" as given: the

@@ -444,8 +444,10 @@ class Prediction(_Object):
         """The JSON summary: the analysis's totals and platform, dtype, latency_ms, fps, throughput_fps,
         throughput_limit (what binds it: accelerator cores, shared DDR, host CPU, host link or, with streams,
         application threads), streams,
-        ddr_bytes_per_frame, avg_utilization, layers, expected_error (median and p90 |error| of the platform's
-        test rows and their number, None where not validated), ... (docs/json-schema.md)."""
+        ddr_bytes_per_frame, avg_utilization, layers, family (the model's: "transformer-style" or "cnn"),
+        expected_error (median and p90 |error| of the platform's test rows and their number, and the same over its
+        test rows of the model's family: family_test_rows, family_median, family_p90, validated_for_family; None
+        where not validated), ... (docs/json-schema.md)."""
         return self._document()["summary"]
 
     @property
@@ -491,8 +493,14 @@ class Prediction(_Object):
         except Error:
             return "<nnperf.Prediction (closed)>"
         x = s.get("expected_error")
-        band = (f" (expected error +-{100 * x['median']:.0f}% median, +-{100 * x['p90']:.0f}% p90, "
-                f"{x['test_rows']} test rows)" if x else " (not validated)")
+        band = " (not validated)"
+        if x:  # the band the library's reports show (docs/prediction.md, "Expected error")
+            n, med, p90, of, fn = x["test_rows"], x["median"], x["p90"], "", x.get("family_test_rows")
+            tf = x.get("family") == "transformer-style"
+            if fn is not None and (1 if tf else 5) <= fn < n:
+                n, med, p90, of = fn, x["family_median"], x["family_p90"], x["family"] + " "
+            band = (f" (expected error +-{100 * med:.0f}% median, +-{100 * p90:.0f}% p90, {n} {of}test rows"
+                    f"{'; none transformer-style: not validated for this one' if tf and fn == 0 else ''})")
         return (f"<nnperf.Prediction {self.analysis.model.path!r} on {s['platform']} ({s['dtype']}): "
                 f"{s['latency_ms']:.4g} ms, {s['fps']:.4g} FPS{band}>")
 

@@ -155,6 +155,27 @@ def test_expected_error(models, root):
     assert q.summary["expected_error"] is None and "not validated" in repr(q)
 
 
+def test_expected_error_by_family(root):
+    """a transformer-style model (one attention block) gets the band of the platform's transformer-style test rows
+    (rdk-x5: its validation.transformer_* keys), or "not validated" for it where there are none (zcu102-dpu)"""
+    a = nnperf.load(os.path.join(root, "tests", "data", "predict", "attention.onnx")).analyze()
+    p, q = a.predict("rdk-x5"), a.predict("zcu102-dpu")
+    assert p.summary["family"] == q.summary["family"] == "transformer-style"
+    with open(os.path.join(root, "presets", "rdk-x5.yaml")) as f:
+        keys = dict(line.strip().split(": ") for line in f.read().split("\nvalidation:", 1)[1].splitlines()[1:])
+    x = p.summary["expected_error"]
+    assert x["validated_for_family"] is True and x["family_test_rows"] == int(keys["transformer_test_rows"]) > 0
+    assert (x["family_median"], x["family_p90"]) == (float(keys["transformer_median_error"]),
+                                                      float(keys["transformer_p90_error"]))
+    assert f"+-{100 * x['family_median']:.0f}% median" in repr(p)
+    assert f"{x['family_test_rows']} transformer-style test rows" in repr(p)
+    y = q.summary["expected_error"]
+    assert y["validated_for_family"] is False and y["family_test_rows"] == 0 and y["family_median"] is None
+    assert "not validated for this one" in repr(q) and f"{y['test_rows']} test rows" in repr(q)
+    c = nnperf.load(os.path.join(root, "tests", "data", "predict", "stem.onnx")).analyze().predict("rdk-x5")
+    assert c.summary["family"] == "cnn" and c.summary["expected_error"]["family_test_rows"] == int(keys["cnn_test_rows"])
+
+
 def test_weight_dtype_apart_from_compute(models):
     """W4A16: int4 weights with fp16 compute read a quarter of the fp16 weight bytes; an unknown name is an Error."""
     a = nnperf.load(os.path.join(models, "resnet50.onnx")).analyze()

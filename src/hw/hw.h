@@ -106,6 +106,8 @@ struct hw_fallback {
     double peak_ops, bandwidth, efficiency, transfer_bw, quant_ops_per_elem, overhead_s;
 };
 
+enum { HW_FAM_TRANSFORMER, HW_FAM_CNN }; /* hw_desc.val_fam */
+
 struct hw_desc {
     char name[HW_MAX_NAME];
     char description[256];
@@ -187,6 +189,12 @@ struct hw_desc {
     double val_median, val_p90;
     double
         val_spread; /* standard deviation of ln(predicted / measured time) over those rows (0: not given) */
+    /* the same over the test rows of each model family (HW_FAM_*: docs/prediction.md, "Expected error"): rows 0 and
+     * 0 for both: not given by family */
+    struct hw_val_family {
+        int rows;
+        double median, p90;
+    } val_fam[2];
     /* calibration (nnperf calibrate --table): a factor on every predicted time (0: none) and the record of the fit:
      * rows fitted, median |error| before and after, leave-one-out median |error| (0: not available) */
     double cal_time_scale;

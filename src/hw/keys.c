@@ -456,6 +456,20 @@ const struct hw_key hw_keys[] = {
      .doc = "standard deviation of ln(predicted time / measured time) over the same rows around their mean: how far "
             "one model's error strays from the platform's common bias; `nnperf calibrate --table` holds or "
             "shrinks a time scale fitted on one row by it"},
+    {"validation.transformer_test_rows", HW_T_INT, .min = 0, .max = 1e6, .off = D(val_fam[HW_FAM_TRANSFORMER].rows),
+     .doc = "how many of the test rows are of a transformer-style model (attention, LayerNorm or GELU: "
+            "docs/prediction.md, Expected error); with cnn_test_rows they add up to test_rows, else (both absent "
+            "included) the rows are not given by family and reports show the band of all of them"},
+    {"validation.transformer_median_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0,
+     D(val_fam[HW_FAM_TRANSFORMER].median), .doc = "median |error| over the transformer-style test rows"},
+    {"validation.transformer_p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_fam[HW_FAM_TRANSFORMER].p90),
+     .doc = "90th percentile (nearest rank) |error| over the transformer-style test rows"},
+    {"validation.cnn_test_rows", HW_T_INT, .min = 0, .max = 1e6, .off = D(val_fam[HW_FAM_CNN].rows),
+     .doc = "how many of the test rows are of any other model (the family `cnn`)"},
+    {"validation.cnn_median_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_fam[HW_FAM_CNN].median),
+     .doc = "median |error| over the cnn test rows"},
+    {"validation.cnn_p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_fam[HW_FAM_CNN].p90),
+     .doc = "90th percentile (nearest rank) |error| over the cnn test rows"},
 
     {"calibration", HW_T_SECTION,
      .doc = "what `nnperf calibrate --table` fitted to a user's measurements (docs/prediction.md, Calibration): a "

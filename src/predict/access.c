@@ -64,6 +64,15 @@ void nnperf_prediction_summary(const struct nnperf_prediction *p, struct nnperf_
     s->expected_error_rows = p->hw->n_set ? 0 : p->hw->val_rows;
     s->expected_error_median = s->expected_error_rows ? p->hw->val_median : NAN;
     s->expected_error_p90 = s->expected_error_rows ? p->hw->val_p90 : NAN;
+    s->family = p->family ? p->family : NNPERF_FAMILY_CNN;
+    const struct hw_val_family *fam =
+        &p->hw->val_fam[strcmp(s->family, NNPERF_FAMILY_TRANSFORMER) ? HW_FAM_CNN : HW_FAM_TRANSFORMER];
+    int by_family = p->hw->val_fam[HW_FAM_TRANSFORMER].rows + p->hw->val_fam[HW_FAM_CNN].rows;
+    /* by family only where the two families' rows are the platform's test rows (a file that changed test_rows
+     * alone, as bench/fidelity/calibrate_rows.py's draws do, gives no rows by family) */
+    s->family_test_rows = s->expected_error_rows > 0 && by_family == s->expected_error_rows ? fam->rows : -1;
+    s->family_median = s->family_test_rows > 0 ? fam->median : NAN;
+    s->family_p90 = s->family_test_rows > 0 ? fam->p90 : NAN;
     s->energy_j_per_frame = s->power_w = s->fps_per_w = NAN;
     s->power_basis = NULL;
     if (isfinite(p->energy_per_run)) { /* the power stage (runrate.c) */

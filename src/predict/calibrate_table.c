@@ -1143,6 +1143,7 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
         hw.cal_loo_error = isnan(loo) ? 0 : fmax(1e-4, round4(loo));
         hw.val_rows = 0,
         hw.val_median = hw.val_p90 = hw.val_spread = 0; /* the validation was of the platform before */
+        memset(hw.val_fam, 0, sizeof hw.val_fam);
         /* the keys, their bounds, the record */
         for (int i = 0; i < f.n_par; i++) {
             char v0[40], v1[40], raw[40];

@@ -770,6 +770,36 @@ static enum nnperf_status fuse_composites(struct nnperf_prediction *p)
     return st;
 }
 
+/* ---- the model's family (docs/prediction.md, "Expected error") ---- */
+
+/* a node of attention: a fused attention operator, or a product of two activations (MatMul, Einsum: neither input a
+ * weight nor computed from weights or dims only), as Q x K^T and the scores x V are */
+static int attention_node(const struct nnperf_prediction *p, const struct ir_node *nd)
+{
+    int k = p->node_in[nd->index].klass;
+    if (k == OC_ATTENTION) return 1;
+    if (k != OC_MATMUL) return 0;
+    int act = 0;
+    for (int i = 0; i < nd->n_in; i++) act += nd->in[i] && !weight_like(nd->in[i]);
+    return act >= 2;
+}
+
+/* "transformer-style" when the graph has attention, a LayerNormalization (an operator of that name, the contrib
+ * Skip/Simplified forms included, or the exported pattern compute.composite_kernels fuses) or a GELU (a Gelu
+ * operator, the contrib BiasGelu/FastGelu/QuickGelu included, or the exported Erf pattern); "cnn" otherwise */
+static const char *model_family(const struct nnperf_prediction *p, const struct pr_cons_ix *cx)
+{
+    for (int k = 0; k < p->g->n_nodes; k++) {
+        const struct ir_node *nd = p->g->nodes[k];
+        struct comp m = {0, {NULL}};
+        if (attention_node(p, nd) ||
+            (nd->op_type && (strstr(nd->op_type, "LayerNormalization") || strstr(nd->op_type, "Gelu"))) ||
+            match_layernorm(p, cx, nd, &m) || match_gelu(p, cx, nd, &m))
+            return NNPERF_FAMILY_TRANSFORMER;
+    }
+    return NNPERF_FAMILY_CNN;
+}
+
 enum nnperf_status pr_fuse(struct nnperf_prediction *p)
 {
     const struct ir_graph *g = p->g;
@@ -856,6 +886,7 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
         p->layer_of[k] = -3;
         keep_span(spans, &ns, pool, &npool, &sp);
     }
+    p->family = model_family(p, &cx);
     pr_cons_free(&cx); /* before the layers are made: the peak of a long chain (bench/RESULTS.md) */
     qsort(spans, (size_t)ns, sizeof *spans, cmp_span);
     p->layers = ar_calloc(&p->ar, (size_t)(ns ? ns : 1), sizeof *p->layers);

@@ -277,6 +277,7 @@ enum nnperf_status nnperf_predict_batch(const struct nnperf_prediction *like, in
     p->causal = b->causal;
     p->w_elem = b->w_elem, p->a_elem = b->a_elem, p->kv_elem = b->kv_elem;
     p->memory_model = b->memory_model, p->compute_model = b->compute_model;
+    p->family = b->family;
     if (b->interval_opt > 0) p->interval_s = p->interval_opt = b->interval_opt;
     p->no_timeline = b->no_timeline;
     p->streams = b->streams;

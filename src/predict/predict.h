@@ -213,10 +213,11 @@ struct nnperf_prediction {
     double w_elem, a_elem, kv_elem; /* bytes per weight, activation, KV element; 0 = the dtype's */
     int memory_model;               /* enum nnperf_memory_model */
     int compute_model;              /* enum pr_compute_model */
-    double interval_s;              /* the timeline's (widened when it would have too many intervals) */
-    double interval_opt;            /* as the options gave it */
-    int whatif_batch;               /* the what-if's batch (0: none), which replaces any other */
-    int no_timeline;                /* the options' no_timeline: pr_timeline computes avg_util only */
+    const char *family;  /* fuse.c: NNPERF_FAMILY_TRANSFORMER or NNPERF_FAMILY_CNN (the summary's family) */
+    double interval_s;   /* the timeline's (widened when it would have too many intervals) */
+    double interval_opt; /* as the options gave it */
+    int whatif_batch;    /* the what-if's batch (0: none), which replaces any other */
+    int no_timeline;     /* the options' no_timeline: pr_timeline computes avg_util only */
     int streams; /* application threads each running one run after another (0: as many as keep every unit busy) */
     /* Sharing (nnperf_predict_batch): a prediction for another batch derives from this one and shares what the
      * structure stages made (the platform copy, the lowered graph, node_in, val_in, groups, layer_of, the layers'

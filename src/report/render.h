@@ -58,7 +58,12 @@ void rep_pred_html(const struct rep_view *v, const struct rep_extra_tab *extra, 
 /* The prediction's expected error: its platform's validation (median and 90th-percentile |error| over the test rows
  * of bench/fidelity, and their number) or "not validated" with why (p: for --set; may be NULL). Every report that
  * shows a prediction's number shows it: the long text, the short one of table cells ("+-14% n=18", "not validated"),
- * and the JSON member "expected_error" ({median, p90, test_rows}, or null when not validated). */
+ * and the JSON member "expected_error" ({median, p90, test_rows} of all the rows, the model's family and its
+ * family_test_rows, family_median, family_p90, validated_for_family; or null when not validated).
+ * The band the texts show (rep_expected_band, docs/prediction.md "Expected error"): a transformer-style model's,
+ * over the platform's transformer-style test rows where it has any (none: all the rows' band and the words "not
+ * validated for this one"); a cnn's, over its cnn test rows where it has 5 or more (REP_XE_MIN_CNN_ROWS) and not only
+ * those; else all the rows' (also where the platform gives no rows by family, or the summary no family: nnperf compare's cells). */
 void rep_expected_error_text(const struct nnperf_prediction *p, const struct nnperf_prediction_summary *s,
                              char *b, size_t n);
 void rep_expected_error_short(const struct nnperf_prediction_summary *s, char *b, size_t n);

@@ -18,7 +18,7 @@ static void header(const struct nnperf_advice *adv, struct strbuf *sb)
               adv->latency_s * 1e3, adv->fps);
     struct nnperf_prediction_summary s;
     nnperf_prediction_summary(adv->base, &s);
-    char xe[200];
+    char xe[400];
     rep_expected_error_text(adv->base, &s, xe, sizeof xe);
     sb_printf(sb, "expected error of the prediction: %s\n", xe);
     sb_printf(

@@ -347,6 +347,7 @@ static void json_summary(const struct rep_view *v, struct rep_json *j)
             rj_null(j, pk[i]);
     }
     rj_str(j, "power_basis", s->power_basis);
+    rj_str(j, "family", s->family);
     rep_json_expected_error(j, s);
     rj_obj(j, "why", 0);
     rj_obj(j, "time_by_bound", 0);
@@ -468,6 +469,29 @@ static void power_text(const struct nnperf_prediction_summary *s, char *b, size_
                    : " (static and dynamic)");
 }
 
+#define REP_XE_MIN_CNN_ROWS 5
+struct rep_xe_band {
+    int rows;
+    double median, p90;
+    const char *of;         /* "transformer-style ", "cnn " or "": the words before "test rows" */
+    int family_unvalidated; /* a transformer-style model and none of the rows is one */
+};
+
+/* the band the texts show (render.h): a family's where it is not all the rows' */
+static struct rep_xe_band rep_expected_band(const struct nnperf_prediction_summary *s)
+{
+    struct rep_xe_band x = {s->expected_error_rows, s->expected_error_median, s->expected_error_p90, "", 0};
+    if (s->expected_error_rows <= 0 || !s->family || s->family_test_rows < 0) return x;
+    int tf = !strcmp(s->family, NNPERF_FAMILY_TRANSFORMER);
+    if (tf && s->family_test_rows == 0)
+        x.family_unvalidated = 1;
+    else if (s->family_test_rows >= (tf ? 1 : REP_XE_MIN_CNN_ROWS) &&
+             s->family_test_rows < s->expected_error_rows)
+        x.rows = s->family_test_rows, x.median = s->family_median, x.p90 = s->family_p90,
+        x.of = tf ? NNPERF_FAMILY_TRANSFORMER " " : NNPERF_FAMILY_CNN " ";
+    return x;
+}
+
 /* the expected error of the prediction: the platform's validation on test rows, or that there is none */
 static void expected_error_text(const struct rep_view *v, char *b, size_t n)
 {
@@ -580,7 +604,7 @@ static void text_summary(const struct rep_view *v, int width, struct strbuf *sb)
     rep_time(a[6], 48, s->latency_s);
     kv_line(sb, width, "latency", "%s per run", a[6]);
     kv_line(sb, width, "FPS", "%.2f", s->fps);
-    char xe[200];
+    char xe[400];
     expected_error_text(v, xe, sizeof xe);
     kv_line(sb, width, "expected error", "%s", xe);
     char tp[200], tk[48];
@@ -691,8 +715,8 @@ static void html_summary(const struct rep_view *v, struct strbuf *sb)
     char b[400], c1[48], c2[48], c3[48];
     rh_cards_open(sb);
     rep_time(b, sizeof b, s->latency_s);
-    if (s->expected_error_rows)
-        c_snprintf(b + strlen(b), sizeof b - strlen(b), " (+-%.0f%%)", 100 * s->expected_error_median);
+    struct rep_xe_band xb = rep_expected_band(s);
+    if (xb.rows > 0) c_snprintf(b + strlen(b), sizeof b - strlen(b), " (+-%.0f%%)", 100 * xb.median);
     rh_card(sb, "latency per run", b);
     c_snprintf(b, sizeof b, "%.2f", s->fps);
     rh_card(sb, "FPS", b);
@@ -985,17 +1009,24 @@ void rep_expected_error_text(const struct nnperf_prediction *p, const struct nnp
                                                           : "no test rows in bench/fidelity/data");
         return;
     }
-    c_snprintf(b, n,
-               "+-%.0f%% median, +-%.0f%% at the 90th percentile (|error| over %d test rows, bench/fidelity)",
-               100 * s->expected_error_median, 100 * s->expected_error_p90, s->expected_error_rows);
+    struct rep_xe_band x = rep_expected_band(s);
+    c_snprintf(
+        b, n,
+        "+-%.0f%% median, +-%.0f%% at the 90th percentile (|error| over %d %stest rows, bench/fidelity)%s",
+        100 * x.median, 100 * x.p90, x.rows, x.of,
+        x.family_unvalidated ? "; none of them is a " NNPERF_FAMILY_TRANSFORMER
+                               " model: not validated for this one"
+                             : "");
 }
 
 void rep_expected_error_short(const struct nnperf_prediction_summary *s, char *b, size_t n)
 {
-    if (s->expected_error_rows <= 0)
+    struct rep_xe_band x = rep_expected_band(s);
+    if (x.rows <= 0)
         snprintf(b, n, "not validated");
     else
-        c_snprintf(b, n, "+-%.0f%% n=%d", 100 * s->expected_error_median, s->expected_error_rows);
+        c_snprintf(b, n, "+-%.0f%% n=%d%s", 100 * x.median, x.rows,
+                   x.family_unvalidated ? ", not validated for " NNPERF_FAMILY_TRANSFORMER : "");
 }
 
 void rep_json_expected_error(struct rep_json *j, const struct nnperf_prediction_summary *s)
@@ -1008,5 +1039,26 @@ void rep_json_expected_error(struct rep_json *j, const struct nnperf_prediction_
     rj_num(j, "median", s->expected_error_median);
     rj_num(j, "p90", s->expected_error_p90);
     rj_int(j, "test_rows", s->expected_error_rows);
+    if (!s->family) { /* no model's (nnperf compare's per-platform cells) */
+        rj_end(j);
+        return;
+    }
+    rj_str(j, "family", s->family);
+    if (s->family_test_rows >= 0) {
+        rj_int(j, "family_test_rows", s->family_test_rows);
+        if (s->family_test_rows > 0) {
+            rj_num(j, "family_median", s->family_median);
+            rj_num(j, "family_p90", s->family_p90);
+        } else {
+            rj_null(j, "family_median");
+            rj_null(j, "family_p90");
+        }
+        rj_bool(j, "validated_for_family", s->family_test_rows > 0);
+    } else {
+        rj_null(j, "family_test_rows");
+        rj_null(j, "family_median");
+        rj_null(j, "family_p90");
+        rj_null(j, "validated_for_family");
+    }
     rj_end(j);
 }

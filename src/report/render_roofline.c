@@ -59,7 +59,7 @@ static void render(const struct rep_view *v, enum nnperf_format fmt, const struc
         snprintf(line, sizeof line, "%s on %s (%s): ceilings peak %s, DDR %s, ridge point %s ops/B", v->model,
                  v->s.platform, v->s.dtype, a[0], a[1], a[2]);
         rt_wrap_indent(sb, line, o->width, 2);
-        char xe[200];
+        char xe[400];
         rep_expected_error_text(v->p, &v->s, xe, sizeof xe);
         snprintf(line, sizeof line, "expected error of the prediction: %s", xe);
         rt_wrap_indent(sb, line, o->width, 2);

@@ -14,7 +14,7 @@ struct row {
     const char *throughput_limit;            /* a static name (pr_tp_limit_names) */
     int batch, memory_bound, streams;
     double latency_s, fps, throughput_fps, ddr_bytes_per_frame, avg_utilization;
-    struct nnperf_prediction_summary xe; /* only the expected_error_* members are kept */
+    struct nnperf_prediction_summary xe; /* only the expected_error_* and family* members are kept */
 };
 
 #define R(m) offsetof(struct row, m)
@@ -160,6 +160,10 @@ enum nnperf_status nnperf_sweep_add(struct nnperf_sweep *sw, const struct nnperf
     r->xe.expected_error_rows = s.expected_error_rows;
     r->xe.expected_error_median = s.expected_error_median;
     r->xe.expected_error_p90 = s.expected_error_p90;
+    r->xe.family = s.family; /* a static name */
+    r->xe.family_test_rows = s.family_test_rows;
+    r->xe.family_median = s.family_median;
+    r->xe.family_p90 = s.family_p90;
     r->memory_bound = nnperf_prediction_bound_layers(p, "memory");
     sw->n++;
     return NNPERF_OK;

@@ -269,6 +269,52 @@ sys.exit(not (d['horizon-j5'] is None and x['test_rows'] == int(v['test_rows']) 
 expect 0 "" "$nn" compare "$M" --hw zcu102-dpu,horizon-j5 -o "$work/c.txt"
 check "compare table: an 'exp. error' row with the band and 'not valid.'" grep -Eq '^exp. error +[+]-[0-9]+% n=[0-9]+ +not valid.$' "$work/c.txt"
 
+# the band by model family (issue 24 item 5, docs/prediction.md "Expected error"): a transformer-style model (one
+# attention block: MatMul of two activations) on a preset validated on CNNs only reads the all-rows band and "not
+# validated for this one" (JSON validated_for_family false); on rdk-x5, whose test rows hold transformer-style models,
+# the band of those rows and their number, as its validation.transformer_* keys give them; a CNN there the cnn band
+A=tests/data/predict/attention.onnx
+expect 0 "" "$nn" analyze "$A" --hw zcu102-dpu --summary -o "$work/fa.txt"
+check "a transformer-style model on zcu102-dpu: not validated for this one" grep -q "none of them is a transformer-style model: not validated for this one" "$work/fa.txt"
+for hw in zcu102-dpu rdk-x5; do
+  expect 0 "" "$nn" analyze "$A" --hw $hw --format json -o "$work/fa-$hw.json"
+  expect 0 "" "$nn" analyze "$M" --hw $hw --format json -o "$work/fc-$hw.json"
+done
+check "JSON family and the band of the family's test rows against the presets' validation keys" python3 -c "
+import json, re, sys
+def keys(p):
+    t = open('presets/%s.yaml' % p).read()
+    return {k: float(v) for k, v in re.findall(r'^  (\w+): ([0-9.]+)', t[t.index('\nvalidation:'):], re.M)}
+def xe(f):
+    s = json.load(open(f))['summary']
+    assert s['expected_error']['family'] == s['family'], f
+    return s['family'], s['expected_error']
+z, x5 = keys('zcu102-dpu'), keys('rdk-x5')
+fam, a = xe(sys.argv[1] + '/fa-zcu102-dpu.json')
+assert fam == 'transformer-style' and a['validated_for_family'] is False and a['family_test_rows'] == 0, a
+assert a['test_rows'] == z['test_rows'] and a['family_median'] is None and z['transformer_test_rows'] == 0, a
+fam, b = xe(sys.argv[1] + '/fa-rdk-x5.json')
+assert b['validated_for_family'] is True and b['family_test_rows'] == x5['transformer_test_rows'] > 0, b
+assert (b['family_median'], b['family_p90']) == (x5['transformer_median_error'], x5['transformer_p90_error']), b
+fam, c = xe(sys.argv[1] + '/fc-rdk-x5.json')
+assert fam == 'cnn' and c['validated_for_family'] is True and c['family_test_rows'] == x5['cnn_test_rows'], c
+assert c['family_median'] == x5['cnn_median_error'] and c['test_rows'] == x5['test_rows'], c
+" "$work"
+expect 0 "" "$nn" analyze "$A" --hw rdk-x5 --summary -o "$work/fa5.txt"
+check "a transformer-style model on rdk-x5: the transformer-style band and its rows" python3 -c "
+import re, sys
+t = open('presets/rdk-x5.yaml').read()
+k = dict(re.findall(r'^  (transformer_\w+): ([0-9.]+)', t, re.M))
+want = '+-%.0f%% median, +-%.0f%% at the 90th percentile (|error| over %d transformer-style test rows' % (
+    100 * float(k['transformer_median_error']), 100 * float(k['transformer_p90_error']), int(k['transformer_test_rows']))
+sys.exit(want not in ' '.join(open(sys.argv[1]).read().split()))" "$work/fa5.txt"
+expect 0 "" "$nn" sweep "$A" --hw zcu102-dpu,rdk-x5 -o "$work/fs.txt"
+check "sweep's short band: not validated for transformer-style on zcu102-dpu, n= the transformer rows on rdk-x5" python3 -c "
+import re, sys
+t, s = open('presets/rdk-x5.yaml').read(), open(sys.argv[1]).read()
+n = re.search(r'^  transformer_test_rows: (\d+)', t, re.M).group(1)
+sys.exit(not ('not validated for transformer-style' in s and ' n=%s' % n in s))" "$work/fs.txt"
+
 # power (issue 21): FPS per watt holds static and dynamic power where a preset gives its idle power (the Edge TPU's,
 # [QUTIBENCH-POWER]), and every output says "dynamic only" where it does not (the A100's: TDP spread over the peak)
 R=models/resnet50.onnx

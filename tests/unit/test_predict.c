@@ -1666,6 +1666,65 @@ static void test_power(void)
     nnperf_model_free(m);
 }
 
+/* The model's family (docs/prediction.md, "Expected error") and the band of the platform's test rows of it: attention
+ * (two activations multiplied), LayerNorm (the operator or torch.onnx's decomposition) and GELU through Erf make a
+ * model transformer-style; a conv, or a Linear whose weight the graph transposes (a value computed from a weight
+ * only), is a cnn. Validation keys: 10 test rows, 4 transformer-style (30% / 60%), 6 cnn (10% / 40%). */
+static void test_family(void)
+{
+    static const char *const tf[] = {"attention", "family_ln", "family_lnop", "family_gelu", "eager_block"};
+    static const char *const cnn[] = {"stem", "family_linear", "fuse_block"};
+    const char *val =
+        "validation:\n  test_rows: 10\n  median_error: 0.2\n  p90_error: 0.5\n"
+        "  transformer_test_rows: 4\n  transformer_median_error: 0.3\n  transformer_p90_error: 0.6\n"
+        "  cnn_test_rows: 6\n  cnn_median_error: 0.1\n  cnn_p90_error: 0.4\n";
+    struct nnperf_predict_options o = {.batch = 1};
+    for (int i = 0; i < 8; i++) {
+        int is_tf = i < 5;
+        const char *name = is_tf ? tf[i] : cnn[i - 5];
+        struct nnperf_model *m;
+        struct nnperf_analysis *a = analyze(name, &m);
+        struct nnperf_prediction *p = a ? predict_text(a, npu_yaml, val, &o) : NULL;
+        struct nnperf_prediction_summary s;
+        CHECK(p != NULL);
+        if (p) {
+            nnperf_prediction_summary(p, &s);
+            if (!s.family || strcmp(s.family, is_tf ? NNPERF_FAMILY_TRANSFORMER : NNPERF_FAMILY_CNN))
+                fprintf(stderr, "%s: family %s\n", name, s.family ? s.family : "(null)");
+            CHECK(s.family && !strcmp(s.family, is_tf ? NNPERF_FAMILY_TRANSFORMER : NNPERF_FAMILY_CNN));
+            CHECK(s.expected_error_rows == 10 && NEAR(s.expected_error_median, 0.2));
+            CHECK(s.family_test_rows == (is_tf ? 4 : 6));
+            CHECK(NEAR(s.family_median, is_tf ? 0.3 : 0.1) && NEAR(s.family_p90, is_tf ? 0.6 : 0.4));
+            /* another batch of the same prediction (nnperf_predict_batch: no fusion stage) keeps the family */
+            struct nnperf_prediction *b = NULL;
+            char err[256];
+            CHECK(nnperf_predict_batch(p, 2, &b, err, sizeof err) == NNPERF_OK && b);
+            if (b) nnperf_prediction_summary(b, &s);
+            CHECK(b && s.family && !strcmp(s.family, is_tf ? NNPERF_FAMILY_TRANSFORMER : NNPERF_FAMILY_CNN));
+            nnperf_prediction_free(b);
+            nnperf_prediction_free(p);
+        }
+        /* no rows by family (absent, or not adding up to test_rows): -1; none of the family's: 0 rows, no band */
+        const char *extra[] = {"validation:\n  test_rows: 10\n  median_error: 0.2\n  p90_error: 0.5\n",
+                               "validation:\n  test_rows: 11\n  median_error: 0.2\n  p90_error: 0.5\n"
+                               "  transformer_test_rows: 4\n  cnn_test_rows: 6\n",
+                               "validation:\n  test_rows: 10\n  median_error: 0.2\n  p90_error: 0.5\n"
+                               "  transformer_test_rows: 0\n  cnn_test_rows: 10\n  cnn_median_error: 0.2\n"
+                               "  cnn_p90_error: 0.5\n"};
+        for (int e = 0; a && e < 3; e++) {
+            p = predict_text(a, npu_yaml, extra[e], &o);
+            CHECK(p != NULL);
+            if (!p) continue;
+            nnperf_prediction_summary(p, &s);
+            CHECK(s.family_test_rows == (e < 2 ? -1 : is_tf ? 0 : 10));
+            CHECK(e == 2 && !is_tf ? NEAR(s.family_median, 0.2) : isnan(s.family_median));
+            nnperf_prediction_free(p);
+        }
+        nnperf_analysis_free(a);
+        nnperf_model_free(m);
+    }
+}
+
 /* No-work layers are views (lowering rule no_op): swin_t's 24 Dropouts (ratio 0, training_mode true as exported)
  * form no layer on rdk-s100, and the float graph keeps the platform's int8 (no layer on the fallback unit: a
  * lowering rule that sets no type must not send the graph down the float path). Those rules only mark nodes, so
@@ -1786,5 +1845,6 @@ int main(void)
     test_layer_class_cost();
     test_power();
     test_no_op_views();
+    test_family();
     return tt_done();
 }

@@ -109,14 +109,19 @@ def const(name, value):
     return numpy_helper.from_array(np.array(value, dtype=np.float32), name)
 
 
-save("eager_block", [
-    helper.make_node("ReduceMean", ["x"], ["mean"], axes=[-1], name="ln_mean"),
-    helper.make_node("Sub", ["x", "mean"], ["d"], name="ln_sub"),
-    helper.make_node("Pow", ["d", "two"], ["sq"], name="ln_pow"),
-    helper.make_node("ReduceMean", ["sq"], ["var"], axes=[-1], name="ln_var"),
-    helper.make_node("Add", ["var", "eps"], ["ve"], name="ln_eps"),
-    helper.make_node("Sqrt", ["ve"], ["sd"], name="ln_sqrt"),
-    helper.make_node("Div", ["d", "sd"], ["nrm"], name="ln_div"),
+def layernorm(out):
+    """LayerNorm of x over its last axis as torch.onnx decomposes it, to `out` (no scale or bias)"""
+    return [
+        helper.make_node("ReduceMean", ["x"], ["mean"], axes=[-1], name="ln_mean"),
+        helper.make_node("Sub", ["x", "mean"], ["d"], name="ln_sub"),
+        helper.make_node("Pow", ["d", "two"], ["sq"], name="ln_pow"),
+        helper.make_node("ReduceMean", ["sq"], ["var"], axes=[-1], name="ln_var"),
+        helper.make_node("Add", ["var", "eps"], ["ve"], name="ln_eps"),
+        helper.make_node("Sqrt", ["ve"], ["sd"], name="ln_sqrt"),
+        helper.make_node("Div", ["d", "sd"], [out], name="ln_div")]
+
+
+save("eager_block", layernorm("nrm") + [
     helper.make_node("Mul", ["nrm", "gamma"], ["sc"], name="ln_scale"),
     helper.make_node("Add", ["sc", "beta"], ["ln"], name="ln_bias"),
     helper.make_node("MatMul", ["ln", "wl"], ["mm"], name="fc"),
@@ -171,3 +176,24 @@ save("concat", [
     helper.make_node("Concat", ["a", "b"], ["c"], axis=1, name="cat"),
     helper.make_node("Relu", ["c"], ["y"], name="relu_y")],
     [helper.make_tensor_value_info("x", F, [1, 8, 4, 4])], [helper.make_tensor_value_info("y", F, [])], [])
+# 27. the model family (docs/prediction.md, "Expected error"; test_predict.c test_family), one feature each over
+# x [1, 8, 16]: LayerNorm as torch.onnx decomposes it (no scale or bias), the LayerNormalization operator (opset 17),
+# GELU through Erf; and a cnn: a Linear whose weight is transposed in the graph (MatMul of x and a value computed
+# from a weight only: no attention) before a Relu
+X8 = [helper.make_tensor_value_info("x", F, [1, 8, 16])]
+save("family_ln", layernorm("y"),
+    X8, [helper.make_tensor_value_info("y", F, [])], [const("two", 2.0), const("eps", 1e-5)])
+save("family_lnop", [helper.make_node("LayerNormalization", ["x", "gamma"], ["y"], axis=-1, name="ln")],
+     X8, [helper.make_tensor_value_info("y", F, [])], [w("gamma", [16])], opset=17)
+save("family_gelu", [
+    helper.make_node("Div", ["x", "sqrt2"], ["g1"], name="gelu_div"),
+    helper.make_node("Erf", ["g1"], ["g2"], name="gelu_erf"),
+    helper.make_node("Add", ["g2", "one"], ["g3"], name="gelu_add"),
+    helper.make_node("Mul", ["x", "g3"], ["g4"], name="gelu_mul"),
+    helper.make_node("Mul", ["g4", "half"], ["y"], name="gelu_half")],
+    X8, [helper.make_tensor_value_info("y", F, [])], [const("sqrt2", 2 ** 0.5), const("one", 1.0), const("half", 0.5)])
+save("family_linear", [
+    helper.make_node("Transpose", ["wt"], ["wl"], perm=[1, 0], name="w_t"),
+    helper.make_node("MatMul", ["x", "wl"], ["h"], name="fc"),
+    helper.make_node("Relu", ["h"], ["y"], name="relu")],
+    X8, [helper.make_tensor_value_info("y", F, [])], [w("wt", [32, 16])])
