@@ -15,7 +15,9 @@ Needs the Python package (python/) and the library: PYTHONPATH=python NNPERF_LIB
                          (bench/fidelity/thresholds.csv) or a preset with test rows has no recorded value
   --write-presets DIR    write each preset's `validation:` section (and each runtime file's in DIR/runtimes: the rows
                          predicted on it, not on its base) (median and p90 |error| of its test rows, their
-                         number) into DIR/NAME.yaml, keeping every other line
+                         number, and the same over its transformer-style and its cnn test rows: the model family
+                         the library gives each row's model, summary["family"]) into DIR/NAME.yaml, keeping every
+                         other line
   --check-presets DIR    exit 1 unless every preset's `validation:` section equals what the dataset gives
   --preset NAME          only rows of that preset
   --out-of-the-box       predict every row on its preset as it is, whatever runtime its `software` column names
@@ -182,6 +184,7 @@ def predict_rows(rows, out_of_the_box=False, analyses=None):
                                   threads=threads, streams=count if q == "throughput" else None)
         s = p.summary
         r["predicted"] = s["latency_ms"] if q == "latency" else s["fps"] if q == "fps" else s["throughput_fps"]
+        r["family"] = s["family"]  # the library's model family (docs/prediction.md, "Expected error")
         r["error"] = r["predicted"] / float(r["value"]) - 1
     return rows
 
@@ -281,6 +284,32 @@ def per_preset(rows):
     return res
 
 
+# the model families of the validation keys (validation.transformer_*, validation.cnn_*): the summary's family
+FAMILIES = {"transformer": "transformer-style", "cnn": "cnn"}
+
+
+def per_family(rows):
+    """each platform's test rows by model family (the library's, predict_rows' r['family']): {platform: {key prefix:
+    (rows, median |error|, p90 |error|)}}"""
+    errs = {}
+    for r in rows:
+        if r["split"] == "test":
+            errs.setdefault(group_of(r), {k: [] for k in FAMILIES})
+            errs[group_of(r)][next(k for k, f in FAMILIES.items() if f == r["family"])].append(r["error"])
+    return {name: {k: (len(e), median_abs(e), percentile_abs(e, 0.9)) for k, e in d.items()}
+            for name, d in errs.items()}
+
+
+def family_keys(fam):
+    """the validation keys of one platform's families ({} with none), as preset_validation reads them"""
+    out = {}
+    for k, (n, med, p90) in (fam or {}).items():
+        out[f"{k}_test_rows"] = n
+        if n:
+            out[f"{k}_median_error"], out[f"{k}_p90_error"] = round(med, 4), round(p90, 4)
+    return out
+
+
 def pct(x):
     return "-" if x is None else f"{100 * x:.1f}%"
 
@@ -294,13 +323,15 @@ def read_thresholds(path):
 VALIDATION_RE = re.compile(r"^validation:.*\n(?:[ #].*\n|\n)*", re.M)
 
 
-def validation_block(s):
+def validation_block(s, fam=None):
     return ("validation:                        # bench/fidelity/data test rows, out of the box (written by "
             "bench/fidelity/fidelity.py)\n"
             f"  test_rows: {s['test_rows']}\n"
             f"  median_error: {s['test_median_error']:.4f}\n"
             f"  p90_error: {s['test_p90_error']:.4f}\n"
-            f"  log_spread: {s['test_log_spread']:.4f}\n")
+            f"  log_spread: {s['test_log_spread']:.4f}\n" +
+            "".join(f"  {k}: {v if k.endswith('_rows') else format(v, '.4f')}\n"
+                    for k, v in family_keys(fam).items()))
 
 
 def preset_validation(text):
@@ -373,6 +404,7 @@ def main():
                 status = 1
         if not status:
             print(f"check: every preset's test median |error| is at or below {opts['--check']}")
+    fams = per_family(rows)
     for key in ("--write-presets", "--check-presets"):
         if key not in opts:
             continue
@@ -386,7 +418,7 @@ def main():
             if s and s["test_rows"]:
                 want = {"test_rows": s["test_rows"], "median_error": round(s["test_median_error"], 4),
                         "p90_error": round(s["test_p90_error"], 4),
-                        "log_spread": round(s["test_log_spread"], 4)}
+                        "log_spread": round(s["test_log_spread"], 4), **family_keys(fams.get(name))}
             if key == "--check-presets":
                 have = preset_validation(text)
                 if have != want:
@@ -396,7 +428,7 @@ def main():
                 continue
             new = VALIDATION_RE.sub("", text).rstrip("\n") + "\n"
             if want:
-                new += validation_block(s)
+                new += validation_block(s, fams.get(name))
             if new != text:
                 with open(path, "w") as f:
                     f.write(new)
