@@ -136,6 +136,7 @@ struct hw_desc {
     double thread_sync_s; /* per layer run on 2 or more threads: the barrier that ends it */
     double core_bw;       /* bytes/s one core (thread) reaches from DDR; 0 = the shared DDR's */
     struct hw_winograd wino;
+    double gemm_output_s; /* roofline: one core's seconds per output element of a GEMM-run layer; 0 = none */
     double strided_in_bw; /* bytes/s at which a strided conv's input is re-laid out first (0 = no cost) */
     double sram_bytes, sram_bw, ddr_bw, ddr_eff;
     double ddr_bytes;      /* device (DDR/HBM) memory capacity, bytes; 0 = not given */

@@ -159,6 +159,11 @@ const struct hw_key hw_keys[] = {
     {"compute.winograd.large_channels", HW_T_NUM, .unit = HW_U_NONE, 1, DIM_MAX, HW_F_ZERO_OFF,
      D(wino.large_channels),
      .doc = "above this many input or output channels the tile is at most 4; 0 = no limit"},
+    {"compute.gemm_output_s", HW_T_NUM, .unit = HW_U_SECONDS, 1e-15, 1e-3, HW_F_ZERO_OFF, D(gemm_output_s),
+     .doc = "roofline model: one core's time per output element of a layer the runtime runs as a GEMM (a dense or "
+            "grouped convolution, Gemm, MatMul; a Winograd convolution's transformed outputs; not a depthwise "
+            "convolution) beyond its MACs, so a short reduction runs below the class efficiency; shared by the "
+            "threads of one inference as its MACs are; 0 = none"},
     {"compute.kernel_costs", HW_T_SECTION,
      .doc = "per-element costs of a CPU's kernels: with any of them set, a layer's time is the sum of its terms "
             "(kernel-cost compute model, docs/prediction.md); `nnperf calibrate` fits them from ONNX Runtime profiles"},

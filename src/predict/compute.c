@@ -124,15 +124,20 @@ static double weight_prep(const struct nnperf_prediction *p, const struct pr_lay
     return L->fallback ? 0 : p->hw->weight_prep_s * L->params;
 }
 
+/* how many times one core's rate the cores of one inference reach together: compute.parallel_speedup, or their
+ * number */
+static double inference_speedup(const struct hw_desc *hw)
+{
+    int per = pr_inference_cores(hw);
+    return hw->par_speedup > 0 && hw->par_speedup < per ? hw->par_speedup : per;
+}
+
 /* The peak at dtype dt (a layer's own: pr_layer.dtype). */
 static double pr_peak_at(const struct nnperf_prediction *p, int dt)
 {
     const struct hw_desc *hw = p->hw;
     int cores = hw->cores > 0 ? hw->cores : 1;
-    int per = pr_inference_cores(hw);
-    /* the cores of one inference together reach compute.parallel_speedup times one core's rate */
-    double speedup = hw->par_speedup > 0 && hw->par_speedup < per ? hw->par_speedup : per;
-    return dt >= 0 && dt < HW_NDT ? hw->peak_ops[dt] * speedup / cores : 0;
+    return dt >= 0 && dt < HW_NDT ? hw->peak_ops[dt] * inference_speedup(hw) / cores : 0;
 }
 
 double pr_peak(const struct nnperf_prediction *p)
@@ -445,6 +450,28 @@ static double layer_eff(const struct hw_desc *hw, const struct pr_layer *L)
     return hw_eff(hw, L->klass) * (f > 0 ? f : 1);
 }
 
+static double numel_of(const struct ir_value *v)
+{
+    int64_t n;
+    return v && ir_numel(v, &n) ? (double)n : 0;
+}
+
+/* compute.gemm_output_s: the time a layer run as a GEMM spends per output element beyond its MACs (packing, the
+ * accumulators' store, the short K loop: ncnn's im2col and Winograd GEMMs, docs/sources.md [NCNN-GEMM]), one core's
+ * cost shared by the cores of the inference as its MACs are. The GEMM's outputs: the layer's (every frame of the
+ * run, its main node's), or a Winograd convolution's transformed tiles (tiles x (m + 2)^2 x output channels = its direct outputs x 9
+ * x mac_ratio); a depthwise convolution is no GEMM (0) */
+static double gemm_outputs_time(const struct nnperf_prediction *p, const struct pr_layer *L,
+                                double wino_ratio)
+{
+    const struct ir_node *m = L->main;
+    if (!(p->hw->gemm_output_s > 0) || !(L->mac_ops > 0) || L->klass == OC_CONV_DEPTHWISE || !m ||
+        m->n_out < 1)
+        return 0;
+    double out = numel_of(m->out[0]) * p->runs * (wino_ratio > 0 ? 9 * wino_ratio : 1);
+    return out * p->hw->gemm_output_s / inference_speedup(p->hw);
+}
+
 static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
 {
     const struct hw_desc *hw = p->hw;
@@ -457,12 +484,13 @@ static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
         double eff = layer_eff(hw, L);
         double rate = peak * eff;
         double vrate = hw->vector_ops > 0 ? hw->vector_ops : rate;
-        double mac = pr_mac_aligned(L), vec = pr_vec_aligned(L), ratio, xform;
+        double mac = pr_mac_aligned(L), vec = pr_vec_aligned(L), ratio = 0, xform;
         if (winograd(p, L, &ratio, &xform)) {
             vec += mac / 2 * xform;
             mac *= ratio;
         }
-        L->t_compute = (safe_div(mac, rate) + safe_div(vec, vrate)) / thread_busy(p, L);
+        L->t_compute =
+            (safe_div(mac, rate) + safe_div(vec, vrate) + gemm_outputs_time(p, L, ratio)) / thread_busy(p, L);
         accel_memory(p, L, work);
     }
     finish(p, L);
@@ -736,12 +764,6 @@ double pr_layer_energy(const struct nnperf_prediction *p, const struct pr_layer 
 }
 
 /* ---- the kernel-cost model ---- */
-
-static double numel_of(const struct ir_value *v)
-{
-    int64_t n;
-    return v && ir_numel(v, &n) ? (double)n : 0;
-}
 
 void pr_kernel_terms(const struct nnperf_prediction *p, const struct pr_layer *L, struct pr_kterms *t)
 {

@@ -470,7 +470,9 @@ static void test_winograd_speedup_modes(void)
      * utilization 0.5. A depthwise conv on the modes (strided_dw's dw: 32 channels, 3x3, 16x16 outputs, 73728 MACs)
      * runs as ceil(32 / t) dense t x t convs (OpenVINO's splitHwDepthConv): t = 8 costs 4 x min(8 x 9, 4 x 9 + 5)
      * = 164 cycles a pixel (t = 4: 8 x 23 = 184, t = 6: 6 x 32 = 192, t = 16: 2 x 144 = 288), utilization
-     * 32 x 9 / (164 x 16); on the roofline its MACs at the peak */
+     * 32 x 9 / (164 x 16); on the roofline its MACs at the peak. compute.gemm_output_s 1e-9 adds per GEMM output: the
+     * direct conv's 8 x 16 x 16 = 2048 (halved where 4 cores reach 2 x one core's rate), the Winograd F(6,3) conv's
+     * 9 tiles x 64 x 8 = 4608 transformed outputs; nothing for the depthwise conv (no GEMM) */
     static const struct {
         const char *keys;
         const char *dtype;
@@ -498,6 +500,12 @@ static void test_winograd_speedup_modes(void)
         {"  array:\n    channels: {fp16: 16}\n    modes: [{blocks: 1}, {blocks: 2, overhead: 5}]\n", "fp16",
          2 * 73728 / (1e9 * (32.0 * 9 / (164 * 16))), "array", 1},
         {"", "fp16", 2 * 73728 / 1e9, "roofline", 1},
+        {"  gemm_output_s: 1e-9\n", "fp16", 2 * 55296 / 1e9 + 2048 * 1e-9, "roofline", 0},
+        {"  winograd: {tile: {fp16: 6}, min_channels: 8, large_channels: 128}\n  gemm_output_s: 1e-9\n",
+         "fp16", 2 * 13824 / 1e9 + 47808 / 1e8 + 4608 * 1e-9, "roofline", 0},
+        {"  cores: 4\n  parallel_speedup: 2\n  gemm_output_s: 1e-9\n", "fp16",
+         2 * 55296 / 0.5e9 + 2048 * 1e-9 / 2, "roofline", 0},
+        {"  gemm_output_s: 1e-9\n", "fp16", 2 * 73728 / 1e9, "roofline", 1},
     };
     struct nnperf_model *m[2];
     struct nnperf_analysis *a[2] = {analyze("stem", &m[0]), analyze("strided_dw", &m[1])};
