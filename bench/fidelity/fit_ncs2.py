@@ -5,23 +5,22 @@ throughput table in ncs2_openvino.csv); a test row is refused.
   PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so python3 bench/fidelity/fit_ncs2.py [FORM ...]
   ... fit_ncs2.py --leave-out FORM     each network's fit rows predicted by the form fitted on the other networks'
 
-Each row is predicted as fidelity.py predicts it, on a platform file with `base: ncs2` and the form's numbers set. A
-form is a set of parts joined by '+':
+Each row is predicted as fidelity.py predicts it, on a platform file with `base: ncs2`, the form's numbers set and
+every other fitted part at the value the preset held before the fit. A form is a set of parts joined by '+':
   l      overhead.per_layer_s (the MYRIAD plugin's dispatch of one stage, paid once a frame)
   r      overhead.per_run_s (one inference request over XLink)
-  s      a factor on the preset's compute.efficiency map (every class; the ratios between classes stay assumptions)
+  s      a factor on the compute.efficiency map (every class; the ratios between classes stay assumptions)
   d      memory.ddr_efficiency (at most 1)
   F      nothing free: compute.array.fc_tile 256, the MYRIAD compiler's hardware FC tiles (docs/sources.md
          [OPENVINO-VPU-FC]): an FC input or output longer than 256 padded to whole tiles, weights stored padded, a
          padded input copied by an expand stage of its own
-  0      nothing free: the preset as it is
-The free numbers start from the preset's values. The fit minimises the sum of |ln(predicted / measured)| over the fit
-rows (multiplicative steps on each number in turn, halved until under 0.5%), as fit_qutibench_dpu.py does. Prints
-each form's numbers, its sum and median |error|; writes nothing (the numbers go into the preset by hand, with a comment
-naming this script).
+  0      nothing free: the preset as it was before the fit (PRE_FIT below: main e68dcea, FC tiles off)
+The free numbers start from those values, and a part outside the form keeps them. The fit minimises the sum of
+|ln(predicted / measured)| over the fit rows (multiplicative steps on each number in turn, halved until under 0.5%),
+as fit_qutibench_dpu.py does. Prints each form's numbers, its sum and median |error|; writes nothing (the numbers go
+into the preset by hand, with a comment naming this script).
 """
 import os
-import re
 import sys
 import tempfile
 import warnings
@@ -30,27 +29,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fidelity  # noqa: E402
 from fit_qutibench_dpu import step_fit  # noqa: E402
 
-PRESET = os.path.join(fidelity.ROOT, "presets", "ncs2.yaml")
 FREE = {"l": ("per_layer_s", "overhead"), "r": ("per_run_s", "overhead"), "s": ("scale", "compute"),
         "d": ("ddr_efficiency", "memory")}
 
 
-def preset_values():
-    """the preset's compute.efficiency map and its per_layer_s, per_run_s and ddr_efficiency"""
-    out = {}
-    with open(PRESET) as f:
-        for line in f:
-            t = line.split("#")[0]
-            m = re.match(r"\s*efficiency:\s*\{(.*)\}", t)
-            if m:
-                out["eff"] = {k.strip(): float(v) for k, v in (kv.split(":") for kv in m.group(1).split(","))}
-            m = re.match(r"\s*(per_layer_s|per_run_s|ddr_efficiency):\s*([0-9.eE+-]+)\s*$", t)
-            if m:
-                out[m.group(1)] = float(m.group(2))
-    if set(out) != {"eff", "per_layer_s", "per_run_s", "ddr_efficiency"}:
-        sys.exit(f"{PRESET}: expected compute.efficiency, overhead.per_layer_s, overhead.per_run_s and "
-                 "memory.ddr_efficiency")
-    return out
+# the numbers presets/ncs2.yaml held before the fit that adopted F+l+r+s+d (main e68dcea; bench/RESULTS.md "The
+# NCS2's hardware FC tiles"): every form starts from them and a part outside the form keeps them, and the FC tiles
+# are off unless the form has F, so the recorded scores are reproduced after the adoption (the preset now holds the
+# fitted numbers and fc_tile 256: read from it, form 0 would be the fitted preset and l+r+s+d would have the tiles)
+PRE_FIT = {"eff": {"default": 0.449, "conv": 0.748, "gemm": 0.598, "matmul": 0.598, "eltwise": 0.224,
+                   "activation": 0.299},
+           "per_layer_s": 5.58e-5, "per_run_s": 1.40e-3, "ddr_efficiency": 0.987}
 
 
 def form_of(name):
@@ -63,8 +52,7 @@ def platform_text(pv, values, fc_tile):
     eff = pv["eff"]
     scale = values.get("s", 1.0)
     comp = "  efficiency: {" + ", ".join(f"{k}: {min(1.0, v * scale):.4g}" for k, v in eff.items()) + "}\n"
-    if fc_tile:
-        comp += "  array:\n    fc_tile: 256\n"
+    comp += f"  array:\n    fc_tile: {256 if fc_tile else 0}\n"
     mem = f"memory:\n  ddr_efficiency: {min(1.0, values.get('d', pv['ddr_efficiency'])):.4g}\n"
     over = (f"overhead:\n  per_layer_s: {values.get('l', pv['per_layer_s']):.4g}\n"
             f"  per_run_s: {values.get('r', pv['per_run_s']):.4g}\n")
@@ -79,7 +67,7 @@ def fit_rows():
 class Fit:
     def __init__(self, rows, tmp):
         fidelity.refuse_test(rows)
-        self.rows, self.tmp, self.pv, self.analyses = rows, tmp, preset_values(), {}
+        self.rows, self.tmp, self.pv, self.analyses = rows, tmp, PRE_FIT, {}
 
     def errors(self, form, x):
         free, fc_tile = form
