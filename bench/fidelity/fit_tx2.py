@@ -4,6 +4,9 @@ refused.
 
   PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so python3 bench/fidelity/fit_tx2.py [FORM ...]
   ... fit_tx2.py --leave-out FORM     each network's fit rows predicted by the form fitted on the other networks'
+  ... fit_tx2.py --before RULE [--leave-out] FORM ...   on the presets as they were before the fit that adopted
+                                      RULE (f+s or T+e+f+s; BEFORE below), the baseline its recorded table was
+                                      computed on: form 0 is that preset, a part outside the form keeps its number
 
 Each row is predicted as fidelity.py predicts it, on a platform file with `base:` the row's preset and the form's
 numbers set. A form is a set of free numbers:
@@ -20,7 +23,7 @@ numbers set. A form is a set of free numbers:
   P      nothing free: compute.fuse_pointwise set (TensorRT's pointwise fusion, [TRT-FUSION])
   B      nothing free: a BatchNormalization followed by a Relu fused into one layer (TensorRT's scale and activation)
   M      nothing free: a MatMul or Gemm fuses a following BatchNormalization and Relu, as a Conv does
-  0      nothing free: the presets as they are
+  0      nothing free: the presets as they are (with --before RULE: as they were before that fit)
 The fit minimises the sum of |ln(predicted / measured)| over the fit rows (multiplicative steps on each number in
 turn, halved until under 0.5%), as fit_qutibench_dpu.py does. Prints each form's numbers and its fit median |error|
 per mode; writes nothing (the numbers go into the presets by hand, with a comment naming this script).
@@ -40,6 +43,15 @@ MODES = ["tx2-maxn", "tx2-maxp", "tx2-maxq"]
 # output tiles (channels x pixels) NVIDIA's guides list for GEMM kernels ([NV-GEMM-GUIDE]; 32x32 the smallest)
 TILES = [(32, 32), (64, 64), (128, 64), (64, 128)]
 FIXED = ("tiles", "pointwise", "overlap", "fuseB", "fuseM")  # form parts with no free number
+# --before RULE: the numbers the presets held before the fit that adopted RULE (bench/RESULTS.md), pinned in every
+# platform file so that a part outside the form keeps them (read from the presets, they are the fitted ones since the
+# adoption): the compute.efficiency map of each mode (s scales it), the FP16 factor and one 64x64 tile (T replaces it)
+#   f+s      "The Jetson TX2 on QuTiBench's own fit rows" (13bbec0): 0.8 / 0.4 in every mode, no FP16 factor
+#   T+e+f+s  "The TX2's per-layer tile" (b97a36b): the efficiencies x 1.040 / 1.080 / 1.102 and FP16 0.873 of f+s
+BEFORE = {"f+s": {"eff": {m: {"default": 0.4, "conv": 0.8, "gemm": 0.8, "matmul": 0.8} for m in MODES}, "fp16": 1.0},
+          "T+e+f+s": {"eff": {m: {"default": d, "conv": 2 * d, "gemm": 2 * d, "matmul": 2 * d}
+                              for m, d in zip(MODES, (0.416, 0.432, 0.441))}, "fp16": 0.873}}
+ONE_TILE = "    tiles: []\n    channels: {fp16: 64, fp32: 64}\n    pixels: {fp16: 64, fp32: 64}\n"
 
 
 def preset_efficiency(mode):
@@ -91,17 +103,21 @@ def form_of(name):
     return [p for p in out if p[1] not in FIXED] + [p for p in out if p[1] in FIXED]  # the fixed parts last
 
 
-def platform_text(mode, values, eff, per_layer):
+def platform_text(mode, values, eff, per_layer, before=None):
+    """the platform file of one mode; before: BEFORE[RULE], the pre-fit numbers a part outside the form keeps"""
     comp = ""
-    if "scale" in values:
-        comp += "  efficiency: {" + ", ".join(f"{k}: {min(1.0, v * values['scale']):.4g}" for k, v in eff.items()) + "}\n"
-    if "fp16" in values:
-        comp += f"  dtype_efficiency: {{fp16: {min(1.0, values['fp16']):.4g}}}\n"
+    if "scale" in values or before:
+        comp += "  efficiency: {" + ", ".join(f"{k}: {min(1.0, v * values.get('scale', 1.0)):.4g}"
+                                             for k, v in eff.items()) + "}\n"
+    if "fp16" in values or before:
+        comp += f"  dtype_efficiency: {{fp16: {min(1.0, values.get('fp16', before and before['fp16'])):.4g}}}\n"
     if "tiles" in values:
         e32 = min(1.0, values.get("e32", 1.0))
         comp += "  array:\n    tiles:\n" + "".join(
             f"      - {{channels: {c}, pixels: {px}" + (f", efficiency: {e32:.4g}" if (c, px) == (32, 32) else "") + "}\n"
             for c, px in TILES)
+    elif before:
+        comp += "  array:\n" + ONE_TILE
     if "fuseB" in values or "fuseM" in values:
         pats = ["[Conv, BatchNormalization, Relu]", "[Conv, Add, Relu]", "[Conv, Relu]"]
         if "fuseM" in values:
@@ -118,9 +134,9 @@ def platform_text(mode, values, eff, per_layer):
 
 
 class Fit:
-    def __init__(self, rows, tmp):
-        self.rows, self.tmp, self.analyses = rows, tmp, {}
-        self.eff = {m: preset_efficiency(m) for m in MODES}
+    def __init__(self, rows, tmp, before=None):
+        self.rows, self.tmp, self.analyses, self.before = rows, tmp, {}, before
+        self.eff = before["eff"] if before else {m: preset_efficiency(m) for m in MODES}
         self.per_layer = {m: preset_per_layer(m) for m in MODES}
 
     def errors(self, form, x):
@@ -132,7 +148,7 @@ class Fit:
                     values[key] = 1
             paths[m] = os.path.join(self.tmp, m + ".yaml")
             with open(paths[m], "w") as f:
-                f.write(platform_text(m, values, self.eff[m], self.per_layer[m]))
+                f.write(platform_text(m, values, self.eff[m], self.per_layer[m], self.before))
         return fidelity.errors_on(self.rows, paths, self.analyses)
 
     def cost(self, form, x):
@@ -155,14 +171,14 @@ def per_mode(pairs):
     return "; ".join(out)
 
 
-def leave_out(rows, tmp, form):
+def leave_out(rows, tmp, form, before=None):
     """each network's rows (all modes, dtypes and batches) predicted with the form fitted on the other networks' rows:
     how the fitted numbers carry to a network they were not fitted on"""
     held = []
     for net in sorted({r["model"] for r in rows}):
-        x, _ = Fit([r for r in rows if r["model"] != net], tmp).fit(form)
+        x, _ = Fit([r for r in rows if r["model"] != net], tmp, before).fit(form)
         out = [r for r in rows if r["model"] == net]
-        errs = Fit(out, tmp).errors(form, x)
+        errs = Fit(out, tmp, before).errors(form, x)
         held += list(zip(out, errs))
         print(f"{os.path.basename(net)}: median |error| {fidelity.pct(fidelity.median_abs(errs))} with "
               + ", ".join(f"{n} {v:.3f}" for (n, _, _), v in zip(form, x)), flush=True)
@@ -174,11 +190,16 @@ def main():
     warnings.simplefilter("ignore")
     path = os.path.join(fidelity.DATA, "qutibench_fit_tx2.csv")
     rows = fidelity.fit_rows(path)
+    args, before = sys.argv[1:], None
+    if args[:1] == ["--before"]:
+        if len(args) < 2 or args[1] not in BEFORE:
+            sys.exit(f"fit_tx2.py: --before takes one of {', '.join(BEFORE)}")
+        before, args = BEFORE[args[1]], args[2:]
     with tempfile.TemporaryDirectory() as tmp:
-        if sys.argv[1:2] == ["--leave-out"] and len(sys.argv) == 3:
-            return leave_out(rows, tmp, form_of(sys.argv[2]))
-        fit = Fit(rows, tmp)
-        for name in sys.argv[1:] or ["0", "s", "f", "f+s"]:
+        if args[:1] == ["--leave-out"] and len(args) == 2:
+            return leave_out(rows, tmp, form_of(args[1]), before)
+        fit = Fit(rows, tmp, before)
+        for name in args or ["0", "s", "f", "f+s"]:
             form = form_of(name)
             x, c = fit.fit(form)
             errs = fit.errors(form, x)
