@@ -516,6 +516,11 @@ struct nnperf_compare_cell {    /* one model on one platform */
     double
         throughput_fps; /* nnperf_prediction_summary's (every unit busy, or the data's streams); NAN: none */
 };
+struct nnperf_compare_family {
+    const char *family; /* NNPERF_FAMILY_TRANSFORMER, NNPERF_FAMILY_CNN, or NULL */
+    int test_rows;      /* as nnperf_prediction_summary's family_test_rows, family_median, family_p90 */
+    double median, p90;
+};
 struct nnperf_compare_data {
     int n_models, n_platforms;
     const char *const *models; /* display names */
@@ -546,6 +551,11 @@ struct nnperf_compare_data {
     /* the application threads the cells' throughput_fps is for (nnperf_predict_options.streams); 0: every unit busy.
      * With N >= 1 the table adds "throughput with N streams" */
     int streams;
+    /* [platform]: where every model is of one family (nnperf_prediction_summary's family), that family and the
+     * platform's band over its test rows of it, as the summary gives them: the reports then show the band a
+     * prediction's report shows (docs/prediction.md, "Expected error"); a NULL family (the models differ) or NULL:
+     * the band of all the rows */
+    const struct nnperf_compare_family *family;
 };
 /* Renders the model x platform comparison: table (FPS and latency per model and platform, the dtype each ran),
  * JSON (schema "nnperf.compare"), CSV (one row per model and platform) or HTML (FPS heatmap with a log colour

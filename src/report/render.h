@@ -63,7 +63,16 @@ void rep_pred_html(const struct rep_view *v, const struct rep_extra_tab *extra, 
  * The band the texts show (rep_expected_band, docs/prediction.md "Expected error"): a transformer-style model's,
  * over the platform's transformer-style test rows where it has any (none: all the rows' band and the words "not
  * validated for this one"); a cnn's, over its cnn test rows where it has 5 or more (REP_XE_MIN_CNN_ROWS) and not only
- * those; else all the rows' (also where the platform gives no rows by family, or the summary no family: nnperf compare's cells). */
+ * those; else all the rows' (also where the platform gives no rows by family, or the summary no family: nnperf
+ * compare's platforms whose models differ in family). */
+#define REP_XE_MIN_CNN_ROWS 5
+struct rep_xe_band {
+    int rows;
+    double median, p90;
+    const char *of;         /* "transformer-style ", "cnn " or "": the words before "test rows" */
+    int family_unvalidated; /* a transformer-style model and none of the rows is one */
+};
+struct rep_xe_band rep_expected_band(const struct nnperf_prediction_summary *s);
 void rep_expected_error_text(const struct nnperf_prediction *p, const struct nnperf_prediction_summary *s,
                              char *b, size_t n);
 void rep_expected_error_short(const struct nnperf_prediction_summary *s, char *b, size_t n);

@@ -20,7 +20,7 @@ static double ceiling(const double *v, int p)
     return v ? v[p] : NAN;
 }
 
-/* platform p's expected error as a prediction's summary gives it (only the expected_error_* members) */
+/* platform p's expected error as a prediction's summary gives it (only the expected_error_* and family* members) */
 static struct nnperf_prediction_summary xe_of(const struct nnperf_compare_data *d, int p)
 {
     struct nnperf_prediction_summary s;
@@ -28,6 +28,11 @@ static struct nnperf_prediction_summary xe_of(const struct nnperf_compare_data *
     s.expected_error_rows = d->expected_error_rows[p];
     s.expected_error_median = d->expected_error_median[p];
     s.expected_error_p90 = d->expected_error_p90[p];
+    if (d->family && d->family[p].family) {
+        s.family = d->family[p].family;
+        s.family_test_rows = d->family[p].test_rows;
+        s.family_median = d->family[p].median, s.family_p90 = d->family[p].p90;
+    }
     return s;
 }
 
@@ -60,17 +65,20 @@ static int power_caveat(const struct nnperf_compare_data *d, struct strbuf *sb)
     return n;
 }
 
-/* the platform's expected error, short ("+-21% n=11", "not valid."), or long; 0 when not given */
+/* the platform's expected error, short ("+-21% n=11", "not valid.": also for transformer-style models where none of
+ * the rows is one), or long; 0 when not given */
 static int expected_error(const struct nnperf_compare_data *d, int p, int lng, char *b, size_t n)
 {
     if (!d->expected_error_rows) return 0;
     struct nnperf_prediction_summary s = xe_of(d, p);
-    if (s.expected_error_rows <= 0)
+    struct rep_xe_band x = rep_expected_band(&s);
+    if (s.expected_error_rows <= 0 || (!lng && x.family_unvalidated)) /* a 12-character cell */
         snprintf(b, n, lng ? "expected error: not validated" : "not valid.");
-    else if (lng)
-        c_snprintf(b, n, "expected error +-%.0f%% median, +-%.0f%% p90 (%d test rows)",
-                   100 * s.expected_error_median, 100 * s.expected_error_p90, s.expected_error_rows);
-    else
+    else if (lng) {
+        c_snprintf(b, n, "expected error +-%.0f%% median, +-%.0f%% p90 (%d %stest rows%s)", 100 * x.median,
+                   100 * x.p90, x.rows, x.of,
+                   x.family_unvalidated ? "; none " NNPERF_FAMILY_TRANSFORMER ": not validated for it" : "");
+    } else
         rep_expected_error_short(&s, b, n);
     return 1;
 }

@@ -469,16 +469,8 @@ static void power_text(const struct nnperf_prediction_summary *s, char *b, size_
                    : " (static and dynamic)");
 }
 
-#define REP_XE_MIN_CNN_ROWS 5
-struct rep_xe_band {
-    int rows;
-    double median, p90;
-    const char *of;         /* "transformer-style ", "cnn " or "": the words before "test rows" */
-    int family_unvalidated; /* a transformer-style model and none of the rows is one */
-};
-
 /* the band the texts show (render.h): a family's where it is not all the rows' */
-static struct rep_xe_band rep_expected_band(const struct nnperf_prediction_summary *s)
+struct rep_xe_band rep_expected_band(const struct nnperf_prediction_summary *s)
 {
     struct rep_xe_band x = {s->expected_error_rows, s->expected_error_median, s->expected_error_p90, "", 0};
     if (s->expected_error_rows <= 0 || !s->family || s->family_test_rows < 0) return x;

@@ -314,6 +314,17 @@ import re, sys
 t, s = open('presets/rdk-x5.yaml').read(), open(sys.argv[1]).read()
 n = re.search(r'^  transformer_test_rows: (\d+)', t, re.M).group(1)
 sys.exit(not ('not validated for transformer-style' in s and ' n=%s' % n in s))" "$work/fs.txt"
+expect 0 "" "$nn" compare "$A" --hw zcu102-dpu,rdk-x5 -o "$work/fc.txt"
+check "compare of a transformer-style model: 'not valid.' on zcu102-dpu, the transformer-style band on rdk-x5" python3 -c "
+import re, sys
+k = dict(re.findall(r'^  (transformer_\w+): ([0-9.]+)', open('presets/rdk-x5.yaml').read(), re.M))
+want = 'not valid.   +-%.0f%% n=%s' % (100 * float(k['transformer_median_error']), k['transformer_test_rows'])
+sys.exit(not any(l.startswith('exp. error') and l.rstrip().endswith(want) for l in open(sys.argv[1])))" "$work/fc.txt"
+expect 0 "" "$nn" compare "$A" "$M" --hw rdk-x5 --format json -o "$work/fm.json"
+check "compare of models of two families: the band of all the rows, no family" python3 -c "
+import json, sys
+x = json.load(open(sys.argv[1]))['platform_details'][0]['expected_error']
+sys.exit(not (x['test_rows'] > 0 and 'family' not in x))" "$work/fm.json"
 
 # power (issue 21): FPS per watt holds static and dynamic power where a preset gives its idle power (the Edge TPU's,
 # [QUTIBENCH-POWER]), and every output says "dynamic only" where it does not (the A100's: TDP spread over the peak)

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -24,10 +25,12 @@ int cmd_compare(const struct cli_args *a)
     double *xm = calloc((size_t)P, sizeof *xm), *xp = calloc((size_t)P, sizeof *xp); /* expected error */
     int *xr = calloc((size_t)P, sizeof *xr);
     const char **pb = calloc((size_t)P, sizeof *pb); /* power basis: static strings of the library */
-    if (!plats || !cells || !errs || !dtypes || !peak || !bw || !xm || !xp || !xr || !pb ||
+    struct nnperf_compare_family *xf =
+        calloc((size_t)P, sizeof *xf); /* the models' family, "" when they differ */
+    if (!plats || !cells || !errs || !dtypes || !peak || !bw || !xm || !xp || !xr || !pb || !xf ||
         cli_load_platforms(&r, plats)) {
         free(plats), free(cells), free(errs), free(dtypes), free(peak), free(bw), free(xm), free(xp),
-            free(xr), free(pb);
+            free(xr), free(pb), free(xf);
         return 2;
     }
     /* html and json: accuracies for the pareto front and a batch sweep for the latency-vs-throughput lines */
@@ -119,6 +122,11 @@ int cmd_compare(const struct cli_args *a)
             c->ddr_bytes_per_frame = s.ddr_bytes_per_frame;
             nnperf_prediction_ceilings(p, &peak[hi], &bw[hi]);
             xr[hi] = s.expected_error_rows, xm[hi] = s.expected_error_median, xp[hi] = s.expected_error_p90;
+            if (!xf[hi].family)
+                xf[hi] = (struct nnperf_compare_family){s.family, s.family_test_rows, s.family_median,
+                                                        s.family_p90};
+            else if (strcmp(xf[hi].family, s.family))
+                xf[hi].family = "";
             pb[hi] = s.power_basis;
             nnperf_prediction_free(p);
         }
@@ -126,6 +134,8 @@ int cmd_compare(const struct cli_args *a)
         nnperf_model_free(m);
     }
     cli_progress_end();
+    for (int hi = 0; hi < P; hi++)
+        if (xf[hi].family && !*xf[hi].family) xf[hi].family = NULL; /* the models differ in family */
     const char **names = calloc((size_t)M, sizeof *names);
     if (!rc && !names) rc = 2;
     if (!rc) {
@@ -155,7 +165,8 @@ int cmd_compare(const struct cli_args *a)
                                         .power_basis = pb,
                                         .sweep_ddr_bytes = sw_ddr,
                                         .sweep_spill_bytes = sw_spill,
-                                        .streams = r.streams};
+                                        .streams = r.streams,
+                                        .family = xf};
         struct nnperf_render_options ro = {.width = cli_table_width(a)};
         char *text = NULL, err[1024];
         size_t tlen = 0;
@@ -169,7 +180,7 @@ int cmd_compare(const struct cli_args *a)
     }
     for (int hi = 0; hi < P; hi++) nnperf_platform_free(plats[hi]);
     free(plats), free(cells), free(errs), free(dtypes), free(peak), free(bw), free(xm), free(xp), free(xr),
-        free(pb), free(acc), free(sw_fps), free(sw_lat), free(sw_ddr), free(sw_spill);
+        free(pb), free(xf), free(acc), free(sw_fps), free(sw_lat), free(sw_ddr), free(sw_spill);
     free(names);
     for (int i = 0; i < n_warns; i++) free(warns[i]);
     free(warns);
