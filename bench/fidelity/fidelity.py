@@ -221,6 +221,61 @@ def held_out_networks(rows, make_fit, form):
         yield net, mine, make_fit(mine).errors(form, x), x
 
 
+class FileFit:
+    """a fit script's fit (make_fit of held_out_networks): a form's numbers x, written by text(form, x) into a platform
+    file `file` in tmp (`base:` the preset), on which the rows, fit rows only (a test row is refused), are predicted
+    as this script predicts them; fit(form) minimises their sum of |ln| from start(form) by fit_qutibench_dpu.step_fit
+    and returns (bound(form, x), cost); errors(form, x) the rows' errors"""
+
+    def __init__(self, rows, tmp, preset, file, text, start, bound=lambda form, x: x):
+        self.rows, self.analyses, self.preset, self.path = refuse_test(rows), {}, preset, os.path.join(tmp, file)
+        self.text, self.start, self.bound = text, start, bound
+
+    def errors(self, form, x):
+        with open(self.path, "w") as f:
+            f.write(self.text(form, x))
+        return errors_on(self.rows, {self.preset: self.path}, self.analyses)
+
+    def fit(self, form):
+        from fit_qutibench_dpu import step_fit  # imported here: that script imports this module
+        x0 = self.start(form)
+        if not form:
+            return x0, sum_abs_log(self.errors(form, x0))
+        x, c = step_fit(lambda y: sum_abs_log(self.errors(form, y)), x0, 0.5)
+        return self.bound(form, x), c
+
+
+def report_form(name, rows, errs, tail, key, values):
+    """one line: the form's sum |ln| and median |error| over the rows, by the rows' `key` (its values in order),
+    and what it was fitted with (tail)"""
+    parts = [f"{v} {pct(median_abs([e for r, e in zip(rows, errs) if r[key] == v]))}" for v in values]
+    print(f"{name}: {len(rows)} fit rows, sum |ln| {sum_abs_log(errs):.3f}, median |error| "
+          f"{pct(median_abs(errs))} ({'; '.join(parts)}){tail}", flush=True)
+
+
+def print_forms(rows, names, leave_out, make_fit, form_of, describe, key, values, width):
+    """a fit script's output for each form name: fitted on every row, report_form's line then each row's error
+    (labelled by its `key`, `width` wide); with leave_out, each network's rows predicted by the form fitted on the
+    other networks' rows (held_out_networks: the adoption rules' score), then report_form's line over them"""
+    for name in names:
+        form = form_of(name)
+        if leave_out:
+            order, errs = [], []
+            for net, mine, e, x in held_out_networks(rows, make_fit, form):
+                order += mine
+                errs += e
+                print(f"  {os.path.basename(net)}: {', '.join(f'{v * 100:+.1f}%' for v in e)} with "
+                      f"{describe(form, x)}", flush=True)
+            report_form(name + " left out one network at a time", order, errs, "", key, values)
+            continue
+        fit = make_fit(rows)
+        x = fit.fit(form)[0]
+        errs = fit.errors(form, x)
+        report_form(name, rows, errs, "; " + describe(form, x), key, values)
+        for r, e in zip(rows, errs):
+            print(f"  {os.path.basename(r['model'])[:-5]:24s} {r[key]:{width}s} {e * 100:+6.1f}%")
+
+
 def pairs(rows):
     """(latency row, throughput row) of each model whose source gives both on one board: the one-thread latency and
     the throughput with the most threads (a thread sweep's intermediate counts, e.g. qutibench_fit_dpu.csv, are not

@@ -31,7 +31,6 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fidelity  # noqa: E402
-from fit_qutibench_dpu import step_fit  # noqa: E402
 
 DATA = os.path.join(fidelity.DATA, "rpi5_ncnn_1t.csv")
 # part: (key as written, start value, upper bound or None, unit scale for printing, unit)
@@ -60,35 +59,14 @@ def platform_text(form, x):
             f"  gemm_output_s: {v['g']:.6g}\n")
 
 
-class Fit:
-    def __init__(self, rows, tmp):
-        self.rows, self.tmp, self.analyses = fidelity.refuse_test(rows), tmp, {}
-
-    def errors(self, form, x):
-        path = os.path.join(self.tmp, "raspberry-pi-5-fit.yaml")
-        with open(path, "w") as f:
-            f.write(platform_text(form, x))
-        return fidelity.errors_on(self.rows, {"raspberry-pi-5": path}, self.analyses)
-
-    def fit(self, form):
-        x0 = [PARTS[p][1] for p in form]
-        if not form:
-            return x0, fidelity.sum_abs_log(self.errors(form, x0))
-        x, c = step_fit(lambda y: fidelity.sum_abs_log(self.errors(form, y)), x0, 0.5)
-        return bounded(form, x), c
+def make_fit(rows, tmp):
+    return fidelity.FileFit(rows, tmp, "raspberry-pi-5", "raspberry-pi-5-fit.yaml", platform_text,
+                            lambda form: [PARTS[p][1] for p in form], bounded)
 
 
 def describe(form, x):
     return ", ".join(f"{PARTS[p][0]} {v * PARTS[p][3]:.4g}{PARTS[p][4]}" for p, v in zip(form, x)) or \
         "the preset as it was before the fit (the rule's baseline)"
-
-
-def report(name, rows, errs, tail):
-    """one line: the form's sum |ln| and median |error| over the rows, by dtype, and what it was fitted with"""
-    parts = [f"{d} {fidelity.pct(fidelity.median_abs([e for r, e in zip(rows, errs) if r['dtype'] == d]))}"
-             for d in ("fp16", "int8")]
-    print(f"{name}: {len(rows)} fit rows, sum |ln| {fidelity.sum_abs_log(errs):.3f}, median |error| "
-          f"{fidelity.pct(fidelity.median_abs(errs))} ({'; '.join(parts)}){tail}", flush=True)
 
 
 def main():
@@ -99,23 +77,8 @@ def main():
     forms = ["c+g", "c+g+m", "c+g+d", "c+g+w", "c+g+i"]
     names = (args[1:] if loo else args) or (forms if loo else ["0"] + forms)
     with tempfile.TemporaryDirectory() as tmp:
-        for name in names:
-            form = form_of(name)
-            if loo:
-                order, errs = [], []
-                for net, mine, e, x in fidelity.held_out_networks(rows, lambda rs: Fit(rs, tmp), form):
-                    order += mine
-                    errs += e
-                    print(f"  {os.path.basename(net)}: {', '.join(f'{v * 100:+.1f}%' for v in e)} with "
-                          f"{describe(form, x)}", flush=True)
-                report(name + " left out one network at a time", order, errs, "")
-                continue
-            fit = Fit(rows, tmp)
-            x = fit.fit(form)[0]
-            errs = fit.errors(form, x)
-            report(name, rows, errs, "; " + describe(form, x))
-            for r, e in zip(rows, errs):
-                print(f"  {os.path.basename(r['model'])[:-5]:24s} {r['dtype']:5s} {e * 100:+6.1f}%")
+        fidelity.print_forms(rows, names, loo, lambda rs: make_fit(rs, tmp), form_of, describe, "dtype",
+                             ("fp16", "int8"), 5)
 
 
 if __name__ == "__main__":

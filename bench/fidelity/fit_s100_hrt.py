@@ -25,7 +25,6 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fidelity  # noqa: E402
-from fit_qutibench_dpu import step_fit  # noqa: E402
 
 DATA = os.path.join(fidelity.DATA, "s100_zoo.csv")
 FREE = {"h": "host_per_frame_s", "r": "per_run_s"}
@@ -43,21 +42,9 @@ def platform_text(values):
             if over else "format: 1\nbase: rdk-s100\nname: rdk-s100-hrt-fit\n")
 
 
-class Fit:
-    def __init__(self, rows, tmp):
-        self.rows, self.tmp, self.analyses = fidelity.refuse_test(rows), tmp, {}
-
-    def errors(self, form, x):
-        path = os.path.join(self.tmp, "rdk-s100-hrt-fit.yaml")
-        with open(path, "w") as f:
-            f.write(platform_text(dict(zip(form, x))))
-        return fidelity.errors_on(self.rows, {"rdk-s100": path}, self.analyses)
-
-    def fit(self, form):
-        x0 = [1e-4] * len(form)
-        if not form:
-            return x0, fidelity.sum_abs_log(self.errors(form, x0))
-        return step_fit(lambda y: fidelity.sum_abs_log(self.errors(form, y)), x0, 0.5)
+def make_fit(rows, tmp):
+    return fidelity.FileFit(rows, tmp, "rdk-s100", "rdk-s100-hrt-fit.yaml",
+                            lambda form, x: platform_text(dict(zip(form, x))), lambda form: [1e-4] * len(form))
 
 
 def describe(form, x):
@@ -83,7 +70,7 @@ def leave_networks_out(rows, make_fit, name, form, describe):
 
 def leave_out(rows, tmp, name):
     """each network's fit rows predicted with the form fitted on the other networks' fit rows"""
-    leave_networks_out(rows, lambda rs: Fit(rs, tmp), name, form_of(name), describe)
+    leave_networks_out(rows, lambda rs: make_fit(rs, tmp), name, form_of(name), describe)
 
 
 def main():
@@ -95,7 +82,7 @@ def main():
             for name in args[1:] or ["h", "r", "h+r"]:
                 leave_out(rows, tmp, name)
             return
-        fit = Fit(rows, tmp)
+        fit = make_fit(rows, tmp)
         for name in args or ["0", "h", "r", "h+r"]:
             form = form_of(name)
             x, c = fit.fit(form)

@@ -25,7 +25,6 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fidelity  # noqa: E402
-from fit_qutibench_dpu import step_fit  # noqa: E402
 from fit_s100_hrt import leave_networks_out  # noqa: E402
 
 DATA = os.path.join(fidelity.DATA, "vitis_ai_1.4.csv")
@@ -59,19 +58,9 @@ def platform_text(form, x):
             f"memory:\n  ddr_efficiency: {ddr:.6g}\noverhead:\n{over}")
 
 
-class Fit:
-    def __init__(self, rows, tmp):
-        self.rows, self.tmp, self.analyses = fidelity.refuse_test(rows), tmp, {}
-
-    def errors(self, form, x):
-        path = os.path.join(self.tmp, f"{PRESET}-host-fit.yaml")
-        with open(path, "w") as f:
-            f.write(platform_text(form, x))
-        return fidelity.errors_on(self.rows, {PRESET: path}, self.analyses)
-
-    def fit(self, form):
-        x, c = step_fit(lambda y: fidelity.sum_abs_log(self.errors(form, y)), start(form), 0.5)
-        return [min(x[0], 1.0), min(x[1], 1.0)] + x[2:], c
+def make_fit(rows, tmp):
+    return fidelity.FileFit(rows, tmp, PRESET, f"{PRESET}-host-fit.yaml", platform_text, start,
+                            lambda form, x: [min(x[0], 1.0), min(x[1], 1.0)] + x[2:])
 
 
 def describe(form, x):
@@ -87,9 +76,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         if args[:1] == ["--leave-out"]:
             for name in args[1:] or ["c", "p", "c+p"]:
-                leave_networks_out(rows, lambda rs: Fit(rs, tmp), name, form_of(name), describe)
+                leave_networks_out(rows, lambda rs: make_fit(rs, tmp), name, form_of(name), describe)
             return
-        fit = Fit(rows, tmp)
+        fit = make_fit(rows, tmp)
         for name in args or ["c", "p", "c+p"]:
             form = form_of(name)
             x, c = fit.fit(form)

@@ -28,7 +28,6 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fidelity  # noqa: E402
-from fit_qutibench_dpu import step_fit  # noqa: E402
 
 DATA = os.path.join(fidelity.DATA, "rdk_x5_zoo.csv")
 # part: (section, key, start value, upper bound or None, unit scale for printing, unit)
@@ -63,35 +62,14 @@ def platform_text(form, x):
     return "format: 1\nbase: rdk-x5\nname: rdk-x5-fit\n" + "".join(f"{s}:\n" + "".join(k) for s, k in sections.items())
 
 
-class Fit:
-    def __init__(self, rows, tmp):
-        self.rows, self.tmp, self.analyses = fidelity.refuse_test(rows), tmp, {}
-
-    def errors(self, form, x):
-        path = os.path.join(self.tmp, "rdk-x5-fit.yaml")
-        with open(path, "w") as f:
-            f.write(platform_text(form, x))
-        return fidelity.errors_on(self.rows, {"rdk-x5": path}, self.analyses)
-
-    def fit(self, form):
-        x0 = [PARTS[p][2] for p in form]
-        if not form:
-            return x0, fidelity.sum_abs_log(self.errors(form, x0))
-        x, c = step_fit(lambda y: fidelity.sum_abs_log(self.errors(form, y)), x0, 0.5)
-        return bounded(form, x), c
+def make_fit(rows, tmp):
+    return fidelity.FileFit(rows, tmp, "rdk-x5", "rdk-x5-fit.yaml", platform_text,
+                            lambda form: [PARTS[p][2] for p in form], bounded)
 
 
 def describe(form, x):
     return ", ".join(f"{PARTS[p][1]} {v * PARTS[p][4]:.4g}{PARTS[p][5]}" for p, v in zip(form, x)) or \
         "the placeholder preset (the rule's baseline)"
-
-
-def report(name, rows, errs, tail):
-    """one line: the form's sum |ln| and median |error| over the rows, by quantity, and what it was fitted with"""
-    parts = [f"{q} {fidelity.pct(fidelity.median_abs([e for r, e in zip(rows, errs) if r['quantity'] == q]))}"
-             for q in ("latency", "throughput")]
-    print(f"{name}: {len(rows)} fit rows, sum |ln| {fidelity.sum_abs_log(errs):.3f}, median |error| "
-          f"{fidelity.pct(fidelity.median_abs(errs))} ({'; '.join(parts)}){tail}", flush=True)
 
 
 def main():
@@ -102,23 +80,8 @@ def main():
     names = (args[1:] if loo else args) or (["e+v+h", "e+v+h+d", "e+v+h+s"] if loo else
                                               ["0", "e+v+h", "e+v+h+d", "e+v+h+s"])
     with tempfile.TemporaryDirectory() as tmp:
-        for name in names:
-            form = form_of(name)
-            if loo:
-                order, errs = [], []
-                for net, mine, e, x in fidelity.held_out_networks(rows, lambda rs: Fit(rs, tmp), form):
-                    order += mine
-                    errs += e
-                    print(f"  {os.path.basename(net)}: {', '.join(f'{v * 100:+.1f}%' for v in e)} with "
-                          f"{describe(form, x)}", flush=True)
-                report(name + " left out one network at a time", order, errs, "")
-                continue
-            fit = Fit(rows, tmp)
-            x = fit.fit(form)[0]
-            errs = fit.errors(form, x)
-            report(name, rows, errs, "; " + describe(form, x))
-            for r, e in zip(rows, errs):
-                print(f"  {os.path.basename(r['model'])[:-5]:24s} {r['quantity']:10s} {e * 100:+6.1f}%")
+        fidelity.print_forms(rows, names, loo, lambda rs: make_fit(rs, tmp), form_of, describe, "quantity",
+                             ("latency", "throughput"), 10)
 
 
 if __name__ == "__main__":
