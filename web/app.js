@@ -289,13 +289,11 @@
       ['memory model', s.memory_model + ', compute model ' + s.compute_model, null]];
     var x = s.expected_error;
     if (x && x.test_rows) {
-      // the band the library's reports show (docs/prediction.md, "Expected error"): the family's where it has rows
-      var tf = x.family === 'transformer-style', fn = x.family_test_rows, xb = [x.median, x.p90, x.test_rows, ''];
-      if (fn !== undefined && fn !== null && fn >= (tf ? 1 : 5) && fn < x.test_rows)
-        xb = [x.family_median, x.family_p90, fn, x.family + ' '];
-      rows.push(['expected error', 'median ' + (100 * xb[0]).toFixed(0) + ' %, p90 ' + (100 * xb[1]).toFixed(0) +
-                 ' % (' + xb[2] + ' measured ' + xb[3] + 'rows' +
-                 (tf && fn === 0 ? '; none transformer-style: not validated for this one' : '') + ')', null]);
+      // the band the library's reports show (expected_error.shown; docs/prediction.md, "Expected error")
+      var b = x.shown, of = b.rows_of === 'all' ? '' : b.rows_of + ' ';
+      rows.push(['expected error', 'median ' + (100 * b.median).toFixed(0) + ' %, p90 ' + (100 * b.p90).toFixed(0) +
+                 ' % (' + b.test_rows + ' measured ' + of + 'rows' +
+                 (b.validated_for_model ? '' : '; none transformer-style: not validated for this one') + ')', null]);
     }
     if (s.overrides && s.overrides.length) rows.push(['changed keys', s.overrides.join(', '), null]);
     if (s.assumptions && s.assumptions.length) rows.push(['assumed keys', s.assumptions.join(', '), null]);

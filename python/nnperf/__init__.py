@@ -495,12 +495,11 @@ class Prediction(_Object):
         x = s.get("expected_error")
         band = " (not validated)"
         if x:  # the band the library's reports show (docs/prediction.md, "Expected error")
-            n, med, p90, of, fn = x["test_rows"], x["median"], x["p90"], "", x.get("family_test_rows")
-            tf = x.get("family") == "transformer-style"
-            if fn is not None and (1 if tf else 5) <= fn < n:
-                n, med, p90, of = fn, x["family_median"], x["family_p90"], x["family"] + " "
-            band = (f" (expected error +-{100 * med:.0f}% median, +-{100 * p90:.0f}% p90, {n} {of}test rows"
-                    f"{'; none transformer-style: not validated for this one' if tf and fn == 0 else ''})")
+            b = x["shown"]
+            of = "" if b["rows_of"] == "all" else b["rows_of"] + " "
+            band = (f" (expected error +-{100 * b['median']:.0f}% median, +-{100 * b['p90']:.0f}% p90, "
+                    f"{b['test_rows']} {of}test rows"
+                    f"{'' if b['validated_for_model'] else '; none transformer-style: not validated for this one'})")
         return (f"<nnperf.Prediction {self.analysis.model.path!r} on {s['platform']} ({s['dtype']}): "
                 f"{s['latency_ms']:.4g} ms, {s['fps']:.4g} FPS{band}>")
 

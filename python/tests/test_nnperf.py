@@ -169,9 +169,13 @@ def test_expected_error_by_family(root):
                                                       float(keys["transformer_p90_error"]))
     assert f"+-{100 * x['family_median']:.0f}% median" in repr(p)
     assert f"{x['family_test_rows']} transformer-style test rows" in repr(p)
+    assert x["shown"] == {"median": x["family_median"], "p90": x["family_p90"], "test_rows": x["family_test_rows"],
+                          "rows_of": "transformer-style", "validated_for_model": True}
     y = q.summary["expected_error"]
     assert y["validated_for_family"] is False and y["family_test_rows"] == 0 and y["family_median"] is None
     assert "not validated for this one" in repr(q) and f"{y['test_rows']} test rows" in repr(q)
+    assert y["shown"] == {"median": y["median"], "p90": y["p90"], "test_rows": y["test_rows"], "rows_of": "all",
+                          "validated_for_model": False}
     c = nnperf.load(os.path.join(root, "tests", "data", "predict", "stem.onnx")).analyze().predict("rdk-x5")
     assert c.summary["family"] == "cnn" and c.summary["expected_error"]["family_test_rows"] == int(keys["cnn_test_rows"])
 

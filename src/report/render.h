@@ -70,6 +70,7 @@ struct rep_xe_band {
     int rows;
     double median, p90;
     const char *of;         /* "transformer-style ", "cnn " or "": the words before "test rows" */
+    const char *rows_of;    /* NNPERF_FAMILY_TRANSFORMER, NNPERF_FAMILY_CNN or "all": the rows it is over */
     int family_unvalidated; /* a transformer-style model and none of the rows is one */
 };
 struct rep_xe_band rep_expected_band(const struct nnperf_prediction_summary *s);

@@ -21,7 +21,8 @@ m=models/squeezenet1_1.onnx
 has "$work/sweep.txt" "+-$med% n=$rows" "sweep table (zcu102-dpu)"
 has "$work/sweep.txt" "not validated" "sweep table (horizon-j5)"
 "$nn" sweep $m --hw zcu102-dpu,horizon-j5 --format json >"$work/sweep.json" 2>&1
-has "$work/sweep.json" "\"test_rows\":$rows,\"family\":\"cnn\"" "sweep JSON (zcu102-dpu)"
+has "$work/sweep.json" "\"test_rows\":$rows,\"shown\":{\"median\":" "sweep JSON (zcu102-dpu)"
+has "$work/sweep.json" "\"test_rows\":$rows,\"rows_of\":\"all\",\"validated_for_model\":true},\"family\":\"cnn\"" "sweep JSON (zcu102-dpu)"
 has "$work/sweep.json" '"expected_error":null' "sweep JSON (horizon-j5)"
 "$nn" sweep $m --hw zcu102-dpu,horizon-j5 --format csv >"$work/sweep.csv" 2>&1
 has "$work/sweep.csv" "expected_error_median,expected_error_p90,expected_error_test_rows" "sweep CSV header"
@@ -33,13 +34,15 @@ has "$work/set.txt" "not validated" "sweep table with --set"
 has "$work/roof.txt" "+-$med% median" "roofline table"
 has "$work/roof.txt" "$rows test rows" "roofline table"
 "$nn" roofline $m --hw zcu102-dpu --format json >"$work/roof.json" 2>&1
-has "$work/roof.json" "\"test_rows\":$rows,\"family\":\"cnn\"" "roofline JSON"
+has "$work/roof.json" "\"test_rows\":$rows,\"shown\":{\"median\":" "roofline JSON"
+has "$work/roof.json" "\"test_rows\":$rows,\"rows_of\":\"all\",\"validated_for_model\":true},\"family\":\"cnn\"" "roofline JSON"
 "$nn" roofline $m --hw horizon-j5 --format json >"$work/roof_j5.json" 2>&1
 has "$work/roof_j5.json" '"expected_error":null' "roofline JSON (horizon-j5)"
 "$nn" advise $m --hw zcu102-dpu >"$work/adv.txt" 2>&1 || { echo "FAIL: advise exit $?"; fail=1; }
 has "$work/adv.txt" "expected error of the prediction: +-$med% median" "advise table"
 "$nn" advise $m --hw zcu102-dpu --format json >"$work/adv.json" 2>&1
-has "$work/adv.json" "\"test_rows\":$rows,\"family\":\"cnn\"" "advise JSON"
+has "$work/adv.json" "\"test_rows\":$rows,\"shown\":{\"median\":" "advise JSON"
+has "$work/adv.json" "\"test_rows\":$rows,\"rows_of\":\"all\",\"validated_for_model\":true},\"family\":\"cnn\"" "advise JSON"
 "$nn" advise $m --hw zcu102-dpu --format html >"$work/adv.html" 2>&1
 has "$work/adv.html" "$rows test rows" "advise HTML"
 [ $fail = 0 ] && echo "expected_error: ok"
