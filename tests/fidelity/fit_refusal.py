@@ -50,6 +50,9 @@ with tempfile.TemporaryDirectory() as tmp:
     check(msg is not None and "no fit rows" in msg, f"nothing selected is refused: {msg}")
     msg = exits(lambda: fidelity.refuse_test([{"split": "test", "where": "x.csv:9"}]))
     check(msg is not None and "x.csv:9: a test row" in msg, f"refuse_test names the row: {msg}")
+    msg = exits(lambda: fidelity.FileFit([rows[0], {"split": "test", "where": "y.csv:4"}], tmp, "ncs2", "f.yaml",
+                                         None, None))
+    check(msg is not None and "y.csv:4: a test row" in msg, f"FileFit (the fit scripts' fit) refuses it: {msg}")
 
 scripts = sorted(glob.glob(os.path.join(root, "bench", "fidelity", "fit_*.py")))
 check(len(scripts) >= 4, f"fit scripts found: {scripts}")
