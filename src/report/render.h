@@ -69,8 +69,8 @@ void rep_pred_html(const struct rep_view *v, const struct rep_extra_tab *extra, 
 struct rep_xe_band {
     int rows;
     double median, p90;
-    const char *of;         /* "transformer-style ", "cnn " or "": the words before "test rows" */
-    const char *rows_of;    /* NNPERF_FAMILY_TRANSFORMER, NNPERF_FAMILY_CNN or "all": the rows it is over */
+    const char
+        *family; /* NNPERF_FAMILY_TRANSFORMER or NNPERF_FAMILY_CNN: the test rows it is over; NULL: all */
     int family_unvalidated; /* a transformer-style model and none of the rows is one */
 };
 struct rep_xe_band rep_expected_band(const struct nnperf_prediction_summary *s);

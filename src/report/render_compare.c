@@ -75,8 +75,8 @@ static int expected_error(const struct nnperf_compare_data *d, int p, int lng, c
     if (s.expected_error_rows <= 0 || (!lng && x.family_unvalidated)) /* a 12-character cell */
         snprintf(b, n, lng ? "expected error: not validated" : "not valid.");
     else if (lng) {
-        c_snprintf(b, n, "expected error +-%.0f%% median, +-%.0f%% p90 (%d %stest rows%s)", 100 * x.median,
-                   100 * x.p90, x.rows, x.of,
+        c_snprintf(b, n, "expected error +-%.0f%% median, +-%.0f%% p90 (%d %s%stest rows%s)", 100 * x.median,
+                   100 * x.p90, x.rows, x.family ? x.family : "", x.family ? " " : "",
                    x.family_unvalidated ? "; none " NNPERF_FAMILY_TRANSFORMER ": not validated for it" : "");
     } else
         rep_expected_error_short(&s, b, n);

@@ -472,8 +472,7 @@ static void power_text(const struct nnperf_prediction_summary *s, char *b, size_
 /* the band the texts show (render.h): a family's where it is not all the rows' */
 struct rep_xe_band rep_expected_band(const struct nnperf_prediction_summary *s)
 {
-    struct rep_xe_band x = {
-        s->expected_error_rows, s->expected_error_median, s->expected_error_p90, "", "all", 0};
+    struct rep_xe_band x = {s->expected_error_rows, s->expected_error_median, s->expected_error_p90, NULL, 0};
     if (s->expected_error_rows <= 0 || !s->family || s->family_test_rows < 0) return x;
     int tf = !strcmp(s->family, NNPERF_FAMILY_TRANSFORMER);
     if (tf && s->family_test_rows == 0)
@@ -481,8 +480,7 @@ struct rep_xe_band rep_expected_band(const struct nnperf_prediction_summary *s)
     else if (s->family_test_rows >= (tf ? 1 : REP_XE_MIN_CNN_ROWS) &&
              s->family_test_rows < s->expected_error_rows)
         x.rows = s->family_test_rows, x.median = s->family_median, x.p90 = s->family_p90,
-        x.of = tf ? NNPERF_FAMILY_TRANSFORMER " " : NNPERF_FAMILY_CNN " ",
-        x.rows_of = tf ? NNPERF_FAMILY_TRANSFORMER : NNPERF_FAMILY_CNN;
+        x.family = tf ? NNPERF_FAMILY_TRANSFORMER : NNPERF_FAMILY_CNN;
     return x;
 }
 
@@ -1006,8 +1004,8 @@ void rep_expected_error_text(const struct nnperf_prediction *p, const struct nnp
     struct rep_xe_band x = rep_expected_band(s);
     c_snprintf(
         b, n,
-        "+-%.0f%% median, +-%.0f%% at the 90th percentile (|error| over %d %stest rows, bench/fidelity)%s",
-        100 * x.median, 100 * x.p90, x.rows, x.of,
+        "+-%.0f%% median, +-%.0f%% at the 90th percentile (|error| over %d %s%stest rows, bench/fidelity)%s",
+        100 * x.median, 100 * x.p90, x.rows, x.family ? x.family : "", x.family ? " " : "",
         x.family_unvalidated ? "; none of them is a " NNPERF_FAMILY_TRANSFORMER
                                " model: not validated for this one"
                              : "");
@@ -1040,7 +1038,7 @@ void rep_json_expected_error(struct rep_json *j, const struct nnperf_prediction_
     rj_num(j, "median", x.median);
     rj_num(j, "p90", x.p90);
     rj_int(j, "test_rows", x.rows);
-    rj_str(j, "rows_of", x.rows_of);
+    rj_str(j, "rows_of", x.family ? x.family : "all");
     rj_bool(j, "validated_for_model", !x.family_unvalidated);
     rj_end(j);
     if (!s->family) { /* no model's (nnperf compare's per-platform cells) */
