@@ -153,6 +153,7 @@ struct hw_desc {
     unsigned overlap_exp_classes; /* operator classes (1u << enum op_class) overlap_exp applies to; 0 = all */
     int fuse_pointwise;    /* adjacent element-wise, norm, reduce, data and view nodes join one kernel */
     int fused_attention;   /* MatMul(Q,K) -> pointwise -> Softmax -> MatMul(.,V) is one kernel */
+    int lut_chains;        /* a chain of one-tensor element-wise nodes in one layer is one table lookup */
     int kv_per_query_head; /* decode attention reads a grouped-query KV head once per query head */
     int weight_only;       /* a dtype without a peak is weight-only quantization: computed at default_dtype */
     int frame_serial; /* a batch runs frame by frame: per-layer cost and streamed weights once per frame */

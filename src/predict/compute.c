@@ -583,12 +583,68 @@ static double node_vector_ops(const struct nnperf_prediction *p, const struct ir
     return pr_node_vec(p, nd->index);
 }
 
+/* the most nodes of a layer lut_folds looks at (a larger layer folds nothing) */
+enum { LUT_MAX_NODES = 64 };
+
+/* whether nd applies one function to every element (an activation or an element-wise node whose constant inputs are
+ * scalars: what one lookup table can hold), and has an input that is not a constant */
+static int lut_like(const struct ir_node *nd)
+{
+    int k = nd->op >= 0 ? op_table[nd->op].klass : OC_OTHER, live = 0;
+    if (k != OC_ACT && k != OC_ELTWISE) return 0;
+    for (int i = 0; i < nd->n_in; i++) {
+        const struct ir_value *v = nd->in[i];
+        int64_t n;
+        if (!v) continue;
+        if ((v->is_const || (v->flags & IR_V_INIT)) && (!ir_numel(v, &n) || n != 1)) return 0;
+        live += !(v->is_const || (v->flags & IR_V_INIT));
+    }
+    return live > 0;
+}
+
+/* compute.lut_chains: which nodes of L a table lookup folds into the node before them (fold[i] = 1). A node that
+ * applies one function to every element is a function of one tensor (root[i]) when each of its inputs that is not a
+ * constant is that tensor or the output of such a node of L of the same root: x, x / sqrt(2), erf(.), 1 + .,
+ * x * (.) and 0.5 * (.) of a GELU are all functions of x, as sigmoid(x) and x * sigmoid(x) of a SiLU are, and the
+ * compiler composes them into one table, paid by the first; a node that scales by a scalar constant (Mul, Div) the
+ * output of any earlier node of L is absorbed by that node's output requantisation. */
+static void lut_folds(const struct nnperf_prediction *p, const struct pr_layer *L, const struct ir_value **root,
+                      char *fold)
+{
+    for (int i = 0; i < L->n_nodes; i++) {
+        const struct ir_node *nd = L->nodes[i];
+        root[i] = NULL, fold[i] = 0;
+        if (!lut_like(nd)) continue;
+        const struct ir_value *r = NULL;
+        int chained = 0, scaled = 0, same = 1, live = 0;
+        for (int k = 0; k < nd->n_in; k++) {
+            const struct ir_value *v = nd->in[k], *rv = v;
+            if (!v || v->is_const || (v->flags & IR_V_INIT)) continue;
+            live++;
+            const struct ir_node *src = pr_producer(p, v);
+            for (int j = 0; src && j < i; j++)
+                if (L->nodes[j] == src) {
+                    scaled = 1;
+                    if (root[j]) rv = root[j], chained = 1;
+                }
+            if (r && rv != r) same = 0;
+            r = rv;
+        }
+        if (same) root[i] = r;
+        fold[i] = (same && chained) || (scaled && live == 1 && (nd->op == OPID_MUL || nd->op == OPID_DIV));
+    }
+}
+
 /* vector work of a layer, per run and aligned like the layer: in a layer led by a MAC node, the work of the other
  * nodes except activations (and SiLU's Mul) and BatchNormalization, which the array's output stage applies for
- * free, as it adds the MAC node's own bias; in any other layer, the work of all its nodes */
+ * free, as it adds the MAC node's own bias; in any other layer, the work of all its nodes but those a table lookup
+ * folds into the node before them (compute.lut_chains) */
 static double vector_work(const struct nnperf_prediction *p, const struct pr_layer *L)
 {
     double v = 0;
+    const struct ir_value *root[LUT_MAX_NODES];
+    char fold[LUT_MAX_NODES] = {0};
+    if (p->hw->lut_chains && L->n_nodes <= LUT_MAX_NODES) lut_folds(p, L, root, fold);
     for (int i = 0; i < L->n_nodes; i++) {
         const struct ir_node *nd = L->nodes[i];
         int k = nd->op >= 0 ? op_table[nd->op].klass : OC_OTHER;
@@ -596,6 +652,7 @@ static double vector_work(const struct nnperf_prediction *p, const struct pr_lay
         if (L->mac_ops > 0 &&
             (nd == L->main || k == OC_ACT || silu_mul || nd->op == OPID_BATCH_NORMALIZATION))
             continue;
+        if (i < LUT_MAX_NODES && fold[i]) continue;
         v += node_vector_ops(p, nd) * p->runs;
     }
     double ratio = L->vec_ops > 0 ? pr_vec_aligned(L) / L->vec_ops : pr_align_factor(L);

@@ -1488,6 +1488,39 @@ static void test_runtime_kernels(void)
     nnperf_model_free(m);
 }
 
+/* compute.lut_chains on an array platform (vector unit 1e9 elements/s, no alignment): eager_block's GELU, grouped
+ * into one layer by composite_kernels, over h [1, 16, 64]: every node a pass of its own (Div, Erf, Add, Mul, Mul:
+ * 5 x 1024 elements) without the key; with it every node is a function of h and the five are one table (1 x 1024);
+ * the SiLU over the conv's output c [1, 8, 4, 4] likewise one pass (128) where it was two; in the LayerNorm only the
+ * Sqrt of (variance + eps) folds (one [1, 16, 1] pass less): its Sub, Div and its scale and bias (vectors, not one
+ * function per element) stay passes of their own */
+static void test_lut_chains(void)
+{
+    static const char lut_yaml[] = "format: 1\nname: test-npu\nmemory:\n  ddr_bandwidth: 1e10\n  overlap: true\n"
+                                   "compute:\n  peak_ops: {int8: 1e12}\n  default_dtype: int8\n"
+                                   "  efficiency: {default: 1}\n  vector_ops: 1e9\n"
+                                   "  array: {reduce: {int8: 1}, channels: {int8: 1}}\n"
+                                   "  composite_kernels: [Gelu, LayerNormalization, SiLU]\n";
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("eager_block", &m);
+    struct nnperf_prediction *p = a ? predict_text(a, lut_yaml, NULL, NULL) : NULL;
+    const struct pr_layer *G = layer_named(p, "gelu_div"), *N = layer_named(p, "ln_mean");
+    const struct pr_layer *S = layer_named(p, "silu_sig");
+    CHECK(G && G->n_nodes == 5 && NEAR(G->t_compute, 5 * 1024 / 1e9));
+    CHECK(S && S->n_nodes == 2 && NEAR(S->t_compute, 2 * 128 / 1e9));
+    double ln = N ? N->t_compute : 0;
+    nnperf_prediction_free(p);
+    p = a ? predict_text(a, lut_yaml, "  lut_chains: true\n", NULL) : NULL;
+    G = layer_named(p, "gelu_div"), N = layer_named(p, "ln_mean"), S = layer_named(p, "silu_sig");
+    CHECK(G && NEAR(G->t_compute, 1024 / 1e9));
+    CHECK(S && NEAR(S->t_compute, 128 / 1e9));
+    /* the LayerNorm: only its Sqrt reads a one-function node (Add of eps) of its layer: one [1, 16, 1] pass less */
+    CHECK(N && ln > 0 && NEAR(N->t_compute, ln - 16 / 1e9));
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 /* overhead.per_layer_class_s: a layer pays its class's per-kernel cost where the map lists it, per_layer_s (1 us)
  * otherwise; compute.bias_kernel_s: the conv's bias kernel pays its own (eager_block's conv: 8 x 4 x 4 fp16 output
  * stored to DDR, 2 x 256 bytes at 1e10 B/s for the bias pass); the copy of a permuted view pays the data class's
@@ -1848,6 +1881,7 @@ int main(void)
     test_fused_attention();
     test_overlap_exponent();
     test_runtime_kernels();
+    test_lut_chains();
     test_permute_copy();
     test_concat_kernel();
     test_layer_class_cost();
