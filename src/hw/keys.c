@@ -220,10 +220,11 @@ const struct hw_key hw_keys[] = {
             "chip and, for a decoder's causal attention, the masked half is skipped (docs/prediction.md)"},
     {"compute.lut_chains", HW_T_BOOL, .off = D(lut_chains),
      .doc = "the vector unit computes element-wise functions by table lookup and the compiler composes a chain of "
-            "them into one table: in a layer, a node that transforms one tensor element by element (an activation, "
-            "Erf, Exp and the like, or an element-wise node whose other input is a constant) and reads the output "
-            "of another such node of the layer costs nothing of its own (a GELU grouped by `composite_kernels` is "
-            "then one lookup and one product; docs/prediction.md)"},
+            "them into one table (array compute model): in a layer, a node that applies one function to every "
+            "element (an activation, or an element-wise node whose constant inputs are scalars) and whose other "
+            "inputs are all, through such nodes of the layer, one tensor costs nothing of its own, nor does a Mul "
+            "or Div by a scalar constant of an earlier node's output; with `composite_kernels` [Gelu, SiLU] each "
+            "exported GELU or SiLU is one pass (docs/prediction.md)"},
     {"compute.composite_kernels", HW_T_OPS, .min = 1, .max = HW_MAX_COMP, .flags = HW_F_UNIQUE,
      .off = D(composite), .size = HW_MAX_NAME, .count_off = D(n_composite),
      .doc = "operators the runtime runs as one kernel each where the exporter wrote them as several nodes: "

@@ -608,8 +608,8 @@ static int lut_like(const struct ir_node *nd)
  * x * (.) and 0.5 * (.) of a GELU are all functions of x, as sigmoid(x) and x * sigmoid(x) of a SiLU are, and the
  * compiler composes them into one table, paid by the first; a node that scales by a scalar constant (Mul, Div) the
  * output of any earlier node of L is absorbed by that node's output requantisation. */
-static void lut_folds(const struct nnperf_prediction *p, const struct pr_layer *L, const struct ir_value **root,
-                      char *fold)
+static void lut_folds(const struct nnperf_prediction *p, const struct pr_layer *L,
+                      const struct ir_value **root, char *fold)
 {
     for (int i = 0; i < L->n_nodes; i++) {
         const struct ir_node *nd = L->nodes[i];

@@ -1496,11 +1496,12 @@ static void test_runtime_kernels(void)
  * function per element) stay passes of their own */
 static void test_lut_chains(void)
 {
-    static const char lut_yaml[] = "format: 1\nname: test-npu\nmemory:\n  ddr_bandwidth: 1e10\n  overlap: true\n"
-                                   "compute:\n  peak_ops: {int8: 1e12}\n  default_dtype: int8\n"
-                                   "  efficiency: {default: 1}\n  vector_ops: 1e9\n"
-                                   "  array: {reduce: {int8: 1}, channels: {int8: 1}}\n"
-                                   "  composite_kernels: [Gelu, LayerNormalization, SiLU]\n";
+    static const char lut_yaml[] =
+        "format: 1\nname: test-npu\nmemory:\n  ddr_bandwidth: 1e10\n  overlap: true\n"
+        "compute:\n  peak_ops: {int8: 1e12}\n  default_dtype: int8\n"
+        "  efficiency: {default: 1}\n  vector_ops: 1e9\n"
+        "  array: {reduce: {int8: 1}, channels: {int8: 1}}\n"
+        "  composite_kernels: [Gelu, LayerNormalization, SiLU]\n";
     struct nnperf_model *m;
     struct nnperf_analysis *a = analyze("eager_block", &m);
     struct nnperf_prediction *p = a ? predict_text(a, lut_yaml, NULL, NULL) : NULL;
