@@ -596,8 +596,8 @@ static int lut_like(const struct ir_node *nd)
         const struct ir_value *v = nd->in[i];
         int64_t n;
         if (!v) continue;
-        if ((v->is_const || (v->flags & IR_V_INIT)) && (!ir_numel(v, &n) || n != 1)) return 0;
-        live += !(v->is_const || (v->flags & IR_V_INIT));
+        if (pr_const_like(v) && (!ir_numel(v, &n) || n != 1)) return 0;
+        live += !pr_const_like(v);
     }
     return live > 0;
 }
@@ -619,7 +619,7 @@ static void lut_folds(const struct nnperf_prediction *p, const struct pr_layer *
         int chained = 0, scaled = 0, same = 1, live = 0;
         for (int k = 0; k < nd->n_in; k++) {
             const struct ir_value *v = nd->in[k], *rv = v;
-            if (!v || v->is_const || (v->flags & IR_V_INIT)) continue;
+            if (!v || pr_const_like(v)) continue;
             live++;
             const struct ir_node *src = pr_producer(p, v);
             for (int j = 0; src && j < i; j++)

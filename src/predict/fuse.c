@@ -629,16 +629,10 @@ static const struct ir_value *other_in(const struct ir_node *nd, const struct ir
     return nd->in[0] == v ? nd->in[1] : nd->in[1] == v ? nd->in[0] : NULL;
 }
 
-/* a weight or a value computed from weights only */
-static int weight_like(const struct ir_value *v)
-{
-    return v && (v->is_const || (v->flags & IR_V_INIT));
-}
-
 /* nd is operator op reading v and, as its other input, a constant */
 static int op_with_const(const struct ir_node *nd, int op, const struct ir_value *v)
 {
-    return nd && nd->op == op && weight_like(other_in(nd, v));
+    return nd && nd->op == op && pr_const_like(other_in(nd, v));
 }
 
 /* LayerNormalization from the Sub node d = x - ReduceMean(x): d^2 (Pow or Mul) -> ReduceMean -> Add(eps) -> Sqrt
@@ -689,7 +683,7 @@ static int match_gelu(const struct nnperf_prediction *p, const struct pr_cons_ix
 {
     if (e->op != OPID_ERF || e->n_in < 1 || !e->in[0] || e->n_out < 1) return 0;
     const struct ir_node *sc = pr_producer(p, e->in[0]);
-    if (!sc || (sc->op != OPID_DIV && sc->op != OPID_MUL) || sc->n_in != 2 || !weight_like(sc->in[1]) ||
+    if (!sc || (sc->op != OPID_DIV && sc->op != OPID_MUL) || sc->n_in != 2 || !pr_const_like(sc->in[1]) ||
         sole_reader(p, cx, e->in[0]) != e)
         return 0;
     const struct ir_value *x = sc->in[0];
@@ -706,9 +700,9 @@ static int match_gelu(const struct nnperf_prediction *p, const struct pr_cons_ix
         if (o == x)
             saw_x = 1;
         else if (half && half->op == OPID_MUL && half->n_in == 2 && sole_reader(p, cx, o) == nx &&
-                 (half->in[0] == x || half->in[1] == x) && weight_like(other_in(half, x)))
+                 (half->in[0] == x || half->in[1] == x) && pr_const_like(other_in(half, x)))
             saw_x = 1, comp_add(m, half);
-        else if (!weight_like(o))
+        else if (!pr_const_like(o))
             break;
         comp_add(m, nx);
         cur = nx, muls++;
@@ -780,7 +774,7 @@ static int attention_node(const struct nnperf_prediction *p, const struct ir_nod
     if (k == OC_ATTENTION) return 1;
     if (k != OC_MATMUL) return 0;
     int act = 0;
-    for (int i = 0; i < nd->n_in; i++) act += nd->in[i] && !weight_like(nd->in[i]);
+    for (int i = 0; i < nd->n_in; i++) act += nd->in[i] && !pr_const_like(nd->in[i]);
     return act >= 2;
 }
 

@@ -363,6 +363,12 @@ double pr_node_mac(const struct nnperf_prediction *p, int k);
 double pr_node_vec(const struct nnperf_prediction *p, int k);
 /* gives every node a p->node_work record (what the analysis counted), for a stage that changes them */
 enum nnperf_status pr_node_work_own(struct nnperf_prediction *p);
+/* a weight, or a value computed from weights or dims only (ir_value.is_const 1 or 2): what a compiler folds */
+static inline int pr_const_like(const struct ir_value *v)
+{
+    return v && (v->is_const || (v->flags & IR_V_INIT));
+}
+
 /* The node of the prediction's graph that makes v (NULL: none): v->producer, or the lowering's copy of it. The
  * lowered graph may share the analysis's records but for the nodes its rewiring changed (lower.c), whose values
  * still name the analysis's node as their producer: what a stage reads of a producer beyond its index comes from
