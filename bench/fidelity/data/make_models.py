@@ -71,6 +71,9 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           the RDK X5 zoo's transformer-style classifiers (rdk_x5_zoo_transformers.csv) in their
                           deployed form, written from the papers and timm's definitions (docs/sources.md
                           [TIMM-X5VIT]); 1x3x224x224.
+  convnext_atto, convnext_femto, convnext_pico, convnext_nano
+                          timm's ConvNeXt variants with the MLP as 1x1 convs (conv_mlp), the RDK X5 zoo's
+                          (rdk_x5_zoo_convnext.csv); 1x3x224x224.
 Prints each model's parameters, MACs and parameters with BatchNorm folded into the convs (QuTiBench's numbers for
 CNV/MLP and the S100 zoo's parameter and op counts are checked against these)."""
 import importlib.util
@@ -905,6 +908,31 @@ def edgenext(name):
     return nn.Sequential(*layers), (1, 3, 224, 224)
 
 
+# ConvNeXt (Liu et al. 2022) as timm's convnext_atto / femto / pico / nano (conv_mlp=True, the RDK X5 zoo's export
+# of them, rdk_x5_zoo_convnext.csv): a 4x4 s4 patch conv (bias) + LayerNorm2d; stages 2-4 start with LayerNorm2d + a
+# 2x2 s2 conv; a block is a 7x7 depthwise conv (bias), LayerNorm2d (permute, LayerNorm eps 1e-6, permute back), a
+# 1x1 conv MLP 4x with GELU, a layer scale (a Mul by a (C,1,1) constant) and the residual add; head: global mean,
+# LayerNorm2d, flatten, Linear. name: (widths, depths)
+CONVNEXT = {"convnext_atto": ((40, 80, 160, 320), (2, 2, 6, 2)), "convnext_femto": ((48, 96, 192, 384), (2, 2, 6, 2)),
+            "convnext_pico": ((64, 128, 256, 512), (2, 2, 6, 2)), "convnext_nano": ((80, 160, 320, 640), (2, 2, 8, 2))}
+
+
+def convnext_block(c):
+    return ScaledResidual(nn.Sequential(nn.Conv2d(c, c, 7, 1, 3, groups=c), ChannelsLastNorm(c), conv_mlp(c, 4 * c)),
+                          (c, 1, 1))
+
+
+def convnext_timm(name):
+    widths, depths = CONVNEXT[name]
+    layers = [nn.Conv2d(3, widths[0], 4, 4), ChannelsLastNorm(widths[0])]
+    for i, (w, n) in enumerate(zip(widths, depths)):
+        if i:
+            layers += [ChannelsLastNorm(widths[i - 1]), nn.Conv2d(widths[i - 1], w, 2, 2)]
+        layers += [convnext_block(w) for _ in range(n)]
+    layers += [nn.AdaptiveAvgPool2d(1), ChannelsLastNorm(widths[-1]), nn.Flatten(), nn.Linear(widths[-1], 1000)]
+    return nn.Sequential(*layers), (1, 3, 224, 224)
+
+
 class EFV2Attention(nn.Module):
     """EfficientFormerV2's attention on a map (heads 8, key 32 (16 when it downsamples), value 4 x key): 1x1 q, k, v
     (BatchNorm folded), a 3x3 depthwise 'local' conv on v; q k^T scaled plus a learned bias over token pairs (a
@@ -1116,7 +1144,8 @@ def models():
     for n in ("efficientnet_b2", "efficientnet_b4"):
         yield n, (getattr(torchvision.models, n)(weights=None), (1, 3, 224, 224))
     for table, build in ((REPVIT, repvit), (EFFICIENTFORMER, efficientformer), (FASTVIT, fastvit),
-                         (EDGENEXT, edgenext), (EFFICIENTFORMERV2, efficientformerv2), (EFFICIENTVIT, efficientvit)):
+                         (EDGENEXT, edgenext), (EFFICIENTFORMERV2, efficientformerv2), (EFFICIENTVIT, efficientvit),
+                         (CONVNEXT, convnext_timm)):
         for n in table:
             yield n, build(n)
 
