@@ -5,6 +5,8 @@ refused (fidelity.fit_rows).
   PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so python3 bench/fidelity/fit_x5.py [FORM ...]
   ... fit_x5.py --leave-out FORM ...   each fit network's rows predicted by the form fitted on the other fit
                                        networks' rows (the adoption rule's score, bench/RESULTS.md)
+  ... fit_x5.py --convnext [--leave-out] FORM ...   the fit rows of rdk_x5_zoo_convnext.csv too (ConvNeXt
+                                       atto/femto/pico/nano: 34 fit rows, 17 networks)
 
 Each row is predicted as fidelity.py predicts it (a 4-thread throughput row with streams=4) on a platform file with
 `base: rdk-x5`, the form's numbers set and every other part at the placeholder the preset held before the fit (e 0.3,
@@ -16,7 +18,10 @@ v 10e9, h 0, d 0.6, s 0: form 0 is that placeholder preset, not the fitted one).
       several threads run (lengthens the one-thread latency, not the saturated throughput)
   d   memory.ddr_efficiency: the fraction of the LPDDR4's 17.06 GB/s the BPU gets (at most 1)
   s   compute.strided_input_bandwidth: a strided conv's input re-layout rate, bytes/s
-Start values: e 0.3, v 10e9, h 100 us, d 0.6, s 20e9. The fit minimises the sum of |ln(predicted / measured)| over the
+A form prefixed "L:" (e.g. L:e+v+h+d) predicts on structure L instead of the preset's: SiLU not fused into its conv
+(compute.fusion without [Conv, SiLU]), compute.composite_kernels [Gelu, SiLU] and compute.lut_chains (each exported
+GELU or SiLU one table lookup, as the X5 compiler's logs show: bench/RESULTS.md, "RDK X5: element-wise functions as
+the X5 compiler's lookup tables"). Start values: e 0.3, v 10e9, h 100 us, d 0.6, s 20e9. The fit minimises the sum of |ln(predicted / measured)| over the
 fit rows (multiplicative steps on each number in turn, halved until under 0.5%: fit_qutibench_dpu.step_fit). Prints
 each form's numbers, its sum and median |error|; writes nothing (the numbers go into the preset by hand, with a
 comment naming this script).
@@ -30,6 +35,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fidelity  # noqa: E402
 
 DATA = os.path.join(fidelity.DATA, "rdk_x5_zoo.csv")
+CONVNEXT = os.path.join(fidelity.DATA, "rdk_x5_zoo_convnext.csv")
+# structure L: presets/rdk-x5.yaml's compute.fusion less [Conv, SiLU], and each GELU / SiLU one lookup-table pass
+FUSION_L = ["Conv, BatchNormalization, Add, Relu", "Conv, BatchNormalization, Relu", "Conv, BatchNormalization, Add",
+            "Conv, Add, Relu", "Conv, BatchNormalization", "Conv, Relu", "Conv, Add", "Conv, Clip", "Conv, Sigmoid",
+            "Conv, HardSwish", "Conv, HardSigmoid", "Conv, LeakyRelu", "Conv, PRelu", "Gemm, Relu", "MatMul, Add"]
+STRUCTURE_L = ("  fusion:\n" + "".join(f"    - [{f}]\n" for f in FUSION_L)
+               + "  composite_kernels: [Gelu, SiLU]\n  lut_chains: true\n")
 # part: (section, key, start value, upper bound or None, unit scale for printing, unit)
 PARTS = {"e": ("compute", "efficiency", 0.3, 1.0, 1, ""), "v": ("compute", "vector_ops", 10e9, None, 1e-9, " G/s"),
          "h": ("overhead", "host_per_frame_s", 1e-4, None, 1e6, " us"),
@@ -38,12 +50,19 @@ PARTS = {"e": ("compute", "efficiency", 0.3, 1.0, 1, ""), "v": ("compute", "vect
 
 
 def form_of(name):
-    """'e+v+h' -> ['e', 'v', 'h']; '0' -> []"""
+    """'e+v+h' -> ['e', 'v', 'h']; '0' -> []; 'L:e+v' -> ['L', 'e', 'v'] (structure L, not a fitted part)"""
+    if name.startswith("L:"):
+        return ["L"] + fidelity.form_parts(name[2:], list(PARTS), "fit_x5.py")
     return fidelity.form_parts(name, list(PARTS), "fit_x5.py")
 
 
+def numbers(form):
+    """the fitted parts of a form (structure L is not one)"""
+    return [p for p in form if p != "L"]
+
+
 def bounded(form, x):
-    return [min(v, PARTS[p][3]) if PARTS[p][3] else v for p, v in zip(form, x)]
+    return [min(v, PARTS[p][3]) if PARTS[p][3] else v for p, v in zip(numbers(form), x)]
 
 
 # the numbers presets/rdk-x5.yaml held before the fit (the rule's baseline, bench/RESULTS.md "RDK X5: a preset from
@@ -54,28 +73,35 @@ PLACEHOLDER = {"e": 0.3, "v": 10e9, "h": 0, "d": 0.6, "s": 0}
 
 def platform_text(form, x):
     sections = {}
-    values = dict(PLACEHOLDER, **dict(zip(form, bounded(form, x))))
+    values = dict(PLACEHOLDER, **dict(zip(numbers(form), bounded(form, x))))
     for p, v in ((p, values[p]) for p in PARTS):
         sec, key = PARTS[p][:2]
         sections.setdefault(sec, []).append(f"  {key}: {{default: {v:.6g}}}\n" if key == "efficiency"
                                             else f"  {key}: {v:.6g}\n")
+    if "L" in form:
+        sections["compute"].append(STRUCTURE_L)
     return "format: 1\nbase: rdk-x5\nname: rdk-x5-fit\n" + "".join(f"{s}:\n" + "".join(k) for s, k in sections.items())
 
 
 def make_fit(rows, tmp):
     return fidelity.FileFit(rows, tmp, "rdk-x5", "rdk-x5-fit.yaml", platform_text,
-                            lambda form: [PARTS[p][2] for p in form], bounded)
+                            lambda form: [PARTS[p][2] for p in numbers(form)], bounded)
 
 
 def describe(form, x):
-    return ", ".join(f"{PARTS[p][1]} {v * PARTS[p][4]:.4g}{PARTS[p][5]}" for p, v in zip(form, x)) or \
+    return ("structure L: " if "L" in form else "") + ", ".join(
+        f"{PARTS[p][1]} {v * PARTS[p][4]:.4g}{PARTS[p][5]}" for p, v in zip(numbers(form), x)) or \
         "the placeholder preset (the rule's baseline)"
 
 
 def main():
     warnings.simplefilter("ignore")
-    rows = fidelity.fit_rows(DATA, keep=lambda r: r["preset"] == "rdk-x5" and r["split"] == "fit")
     args = sys.argv[1:]
+    keep = lambda r: r["preset"] == "rdk-x5" and r["split"] == "fit"
+    rows = fidelity.fit_rows(DATA, keep=keep)
+    if args[:1] == ["--convnext"]:
+        args = args[1:]
+        rows += fidelity.fit_rows(CONVNEXT, keep=keep)
     loo = args[:1] == ["--leave-out"]
     names = (args[1:] if loo else args) or (["e+v+h", "e+v+h+d", "e+v+h+s"] if loo else
                                               ["0", "e+v+h", "e+v+h+d", "e+v+h+s"])
