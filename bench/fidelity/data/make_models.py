@@ -22,6 +22,8 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
   mlp_784_512_200         the fully connected network of openvinotoolkit/openvino issue 9784 (ncs2_openvino.csv): 784
                           -> 512 -> 200 -> 10 with biases and ReLU, no normalization; 1x1x28x28 flattened.
   vgg19                   torchvision vgg19; 1x3x224x224.
+  googlenet_bvlc          Caffe's BVLC GoogLeNet (LRN, 5x5 inception branches, no BatchNorm) as ncnn's benchmark
+                          runs it (benchmark/models/googlenet.param: 6,998,552 parameters); 1x3x224x224.
   resnet152, densenet169, efficientnet_b3, efficientnet_v2_s, regnet_y_1_6gf, regnet_x_3_2gf, convnext_small,
   vit_b_32, swin_s, mnasnet0_5, shufflenet_v2_x2_0, resnext101_32x8d
                           torchvision's definitions (googlenet-style options none), 1x3x224x224: the networks of the
@@ -1106,6 +1108,58 @@ def efficientvit(name):
     return nn.Sequential(*layers), (1, 3, 224, 224)
 
 
+class LRNFn(torch.autograd.Function):
+    """across-channel local response normalization, exported as one ONNX LRN node (torch.onnx writes
+    nn.LocalResponseNorm as a padded average pool, a Pow and a Div behind an If)"""
+
+    @staticmethod
+    def forward(ctx, x, size, alpha, beta, k):
+        return nn.functional.local_response_norm(x, size, alpha, beta, k)
+
+    @staticmethod
+    def symbolic(g, x, size, alpha, beta, k):
+        return g.op("LRN", x, size_i=size, alpha_f=alpha, beta_f=beta, bias_f=k)
+
+
+class LRN(nn.Module):
+    """Caffe's LRN (ACROSS_CHANNELS, local_size 5, alpha 1e-4, beta 0.75, k 1)"""
+
+    def forward(self, x):
+        return LRNFn.apply(x, 5, 1e-4, 0.75, 1.0)
+
+
+class InceptionV1(nn.Module):
+    """a BVLC GoogLeNet inception module: 1x1; 1x1 -> 3x3; 1x1 -> 5x5; 3x3 max pool (stride 1) -> 1x1; each conv with
+    a bias and ReLU, the four concatenated"""
+
+    def __init__(self, cin, c1, r3, c3, r5, c5, cp):
+        super().__init__()
+        cr = lambda i, o, k: [nn.Conv2d(i, o, k, 1, k // 2), nn.ReLU()]
+        self.b = nn.ModuleList([nn.Sequential(*cr(cin, c1, 1)), nn.Sequential(*cr(cin, r3, 1), *cr(r3, c3, 3)),
+                                nn.Sequential(*cr(cin, r5, 1), *cr(r5, c5, 5)),
+                                nn.Sequential(nn.MaxPool2d(3, 1, 1, ceil_mode=True), *cr(cin, cp, 1))])
+
+    def forward(self, x):
+        return torch.cat([b(x) for b in self.b], 1)
+
+
+def googlenet_bvlc():
+    """Caffe's BVLC GoogLeNet as ncnn's benchmark/models/googlenet.param holds it (docs/sources.md [NCNN-BENCH]): 7x7/2
+    conv 64, 3x3/2 max pool, LRN, 1x1 64, 3x3 192, LRN, 3x3/2 max pool, inception 3a-3b, pool, 4a-4e, pool, 5a-5b
+    (5x5 branches, no BatchNorm), 7x7 average pool, InnerProduct 1000, Softmax; pools in Caffe's ceil mode; 6,998,552
+    parameters as the param file's weight sizes sum"""
+    mp = lambda: nn.MaxPool2d(3, 2, ceil_mode=True)
+    i = InceptionV1
+    layers = [nn.Conv2d(3, 64, 7, 2, 3), nn.ReLU(), mp(), LRN(), nn.Conv2d(64, 64, 1), nn.ReLU(),
+              nn.Conv2d(64, 192, 3, 1, 1), nn.ReLU(), LRN(), mp(),
+              i(192, 64, 96, 128, 16, 32, 32), i(256, 128, 128, 192, 32, 96, 64), mp(),
+              i(480, 192, 96, 208, 16, 48, 64), i(512, 160, 112, 224, 24, 64, 64), i(512, 128, 128, 256, 24, 64, 64),
+              i(512, 112, 144, 288, 32, 64, 64), i(528, 256, 160, 320, 32, 128, 128), mp(),
+              i(832, 256, 160, 320, 32, 128, 128), i(832, 384, 192, 384, 48, 128, 128),
+              nn.AvgPool2d(7, 1), nn.Flatten(), nn.Linear(1024, 1000), nn.Softmax(1)]
+    return nn.Sequential(*layers), (1, 3, 224, 224)
+
+
 def mlp_784_512_200():
     return nn.Sequential(nn.Flatten(), nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 200), nn.ReLU(),
                          nn.Linear(200, 10)), (1, 1, 28, 28)
@@ -1117,6 +1171,7 @@ def models():
         yield "mlp_s" + tag, mlp(s)
     yield "mobilenet_v1", mobilenet_v1()
     yield "mlp_784_512_200", mlp_784_512_200()
+    yield "googlenet_bvlc", googlenet_bvlc()
     yield "vgg19", (torchvision.models.vgg19(weights=None), (1, 3, 224, 224))
     yield "vit_b_32_384", (torchvision.models.vit_b_32(weights=None, image_size=384), (1, 3, 384, 384))
     for n in TV_THIRD_RUN:
