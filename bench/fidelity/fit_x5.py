@@ -21,10 +21,11 @@ v 10e9, h 0, d 0.6, s 0: form 0 is that placeholder preset, not the fitted one).
 A form prefixed "L:" (e.g. L:e+v+h+d) predicts on structure L instead of the preset's: SiLU not fused into its conv
 (compute.fusion without [Conv, SiLU]), compute.composite_kernels [Gelu, SiLU] and compute.lut_chains (each exported
 GELU or SiLU one table lookup, as the X5 compiler's logs show: bench/RESULTS.md, "RDK X5: element-wise functions as
-the X5 compiler's lookup tables"). Start values: e 0.3, v 10e9, h 100 us, d 0.6, s 20e9. The fit minimises the sum of |ln(predicted / measured)| over the
-fit rows (multiplicative steps on each number in turn, halved until under 0.5%: fit_qutibench_dpu.step_fit). Prints
-each form's numbers, its sum and median |error|; writes nothing (the numbers go into the preset by hand, with a
-comment naming this script).
+the X5 compiler's lookup tables"; "L:0" is structure L with every number at its placeholder).
+Start values: e 0.3, v 10e9, h 100 us, d 0.6, s 20e9. The fit minimises the sum of |ln(predicted / measured)| over
+the fit rows (multiplicative steps on each number in turn, halved until under 0.5%: fit_qutibench_dpu.step_fit).
+Prints each form's numbers, its sum and median |error|; writes nothing (the numbers go into the preset by hand, with
+a comment naming this script).
 """
 import os
 import sys
@@ -89,19 +90,21 @@ def make_fit(rows, tmp):
 
 
 def describe(form, x):
-    return ("structure L: " if "L" in form else "") + ", ".join(
-        f"{PARTS[p][1]} {v * PARTS[p][4]:.4g}{PARTS[p][5]}" for p, v in zip(numbers(form), x)) or \
-        "the placeholder preset (the rule's baseline)"
+    parts = ", ".join(f"{PARTS[p][1]} {v * PARTS[p][4]:.4g}{PARTS[p][5]}" for p, v in zip(numbers(form), x))
+    return ("structure L: " if "L" in form else "") + (parts or "the placeholder numbers (the rule's baseline)")
+
+
+def fit_row(r):
+    return r["preset"] == "rdk-x5" and r["split"] == "fit"
 
 
 def main():
     warnings.simplefilter("ignore")
     args = sys.argv[1:]
-    keep = lambda r: r["preset"] == "rdk-x5" and r["split"] == "fit"
-    rows = fidelity.fit_rows(DATA, keep=keep)
+    rows = fidelity.fit_rows(DATA, keep=fit_row)
     if args[:1] == ["--convnext"]:
         args = args[1:]
-        rows += fidelity.fit_rows(CONVNEXT, keep=keep)
+        rows += fidelity.fit_rows(CONVNEXT, keep=fit_row)
     loo = args[:1] == ["--leave-out"]
     names = (args[1:] if loo else args) or (["e+v+h", "e+v+h+d", "e+v+h+s"] if loo else
                                               ["0", "e+v+h", "e+v+h+d", "e+v+h+s"])
