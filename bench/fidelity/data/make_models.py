@@ -23,7 +23,7 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           -> 512 -> 200 -> 10 with biases and ReLU, no normalization; 1x1x28x28 flattened.
   vgg19                   torchvision vgg19; 1x3x224x224.
   googlenet_bvlc          Caffe's BVLC GoogLeNet (LRN, 5x5 inception branches, no BatchNorm) as ncnn's benchmark
-                          runs it (benchmark/models/googlenet.param: 6,998,552 parameters); 1x3x224x224.
+                          runs it (benchmark/googlenet.param: 6,998,552 parameters); 1x3x224x224.
   resnet152, densenet169, efficientnet_b3, efficientnet_v2_s, regnet_y_1_6gf, regnet_x_3_2gf, convnext_small,
   vit_b_32, swin_s, mnasnet0_5, shufflenet_v2_x2_0, resnext101_32x8d
                           torchvision's definitions (googlenet-style options none), 1x3x224x224: the networks of the
@@ -1144,7 +1144,7 @@ class InceptionV1(nn.Module):
 
 
 def googlenet_bvlc():
-    """Caffe's BVLC GoogLeNet as ncnn's benchmark/models/googlenet.param holds it (docs/sources.md [NCNN-BENCH]): 7x7/2
+    """Caffe's BVLC GoogLeNet as ncnn's benchmark/googlenet.param holds it (docs/sources.md [NCNN-BENCH]): 7x7/2
     conv 64, 3x3/2 max pool, LRN, 1x1 64, 3x3 192, LRN, 3x3/2 max pool, inception 3a-3b, pool, 4a-4e, pool, 5a-5b
     (5x5 branches, no BatchNorm), 7x7 average pool, InnerProduct 1000, Softmax; pools in Caffe's ceil mode; 6,998,552
     parameters as the param file's weight sizes sum"""
