@@ -239,7 +239,7 @@ class FileFit:
     def fit(self, form):
         from fit_qutibench_dpu import step_fit  # imported here: that script imports this module
         x0 = self.start(form)
-        if not form:
+        if not x0:  # nothing to fit (form "0", or a structure alone)
             return x0, sum_abs_log(self.errors(form, x0))
         x, c = step_fit(lambda y: sum_abs_log(self.errors(form, y)), x0, 0.5)
         return self.bound(form, x), c

@@ -9,8 +9,8 @@ refused (fidelity.fit_rows). The 4-thread rows (rpi5_ncnn.csv) are test rows and
 
 Each row is predicted as fidelity.py predicts it (1 thread: --threads 1) on a platform file with `base:
 raspberry-pi-5`, the form's numbers set and every other part at the number the preset held before the fit (c 0.5,
-g 0, m 0.6, d 0.2, w 0.5, i 1: form 0 is the preset as it was, whatever it holds now). A form is a set of parts joined by
-'+':
+g 0, m 0.6, d 0.2, w 0.5, i 1: form 0 is the preset as it was, whatever it holds now). A form is a set of parts
+joined by '+':
   c   compute.efficiency.conv: a dense (and grouped) convolution's GEMM rate, a fraction of one core's FMLA/SDOT peak
   g   compute.gemm_output_s: one core's time per GEMM output element beyond its MACs (docs/prediction.md)
   m   compute.efficiency.gemm and .matmul, one number (Gemm/InnerProduct and MatMul layers)
@@ -19,10 +19,10 @@ g 0, m 0.6, d 0.2, w 0.5, i 1: form 0 is the preset as it was, whatever it holds
       pinned at 0.5 outside this part, so that c moves the GEMMs only)
   i   compute.dtype_efficiency.int8: a factor on every efficiency at INT8 (SDOT GEMMs with their quantize and
       requantize passes against FP16's FMLA GEMMs; at most 1)
-Start values: c 0.5, g 0.5 ns, m 0.6, d 0.2, w 0.5, i 1; the efficiencies and i are capped at 1. The fit minimises the sum of
-|ln(predicted / measured)| over the fit rows (multiplicative steps on each number in turn, halved until under 0.5%:
-fit_qutibench_dpu.step_fit). Prints each form's numbers, its sum and median |error|; writes nothing (the numbers go
-into the preset by hand, with a comment naming this script).
+Start values: c 0.5, g 0.5 ns, m 0.6, d 0.2, w 0.5, i 1; the efficiencies and i are capped at 1. The fit minimises
+the sum of |ln(predicted / measured)| over the fit rows (multiplicative steps on each number in turn, halved until
+under 0.5%: fit_qutibench_dpu.step_fit). Prints each form's numbers, its sum and median |error|; writes nothing (the
+numbers go into the preset by hand, with a comment naming this script).
 """
 import os
 import sys

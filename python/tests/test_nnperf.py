@@ -177,7 +177,8 @@ def test_expected_error_by_family(root):
     assert y["shown"] == {"median": y["median"], "p90": y["p90"], "test_rows": y["test_rows"], "rows_of": "all",
                           "validated_for_model": False}
     c = nnperf.load(os.path.join(root, "tests", "data", "predict", "stem.onnx")).analyze().predict("rdk-x5")
-    assert c.summary["family"] == "cnn" and c.summary["expected_error"]["family_test_rows"] == int(keys["cnn_test_rows"])
+    assert c.summary["family"] == "cnn"
+    assert c.summary["expected_error"]["family_test_rows"] == int(keys["cnn_test_rows"])
 
 
 def test_weight_dtype_apart_from_compute(models):

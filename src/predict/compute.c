@@ -459,8 +459,8 @@ static double numel_of(const struct ir_value *v)
 /* compute.gemm_output_s: the time a layer run as a GEMM spends per output element beyond its MACs (packing, the
  * accumulators' store, the short K loop: ncnn's im2col and Winograd GEMMs, docs/sources.md [NCNN-GEMM]), one core's
  * cost shared by the cores of the inference as its MACs are. The GEMM's outputs: the layer's (every frame of the
- * run, its main node's), or a Winograd convolution's transformed tiles (tiles x (m + 2)^2 x output channels = its direct outputs x 9
- * x mac_ratio); a depthwise convolution is no GEMM (0) */
+ * run, its main node's), or a Winograd convolution's transformed tiles (tiles x (m + 2)^2 x output channels =
+ * its direct outputs x 9 x mac_ratio); a depthwise convolution is no GEMM (0) */
 static double gemm_outputs_time(const struct nnperf_prediction *p, const struct pr_layer *L,
                                 double wino_ratio)
 {
