@@ -76,6 +76,10 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
   convnext_atto, convnext_femto, convnext_pico, convnext_nano
                           timm's ConvNeXt variants with the MLP as 1x1 convs (conv_mlp), the RDK X5 zoo's
                           (rdk_x5_zoo_convnext.csv); 1x3x224x224.
+  yolov8{n,s,m,l,x}, yolo11{n,s,m,l,x}, yolo12{n,s,m,l,x}
+                          Ultralytics' detectors (BatchNorm fused) with the RDK X5 zoo's export patch: the Detect
+                          head's six NHWC outputs, attention softmax as max/sub/exp/sum/div (rdk_x5_zoo_yolo.csv;
+                          docs/sources.md [RDK-ZOO-X5-YOLO], [ULTRALYTICS]); 1x3x640x640.
 Prints each model's parameters, MACs and parameters with BatchNorm folded into the convs (QuTiBench's numbers for
 CNV/MLP and the S100 zoo's parameter and op counts are checked against these)."""
 import importlib.util
@@ -1143,6 +1147,286 @@ class InceptionV1(nn.Module):
         return torch.cat([b(x) for b in self.b], 1)
 
 
+# Ultralytics YOLOv8 / YOLO11 / YOLO12 detectors as the RDK X5 zoo exports them (samples/vision/ultralytics_yolo,
+# docs/sources.md [RDK-ZOO-X5-YOLO], [ULTRALYTICS]): BatchNorm fused into every conv (model.fuse() before export), SiLU
+# activations, the model zoo's export patch: the Detect head returns, per level P3/P4/P5, the class conv branch
+# (cv3) then the box branch (cv2, 4 x 16 DFL logits) each permuted to NHWC (no DFL, no decoding, no concat), and the
+# attention modules' softmax is written as max, subtract, exp, sum and divide along the key dimension, with the
+# permutes the patch adds around it. Written from ultralytics' yaml tables and module definitions.
+# scale: (depth, width, max channels)
+YOLO_SCALES = {"yolov8": {"n": (0.33, 0.25, 1024), "s": (0.33, 0.50, 1024), "m": (0.67, 0.75, 768),
+                          "l": (1.00, 1.00, 512), "x": (1.00, 1.25, 512)},
+               "yolo11": {"n": (0.50, 0.25, 1024), "s": (0.50, 0.50, 1024), "m": (0.50, 1.00, 512),
+                          "l": (1.00, 1.00, 512), "x": (1.00, 1.50, 512)},
+               "yolo12": {"n": (0.50, 0.25, 1024), "s": (0.50, 0.50, 1024), "m": (0.50, 1.00, 512),
+                          "l": (1.00, 1.00, 512), "x": (1.00, 1.50, 512)}}
+
+
+class YConv(nn.Sequential):
+    """ultralytics Conv with its BatchNorm fused: a conv with bias, then SiLU (or nothing)"""
+
+    def __init__(self, c1, c2, k=1, s=1, p=None, g=1, act=True):
+        layers = [nn.Conv2d(c1, c2, k, s, k // 2 if p is None else p, groups=g)]
+        super().__init__(*(layers + [nn.SiLU()] if act else layers))
+
+
+class YBottleneck(nn.Module):
+    def __init__(self, c1, c2, shortcut=True, k=3, e=0.5):
+        super().__init__()
+        c_ = int(c2 * e)
+        self.cv1, self.cv2 = YConv(c1, c_, k), YConv(c_, c2, k)
+        self.add = shortcut and c1 == c2
+
+    def forward(self, x):
+        y = self.cv2(self.cv1(x))
+        return x + y if self.add else y
+
+
+class YC3k(nn.Module):
+    """C3 with n 3x3 bottlenecks (e=1): cv3(cat(m(cv1(x)), cv2(x)))"""
+
+    def __init__(self, c1, c2, n=1, shortcut=True, e=0.5):
+        super().__init__()
+        c_ = int(c2 * e)
+        self.cv1, self.cv2, self.cv3 = YConv(c1, c_), YConv(c1, c_), YConv(2 * c_, c2)
+        self.m = nn.Sequential(*(YBottleneck(c_, c_, shortcut, 3, 1.0) for _ in range(n)))
+
+    def forward(self, x):
+        return self.cv3(torch.cat((self.m(self.cv1(x)), self.cv2(x)), 1))
+
+
+class YC2f(nn.Module):
+    """C2f (YOLOv8: bottlenecks with e=1) and C3k2 (YOLO11/12: bottlenecks with e=0.5, or C3k blocks)"""
+
+    def __init__(self, c1, c2, n=1, shortcut=False, e=0.5, kind="c2f", c3k=False):
+        super().__init__()
+        self.c = c = int(c2 * e)
+        self.cv1, self.cv2 = YConv(c1, 2 * c), YConv((2 + n) * c, c2)
+        if kind == "c2f":
+            self.m = nn.ModuleList(YBottleneck(c, c, shortcut, 3, 1.0) for _ in range(n))
+        else:
+            self.m = nn.ModuleList(YC3k(c, c, 2, shortcut) if c3k else YBottleneck(c, c, shortcut) for _ in range(n))
+
+    def forward(self, x):
+        y = list(self.cv1(x).split((self.c, self.c), 1))
+        y.extend(m(y[-1]) for m in self.m)
+        return self.cv2(torch.cat(y, 1))
+
+
+class YSPPF(nn.Module):
+    def __init__(self, c1, c2, k=5):
+        super().__init__()
+        c_ = c1 // 2
+        self.cv1, self.cv2, self.m = YConv(c1, c_), YConv(4 * c_, c2), nn.MaxPool2d(k, 1, k // 2)
+
+    def forward(self, x):
+        y = [self.cv1(x)]
+        y.extend(self.m(y[-1]) for _ in range(3))
+        return self.cv2(torch.cat(y, 1))
+
+
+def zoo_softmax_keys(attn):
+    """the zoo patch's softmax over dim 1 of a (B, keys, heads, queries) tensor: max, subtract, exp, sum, divide"""
+    e = torch.exp(attn - attn.max(dim=1, keepdim=True).values)
+    return e / e.sum(dim=1, keepdim=True)
+
+
+class YAttention(nn.Module):
+    """YOLO11's PSA attention (qkv 1x1, keys of half the head width, a 3x3 depthwise position conv on v, proj), in
+    the zoo patch's form"""
+
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads, self.head_dim = heads, dim // heads
+        self.key_dim = int(self.head_dim * 0.5)
+        self.scale = self.key_dim ** -0.5
+        self.qkv = YConv(dim, dim + 2 * self.key_dim * heads, act=False)
+        self.proj, self.pe = YConv(dim, dim, act=False), YConv(dim, dim, 3, g=dim, act=False)
+
+    def forward(self, x):
+        b, c, h, w = x.shape
+        q, k, v = self.qkv(x).view(b, self.heads, 2 * self.key_dim + self.head_dim, h * w).split(
+            [self.key_dim, self.key_dim, self.head_dim], dim=2)
+        attn = zoo_softmax_keys(((q.transpose(-2, -1) @ k) * self.scale).permute(0, 3, 1, 2).contiguous())
+        attn = attn.permute(0, 2, 3, 1).contiguous()
+        return self.proj((v @ attn.transpose(-2, -1)).view(b, c, h, w) + self.pe(v.reshape(b, c, h, w)))
+
+
+class YPSABlock(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.attn = YAttention(c, c // 64)
+        self.ffn = nn.Sequential(YConv(c, 2 * c), YConv(2 * c, c, act=False))
+
+    def forward(self, x):
+        x = x + self.attn(x)
+        return x + self.ffn(x)
+
+
+class YC2PSA(nn.Module):
+    def __init__(self, c1, n=1):
+        super().__init__()
+        self.c = c = c1 // 2
+        self.cv1, self.cv2 = YConv(c1, 2 * c), YConv(2 * c, c1)
+        self.m = nn.Sequential(*(YPSABlock(c) for _ in range(n)))
+
+    def forward(self, x):
+        a, b = self.cv1(x).split((self.c, self.c), 1)
+        return self.cv2(torch.cat((a, self.m(b)), 1))
+
+
+class YAAttn(nn.Module):
+    """YOLO12's area attention (heads of 32 channels, the map cut into `area` horizontal bands, a 7x7 depthwise
+    position conv on v), in the zoo patch's form"""
+
+    def __init__(self, dim, heads, area):
+        super().__init__()
+        self.area, self.heads, self.head_dim = area, heads, dim // heads
+        self.qkv, self.proj = YConv(dim, 3 * dim, act=False), YConv(dim, dim, act=False)
+        self.pe = YConv(dim, dim, 7, g=dim, act=False)
+
+    def forward(self, x):
+        b, c, h, w = x.shape
+        n = h * w
+        qkv = self.qkv(x).flatten(2).transpose(1, 2)
+        if self.area > 1:
+            qkv = qkv.reshape(b * self.area, n // self.area, c * 3)
+            b, n, _ = qkv.shape
+        q, k, v = qkv.view(b, n, self.heads, self.head_dim * 3).permute(0, 2, 3, 1).split(
+            [self.head_dim] * 3, dim=2)
+        attn = ((q.transpose(-2, -1) @ k) * (self.head_dim ** -0.5)).permute(0, 3, 1, 2).contiguous()
+        attn = zoo_softmax_keys(attn).permute(0, 2, 3, 1).contiguous()
+        y = (v @ attn.transpose(-2, -1)).permute(0, 3, 1, 2)
+        v = v.permute(0, 3, 1, 2)
+        if self.area > 1:
+            y = y.reshape(b // self.area, n * self.area, c)
+            v = v.reshape(b // self.area, n * self.area, c)
+            b, n, _ = y.shape
+        y = y.reshape(b, h, w, c).permute(0, 3, 1, 2).contiguous()
+        v = v.reshape(b, h, w, c).permute(0, 3, 1, 2).contiguous()
+        return self.proj(y + self.pe(v))
+
+
+class YABlock(nn.Module):
+    def __init__(self, dim, heads, mlp_ratio, area):
+        super().__init__()
+        self.attn = YAAttn(dim, heads, area)
+        self.mlp = nn.Sequential(YConv(dim, int(dim * mlp_ratio)), YConv(int(dim * mlp_ratio), dim, act=False))
+
+    def forward(self, x):
+        x = x + self.attn(x)
+        return x + self.mlp(x)
+
+
+class YA2C2f(nn.Module):
+    """YOLO12's R-ELAN: cv1, n stages (two area-attention blocks each, or a C3k), cv2 over their concat; with the
+    residual (L/X) x + gamma x out"""
+
+    def __init__(self, c1, c2, n=1, a2=True, area=1, residual=False, mlp_ratio=2.0):
+        super().__init__()
+        c_ = int(c2 * 0.5)
+        self.cv1, self.cv2 = YConv(c1, c_), YConv((1 + n) * c_, c2)
+        self.gamma = nn.Parameter(0.01 * torch.ones(c2)) if a2 and residual else None
+        self.m = nn.ModuleList(nn.Sequential(*(YABlock(c_, c_ // 32, mlp_ratio, area) for _ in range(2))) if a2
+                               else YC3k(c_, c_, 2) for _ in range(n))
+
+    def forward(self, x):
+        y = [self.cv1(x)]
+        y.extend(m(y[-1]) for m in self.m)
+        y = self.cv2(torch.cat(y, 1))
+        return x + self.gamma.view(1, -1, 1, 1) * y if self.gamma is not None else y
+
+
+class YDetect(nn.Module):
+    """Detect's two branches per level, as the zoo patch returns them: cls (cv3) then box (cv2), each NHWC"""
+
+    def __init__(self, ch, legacy, nc=80):
+        super().__init__()
+        c2, c3 = max(16, ch[0] // 4, 64), max(ch[0], min(nc, 100))
+        self.cv2 = nn.ModuleList(nn.Sequential(YConv(x, c2, 3), YConv(c2, c2, 3), nn.Conv2d(c2, 64, 1)) for x in ch)
+        self.cv3 = nn.ModuleList(
+            nn.Sequential(YConv(x, c3, 3), YConv(c3, c3, 3), nn.Conv2d(c3, nc, 1)) if legacy else
+            nn.Sequential(YConv(x, x, 3, g=x), YConv(x, c3), YConv(c3, c3, 3, g=c3), YConv(c3, c3),
+                          nn.Conv2d(c3, nc, 1))
+            for x in ch)
+
+    def forward(self, xs):
+        out = []
+        for i, x in enumerate(xs):
+            out += [self.cv3[i](x).permute(0, 2, 3, 1).contiguous(), self.cv2[i](x).permute(0, 2, 3, 1).contiguous()]
+        return tuple(out)
+
+
+class YOLO(nn.Module):
+    """the backbone and PAN head of YOLOv8, YOLO11 or YOLO12 at one scale; forward returns the six head outputs"""
+
+    def __init__(self, family, scale):
+        super().__init__()
+        d, wd, mc = YOLO_SCALES[family][scale]
+        ch = lambda c: int(math.ceil(min(c, mc) * wd / 8) * 8)  # noqa: E731 (ultralytics' make_divisible)
+        rep = lambda n: max(round(n * d), 1)  # noqa: E731
+        big = scale in "mlx"
+        up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.up = up
+        if family == "yolov8":
+            c2f = lambda a, b, n, sc: YC2f(a, b, rep(n), sc)  # noqa: E731
+            self.b = nn.ModuleList([YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2),
+                                    c2f(ch(128), ch(128), 3, True),
+                                    YConv(ch(128), ch(256), 3, 2), c2f(ch(256), ch(256), 6, True),
+                                    YConv(ch(256), ch(512), 3, 2), c2f(ch(512), ch(512), 6, True),
+                                    YConv(ch(512), ch(1024), 3, 2), c2f(ch(1024), ch(1024), 3, True),
+                                    YSPPF(ch(1024), ch(1024))])
+            self.p4, self.p3 = c2f(ch(1024) + ch(512), ch(512), 3, False), c2f(ch(512) + ch(256), ch(256), 3, False)
+            self.d3, self.n4 = YConv(ch(256), ch(256), 3, 2), c2f(ch(256) + ch(512), ch(512), 3, False)
+            self.d4, self.n5 = YConv(ch(512), ch(512), 3, 2), c2f(ch(512) + ch(1024), ch(1024), 3, False)
+            self.taps = (4, 6, 9)
+        else:
+            k2 = lambda a, b, n, c3k=False, e=0.5: YC2f(a, b, rep(n), True, e, "c3k2", c3k or big)  # noqa: E731
+            if family == "yolo11":
+                self.b = nn.ModuleList([YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2),
+                                        k2(ch(128), ch(256), 2, False, 0.25), YConv(ch(256), ch(256), 3, 2),
+                                        k2(ch(256), ch(512), 2, False, 0.25), YConv(ch(512), ch(512), 3, 2),
+                                        k2(ch(512), ch(512), 2, True), YConv(ch(512), ch(1024), 3, 2),
+                                        k2(ch(1024), ch(1024), 2, True), YSPPF(ch(1024), ch(1024)),
+                                        YC2PSA(ch(1024), rep(2))])
+                self.taps = (4, 6, 10)
+                self.p4, self.p3 = k2(ch(1024) + ch(512), ch(512), 2), k2(ch(512) + ch(512), ch(256), 2)
+                self.n4, self.n5 = k2(ch(256) + ch(512), ch(512), 2), k2(ch(512) + ch(1024), ch(1024), 2, True)
+            else:
+                res = (True, 1.2) if scale in "lx" else (False, 2.0)
+                a2 = lambda a, b, n, att, area: YA2C2f(a, b, rep(n), att, area, *res)  # noqa: E731
+                self.b = nn.ModuleList([YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2),
+                                        k2(ch(128), ch(256), 2, False, 0.25), YConv(ch(256), ch(256), 3, 2),
+                                        k2(ch(256), ch(512), 2, False, 0.25), YConv(ch(512), ch(512), 3, 2),
+                                        a2(ch(512), ch(512), 4, True, 4), YConv(ch(512), ch(1024), 3, 2),
+                                        a2(ch(1024), ch(1024), 4, True, 1)])
+                self.taps = (4, 6, 8)
+                self.p4, self.p3 = a2(ch(1024) + ch(512), ch(512), 2, False, -1), \
+                    a2(ch(512) + ch(512), ch(256), 2, False, -1)
+                self.n4 = a2(ch(256) + ch(512), ch(512), 2, False, -1)
+                self.n5 = k2(ch(512) + ch(1024), ch(1024), 2, True)
+            self.d3, self.d4 = YConv(ch(256), ch(256), 3, 2), YConv(ch(512), ch(512), 3, 2)
+        self.detect = YDetect((ch(256), ch(512), ch(1024)), family == "yolov8")
+
+    def forward(self, x):
+        taps = []
+        for i, m in enumerate(self.b):
+            x = m(x)
+            if i in self.taps:
+                taps.append(x)
+        c3, c4, c5 = taps
+        h4 = self.p4(torch.cat((self.up(c5), c4), 1))
+        p3 = self.p3(torch.cat((self.up(h4), c3), 1))
+        p4 = self.n4(torch.cat((self.d3(p3), h4), 1))
+        p5 = self.n5(torch.cat((self.d4(p4), c5), 1))
+        return self.detect([p3, p4, p5])
+
+
+def yolo(name):
+    family, scale = name[:-1], name[-1]
+    return YOLO(family, scale), (1, 3, 640, 640)
+
+
 def googlenet_bvlc():
     """Caffe's BVLC GoogLeNet as ncnn's benchmark/googlenet.param holds it (docs/sources.md [NCNN-BENCH]): 7x7/2
     conv 64, 3x3/2 max pool, LRN, 1x1 64, 3x3 192, LRN, 3x3/2 max pool, inception 3a-3b, pool, 4a-4e, pool, 5a-5b
@@ -1203,6 +1487,9 @@ def models():
                          (CONVNEXT, convnext_timm)):
         for n in table:
             yield n, build(n)
+    for family in YOLO_SCALES:
+        for scale in "nsmlx":
+            yield family + scale, yolo(family + scale)
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
