@@ -7,6 +7,8 @@ refused (fidelity.fit_rows).
                                        networks' rows (the adoption rule's score, bench/RESULTS.md)
   ... fit_x5.py --convnext [--leave-out] FORM ...   the fit rows of rdk_x5_zoo_convnext.csv too (ConvNeXt
                                        atto/femto/pico/nano: 34 fit rows, 17 networks)
+  ... fit_x5.py --convnext --yolo FORM ...   and the fit rows of rdk_x5_zoo_yolo.csv (YOLOv8, YOLO11, YOLO12 n-x at
+                                       640: 64 fit rows, 32 networks)
 
 Each row is predicted as fidelity.py predicts it (a 4-thread throughput row with streams=4) on a platform file with
 `base: rdk-x5`, the form's numbers set and every other part at the placeholder the preset held before the fit (e 0.3,
@@ -37,6 +39,7 @@ import fidelity  # noqa: E402
 
 DATA = os.path.join(fidelity.DATA, "rdk_x5_zoo.csv")
 CONVNEXT = os.path.join(fidelity.DATA, "rdk_x5_zoo_convnext.csv")
+YOLO = os.path.join(fidelity.DATA, "rdk_x5_zoo_yolo.csv")
 # structure L: presets/rdk-x5.yaml's compute.fusion less [Conv, SiLU], and each GELU / SiLU one lookup-table pass
 FUSION_L = ["Conv, BatchNormalization, Add, Relu", "Conv, BatchNormalization, Relu", "Conv, BatchNormalization, Add",
             "Conv, Add, Relu", "Conv, BatchNormalization", "Conv, Relu", "Conv, Add", "Conv, Clip", "Conv, Sigmoid",
@@ -102,9 +105,10 @@ def main():
     warnings.simplefilter("ignore")
     args = sys.argv[1:]
     rows = fidelity.fit_rows(DATA, keep=fit_row)
-    if args[:1] == ["--convnext"]:
-        args = args[1:]
-        rows += fidelity.fit_rows(CONVNEXT, keep=fit_row)
+    for flag, path in (("--convnext", CONVNEXT), ("--yolo", YOLO)):
+        if args[:1] == [flag]:
+            args = args[1:]
+            rows += fidelity.fit_rows(path, keep=fit_row)
     loo = args[:1] == ["--leave-out"]
     names = (args[1:] if loo else args) or (["e+v+h", "e+v+h+d", "e+v+h+s"] if loo else
                                               ["0", "e+v+h", "e+v+h+d", "e+v+h+s"])
