@@ -80,6 +80,9 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           Ultralytics' detectors (BatchNorm fused) with the RDK X5 zoo's export patch: the Detect
                           head's six NHWC outputs, attention softmax as max/sub/exp/sum/div (rdk_x5_zoo_yolo.csv;
                           docs/sources.md [RDK-ZOO-X5-YOLO], [ULTRALYTICS]); 1x3x640x640.
+  yolo11{n,s,m,l,x}_softmax, yolo12{n,s,m,l,x}_softmax
+                          the same with ultralytics' own attention (one Softmax node), as the RDK S100 zoo exports
+                          them (the Detect head patched alike: s100_zoo_yolo.csv, [RDK-ZOO-S-YOLO]).
 Prints each model's parameters, MACs and parameters with BatchNorm folded into the convs (QuTiBench's numbers for
 CNV/MLP and the S100 zoo's parameter and op counts are checked against these)."""
 import importlib.util
@@ -1233,11 +1236,11 @@ def zoo_softmax_keys(attn):
 
 class YAttention(nn.Module):
     """YOLO11's PSA attention (qkv 1x1, keys of half the head width, a 3x3 depthwise position conv on v, proj), in
-    the zoo patch's form"""
+    the X5 zoo patch's form (patched) or ultralytics' own (a Softmax node, as the S100 zoo exports it)"""
 
-    def __init__(self, dim, heads):
+    def __init__(self, dim, heads, patched=True):
         super().__init__()
-        self.heads, self.head_dim = heads, dim // heads
+        self.patched, self.heads, self.head_dim = patched, heads, dim // heads
         self.key_dim = int(self.head_dim * 0.5)
         self.scale = self.key_dim ** -0.5
         self.qkv = YConv(dim, dim + 2 * self.key_dim * heads, act=False)
@@ -1247,15 +1250,18 @@ class YAttention(nn.Module):
         b, c, h, w = x.shape
         q, k, v = self.qkv(x).view(b, self.heads, 2 * self.key_dim + self.head_dim, h * w).split(
             [self.key_dim, self.key_dim, self.head_dim], dim=2)
-        attn = zoo_softmax_keys(((q.transpose(-2, -1) @ k) * self.scale).permute(0, 3, 1, 2).contiguous())
-        attn = attn.permute(0, 2, 3, 1).contiguous()
+        attn = (q.transpose(-2, -1) @ k) * self.scale
+        if self.patched:
+            attn = zoo_softmax_keys(attn.permute(0, 3, 1, 2).contiguous()).permute(0, 2, 3, 1).contiguous()
+        else:
+            attn = attn.softmax(dim=-1)
         return self.proj((v @ attn.transpose(-2, -1)).view(b, c, h, w) + self.pe(v.reshape(b, c, h, w)))
 
 
 class YPSABlock(nn.Module):
-    def __init__(self, c):
+    def __init__(self, c, patched):
         super().__init__()
-        self.attn = YAttention(c, c // 64)
+        self.attn = YAttention(c, c // 64, patched)
         self.ffn = nn.Sequential(YConv(c, 2 * c), YConv(2 * c, c, act=False))
 
     def forward(self, x):
@@ -1264,11 +1270,11 @@ class YPSABlock(nn.Module):
 
 
 class YC2PSA(nn.Module):
-    def __init__(self, c1, n=1):
+    def __init__(self, c1, n=1, patched=True):
         super().__init__()
         self.c = c = c1 // 2
         self.cv1, self.cv2 = YConv(c1, 2 * c), YConv(2 * c, c1)
-        self.m = nn.Sequential(*(YPSABlock(c) for _ in range(n)))
+        self.m = nn.Sequential(*(YPSABlock(c, patched) for _ in range(n)))
 
     def forward(self, x):
         a, b = self.cv1(x).split((self.c, self.c), 1)
@@ -1277,11 +1283,11 @@ class YC2PSA(nn.Module):
 
 class YAAttn(nn.Module):
     """YOLO12's area attention (heads of 32 channels, the map cut into `area` horizontal bands, a 7x7 depthwise
-    position conv on v), in the zoo patch's form"""
+    position conv on v), in the X5 zoo patch's form (patched) or ultralytics' own (a Softmax node)"""
 
-    def __init__(self, dim, heads, area):
+    def __init__(self, dim, heads, area, patched=True):
         super().__init__()
-        self.area, self.heads, self.head_dim = area, heads, dim // heads
+        self.patched, self.area, self.heads, self.head_dim = patched, area, heads, dim // heads
         self.qkv, self.proj = YConv(dim, 3 * dim, act=False), YConv(dim, dim, act=False)
         self.pe = YConv(dim, dim, 7, g=dim, act=False)
 
@@ -1294,8 +1300,11 @@ class YAAttn(nn.Module):
             b, n, _ = qkv.shape
         q, k, v = qkv.view(b, n, self.heads, self.head_dim * 3).permute(0, 2, 3, 1).split(
             [self.head_dim] * 3, dim=2)
-        attn = ((q.transpose(-2, -1) @ k) * (self.head_dim ** -0.5)).permute(0, 3, 1, 2).contiguous()
-        attn = zoo_softmax_keys(attn).permute(0, 2, 3, 1).contiguous()
+        attn = (q.transpose(-2, -1) @ k) * (self.head_dim ** -0.5)
+        if self.patched:
+            attn = zoo_softmax_keys(attn.permute(0, 3, 1, 2).contiguous()).permute(0, 2, 3, 1).contiguous()
+        else:
+            attn = attn.softmax(dim=-1)
         y = (v @ attn.transpose(-2, -1)).permute(0, 3, 1, 2)
         v = v.permute(0, 3, 1, 2)
         if self.area > 1:
@@ -1308,9 +1317,9 @@ class YAAttn(nn.Module):
 
 
 class YABlock(nn.Module):
-    def __init__(self, dim, heads, mlp_ratio, area):
+    def __init__(self, dim, heads, mlp_ratio, area, patched):
         super().__init__()
-        self.attn = YAAttn(dim, heads, area)
+        self.attn = YAAttn(dim, heads, area, patched)
         self.mlp = nn.Sequential(YConv(dim, int(dim * mlp_ratio)), YConv(int(dim * mlp_ratio), dim, act=False))
 
     def forward(self, x):
@@ -1322,12 +1331,12 @@ class YA2C2f(nn.Module):
     """YOLO12's R-ELAN: cv1, n stages (two area-attention blocks each, or a C3k), cv2 over their concat; with the
     residual (L/X) x + gamma x out"""
 
-    def __init__(self, c1, c2, n=1, a2=True, area=1, residual=False, mlp_ratio=2.0):
+    def __init__(self, c1, c2, n=1, a2=True, area=1, residual=False, mlp_ratio=2.0, patched=True):
         super().__init__()
         c_ = int(c2 * 0.5)
         self.cv1, self.cv2 = YConv(c1, c_), YConv((1 + n) * c_, c2)
         self.gamma = nn.Parameter(0.01 * torch.ones(c2)) if a2 and residual else None
-        self.m = nn.ModuleList(nn.Sequential(*(YABlock(c_, c_ // 32, mlp_ratio, area) for _ in range(2))) if a2
+        self.m = nn.ModuleList(nn.Sequential(*(YABlock(c_, c_ // 32, mlp_ratio, area, patched) for _ in range(2))) if a2
                                else YC3k(c_, c_, 2) for _ in range(n))
 
     def forward(self, x):
@@ -1358,9 +1367,10 @@ class YDetect(nn.Module):
 
 
 class YOLO(nn.Module):
-    """the backbone and PAN head of YOLOv8, YOLO11 or YOLO12 at one scale; forward returns the six head outputs"""
+    """the backbone and PAN head of YOLOv8, YOLO11 or YOLO12 at one scale; forward returns the six head outputs;
+    patched: the attention softmax as the X5 zoo's export patch writes it, else ultralytics' Softmax"""
 
-    def __init__(self, family, scale):
+    def __init__(self, family, scale, patched=True):
         super().__init__()
         d, wd, mc = YOLO_SCALES[family][scale]
         ch = lambda c: int(math.ceil(min(c, mc) * wd / 8) * 8)  # noqa: E731 (ultralytics' make_divisible)
@@ -1388,13 +1398,13 @@ class YOLO(nn.Module):
                                         k2(ch(256), ch(512), 2, False, 0.25), YConv(ch(512), ch(512), 3, 2),
                                         k2(ch(512), ch(512), 2, True), YConv(ch(512), ch(1024), 3, 2),
                                         k2(ch(1024), ch(1024), 2, True), YSPPF(ch(1024), ch(1024)),
-                                        YC2PSA(ch(1024), rep(2))])
+                                        YC2PSA(ch(1024), rep(2), patched)])
                 self.taps = (4, 6, 10)
                 self.p4, self.p3 = k2(ch(1024) + ch(512), ch(512), 2), k2(ch(512) + ch(512), ch(256), 2)
                 self.n4, self.n5 = k2(ch(256) + ch(512), ch(512), 2), k2(ch(512) + ch(1024), ch(1024), 2, True)
             else:
                 res = (True, 1.2) if scale in "lx" else (False, 2.0)
-                a2 = lambda a, b, n, att, area: YA2C2f(a, b, rep(n), att, area, *res)  # noqa: E731
+                a2 = lambda a, b, n, att, area: YA2C2f(a, b, rep(n), att, area, *res, patched)  # noqa: E731
                 self.b = nn.ModuleList([YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2),
                                         k2(ch(128), ch(256), 2, False, 0.25), YConv(ch(256), ch(256), 3, 2),
                                         k2(ch(256), ch(512), 2, False, 0.25), YConv(ch(512), ch(512), 3, 2),
@@ -1423,8 +1433,9 @@ class YOLO(nn.Module):
 
 
 def yolo(name):
-    family, scale = name[:-1], name[-1]
-    return YOLO(family, scale), (1, 3, 640, 640)
+    """yolo12n: the X5 zoo's export (patched softmax); yolo12n_softmax: ultralytics' own attention (the S100 zoo's)"""
+    base, patched = (name[:-len("_softmax")], False) if name.endswith("_softmax") else (name, True)
+    return YOLO(base[:-1], base[-1], patched), (1, 3, 640, 640)
 
 
 def googlenet_bvlc():
@@ -1490,6 +1501,8 @@ def models():
     for family in YOLO_SCALES:
         for scale in "nsmlx":
             yield family + scale, yolo(family + scale)
+            if family != "yolov8":
+                yield family + scale + "_softmax", yolo(family + scale + "_softmax")
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
