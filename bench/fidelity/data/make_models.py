@@ -76,7 +76,7 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
   convnext_atto, convnext_femto, convnext_pico, convnext_nano
                           timm's ConvNeXt variants with the MLP as 1x1 convs (conv_mlp), the RDK X5 zoo's
                           (rdk_x5_zoo_convnext.csv); 1x3x224x224.
-  yolov8{n,s,m,l,x}, yolo11{n,s,m,l,x}, yolo12{n,s,m,l,x}
+  yolov5u{n,s,m,l,x}, yolov8{n,s,m,l,x}, yolo11{n,s,m,l,x}, yolo12{n,s,m,l,x}
                           Ultralytics' detectors (BatchNorm fused) with the RDK X5 zoo's export patch: the Detect
                           head's six NHWC outputs, attention softmax as max/sub/exp/sum/div (rdk_x5_zoo_yolo.csv;
                           docs/sources.md [RDK-ZOO-X5-YOLO], [ULTRALYTICS]); 1x3x640x640.
@@ -1157,7 +1157,9 @@ class InceptionV1(nn.Module):
 # attention modules' softmax is written as max, subtract, exp, sum and divide along the key dimension, with the
 # permutes the patch adds around it. Written from ultralytics' yaml tables and module definitions.
 # scale: (depth, width, max channels)
-YOLO_SCALES = {"yolov8": {"n": (0.33, 0.25, 1024), "s": (0.33, 0.50, 1024), "m": (0.67, 0.75, 768),
+YOLO_SCALES = {"yolov5u": {"n": (0.33, 0.25, 1024), "s": (0.33, 0.50, 1024), "m": (0.67, 0.75, 1024),
+                           "l": (1.00, 1.00, 1024), "x": (1.33, 1.25, 1024)},
+               "yolov8": {"n": (0.33, 0.25, 1024), "s": (0.33, 0.50, 1024), "m": (0.67, 0.75, 768),
                           "l": (1.00, 1.00, 512), "x": (1.00, 1.25, 512)},
                "yolo11": {"n": (0.50, 0.25, 1024), "s": (0.50, 0.50, 1024), "m": (0.50, 1.00, 512),
                           "l": (1.00, 1.00, 512), "x": (1.00, 1.50, 512)},
@@ -1174,10 +1176,10 @@ class YConv(nn.Sequential):
 
 
 class YBottleneck(nn.Module):
-    def __init__(self, c1, c2, shortcut=True, k=3, e=0.5):
+    def __init__(self, c1, c2, shortcut=True, k=3, e=0.5, k1=None):
         super().__init__()
         c_ = int(c2 * e)
-        self.cv1, self.cv2 = YConv(c1, c_, k), YConv(c_, c2, k)
+        self.cv1, self.cv2 = YConv(c1, c_, k if k1 is None else k1), YConv(c_, c2, k)
         self.add = shortcut and c1 == c2
 
     def forward(self, x):
@@ -1186,13 +1188,13 @@ class YBottleneck(nn.Module):
 
 
 class YC3k(nn.Module):
-    """C3 with n 3x3 bottlenecks (e=1): cv3(cat(m(cv1(x)), cv2(x)))"""
+    """C3k: n bottlenecks of two 3x3 convs (e=1), cv3(cat(m(cv1(x)), cv2(x))); k1=1: YOLOv5's C3 (a 1x1 then a 3x3)"""
 
-    def __init__(self, c1, c2, n=1, shortcut=True, e=0.5):
+    def __init__(self, c1, c2, n=1, shortcut=True, e=0.5, k1=None):
         super().__init__()
         c_ = int(c2 * e)
         self.cv1, self.cv2, self.cv3 = YConv(c1, c_), YConv(c1, c_), YConv(2 * c_, c2)
-        self.m = nn.Sequential(*(YBottleneck(c_, c_, shortcut, 3, 1.0) for _ in range(n)))
+        self.m = nn.Sequential(*(YBottleneck(c_, c_, shortcut, 3, 1.0, k1) for _ in range(n)))
 
     def forward(self, x):
         return self.cv3(torch.cat((self.m(self.cv1(x)), self.cv2(x)), 1))
@@ -1378,7 +1380,22 @@ class YOLO(nn.Module):
         big = scale in "mlx"
         up = nn.Upsample(scale_factor=2, mode="nearest")
         self.up = up
-        if family == "yolov8":
+        self.lat4 = self.lat5 = None
+        if family == "yolov5u":
+            c3 = lambda a, b, n, sc: YC3k(a, b, rep(n), sc, 0.5, 1)  # noqa: E731
+            self.b = nn.ModuleList([YConv(3, ch(64), 6, 2, 2), YConv(ch(64), ch(128), 3, 2),
+                                    c3(ch(128), ch(128), 3, True),
+                                    YConv(ch(128), ch(256), 3, 2), c3(ch(256), ch(256), 6, True),
+                                    YConv(ch(256), ch(512), 3, 2), c3(ch(512), ch(512), 9, True),
+                                    YConv(ch(512), ch(1024), 3, 2), c3(ch(1024), ch(1024), 3, True),
+                                    YSPPF(ch(1024), ch(1024))])
+            # the head first narrows P5 and P4 with 1x1 convs whose outputs the bottom-up path reuses
+            self.lat5, self.lat4 = YConv(ch(1024), ch(512)), YConv(ch(512), ch(256))
+            self.p4, self.p3 = c3(ch(512) + ch(512), ch(512), 3, False), c3(ch(256) + ch(256), ch(256), 3, False)
+            self.d3, self.n4 = YConv(ch(256), ch(256), 3, 2), c3(ch(256) + ch(256), ch(512), 3, False)
+            self.d4, self.n5 = YConv(ch(512), ch(512), 3, 2), c3(ch(512) + ch(512), ch(1024), 3, False)
+            self.taps = (4, 6, 9)
+        elif family == "yolov8":
             c2f = lambda a, b, n, sc: YC2f(a, b, rep(n), sc)  # noqa: E731
             self.b = nn.ModuleList([YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2),
                                     c2f(ch(128), ch(128), 3, True),
@@ -1416,7 +1433,7 @@ class YOLO(nn.Module):
                 self.n4 = a2(ch(256) + ch(512), ch(512), 2, False, -1)
                 self.n5 = k2(ch(512) + ch(1024), ch(1024), 2, True)
             self.d3, self.d4 = YConv(ch(256), ch(256), 3, 2), YConv(ch(512), ch(512), 3, 2)
-        self.detect = YDetect((ch(256), ch(512), ch(1024)), family == "yolov8")
+        self.detect = YDetect((ch(256), ch(512), ch(1024)), family in ("yolov5u", "yolov8"))
 
     def forward(self, x):
         taps = []
@@ -1425,7 +1442,11 @@ class YOLO(nn.Module):
             if i in self.taps:
                 taps.append(x)
         c3, c4, c5 = taps
-        h4 = self.p4(torch.cat((self.up(c5), c4), 1))
+        if self.lat5 is not None:  # YOLOv5's head: the narrowed P5 and P4 are what the bottom-up path concatenates
+            c5 = self.lat5(c5)
+            h4 = self.lat4(self.p4(torch.cat((self.up(c5), c4), 1)))
+        else:
+            h4 = self.p4(torch.cat((self.up(c5), c4), 1))
         p3 = self.p3(torch.cat((self.up(h4), c3), 1))
         p4 = self.n4(torch.cat((self.d3(p3), h4), 1))
         p5 = self.n5(torch.cat((self.d4(p4), c5), 1))
