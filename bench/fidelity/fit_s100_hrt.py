@@ -5,6 +5,9 @@ a test row is refused.
   PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so python3 bench/fidelity/fit_s100_hrt.py [FORM ...]
   ... fit_s100_hrt.py --leave-out FORM ...   each network's fit rows predicted by the form fitted on the other
                                              networks' fit rows (the adoption rule's score, bench/RESULTS.md)
+  ... fit_s100_hrt.py --yolo [--leave-out] FORM ...   with the S100's fit rows of zoo_yolov5u.csv too (YOLOv5u n-x)
+  ... fit_s100_hrt.py --s100p [--leave-out] FORM ...  the RDK S100P's runtime (presets/runtimes/rdk-s100p-hrt.yaml,
+                                             `base: rdk-s100p`) on the S100P's fit rows of zoo_yolov5u.csv
 
 Each row is predicted as fidelity.py predicts it (a 3-thread row with streams=3: the library's throughput of 3
 application threads), on a platform file with `base: rdk-s100`, overhead.host_cores 6 (the board's six Cortex-A78AE,
@@ -12,11 +15,12 @@ application threads), on a platform file with `base: rdk-s100`, overhead.host_co
   h      overhead.host_per_frame_s: a per-frame host stage in series with one thread's BPU run, which other threads
          overlap (it lengthens the one-thread latency, not the saturated throughput)
   r      overhead.per_run_s: a per-run cost in series with the BPU (it lowers the throughput too)
+  o      overhead.host_per_output_element_s: the host stage's part per element of the graph's outputs (paid as h is)
   0      nothing free: the preset as it is
-The free numbers start at 100 us. The fit minimises the sum of |ln(predicted / measured)| over the fit rows
-(multiplicative steps on each number in turn, halved until under 0.5%: fit_qutibench_dpu.step_fit). Prints each
-form's numbers, its sum and median |error|; writes nothing (the numbers go into the runtime file by hand, with a
-comment naming this script).
+The free numbers start at 100 us (o: 1e-10 s an element). The fit minimises the sum of |ln(predicted / measured)|
+over the fit rows (multiplicative steps on each number in turn, halved until under 0.5%: fit_qutibench_dpu.step_fit).
+Prints each form's numbers, its sum and median |error|; writes nothing (the numbers go into the runtime file by hand,
+with a comment naming this script).
 """
 import os
 import sys
@@ -27,7 +31,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fidelity  # noqa: E402
 
 DATA = os.path.join(fidelity.DATA, "s100_zoo.csv")
-FREE = {"h": "host_per_frame_s", "r": "per_run_s"}
+YOLO = os.path.join(fidelity.DATA, "zoo_yolov5u.csv")
+FREE = {"h": "host_per_frame_s", "r": "per_run_s", "o": "host_per_output_element_s"}
+START = {"h": 1e-4, "r": 1e-4, "o": 1e-10}
+BASE = "rdk-s100"  # --s100p: rdk-s100p
 HOST_CORES = 6  # [RDK-ZOO]: the S100's CPU, 6 x Cortex-A78AE @ 1.5 GHz
 
 
@@ -38,17 +45,18 @@ def form_of(name):
 
 def platform_text(values):
     over = "".join(f"  {FREE[p]}: {v:.4g}\n" for p, v in values.items())
-    return (f"format: 1\nbase: rdk-s100\nname: rdk-s100-hrt-fit\noverhead:\n  host_cores: {HOST_CORES}\n{over}"
-            if over else "format: 1\nbase: rdk-s100\nname: rdk-s100-hrt-fit\n")
+    return (f"format: 1\nbase: {BASE}\nname: {BASE}-hrt-fit\noverhead:\n  host_cores: {HOST_CORES}\n{over}"
+            if over else f"format: 1\nbase: {BASE}\nname: {BASE}-hrt-fit\n")
 
 
 def make_fit(rows, tmp):
-    return fidelity.FileFit(rows, tmp, "rdk-s100", "rdk-s100-hrt-fit.yaml",
-                            lambda form, x: platform_text(dict(zip(form, x))), lambda form: [1e-4] * len(form))
+    return fidelity.FileFit(rows, tmp, BASE, f"{BASE}-hrt-fit.yaml",
+                            lambda form, x: platform_text(dict(zip(form, x))), lambda form: [START[p] for p in form])
 
 
 def describe(form, x):
-    return ", ".join(f"{FREE[p]} {v * 1e6:.1f} us" for p, v in zip(form, x)) or "the preset as it is"
+    return ", ".join(f"{FREE[p]} {v * 1e9:.3f} ns" if p == "o" else f"{FREE[p]} {v * 1e6:.1f} us"
+                     for p, v in zip(form, x)) or "the preset as it is"
 
 
 def by_quantity(rows, errs):
@@ -74,9 +82,18 @@ def leave_out(rows, tmp, name):
 
 
 def main():
+    global BASE
     warnings.simplefilter("ignore")
-    rows = fidelity.fit_rows(DATA, keep=lambda r: r["preset"] == "rdk-s100" and r["split"] == "fit")
     args = sys.argv[1:]
+    yolo = args[:1] == ["--yolo"]
+    if args[:1] == ["--s100p"]:  # the S100P's only fit rows are its YOLOv5u rows (6 cores too: [RDK-ZOO-S-YOLO])
+        BASE, yolo, rows = "rdk-s100p", True, []
+    else:
+        rows = fidelity.fit_rows(DATA, keep=lambda r: r["preset"] == "rdk-s100" and r["split"] == "fit")
+    if args[:1] in (["--yolo"], ["--s100p"]):
+        args = args[1:]
+    if yolo:
+        rows += fidelity.fit_rows(YOLO, keep=lambda r: r["preset"] == BASE and r["split"] == "fit")
     with tempfile.TemporaryDirectory() as tmp:
         if args[:1] == ["--leave-out"]:
             for name in args[1:] or ["h", "r", "h+r"]:

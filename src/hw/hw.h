@@ -180,6 +180,7 @@ struct hw_desc {
         weight_prep_s; /* per weight element, once per run: the runtime converts every weight to its layout */
     double host_frame_s;  /* host CPU time per frame around the run (pre-/post-processing) */
     double host_elem_s;   /* host CPU time per frame per element of the graph's inputs (pre-processing) */
+    double host_out_elem_s; /* host CPU time per frame per element of the graph's outputs (post-processing) */
     int host_cores;       /* host cores the host stages use at once (throughput) */
     double host_serial_s; /* host time per frame that the application's threads cannot overlap (a lock) */
     int frames_per_call;  /* frames one accelerator call takes; 0 = the whole run */

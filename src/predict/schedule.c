@@ -34,14 +34,19 @@ double pr_calls(const struct nnperf_prediction *p)
 double pr_host_frame_s(const struct nnperf_prediction *p)
 {
     double t = p->hw->host_frame_s;
-    if (!(p->hw->host_elem_s > 0) || !p->g) return t;
-    double elems = 0; /* the elements of the graph's inputs (its initializers aside) in one execution */
+    if (!(p->hw->host_elem_s > 0 || p->hw->host_out_elem_s > 0) || !p->g) return t;
+    /* the elements of the graph's inputs (its initializers aside) and of its outputs in one execution */
+    double in = 0, out = 0;
     for (int i = 0; i < p->g->n_inputs; i++) {
         int64_t n = 0;
-        if (!(p->g->inputs[i]->flags & IR_V_INIT) && ir_numel(p->g->inputs[i], &n) && n > 0)
-            elems += (double)n;
+        if (!(p->g->inputs[i]->flags & IR_V_INIT) && ir_numel(p->g->inputs[i], &n) && n > 0) in += (double)n;
     }
-    return t + p->hw->host_elem_s * elems / (p->graph_batch > 0 ? p->graph_batch : 1);
+    for (int i = 0; i < p->g->n_outputs; i++) {
+        int64_t n = 0;
+        if (ir_numel(p->g->outputs[i], &n) && n > 0) out += (double)n;
+    }
+    double frames = p->graph_batch > 0 ? p->graph_batch : 1;
+    return t + (p->hw->host_elem_s * in + p->hw->host_out_elem_s * out) / frames;
 }
 
 static double run_fixed_s(const struct nnperf_prediction *p)
