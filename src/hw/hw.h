@@ -178,12 +178,12 @@ struct hw_desc {
     double run_overhead_s; /* fixed cost per accelerator call: runtime call, driver */
     double
         weight_prep_s; /* per weight element, once per run: the runtime converts every weight to its layout */
-    double host_frame_s;  /* host CPU time per frame around the run (pre-/post-processing) */
-    double host_elem_s;   /* host CPU time per frame per element of the graph's inputs (pre-processing) */
+    double host_frame_s;    /* host CPU time per frame around the run (pre-/post-processing) */
+    double host_elem_s;     /* host CPU time per frame per element of the graph's inputs (pre-processing) */
     double host_out_elem_s; /* host CPU time per frame per element of the graph's outputs (post-processing) */
-    int host_cores;       /* host cores the host stages use at once (throughput) */
-    double host_serial_s; /* host time per frame that the application's threads cannot overlap (a lock) */
-    int frames_per_call;  /* frames one accelerator call takes; 0 = the whole run */
+    int host_cores;         /* host cores the host stages use at once (throughput) */
+    double host_serial_s;   /* host time per frame that the application's threads cannot overlap (a lock) */
+    int frames_per_call;    /* frames one accelerator call takes; 0 = the whole run */
     /* power: static watts, joules per op per dtype, per DDR byte and per on-chip byte (all 0: not described) */
     double static_w, op_j[HW_NDT], ddr_j, sram_j;
     /* validation: the median and 90th-percentile |error| of the platform's test rows in bench/fidelity/data and their
