@@ -1369,8 +1369,8 @@ class YDetect(nn.Module):
 
 
 class YOLO(nn.Module):
-    """the backbone and PAN head of YOLOv8, YOLO11 or YOLO12 at one scale; forward returns the six head outputs;
-    patched: the attention softmax as the X5 zoo's export patch writes it, else ultralytics' Softmax"""
+    """the backbone and PAN head of YOLOv5u, YOLOv8, YOLO11 or YOLO12 at one scale; forward returns the six head
+    outputs; patched: the attention softmax as the X5 zoo's export patch writes it, else ultralytics' Softmax"""
 
     def __init__(self, family, scale, patched=True):
         super().__init__()
@@ -1378,8 +1378,7 @@ class YOLO(nn.Module):
         ch = lambda c: int(math.ceil(min(c, mc) * wd / 8) * 8)  # noqa: E731 (ultralytics' make_divisible)
         rep = lambda n: max(round(n * d), 1)  # noqa: E731
         big = scale in "mlx"
-        up = nn.Upsample(scale_factor=2, mode="nearest")
-        self.up = up
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
         self.lat4 = self.lat5 = None
         if family == "yolov5u":
             c3 = lambda a, b, n, sc: YC3k(a, b, rep(n), sc, 0.5, 1)  # noqa: E731
