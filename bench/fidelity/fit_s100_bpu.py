@@ -7,6 +7,8 @@ presets/runtimes/rdk-s100-hrt.yaml, whose host_per_frame_s is refitted with them
   PYTHONPATH=python NNPERF_LIBRARY=build/libnnperf.so python3 bench/fidelity/fit_s100_bpu.py [FORM ...]
   ... fit_s100_bpu.py --leave-out FORM ...   each fit network's rows predicted by the form fitted on the other
                                              networks' fit rows (the adoption rule's score, bench/RESULTS.md)
+  ... fit_s100_bpu.py --yolo [--leave-out] FORM ...   with the S100's YOLOv5u fit rows of zoo_yolov5u.csv too (on
+                                             the runtime file, whose host_per_output_element_s is then part o)
 
 A form is a set of parts joined by '+'; h is in every form but 0:
   E      compute.efficiency (the default class; at most 1)
@@ -15,6 +17,8 @@ A form is a set of parts joined by '+'; h is in every form but 0:
   D      memory.ddr_efficiency (at most 1)
   L2, L8 compute.array.channels int8 lanes 2 or 8 in place of the preset's 4 (nothing free)
   h      overhead.host_per_frame_s of the runtime file (the zoo rows' per-frame stage)
+  o      overhead.host_per_output_element_s of the runtime file (its part per output element; with --yolo, in every
+         form but 0, as h is)
   0      nothing free: the preset and the runtime file as they are
 The free numbers start from the preset's and the runtime file's values. The fit minimises the sum of
 |ln(predicted / measured)| over the fit rows (fit_qutibench_dpu.step_fit: multiplicative steps on each number in turn,
@@ -40,7 +44,10 @@ FREE = {"E": ("efficiency", r"^  efficiency:\s*\{default:\s*([0-9.eE+-]+)\}"),
         "V": ("vector_ops", r"^  vector_ops:\s*([0-9.eE+-]+)"),
         "S": ("strided_input_bandwidth", r"^  strided_input_bandwidth:\s*([0-9.eE+-]+)"),
         "D": ("ddr_efficiency", r"^  ddr_efficiency:\s*([0-9.eE+-]+)"),
-        "h": ("host_per_frame_s", r"^  host_per_frame_s:\s*([0-9.eE+-]+)")}
+        "h": ("host_per_frame_s", r"^  host_per_frame_s:\s*([0-9.eE+-]+)"),
+        "o": ("host_per_output_element_s", r"^  host_per_output_element_s:\s*([0-9.eE+-]+)")}
+RUNTIME_PARTS = ("h", "o")
+YOLO = False  # --yolo: the YOLOv5u fit rows too, and the runtime's part o refitted with h
 CAPPED = {"E", "D"}
 LANES = {"L2": 2, "L8": 8}
 
@@ -48,10 +55,10 @@ LANES = {"L2": 2, "L8": 8}
 def start_values():
     out = {}
     for p, (key, pat) in FREE.items():
-        with open(RUNTIME if p == "h" else PRESET) as f:
+        with open(RUNTIME if p in RUNTIME_PARTS else PRESET) as f:
             m = re.search(pat, f.read(), re.M)
         if not m:
-            sys.exit(f"fit_s100_bpu.py: {key} not found in {RUNTIME if p == 'h' else PRESET}")
+            sys.exit(f"fit_s100_bpu.py: {key} not found in {RUNTIME if p in RUNTIME_PARTS else PRESET}")
         out[p] = float(m.group(1))
     return out
 
@@ -62,8 +69,9 @@ def form_of(name):
         return [], None
     parts = name.split("+")
     if any(p not in FREE and p not in LANES for p in parts) or len(set(parts)) != len(parts) or "h" not in parts \
-            or sum(p in LANES for p in parts) > 1:
-        sys.exit(f"fit_s100_bpu.py: form '{name}': parts are E, V, S, D, one of L2/L8 (each once) with h, or 0")
+            or sum(p in LANES for p in parts) > 1 or ("o" in parts) != YOLO:
+        sys.exit(f"fit_s100_bpu.py: form '{name}': parts are E, V, S, D, one of L2/L8 (each once) with h (and o "
+                 "with --yolo, only then), or 0")
     return [p for p in parts if p in FREE], next((LANES[p] for p in parts if p in LANES), None)
 
 
@@ -77,7 +85,8 @@ def files_text(values, lanes):
     preset = ("format: 1\nbase: rdk-s100\nname: rdk-s100-fit\n" + (f"compute:\n{comp}" if comp else "") +
               (f"memory:\n  ddr_efficiency: {v['D']:.6g}\n" if "D" in v else ""))
     runtime = ("format: 1\nbase: rdk-s100-fit.yaml\nname: rdk-s100-hrt-fit\noverhead:\n  host_cores: 6\n"
-               f"  host_per_frame_s: {v['h']:.6g}\n")
+               f"  host_per_frame_s: {v['h']:.6g}\n"
+               + (f"  host_per_output_element_s: {v['o']:.6g}\n" if "o" in v else ""))
     return preset, runtime
 
 
@@ -90,7 +99,7 @@ class Fit:
         values = dict(self.start, **dict(zip(free, x))) if free else {}
         paths = [os.path.join(self.tmp, n) for n in ("rdk-s100-fit.yaml", "rdk-s100-hrt-fit.yaml")]
         if free:
-            for path, text in zip(paths, files_text({p: values[p] for p in free + ["h"]}, lanes)):
+            for path, text in zip(paths, files_text({p: values[p] for p in set(free + ["h"])}, lanes)):
                 with open(path, "w") as f:
                     f.write(text)
         else:
@@ -130,10 +139,15 @@ def leave_out(rows, tmp, name):
 
 
 def main():
+    global YOLO
     warnings.simplefilter("ignore")
     keep = lambda r: r["preset"] == "rdk-s100" and r["split"] == "fit"  # noqa: E731
-    rows = [r for f in FILES for r in fidelity.fit_rows(os.path.join(fidelity.DATA, f), keep=keep)]
     args = sys.argv[1:]
+    YOLO = args[:1] == ["--yolo"]
+    if YOLO:
+        args = args[1:]
+    files = FILES + (("zoo_yolov5u.csv",) if YOLO else ())
+    rows = [r for f in files for r in fidelity.fit_rows(os.path.join(fidelity.DATA, f), keep=keep)]
     with tempfile.TemporaryDirectory() as tmp:
         if args[:1] == ["--leave-out"]:
             for name in args[1:] or ["h", "E+h", "E+V+h", "E+V+S+h", "E+V+S+D+h"]:
