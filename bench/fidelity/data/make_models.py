@@ -86,7 +86,6 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
 Prints each model's parameters, MACs and parameters with BatchNorm folded into the convs (QuTiBench's numbers for
 CNV/MLP and the S100 zoo's parameter and op counts are checked against these)."""
 import importlib.util
-import io
 import math
 import os
 import sys
@@ -1230,10 +1229,14 @@ class YSPPF(nn.Module):
         return self.cv2(torch.cat(y, 1))
 
 
-def zoo_softmax_keys(attn):
-    """the zoo patch's softmax over dim 1 of a (B, keys, heads, queries) tensor: max, subtract, exp, sum, divide"""
+def softmax_keys(attn, patched):
+    """the softmax of (B, heads, queries, keys) scores over the keys: ultralytics' Softmax node, or (patched) the X5
+    zoo's export patch: permuted to (B, keys, heads, queries), max, subtract, exp, sum, divide, permuted back"""
+    if not patched:
+        return attn.softmax(dim=-1)
+    attn = attn.permute(0, 3, 1, 2).contiguous()
     e = torch.exp(attn - attn.max(dim=1, keepdim=True).values)
-    return e / e.sum(dim=1, keepdim=True)
+    return (e / e.sum(dim=1, keepdim=True)).permute(0, 2, 3, 1).contiguous()
 
 
 class YAttention(nn.Module):
@@ -1252,11 +1255,7 @@ class YAttention(nn.Module):
         b, c, h, w = x.shape
         q, k, v = self.qkv(x).view(b, self.heads, 2 * self.key_dim + self.head_dim, h * w).split(
             [self.key_dim, self.key_dim, self.head_dim], dim=2)
-        attn = (q.transpose(-2, -1) @ k) * self.scale
-        if self.patched:
-            attn = zoo_softmax_keys(attn.permute(0, 3, 1, 2).contiguous()).permute(0, 2, 3, 1).contiguous()
-        else:
-            attn = attn.softmax(dim=-1)
+        attn = softmax_keys((q.transpose(-2, -1) @ k) * self.scale, self.patched)
         return self.proj((v @ attn.transpose(-2, -1)).view(b, c, h, w) + self.pe(v.reshape(b, c, h, w)))
 
 
@@ -1302,11 +1301,7 @@ class YAAttn(nn.Module):
             b, n, _ = qkv.shape
         q, k, v = qkv.view(b, n, self.heads, self.head_dim * 3).permute(0, 2, 3, 1).split(
             [self.head_dim] * 3, dim=2)
-        attn = (q.transpose(-2, -1) @ k) * (self.head_dim ** -0.5)
-        if self.patched:
-            attn = zoo_softmax_keys(attn.permute(0, 3, 1, 2).contiguous()).permute(0, 2, 3, 1).contiguous()
-        else:
-            attn = attn.softmax(dim=-1)
+        attn = softmax_keys((q.transpose(-2, -1) @ k) * (self.head_dim ** -0.5), self.patched)
         y = (v @ attn.transpose(-2, -1)).permute(0, 3, 1, 2)
         v = v.permute(0, 3, 1, 2)
         if self.area > 1:
@@ -1408,24 +1403,21 @@ class YOLO(nn.Module):
             self.taps = (4, 6, 9)
         else:
             k2 = lambda a, b, n, c3k=False, e=0.5: YC2f(a, b, rep(n), True, e, "c3k2", c3k or big)  # noqa: E731
+            # YOLO11's and YOLO12's backbones share their first six layers (to P4/16)
+            to_p4 = [YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2), k2(ch(128), ch(256), 2, False, 0.25),
+                     YConv(ch(256), ch(256), 3, 2), k2(ch(256), ch(512), 2, False, 0.25), YConv(ch(512), ch(512), 3, 2)]
             if family == "yolo11":
-                self.b = nn.ModuleList([YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2),
-                                        k2(ch(128), ch(256), 2, False, 0.25), YConv(ch(256), ch(256), 3, 2),
-                                        k2(ch(256), ch(512), 2, False, 0.25), YConv(ch(512), ch(512), 3, 2),
-                                        k2(ch(512), ch(512), 2, True), YConv(ch(512), ch(1024), 3, 2),
-                                        k2(ch(1024), ch(1024), 2, True), YSPPF(ch(1024), ch(1024)),
-                                        YC2PSA(ch(1024), rep(2), patched)])
+                self.b = nn.ModuleList(to_p4 + [k2(ch(512), ch(512), 2, True), YConv(ch(512), ch(1024), 3, 2),
+                                                k2(ch(1024), ch(1024), 2, True), YSPPF(ch(1024), ch(1024)),
+                                                YC2PSA(ch(1024), rep(2), patched)])
                 self.taps = (4, 6, 10)
                 self.p4, self.p3 = k2(ch(1024) + ch(512), ch(512), 2), k2(ch(512) + ch(512), ch(256), 2)
                 self.n4, self.n5 = k2(ch(256) + ch(512), ch(512), 2), k2(ch(512) + ch(1024), ch(1024), 2, True)
             else:
                 res = (True, 1.2) if scale in "lx" else (False, 2.0)
                 a2 = lambda a, b, n, att, area: YA2C2f(a, b, rep(n), att, area, *res, patched)  # noqa: E731
-                self.b = nn.ModuleList([YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2),
-                                        k2(ch(128), ch(256), 2, False, 0.25), YConv(ch(256), ch(256), 3, 2),
-                                        k2(ch(256), ch(512), 2, False, 0.25), YConv(ch(512), ch(512), 3, 2),
-                                        a2(ch(512), ch(512), 4, True, 4), YConv(ch(512), ch(1024), 3, 2),
-                                        a2(ch(1024), ch(1024), 4, True, 1)])
+                self.b = nn.ModuleList(to_p4 + [a2(ch(512), ch(512), 4, True, 4), YConv(ch(512), ch(1024), 3, 2),
+                                                a2(ch(1024), ch(1024), 4, True, 1)])
                 self.taps = (4, 6, 8)
                 self.p4, self.p3 = a2(ch(1024) + ch(512), ch(512), 2, False, -1), \
                     a2(ch(512) + ch(512), ch(256), 2, False, -1)
