@@ -482,9 +482,7 @@ static int align_applies(const struct nnperf_prediction *P, const struct pr_laye
     int rank = pr_out_rank(L);
     if (!on_accel(L) || !pr_layer_out(L) || rank < 2 || L->mac_ops <= 0) return 0;
     if (L->klass != OC_CONV && L->klass != OC_GEMM && L->klass != OC_MATMUL) return 0;
-    *rule = NULL;
-    for (int k = 0; k < P->hw->n_align && !*rule; k++)
-        if (P->hw->align[k].class_mask & (1u << L->klass)) *rule = &P->hw->align[k];
+    *rule = pr_align_rule(P->hw, L);
     if (!*rule || (*rule)->pow2 || (*rule)->c <= 1) return 0;
     int ax = rank == 4 ? 1 : rank - 1;
     *c = dim(pr_layer_out(L), ax), *ca = pr_aligned_dims(L)[ax];

@@ -36,6 +36,7 @@ struct hw_align {
     unsigned class_mask; /* bit (1u << OC_xxx) per operator class */
     int64_t n, c, h, w;  /* multiples; 0 or 1 = no padding on that axis */
     int pow2;            /* pad every dim to the next power of two */
+    int products;        /* only outputs derived from a product of two activations (attention scores) */
 };
 
 /* the folding of one layer's engine in a dataflow accelerator (compute.dataflow.folding[]) */

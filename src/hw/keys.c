@@ -207,6 +207,11 @@ const struct hw_key hw_keys[] = {
     {"compute.alignment[].h", HW_T_I64, .max = DIM_MAX, .off = AL(h), .doc = "pad the height up to a multiple"},
     {"compute.alignment[].w", HW_T_I64, .max = DIM_MAX, .off = AL(w), .doc = "pad the width up to a multiple"},
     {"compute.alignment[].pow2", HW_T_BOOL, .off = AL(pow2), .doc = "pad every axis to the next power of two"},
+    {"compute.alignment[].products", HW_T_BOOL, .off = AL(products),
+     .doc = "the rule applies only to outputs derived from a product of two activations (a MatMul of two "
+            "activations, as attention's scores and their product with the values, and the element-wise, "
+            "activation, normalisation, reduction, softmax and data layers that only such outputs feed); a "
+            "later rule serves the others"},
     {"compute.fusion", HW_T_LIST, .max = HW_MAX_FUSION, .off = D(fusion), .size = sizeof(struct hw_pattern),
      .count_off = D(n_fusion), .doc = "node chains that run as one layer, longest match first"},
     {"compute.fusion[]", HW_T_OPS, .min = 2, .max = HW_MAX_PATTERN, .off = PT(ops), .size = HW_MAX_NAME,

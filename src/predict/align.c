@@ -80,13 +80,68 @@ static size_t dims_offset(struct dims_set *s, const int64_t *ad, int rank, int64
     return off;
 }
 
+/* Whether each node's output derives from a product of two activations (prod, indexed by ir_node.index): a MatMul
+ * whose two operands are activations (attention's scores, their product with the values), or an element-wise,
+ * activation, normalisation, reduction, softmax, data or view node whose activation inputs all so derive. A node
+ * lowered away passes its first input's on. A graph input or a constant derives from none. */
+static void mark_products(const struct nnperf_prediction *p, unsigned char *prod)
+{
+    const unsigned follow = 1u << OC_ELTWISE | 1u << OC_ACT | 1u << OC_NORM | 1u << OC_REDUCE | 1u << OC_SOFTMAX |
+                            1u << OC_DATA | 1u << OC_VIEW | 1u << OC_QUANT;
+    for (int k = 0; k < p->g->n_nodes; k++) {
+        const struct ir_node *nd = p->g->nodes[k];
+        int acts = 0, derived = 0;
+        for (int i = 0; i < nd->n_in; i++) {
+            const struct ir_value *v = nd->in[i];
+            if (!v || v->is_const) continue;
+            const struct ir_node *pn = v->producer;
+            int in_top = pn && pn->index >= 0 && pn->index < k && p->g->nodes[pn->index] == pn;
+            acts++;
+            derived += in_top && prod[pn->index];
+            if (p->node_in[k].gone) break; /* its consumers read its first input */
+        }
+        int klass = p->node_in[k].klass;
+        if (p->node_in[k].gone)
+            prod[k] = acts == 1 && derived == 1;
+        else if (klass == OC_MATMUL)
+            prod[k] = acts >= 2;
+        else
+            prod[k] = klass >= 0 && klass < 32 && (follow & (1u << klass)) && acts > 0 && derived == acts;
+    }
+}
+
+const struct hw_align *pr_align_rule(const struct hw_desc *hw, const struct pr_layer *L)
+{
+    for (int r = 0; r < hw->n_align; r++)
+        if ((hw->align[r].class_mask & (1u << L->klass)) && (!hw->align[r].products || L->product))
+            return &hw->align[r];
+    return NULL;
+}
+
 enum nnperf_status pr_align(struct nnperf_prediction *p)
 {
     /* the aligned outputs do not depend on the batch: a prediction for another batch (nnperf_predict_batch) shares
      * its base's, which stays alive while it does */
     if (p->base) {
-        for (int l = 0; l < p->n_layers; l++) p->layers[l].aligned = p->base->layers[l].aligned;
+        for (int l = 0; l < p->n_layers; l++) {
+            p->layers[l].aligned = p->base->layers[l].aligned;
+            p->layers[l].product = p->base->layers[l].product;
+        }
         return NNPERF_OK;
+    }
+    int by_product = 0;
+    for (int r = 0; r < p->hw->n_align; r++) by_product |= p->hw->align[r].products;
+    if (by_product && p->g->n_nodes > 0) {
+        unsigned char *prod = calloc((size_t)p->g->n_nodes, 1);
+        if (!prod) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+        mark_products(p, prod);
+        for (int l = 0; l < p->n_layers; l++) {
+            const struct ir_value *v = pr_layer_out(&p->layers[l]);
+            const struct ir_node *pn = v ? v->producer : NULL;
+            p->layers[l].product =
+                pn && pn->index >= 0 && pn->index < p->g->n_nodes && p->g->nodes[pn->index] == pn && prod[pn->index];
+        }
+        free(prod);
     }
     struct dims_set set = {NULL, 0, 0, {0}, {0}, {0}, {0}};
     size_t *off = malloc((size_t)(p->n_layers ? p->n_layers : 1) * sizeof *off);
@@ -112,9 +167,7 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
         const struct hw_align *rule = NULL;
         const struct ir_node *pn = v->producer; /* a what-if may leave its layer unpadded */
         int unpad = pn && pn->index >= 0 && pn->index < p->g->n_nodes && p->node_in[pn->index].unpadded;
-        if (!L->fallback && !unpad)
-            for (int r = 0; r < p->hw->n_align && !rule; r++)
-                if (p->hw->align[r].class_mask & (1u << L->klass)) rule = &p->hw->align[r];
+        if (!L->fallback && !unpad) rule = pr_align_rule(p->hw, L);
         if (rule && v->rank > 0) {
             int64_t *d = ad;
             if (rule->pow2) {

@@ -119,6 +119,7 @@ struct pr_layer {
         attention; /* a fused attention kernel (MatMul -> Softmax -> MatMul): its class is OC_ATTENTION */
     unsigned char fallback; /* runs on the fallback unit */
     unsigned char cost_known;
+    unsigned char product; /* its output derives from a product of two activations (pr_align: attention scores) */
     /* ---- made by the per-batch stages, from bound on (zero before them) ---- */
     signed char bound; /* enum pr_bound */
     int group;         /* tiled memory model: the depth-first group (layers on chip together) */
@@ -280,6 +281,9 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p);
 /* the per-batch stages, from here on (nnperf_predict_batch runs only these): */
 enum nnperf_status pr_work(struct nnperf_prediction *p); /* fuse.c: each layer's work per run (batch) */
 enum nnperf_status pr_align(struct nnperf_prediction *p);
+/* the platform's alignment rule for layer L: the first whose classes hold L's and, when the rule is for products
+ * only (compute.alignment[].products), whose output derives from a product of two activations; NULL when none */
+const struct hw_align *pr_align_rule(const struct hw_desc *hw, const struct pr_layer *L);
 enum nnperf_status pr_memory(struct nnperf_prediction *p);     /* dispatches on p->memory_model */
 enum nnperf_status pr_compute(struct nnperf_prediction *p);    /* dispatches on p->compute_model */
 enum nnperf_status pr_schedule(struct nnperf_prediction *p);   /* the memory model's schedule */
