@@ -210,8 +210,8 @@ const struct hw_key hw_keys[] = {
     {"compute.alignment[].products", HW_T_BOOL, .off = AL(products),
      .doc = "the rule applies only to outputs derived from a product of two activations (a MatMul of two "
             "activations, as attention's scores and their product with the values, and the element-wise, "
-            "activation, normalisation, reduction, softmax and data layers that only such outputs feed); a "
-            "later rule serves the others"},
+            "activation, normalisation, reduction, softmax, data and view layers whose activation inputs all so "
+            "derive); a later rule serves the others"},
     {"compute.fusion", HW_T_LIST, .max = HW_MAX_FUSION, .off = D(fusion), .size = sizeof(struct hw_pattern),
      .count_off = D(n_fusion), .doc = "node chains that run as one layer, longest match first"},
     {"compute.fusion[]", HW_T_OPS, .min = 2, .max = HW_MAX_PATTERN, .off = PT(ops), .size = HW_MAX_NAME,

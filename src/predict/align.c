@@ -86,14 +86,14 @@ static size_t dims_offset(struct dims_set *s, const int64_t *ad, int rank, int64
  * lowered away passes its first input's on. A graph input or a constant derives from none. */
 static void mark_products(const struct nnperf_prediction *p, unsigned char *prod)
 {
-    const unsigned follow = 1u << OC_ELTWISE | 1u << OC_ACT | 1u << OC_NORM | 1u << OC_REDUCE | 1u << OC_SOFTMAX |
-                            1u << OC_DATA | 1u << OC_VIEW | 1u << OC_QUANT;
+    const unsigned follow = 1u << OC_ELTWISE | 1u << OC_ACT | 1u << OC_NORM | 1u << OC_REDUCE |
+                            1u << OC_SOFTMAX | 1u << OC_DATA | 1u << OC_VIEW | 1u << OC_QUANT;
     for (int k = 0; k < p->g->n_nodes; k++) {
         const struct ir_node *nd = p->g->nodes[k];
         int acts = 0, derived = 0;
         for (int i = 0; i < nd->n_in; i++) {
             const struct ir_value *v = nd->in[i];
-            if (!v || v->is_const) continue;
+            if (!pr_is_act(v)) continue;
             const struct ir_node *pn = v->producer;
             int in_top = pn && pn->index >= 0 && pn->index < k && p->g->nodes[pn->index] == pn;
             acts++;
@@ -138,8 +138,8 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
         for (int l = 0; l < p->n_layers; l++) {
             const struct ir_value *v = pr_layer_out(&p->layers[l]);
             const struct ir_node *pn = v ? v->producer : NULL;
-            p->layers[l].product =
-                pn && pn->index >= 0 && pn->index < p->g->n_nodes && p->g->nodes[pn->index] == pn && prod[pn->index];
+            p->layers[l].product = pn && pn->index >= 0 && pn->index < p->g->n_nodes &&
+                                   p->g->nodes[pn->index] == pn && prod[pn->index];
         }
         free(prod);
     }

@@ -116,12 +116,6 @@ static int is_mac_class(int k)
            k == OC_ATTENTION;
 }
 
-/* an activation: a value computed at run time (not a weight, not a constant) */
-static int is_act(const struct ir_value *v)
-{
-    return v && !(v->flags & IR_V_INIT) && !v->is_const;
-}
-
 /* ---- rule: QOperator forms ---- */
 
 static const struct {
@@ -234,7 +228,7 @@ static int is_qdq(const struct ir_node *nd)
 
 static int wants_qdq(const struct ir_node *nd)
 {
-    return is_qdq(nd) && nd->n_in > 0 && nd->n_out > 0 && is_act(nd->out[0]);
+    return is_qdq(nd) && nd->n_in > 0 && nd->n_out > 0 && pr_is_act(nd->out[0]);
 }
 
 /* the quantized ONNX type a Q/DQ node converts to or from */
@@ -273,7 +267,7 @@ static enum nnperf_status run_qdq(struct lower *x)
         int n_act = 0, n_scale = 0;
         if (p->node_in[k].gone || nd->n_out < 1 || !is_scalar(nd->out[0])) continue;
         for (int i = 0; i < nd->n_in; i++) {
-            if (!is_act(nd->in[i])) continue;
+            if (!pr_is_act(nd->in[i])) continue;
             n_act++;
             n_scale += resolve(x, nd->in[i], NULL, NULL) == NULL;
         }
@@ -287,7 +281,7 @@ static enum nnperf_status run_qdq(struct lower *x)
         if (in->gone || x->qdt[k] != QDT_FLOAT) continue;
         int n_act = 0, n_marked = 0, n_float = 0, dt = -1;
         for (int i = 0; i < nd->n_in; i++) {
-            if (!is_act(nd->in[i])) continue;
+            if (!pr_is_act(nd->in[i])) continue;
             int q = 0;
             struct ir_value *v = resolve(x, nd->in[i], &q, NULL);
             if (!v) continue;
@@ -308,7 +302,7 @@ static enum nnperf_status run_qdq(struct lower *x)
         struct ir_node *nd = g->nodes[k];
         if (p->node_in[k].gone || x->qdt[k] != QDT_FLOAT) continue;
         for (int i = 0; i < nd->n_in; i++)
-            if (is_act(nd->in[i])) resolve(x, nd->in[i], NULL, &p->node_work[k]);
+            if (pr_is_act(nd->in[i])) resolve(x, nd->in[i], NULL, &p->node_work[k]);
     }
     for (int k = 0; k < g->n_nodes; k++) {
         struct ir_node *nd = g->nodes[k];
@@ -371,7 +365,8 @@ static int gate_no_op(int op)
 
 static int wants_no_op(const struct ir_node *nd)
 {
-    if (!gate_no_op(nd->op) || nd->n_in < 1 || !nd->in[0] || nd->n_out < 1 || !is_act(nd->out[0])) return 0;
+    if (!gate_no_op(nd->op) || nd->n_in < 1 || !nd->in[0] || nd->n_out < 1 || !pr_is_act(nd->out[0]))
+        return 0;
     if (nd->op == OPID_IDENTITY) return 1;
     return nd->op == OPID_DROPOUT && nd->opset >= 7 && dropout_copies(nd) &&
            (nd->n_out < 2 || !nd->out[1] || (!nd->out[1]->n_consumers && !(nd->out[1]->flags & IR_V_OUTPUT)));

@@ -119,7 +119,8 @@ struct pr_layer {
         attention; /* a fused attention kernel (MatMul -> Softmax -> MatMul): its class is OC_ATTENTION */
     unsigned char fallback; /* runs on the fallback unit */
     unsigned char cost_known;
-    unsigned char product; /* its output derives from a product of two activations (pr_align: attention scores) */
+    unsigned char
+        product; /* its output derives from a product of two activations (pr_align: attention scores) */
     /* ---- made by the per-batch stages, from bound on (zero before them) ---- */
     signed char bound; /* enum pr_bound */
     int group;         /* tiled memory model: the depth-first group (layers on chip together) */
@@ -137,6 +138,11 @@ struct pr_layer {
     double t_compute, t_memory, t_overhead, t_total;
     double start, end;
 };
+/* an activation: a value computed at run time (not a weight, not a constant) */
+static inline int pr_is_act(const struct ir_value *v)
+{
+    return v && !(v->flags & IR_V_INIT) && !v->is_const;
+}
 /* The size of the part of struct pr_layer that lowering and fusion make. */
 #define PR_LAYER_SHARED offsetof(struct pr_layer, bound)
 /* A layer's fields that are zero on most layers (a record of zeros when it has none). */

@@ -1409,6 +1409,48 @@ static void test_overlap_exponent(void)
     nnperf_model_free(m);
 }
 
+/* compute.alignment[].products: a rule for outputs derived from a product of two activations only. Attention's
+ * QK (2 heads x 8 x 8), its scale, its softmax and PV ([1, 2, 8, 4]) all so derive: under the power-of-two rule they
+ * keep their shapes, where the conv rule reads the heads as channels (2 -> 32) and pads W to 16 (32x and 64x). A
+ * MatMul of an activation and a weight (fc_pad: x [1, 300] x [300, 20]) is no product: the conv rule pads 20 to 32. */
+static void test_align_products(void)
+{
+    static const char *yaml = "format: 1\n"
+                              "name: test-products\n"
+                              "compute:\n"
+                              "  peak_ops: {int8: 1e12}\n"
+                              "  default_dtype: int8\n"
+                              "  alignment:\n";
+    static const char *prod = "    - {classes: [matmul, eltwise, softmax], products: true, pow2: true}\n";
+    static const char *conv = "    - {classes: [conv, gemm, matmul, eltwise, softmax], c: 32, h: 8, w: 16}\n"
+                              "memory:\n"
+                              "  ddr_bandwidth: 1e10\n";
+    char extra[512];
+    struct nnperf_predict_options o = {0};
+    struct nnperf_model *m, *m2;
+    struct nnperf_analysis *a = analyze("attention", &m), *fc = analyze("fc_pad", &m2);
+    for (int with = 0; with < 2; with++) {
+        snprintf(extra, sizeof extra, "%s%s", with ? prod : "", conv);
+        struct nnperf_prediction *p = a ? predict_text(a, yaml, extra, &o) : NULL;
+        CHECK(p && p->n_layers == 4);
+        for (int l = 0; p && l < p->n_layers; l++) {
+            const struct pr_layer *L = &p->layers[l];
+            CHECK(L->product == with); /* marked only where a rule asks for it */
+            CHECK(NEAR(pr_align_factor(L), with ? 1.0 : l == 3 ? 64.0 : 32.0));
+        }
+        nnperf_prediction_free(p);
+        p = fc ? predict_text(fc, yaml, extra, &o) : NULL;
+        CHECK(p && p->n_layers >= 2);
+        if (p) {
+            CHECK(p->layers[0].klass == OC_MATMUL && !p->layers[0].product);
+            CHECK_EQ_U(pr_aligned_dims(&p->layers[0])[1], 32);
+        }
+        nnperf_prediction_free(p);
+    }
+    nnperf_analysis_free(a), nnperf_analysis_free(fc);
+    nnperf_model_free(m), nnperf_model_free(m2);
+}
+
 static void test_fused_attention(void)
 {
     struct nnperf_model *m;
@@ -1895,6 +1937,7 @@ int main(void)
     test_pointwise_fusion();
     test_weight_only();
     test_fused_attention();
+    test_align_products();
     test_overlap_exponent();
     test_runtime_kernels();
     test_lut_chains();
