@@ -83,6 +83,9 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
   yolo11{n,s,m,l,x}_softmax, yolo12{n,s,m,l,x}_softmax
                           the same with ultralytics' own attention (one Softmax node), as the RDK S100 zoo exports
                           them (the Detect head patched alike: s100_zoo_yolo.csv, [RDK-ZOO-S-YOLO]).
+  yolov8{n,s,m,l,x}_seg, yolo11{n,s,m,l,x}_seg_softmax
+                          the S100 zoo's seg models: the same networks with the Segment head as its seg patch
+                          returns it, ten NHWC outputs (s100_zoo_yolo_seg.csv, [RDK-ZOO-S-YOLO-SEG]).
 Prints each model's parameters, MACs and parameters with BatchNorm folded into the convs (QuTiBench's numbers for
 CNV/MLP and the S100 zoo's parameter and op counts are checked against these)."""
 import importlib.util
@@ -1363,11 +1366,30 @@ class YDetect(nn.Module):
         return tuple(out)
 
 
+class YSegment(YDetect):
+    """Segment as the S100 zoo's seg patch returns it: Detect's six outputs, each level's mask coefficients (cv4: two
+    3x3 convs and a 1x1 to 32) and the prototype masks (Proto: a 3x3 conv at P3, a 2x2 stride-2 transposed conv, a
+    3x3 conv, a 1x1 conv to 32 with SiLU), all NHWC"""
+
+    def __init__(self, ch, legacy, npr, nm=32):
+        super().__init__(ch, legacy)
+        c4 = max(ch[0] // 4, nm)
+        self.cv4 = nn.ModuleList(nn.Sequential(YConv(x, c4, 3), YConv(c4, c4, 3), nn.Conv2d(c4, nm, 1)) for x in ch)
+        self.proto = nn.Sequential(YConv(ch[0], npr, 3), nn.ConvTranspose2d(npr, npr, 2, 2, 0, bias=True),
+                                   YConv(npr, npr, 3), YConv(npr, nm))
+
+    def forward(self, xs):
+        out = list(super().forward(xs))
+        out += [self.cv4[i](x).permute(0, 2, 3, 1).contiguous() for i, x in enumerate(xs)]
+        return tuple(out + [self.proto(xs[0]).permute(0, 2, 3, 1).contiguous()])
+
+
 class YOLO(nn.Module):
     """the backbone and PAN head of YOLOv5u, YOLOv8, YOLO11 or YOLO12 at one scale; forward returns the six head
-    outputs; patched: the attention softmax as the X5 zoo's export patch writes it, else ultralytics' Softmax"""
+    outputs (seg: and the four of the segmentation head); patched: the attention softmax as the X5 zoo's export patch
+    writes it, else ultralytics' Softmax"""
 
-    def __init__(self, family, scale, patched=True):
+    def __init__(self, family, scale, patched=True, seg=False):
         super().__init__()
         d, wd, mc = YOLO_SCALES[family][scale]
         ch = lambda c: int(math.ceil(min(c, mc) * wd / 8) * 8)  # noqa: E731 (ultralytics' make_divisible)
@@ -1424,7 +1446,9 @@ class YOLO(nn.Module):
                 self.n4 = a2(ch(256) + ch(512), ch(512), 2, False, -1)
                 self.n5 = k2(ch(512) + ch(1024), ch(1024), 2, True)
             self.d3, self.d4 = YConv(ch(256), ch(256), 3, 2), YConv(ch(512), ch(512), 3, 2)
-        self.detect = YDetect((ch(256), ch(512), ch(1024)), family in ("yolov5u", "yolov8"))
+        heads = (ch(256), ch(512), ch(1024)), family in ("yolov5u", "yolov8")
+        # Segment's prototype width: ultralytics' 256 scaled as a layer's channels (parse_model's make_divisible)
+        self.detect = YSegment(*heads, ch(256)) if seg else YDetect(*heads)
 
     def forward(self, x):
         taps = []
@@ -1445,9 +1469,11 @@ class YOLO(nn.Module):
 
 
 def yolo(name):
-    """yolo12n: the X5 zoo's export (patched softmax); yolo12n_softmax: ultralytics' own attention (the S100 zoo's)"""
+    """yolo12n: the X5 zoo's export (patched softmax); yolo12n_softmax: ultralytics' own attention (the S100 zoo's);
+    yolo11n_seg_softmax, yolov8n_seg: the segmentation models (the S100 zoo's seg patch)"""
     base, patched = (name[:-len("_softmax")], False) if name.endswith("_softmax") else (name, True)
-    return YOLO(base[:-1], base[-1], patched), (1, 3, 640, 640)
+    base, seg = (base[:-len("_seg")], True) if base.endswith("_seg") else (base, False)
+    return YOLO(base[:-1], base[-1], patched, seg), (1, 3, 640, 640)
 
 
 def googlenet_bvlc():
@@ -1515,6 +1541,9 @@ def models():
             yield family + scale, yolo(family + scale)
             if family != "yolov8":
                 yield family + scale + "_softmax", yolo(family + scale + "_softmax")
+    for scale in "nsmlx":  # the S100 zoo's seg models: YOLOv8 (no attention) and YOLO11 with ultralytics' Softmax
+        yield "yolov8" + scale + "_seg", yolo("yolov8" + scale + "_seg")
+        yield "yolo11" + scale + "_seg_softmax", yolo("yolo11" + scale + "_seg_softmax")
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
