@@ -785,9 +785,12 @@ static enum nnperf_status choose_keys(struct ct_fit *f, const double *t0, const 
 }
 
 /* Leaves out a row whose measurement is more than 10x off what the other rows say (measured / predicted against
- * their median), with three measurements or more; names it in the log. With two, warns when they disagree that
- * much. Returns how many rows were left out. */
-static int guard_outliers(struct ct_fit *f, const double *t, const double *tp, struct strbuf *lg)
+ * their median), with three measurements or more; with one or two and the keys left to the rows (own_keys 0: a
+ * scale on every time, the board's bias), more than 10x off the platform itself (no other rows to say more: a
+ * factor no board is off its description by, a model the accelerator does not run as described, such as one run
+ * mostly on the CPU, or an artifact); names it in the log. With two, warns when they disagree that much. Returns
+ * how many rows were left out. */
+static int guard_outliers(struct ct_fit *f, const double *t, const double *tp, int own_keys, struct strbuf *lg)
 {
     double lr[2 * CT_MAX_ROWS], sorted[2 * CT_MAX_ROWS];
     int owner[2 * CT_MAX_ROWS], n = 0, out = 0;
@@ -809,14 +812,23 @@ static int guard_outliers(struct ct_fit *f, const double *t, const double *tp, s
                   "warning: the two measurements disagree by %.0fx against the platform (lines %d and %d of "
                   "the table): one of them may be a measurement artifact\n",
                   exp(fabs(lr[0] - lr[1])), f->rows[owner[0]].line, f->rows[owner[1]].line);
-    if (n < 3) return 0;
+    int few = n < 3; /* against the platform: the reference is a ratio of 1 */
+    if (few && own_keys) return 0;
+    if (few) med = 0;
     for (int k = 0; k < n; k++) {
         struct ct_row *r = &f->rows[owner[k]];
         if (r->excluded || fabs(lr[k] - med) <= log(10)) continue;
         r->excluded = 1;
         out++;
         const char *base = strrchr(r->model, '/');
-        if (lg)
+        if (lg && few)
+            sb_printf(lg,
+                      "outlier: line %d (%s %s) is %.0fx %s than the platform predicts: left out of the fit (no "
+                      "board is off its description by that much: a model the accelerator does not run as "
+                      "described, e.g. mostly on the CPU, or a measurement artifact)\n",
+                      r->line, base ? base + 1 : r->model, r->input ? r->input : "", exp(fabs(lr[k])),
+                      lr[k] > 0 ? "slower" : "faster");
+        else if (lg)
             sb_printf(
                 lg,
                 "outlier: line %d (%s %s) is %.0fx %s than the other rows say (measured / predicted %.3g "
@@ -824,6 +836,8 @@ static int guard_outliers(struct ct_fit *f, const double *t, const double *tp, s
                 r->line, base ? base + 1 : r->model, r->input ? r->input : "", exp(fabs(lr[k] - med)),
                 lr[k] > med ? "slower" : "faster", exp(lr[k]), exp(med));
     }
+    if (out && lg && !count_measurements(f))
+        sb_printf(lg, "no measurement is left: the platform is written as it is\n");
     return out;
 }
 
@@ -1069,7 +1083,7 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
     for (int i = 0; i < f.n_rows && !st; i++)
         if ((t[0][i] = predict_row(&f.rows[i], &f.base, &d, &tp[0][i])) <= 0)
             st = d.status ? d.status : NNPERF_E_INVALID;
-    if (!st) guard_outliers(&f, t[0], tp[0], &lg);
+    if (!st) guard_outliers(&f, t[0], tp[0], fit && *fit, &lg);
     for (int i = 0; !st && i < f.n_rows; i++) {
         if (f.rows[i].measured_s > 0) f.lr[i][0] = log(f.rows[i].measured_s / t[0][i]);
         if (f.rows[i].measured_tp_fps > 0 && tp[0][i] > 0)
