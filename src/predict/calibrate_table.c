@@ -790,7 +790,8 @@ static enum nnperf_status choose_keys(struct ct_fit *f, const double *t0, const 
  * factor no board is off its description by, a model the accelerator does not run as described, such as one run
  * mostly on the CPU, or an artifact); names it in the log. With two, warns when they disagree that much. Returns
  * how many rows were left out. */
-static int guard_outliers(struct ct_fit *f, const double *t, const double *tp, int own_keys, struct strbuf *lg)
+static int guard_outliers(struct ct_fit *f, const double *t, const double *tp, int own_keys,
+                          struct strbuf *lg)
 {
     double lr[2 * CT_MAX_ROWS], sorted[2 * CT_MAX_ROWS];
     int owner[2 * CT_MAX_ROWS], n = 0, out = 0;
@@ -822,12 +823,13 @@ static int guard_outliers(struct ct_fit *f, const double *t, const double *tp, i
         out++;
         const char *base = strrchr(r->model, '/');
         if (lg && few)
-            sb_printf(lg,
-                      "outlier: line %d (%s %s) is %.0fx %s than the platform predicts: left out of the fit (no "
-                      "board is off its description by that much: a model the accelerator does not run as "
-                      "described, e.g. mostly on the CPU, or a measurement artifact)\n",
-                      r->line, base ? base + 1 : r->model, r->input ? r->input : "", exp(fabs(lr[k])),
-                      lr[k] > 0 ? "slower" : "faster");
+            sb_printf(
+                lg,
+                "outlier: line %d (%s %s) is %.0fx %s than the platform predicts: left out of the fit (no "
+                "board is off its description by that much: a model the accelerator does not run as "
+                "described, e.g. mostly on the CPU, or a measurement artifact)\n",
+                r->line, base ? base + 1 : r->model, r->input ? r->input : "", exp(fabs(lr[k])),
+                lr[k] > 0 ? "slower" : "faster");
         else if (lg)
             sb_printf(
                 lg,

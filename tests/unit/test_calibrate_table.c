@@ -258,7 +258,8 @@ static void test_few_rows(void)
     char *l1x = NULL;
     k = two_rows_scale(cwd, "resnet18", 35 * r18, "resnet50", 2 * r50, &l1x);
     CHECK(fabs(k - shrunk(2, 1, sp, N)) < 1e-3);
-    CHECK(l1x && strstr(l1x, "(resnet18.onnx 1x3x224x224) is 35x slower than the platform predicts: left out"));
+    CHECK(l1x &&
+          strstr(l1x, "(resnet18.onnx 1x3x224x224) is 35x slower than the platform predicts: left out"));
     free(l1x);
     unlink(csv);
     memcpy(csv + strlen(csv) - 6, "XXXXXX", 6);
