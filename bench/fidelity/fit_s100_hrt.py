@@ -8,6 +8,7 @@ a test row is refused.
   ... fit_s100_hrt.py --yolo [--leave-out] FORM ...   with the S100's fit rows of zoo_yolov5u.csv too (YOLOv5u n-x)
   ... fit_s100_hrt.py --s100p [--leave-out] FORM ...  the RDK S100P's runtime (presets/runtimes/rdk-s100p-hrt.yaml,
                                              `base: rdk-s100p`) on the S100P's fit rows of zoo_yolov5u.csv
+  ... --pose (after --yolo or --s100p)      with the board's fit rows of s100_zoo_yolo_pose.csv too (YOLOv8/11-Pose)
 
 Each row is predicted as fidelity.py predicts it (a 3-thread row with streams=3: the library's throughput of 3
 application threads), on a platform file with `base: rdk-s100`, overhead.host_cores 6 (the board's six Cortex-A78AE,
@@ -16,6 +17,7 @@ application threads), on a platform file with `base: rdk-s100`, overhead.host_co
          overlap (it lengthens the one-thread latency, not the saturated throughput)
   r      overhead.per_run_s: a per-run cost in series with the BPU (it lowers the throughput too)
   o      overhead.host_per_output_element_s: the host stage's part per element of the graph's outputs (paid as h is)
+  i      overhead.host_per_input_element_s: the host stage's part per element of the graph's inputs (paid as h is)
   0      nothing free: the preset as it is
 The free numbers start at 100 us (o: 1e-10 s an element). The fit minimises the sum of |ln(predicted / measured)|
 over the fit rows (multiplicative steps on each number in turn, halved until under 0.5%: fit_qutibench_dpu.step_fit).
@@ -32,8 +34,9 @@ import fidelity  # noqa: E402
 
 DATA = os.path.join(fidelity.DATA, "s100_zoo.csv")
 YOLO = os.path.join(fidelity.DATA, "zoo_yolov5u.csv")
-FREE = {"h": "host_per_frame_s", "r": "per_run_s", "o": "host_per_output_element_s"}
-START = {"h": 1e-4, "r": 1e-4, "o": 1e-10}
+POSE = os.path.join(fidelity.DATA, "s100_zoo_yolo_pose.csv")
+FREE = {"h": "host_per_frame_s", "r": "per_run_s", "o": "host_per_output_element_s", "i": "host_per_input_element_s"}
+START = {"h": 1e-4, "r": 1e-4, "o": 1e-10, "i": 1e-10}
 BASE = "rdk-s100"  # --s100p: rdk-s100p
 HOST_CORES = 6  # [RDK-ZOO]: the S100's CPU, 6 x Cortex-A78AE @ 1.5 GHz
 
@@ -55,7 +58,7 @@ def make_fit(rows, tmp):
 
 
 def describe(form, x):
-    return ", ".join(f"{FREE[p]} {v * 1e9:.3f} ns" if p == "o" else f"{FREE[p]} {v * 1e6:.1f} us"
+    return ", ".join(f"{FREE[p]} {v * 1e9:.3f} ns" if p in "oi" else f"{FREE[p]} {v * 1e6:.1f} us"
                      for p, v in zip(form, x)) or "the preset as it is"
 
 
@@ -85,15 +88,18 @@ def main():
     global BASE
     warnings.simplefilter("ignore")
     args = sys.argv[1:]
-    yolo = args[:1] == ["--yolo"]
-    if args[:1] == ["--s100p"]:  # the S100P's only fit rows are its YOLOv5u rows (6 cores too: [RDK-ZOO-S-YOLO])
+    flags = set()
+    while args[:1] in (["--yolo"], ["--s100p"], ["--pose"]):
+        flags.add(args.pop(0))
+    yolo = "--yolo" in flags
+    if "--s100p" in flags:  # the S100P's fit rows are its YOLOv5u (and pose) rows (6 cores too: [RDK-ZOO-S-YOLO])
         BASE, yolo, rows = "rdk-s100p", True, []
     else:
         rows = fidelity.fit_rows(DATA, keep=lambda r: r["preset"] == "rdk-s100" and r["split"] == "fit")
-    if args[:1] in (["--yolo"], ["--s100p"]):
-        args = args[1:]
     if yolo:
         rows += fidelity.fit_rows(YOLO, keep=lambda r: r["preset"] == BASE and r["split"] == "fit")
+    if "--pose" in flags:
+        rows += fidelity.fit_rows(POSE, keep=lambda r: r["preset"] == BASE and r["split"] == "fit")
     with tempfile.TemporaryDirectory() as tmp:
         if args[:1] == ["--leave-out"]:
             for name in args[1:] or ["h", "r", "h+r"]:

@@ -86,6 +86,9 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
   yolov8{n,s,m,l,x}_seg, yolo11{n,s,m,l,x}_seg_softmax
                           the S100 zoo's seg models: the same networks with the Segment head as its seg patch
                           returns it, ten NHWC outputs (s100_zoo_yolo_seg.csv, [RDK-ZOO-S-YOLO-SEG]).
+  yolov8{n,s,m,l,x}_pose, yolo11{n,s,m,l,x}_pose_softmax
+                          the S100 zoo's pose models: one class, the Pose head's keypoint branch, nine NHWC
+                          outputs as its pose patch returns them (s100_zoo_yolo_pose.csv, [RDK-ZOO-S-YOLO-POSE]).
 Prints each model's parameters, MACs and parameters with BatchNorm folded into the convs (QuTiBench's numbers for
 CNV/MLP and the S100 zoo's parameter and op counts are checked against these)."""
 import importlib.util
@@ -1384,12 +1387,28 @@ class YSegment(YDetect):
         return tuple(out + [self.proto(xs[0]).permute(0, 2, 3, 1).contiguous()])
 
 
+class YPose(YDetect):
+    """Pose as the S100 zoo's pose patch returns it: one class (a person), per level the class, box and keypoint
+    branches (cv4: two 3x3 convs and a 1x1 to 17 keypoints x 3), all NHWC"""
+
+    def __init__(self, ch, legacy, nk=17 * 3):
+        super().__init__(ch, legacy, nc=1)
+        c4 = max(ch[0] // 4, nk)
+        self.cv4 = nn.ModuleList(nn.Sequential(YConv(x, c4, 3), YConv(c4, c4, 3), nn.Conv2d(c4, nk, 1)) for x in ch)
+
+    def forward(self, xs):
+        out = []
+        for i, (cls, box) in enumerate(zip(*[iter(super().forward(xs))] * 2)):
+            out += [cls, box, self.cv4[i](xs[i]).permute(0, 2, 3, 1).contiguous()]
+        return tuple(out)
+
+
 class YOLO(nn.Module):
     """the backbone and PAN head of YOLOv5u, YOLOv8, YOLO11 or YOLO12 at one scale; forward returns the six head
     outputs (seg: and the four of the segmentation head); patched: the attention softmax as the X5 zoo's export patch
     writes it, else ultralytics' Softmax"""
 
-    def __init__(self, family, scale, patched=True, seg=False):
+    def __init__(self, family, scale, patched=True, seg=False, pose=False):
         super().__init__()
         d, wd, mc = YOLO_SCALES[family][scale]
         ch = lambda c: int(math.ceil(min(c, mc) * wd / 8) * 8)  # noqa: E731 (ultralytics' make_divisible)
@@ -1448,7 +1467,7 @@ class YOLO(nn.Module):
             self.d3, self.d4 = YConv(ch(256), ch(256), 3, 2), YConv(ch(512), ch(512), 3, 2)
         heads = (ch(256), ch(512), ch(1024)), family in ("yolov5u", "yolov8")
         # Segment's prototype width: ultralytics' 256 scaled as a layer's channels (parse_model's make_divisible)
-        self.detect = YSegment(*heads, ch(256)) if seg else YDetect(*heads)
+        self.detect = YSegment(*heads, ch(256)) if seg else YPose(*heads) if pose else YDetect(*heads)
 
     def forward(self, x):
         taps = []
@@ -1473,7 +1492,8 @@ def yolo(name):
     yolo11n_seg_softmax, yolov8n_seg: the segmentation models (the S100 zoo's seg patch)"""
     base, patched = (name[:-len("_softmax")], False) if name.endswith("_softmax") else (name, True)
     base, seg = (base[:-len("_seg")], True) if base.endswith("_seg") else (base, False)
-    return YOLO(base[:-1], base[-1], patched, seg), (1, 3, 640, 640)
+    base, pose = (base[:-len("_pose")], True) if base.endswith("_pose") else (base, False)
+    return YOLO(base[:-1], base[-1], patched, seg, pose), (1, 3, 640, 640)
 
 
 def googlenet_bvlc():
@@ -1544,6 +1564,9 @@ def models():
     for scale in "nsmlx":  # the S100 zoo's seg models: YOLOv8 (no attention) and YOLO11 with ultralytics' Softmax
         yield "yolov8" + scale + "_seg", yolo("yolov8" + scale + "_seg")
         yield "yolo11" + scale + "_seg_softmax", yolo("yolo11" + scale + "_seg_softmax")
+    for scale in "nsmlx":  # the S100 zoo's pose models, alike
+        yield "yolov8" + scale + "_pose", yolo("yolov8" + scale + "_pose")
+        yield "yolo11" + scale + "_pose_softmax", yolo("yolo11" + scale + "_pose_softmax")
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
