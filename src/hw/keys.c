@@ -441,8 +441,9 @@ const struct hw_key hw_keys[] = {
             "of the image into the accelerator's input tensor), added to `host_per_frame_s` wherever that is paid: "
             "in series with the run in one thread, beside the accelerator on `host_cores` when several threads run"},
     {"overhead.host_per_output_element_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1e-3, 0, D(host_out_elem_s),
-     .doc = "host CPU time per element of the graph's outputs, per frame (the runtime's handling of the output "
-            "tensors: dequantize, convert, copy out), added to `host_per_frame_s` wherever that is paid, as "
+     .doc = "host CPU time per element of the graph's floating-point outputs, per frame (the runtime's handling of "
+            "the output tensors: dequantize, convert, copy out; an output the graph delivers quantized, ending in "
+            "QuantizeLinear, costs none), added to `host_per_frame_s` wherever that is paid, as "
             "`host_per_input_element_s` is"},
     {"overhead.host_serial_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 10, 0, D(host_serial_s),
      .doc = "host time per frame that the application's threads cannot overlap with one another (a lock the runtime "

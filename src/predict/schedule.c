@@ -35,15 +35,19 @@ double pr_host_frame_s(const struct nnperf_prediction *p)
 {
     double t = p->hw->host_frame_s;
     if (!(p->hw->host_elem_s > 0 || p->hw->host_out_elem_s > 0) || !p->g) return t;
-    /* the elements of the graph's inputs (its initializers aside) and of its outputs in one execution */
+    /* the elements of the graph's inputs (its initializers aside) and of its floating-point outputs in one execution
+     * (an output the graph delivers quantized, an integer tensor, is not dequantized on the host) */
     double in = 0, out = 0;
     for (int i = 0; i < p->g->n_inputs; i++) {
         int64_t n = 0;
         if (!(p->g->inputs[i]->flags & IR_V_INIT) && ir_numel(p->g->inputs[i], &n) && n > 0) in += (double)n;
     }
-    for (int i = 0; i < p->g->n_outputs; i++) {
+    /* the outputs as the model declares them: lowering may put a quantized output's float source in its place */
+    const struct ir_graph *og = p->an && p->an->g ? p->an->g : p->g;
+    for (int i = 0; i < og->n_outputs; i++) {
         int64_t n = 0;
-        if (ir_numel(p->g->outputs[i], &n) && n > 0) out += (double)n;
+        if (ir_dtype_is_float(og->outputs[i]->dtype) && ir_numel(og->outputs[i], &n) && n > 0)
+            out += (double)n;
     }
     double frames = p->graph_batch > 0 ? p->graph_batch : 1;
     return t + (p->hw->host_elem_s * in + p->hw->host_out_elem_s * out) / frames;

@@ -794,6 +794,24 @@ static void test_runtime_stages(void)
         CHECK(NEAR(po->layers[0].start, 4.4576e-4 + 1e-5) && NEAR(s.throughput_fps, 2 / 4.4576e-4));
     }
     nnperf_prediction_free(po);
+    /* the same graph delivering its output quantized (silu_q: a QuantizeLinear to int8 at the end): no float output,
+     * the host stage is 2e-4 + 8.192e-5 s, the input's part alone */
+    struct nnperf_model *mq;
+    struct nnperf_analysis *aq = analyze("silu_q", &mq);
+    po = aq ? predict_on(aq, array_yaml,
+                         "  host_per_frame_s: 2e-4\n  host_per_input_element_s: 1e-8\n"
+                         "  host_per_output_element_s: 2e-8\n  host_cores: 2\n",
+                         0)
+            : NULL;
+    CHECK(po != NULL);
+    if (po) {
+        struct nnperf_prediction_summary s;
+        nnperf_prediction_summary(po, &s);
+        CHECK(NEAR(s.throughput_fps, 2 / 2.8192e-4));
+    }
+    nnperf_prediction_free(po);
+    nnperf_analysis_free(aq);
+    nnperf_model_free(mq);
     /* frames_per_call 1, batch 4: four calls, four frames of host stages; the weights loaded once per call */
     char yaml[2048];
     const char *at = strstr(array_yaml, "  peak_ops:");

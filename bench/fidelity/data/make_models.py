@@ -94,6 +94,7 @@ CNV/MLP and the S100 zoo's parameter and op counts are checked against these).""
 import importlib.util
 import math
 import os
+import subprocess
 import sys
 
 import onnx
@@ -1574,10 +1575,50 @@ TV_THIRD_RUN = ["resnet152", "densenet169", "efficientnet_b3", "efficientnet_v2_
                 "convnext_small", "vit_b_32", "swin_s", "mnasnet0_5", "shufflenet_v2_x2_0", "resnext101_32x8d"]
 
 
+# The RDK S100 zoo's compiled detectors deliver every head output but the class scores quantized: its compile
+# configs remove those outputs' Dequantize nodes (`remove_node_name`), and hrt_model_exec's model_info lists them as
+# S32 tensors beside the F32 class scores ([RDK-ZOO-S-YOLO]'s and [RDK-ZOO-S-YOLO-SEG]'s reference logs; its Pose
+# models remove none). NAME_q is NAME with a QuantizeLinear (int8) on each such output: Detect's box branches, Seg's
+# box and mask-coefficient branches and its prototype masks (every output whose channels are not the 80 classes).
+S100_Q = [f"{f}{s}{t}_q" for s in "nsmlx" for f, t in (("yolov5u", ""), ("yolov8", ""), ("yolo11", "_softmax"),
+                                                        ("yolo12", "_softmax"), ("yolov8", "_seg"),
+                                                        ("yolo11", "_seg_softmax"))]
+
+
+def quantized_outputs(proto, classes=80):
+    """proto with a QuantizeLinear to int8 on each output whose last axis is not the classes (in place)"""
+    g = proto.graph
+    outs = []
+    for o in list(g.output):
+        dims = [d.dim_value for d in o.type.tensor_type.shape.dim]
+        if dims and dims[-1] == classes:
+            outs.append(o)
+            continue
+        g.initializer.extend([onnx.helper.make_tensor(o.name + "_qscale", onnx.TensorProto.FLOAT, [], [1 / 64]),
+                              onnx.helper.make_tensor(o.name + "_qzero", onnx.TensorProto.INT8, [], [0])])
+        g.node.append(onnx.helper.make_node("QuantizeLinear", [o.name, o.name + "_qscale", o.name + "_qzero"],
+                                            [o.name + "_q"], name=o.name + "/quantize"))
+        outs.append(onnx.helper.make_tensor_value_info(o.name + "_q", onnx.TensorProto.INT8, dims))
+    del g.output[:]
+    g.output.extend(outs)
+    return proto
+
+
 def main():
     out = os.path.join(HERE, "models")
     os.makedirs(out, exist_ok=True)
     only = set(sys.argv[1:])
+    for name in S100_Q:  # from the float file (exported first when it is not there)
+        if only and name not in only:
+            continue
+        src = os.path.join(out, name[:-2] + ".onnx")
+        if not os.path.exists(src):
+            subprocess.run([sys.executable, os.path.abspath(__file__), name[:-2]], check=True)
+        proto = quantized_outputs(onnx.load(src, load_external_data=False))  # its weights stay stripped
+        with open(os.path.join(out, name + ".onnx"), "wb") as f:
+            f.write(proto.SerializeToString())
+        print(f"{name:16s} from {name[:-2]}: {sum(n.op_type == 'QuantizeLinear' for n in proto.graph.node)} outputs "
+              f"quantized")
     for name, (model, shape) in models():
         if only and name not in only:
             continue

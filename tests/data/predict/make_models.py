@@ -74,6 +74,15 @@ save("silu", [
     helper.make_node("Mul", ["c", "s"], ["y"], name="mul")],
     [helper.make_tensor_value_info("x", F, [1, 32, 16, 16])], [helper.make_tensor_value_info("y", F, [])],
     [w("w", [32, 32, 1, 1])])
+# 5b. the same with its output quantized (a graph that delivers an int8 tensor: no float output to dequantize)
+save("silu_q", [
+    helper.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+    helper.make_node("Sigmoid", ["c"], ["s"], name="sig"),
+    helper.make_node("Mul", ["c", "s"], ["m"], name="mul"),
+    helper.make_node("QuantizeLinear", ["m", "qs", "qz"], ["y"], name="quant")],
+    [helper.make_tensor_value_info("x", F, [1, 32, 16, 16])], [helper.make_tensor_value_info("y", TensorProto.INT8, [])],
+    [w("w", [32, 32, 1, 1]), numpy_helper.from_array(np.array(0.05, dtype=np.float32), "qs"),
+     numpy_helper.from_array(np.array(0, dtype=np.int8), "qz")])
 # 6. a strided 1x1 conv 32->32 (input 1x32x32x32, output 1x32x16x16), then a depthwise 3x3 conv over 32 channels
 save("strided_dw", [
     helper.make_node("Conv", ["x", "w1"], ["a"], strides=[2, 2], name="down"),
