@@ -827,7 +827,8 @@ static int guard_outliers(struct ct_fit *f, const double *t, const double *tp, i
                 lg,
                 "outlier: line %d (%s %s) is %.0fx %s than the platform predicts: left out of the fit (no "
                 "board is off its description by that much: a model the accelerator does not run as "
-                "described, e.g. mostly on the CPU, or a measurement artifact)\n",
+                "described, e.g. mostly on the CPU, or a measurement artifact; --fit KEYS fits it all the "
+                "same)\n",
                 r->line, base ? base + 1 : r->model, r->input ? r->input : "", exp(fabs(lr[k])),
                 lr[k] > 0 ? "slower" : "faster");
         else if (lg)
