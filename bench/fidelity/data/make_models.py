@@ -89,6 +89,9 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
   yolov8{n,s,m,l,x}_pose, yolo11{n,s,m,l,x}_pose_softmax
                           the S100 zoo's pose models: one class, the Pose head's keypoint branch, nine NHWC
                           outputs as its pose patch returns them (s100_zoo_yolo_pose.csv, [RDK-ZOO-S-YOLO-POSE]).
+  NAME_q (S100_Q)         the S100 zoo's Detect and Seg graphs with a QuantizeLinear on every output it delivers
+                          quantized (all but the class scores), made from NAME's file (the S100 rows of
+                          s100_zoo_yolo.csv, s100_zoo_yolo_seg.csv and zoo_yolov5u.csv).
 Prints each model's parameters, MACs and parameters with BatchNorm folded into the convs (QuTiBench's numbers for
 CNV/MLP and the S100 zoo's parameter and op counts are checked against these)."""
 import importlib.util
@@ -1490,7 +1493,8 @@ class YOLO(nn.Module):
 
 def yolo(name):
     """yolo12n: the X5 zoo's export (patched softmax); yolo12n_softmax: ultralytics' own attention (the S100 zoo's);
-    yolo11n_seg_softmax, yolov8n_seg: the segmentation models (the S100 zoo's seg patch)"""
+    yolo11n_seg_softmax, yolov8n_seg: the segmentation models (the S100 zoo's seg patch); yolov8n_pose,
+    yolo11n_pose_softmax: the pose models (its pose patch)"""
     base, patched = (name[:-len("_softmax")], False) if name.endswith("_softmax") else (name, True)
     base, seg = (base[:-len("_seg")], True) if base.endswith("_seg") else (base, False)
     base, pose = (base[:-len("_pose")], True) if base.endswith("_pose") else (base, False)
