@@ -8,7 +8,7 @@ a test row is refused.
   ... fit_s100_hrt.py --yolo [--leave-out] FORM ...   with the S100's fit rows of zoo_yolov5u.csv too (YOLOv5u n-x)
   ... fit_s100_hrt.py --s100p [--leave-out] FORM ...  the RDK S100P's runtime (presets/runtimes/rdk-s100p-hrt.yaml,
                                              `base: rdk-s100p`) on the S100P's fit rows of zoo_yolov5u.csv
-  ... --pose (after --yolo or --s100p)      with the board's fit rows of s100_zoo_yolo_pose.csv too (YOLOv8/11-Pose)
+  ... --pose (with --yolo or --s100p)       with the board's fit rows of s100_zoo_yolo_pose.csv too (YOLOv8/11-Pose)
 
 Each row is predicted as fidelity.py predicts it (a 3-thread row with streams=3: the library's throughput of 3
 application threads), on a platform file with `base: rdk-s100`, overhead.host_cores 6 (the board's six Cortex-A78AE,
@@ -19,7 +19,7 @@ application threads), on a platform file with `base: rdk-s100`, overhead.host_co
   o      overhead.host_per_output_element_s: the host stage's part per element of the graph's outputs (paid as h is)
   i      overhead.host_per_input_element_s: the host stage's part per element of the graph's inputs (paid as h is)
   0      nothing free: the preset as it is
-The free numbers start at 100 us (o: 1e-10 s an element). The fit minimises the sum of |ln(predicted / measured)|
+The free numbers start at 100 us (o and i: 1e-10 s an element). The fit minimises the sum of |ln(predicted / measured)|
 over the fit rows (multiplicative steps on each number in turn, halved until under 0.5%: fit_qutibench_dpu.step_fit).
 Prints each form's numbers, its sum and median |error|; writes nothing (the numbers go into the runtime file by hand,
 with a comment naming this script).
