@@ -89,6 +89,10 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
   yolov8{n,s,m,l,x}_pose, yolo11{n,s,m,l,x}_pose_softmax
                           the S100 zoo's pose models: one class, the Pose head's keypoint branch, nine NHWC
                           outputs as its pose patch returns them (s100_zoo_yolo_pose.csv, [RDK-ZOO-S-YOLO-POSE]).
+  yolo11{n,s,m,l,x}_seg, yolo11{n,s,m,l,x}_pose
+                          the RDK X5 zoo's YOLO11 seg and pose models: the same heads with its export patch's attention
+                          (max/sub/exp/sum/div), as its compile logs show it; its YOLOv8 seg and pose models are the
+                          files above (rdk_x5_zoo_yolo_seg.csv, rdk_x5_zoo_yolo_pose.csv, [RDK-ZOO-X5-YOLO]).
   NAME_q (S100_Q)         the S100 zoo's Detect and Seg graphs with a QuantizeLinear on every output it delivers
                           quantized (all but the class scores), made from NAME's file (the S100 rows of
                           s100_zoo_yolo.csv, s100_zoo_yolo_seg.csv and zoo_yolov5u.csv).
@@ -1494,7 +1498,7 @@ class YOLO(nn.Module):
 def yolo(name):
     """yolo12n: the X5 zoo's export (patched softmax); yolo12n_softmax: ultralytics' own attention (the S100 zoo's);
     yolo11n_seg_softmax, yolov8n_seg: the segmentation models (the S100 zoo's seg patch); yolov8n_pose,
-    yolo11n_pose_softmax: the pose models (its pose patch)"""
+    yolo11n_pose_softmax: the pose models (its pose patch); yolo11n_seg, yolo11n_pose: the X5 zoo's (patched softmax)"""
     base, patched = (name[:-len("_softmax")], False) if name.endswith("_softmax") else (name, True)
     base, seg = (base[:-len("_seg")], True) if base.endswith("_seg") else (base, False)
     base, pose = (base[:-len("_pose")], True) if base.endswith("_pose") else (base, False)
@@ -1572,6 +1576,9 @@ def models():
     for scale in "nsmlx":  # the S100 zoo's pose models, alike
         yield "yolov8" + scale + "_pose", yolo("yolov8" + scale + "_pose")
         yield "yolo11" + scale + "_pose_softmax", yolo("yolo11" + scale + "_pose_softmax")
+    for scale in "nsmlx":  # the X5 zoo's YOLO11 seg and pose models: its export patch's attention (YOLOv8's as above)
+        yield "yolo11" + scale + "_seg", yolo("yolo11" + scale + "_seg")
+        yield "yolo11" + scale + "_pose", yolo("yolo11" + scale + "_pose")
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
