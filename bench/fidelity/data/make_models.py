@@ -93,6 +93,10 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           the RDK X5 zoo's YOLO11 seg and pose models: the same heads with its export patch's attention
                           (max/sub/exp/sum/div), as its compile logs show it; its YOLOv8 seg and pose models are the
                           files above (rdk_x5_zoo_yolo_seg.csv, rdk_x5_zoo_yolo_pose.csv, [RDK-ZOO-X5-YOLO]).
+  yolov8{n,s,m,l,x}_cls, yolo11{n,s,m,l,x}_cls
+                          the RDK X5 zoo's YOLOv8-cls and YOLO11-cls (ultralytics' cls yamls, BatchNorm fused, the
+                          Linear's 1000 outputs without Softmax as its compile logs show; rdk_x5_zoo_yolo_cls.csv);
+                          1x3x224x224.
   NAME_q (S100_Q)         the S100 zoo's Detect and Seg graphs with a QuantizeLinear on every output it delivers
                           quantized (all but the class scores), made from NAME's file (the S100 rows of
                           s100_zoo_yolo.csv, s100_zoo_yolo_seg.csv and zoo_yolov5u.csv).
@@ -1495,6 +1499,36 @@ class YOLO(nn.Module):
         return self.detect([p3, p4, p5])
 
 
+YOLO_CLS_SCALES = {"yolov8": {"n": (0.33, 0.25, 1024), "s": (0.33, 0.50, 1024), "m": (0.67, 0.75, 1024),
+                              "l": (1.00, 1.00, 1024), "x": (1.00, 1.25, 1024)},
+                   "yolo11": YOLO_SCALES["yolo11"]}
+
+
+class YOLOCls(nn.Sequential):
+    """YOLOv8-cls or YOLO11-cls at one scale (ultralytics' yolov8-cls.yaml and yolo11-cls.yaml: the detector's backbone
+    without SPPF, then Classify: a 1x1 conv to 1280, global pooling and a 1000-way Linear), as the X5 zoo's export
+    writes it: the Linear's output is the graph's (no Softmax; its compile logs end at the Gemm), YOLO11's attention
+    patched (max/sub/exp/sum/div)"""
+
+    def __init__(self, family, scale):
+        d, wd, mc = YOLO_CLS_SCALES[family][scale]
+        ch = lambda c: int(math.ceil(min(c, mc) * wd / 8) * 8)  # noqa: E731 (ultralytics' make_divisible)
+        rep = lambda n: max(round(n * d), 1)  # noqa: E731
+        if family == "yolov8":
+            c2f = lambda a, b, n: YC2f(a, b, rep(n), True)  # noqa: E731
+            body = [YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2), c2f(ch(128), ch(128), 3),
+                    YConv(ch(128), ch(256), 3, 2), c2f(ch(256), ch(256), 6), YConv(ch(256), ch(512), 3, 2),
+                    c2f(ch(512), ch(512), 6), YConv(ch(512), ch(1024), 3, 2), c2f(ch(1024), ch(1024), 3)]
+        else:
+            big = scale in "mlx"
+            k2 = lambda a, b, n, c3k=False, e=0.5: YC2f(a, b, rep(n), True, e, "c3k2", c3k or big)  # noqa: E731
+            body = [YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2), k2(ch(128), ch(256), 2, False, 0.25),
+                    YConv(ch(256), ch(256), 3, 2), k2(ch(256), ch(512), 2, False, 0.25), YConv(ch(512), ch(512), 3, 2),
+                    k2(ch(512), ch(512), 2, True), YConv(ch(512), ch(1024), 3, 2), k2(ch(1024), ch(1024), 2, True),
+                    YC2PSA(ch(1024), rep(2), True)]
+        super().__init__(*body, YConv(ch(1024), 1280), nn.AdaptiveAvgPool2d(1), nn.Flatten(1), nn.Linear(1280, 1000))
+
+
 def yolo(name):
     """yolo12n: the X5 zoo's export (patched softmax); yolo12n_softmax: ultralytics' own attention (the S100 zoo's);
     yolo11n_seg_softmax, yolov8n_seg: the segmentation models (the S100 zoo's seg patch); yolov8n_pose,
@@ -1579,6 +1613,9 @@ def models():
     for scale in "nsmlx":  # the X5 zoo's YOLO11 seg and pose models: its export patch's attention (YOLOv8's as above)
         yield "yolo11" + scale + "_seg", yolo("yolo11" + scale + "_seg")
         yield "yolo11" + scale + "_pose", yolo("yolo11" + scale + "_pose")
+    for family in ("yolov8", "yolo11"):  # the X5 zoo's classifiers
+        for scale in "nsmlx":
+            yield family + scale + "_cls", (YOLOCls(family, scale), (1, 3, 224, 224))
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
