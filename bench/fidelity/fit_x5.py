@@ -11,6 +11,8 @@ refused (fidelity.fit_rows).
                                        640: 64 fit rows, 32 networks)
   ... fit_x5.py --convnext --yolo --yolov5u [--leave-out] FORM ...   and the X5's YOLOv5u fit rows of zoo_yolov5u.csv
                                        (74 fit rows, 37 networks)
+  ... fit_x5.py --convnext --yolo --yolov5u --pose [--leave-out] FORM ...   and the X5's Pose fit rows of
+                                       rdk_x5_zoo_yolo_pose.csv (94 fit rows, 47 networks)
 
 Each row is predicted as fidelity.py predicts it (a 4-thread throughput row with streams=4) on a platform file with
 `base: rdk-x5`, the form's numbers set and every other part at the placeholder the preset held before the fit (e 0.3,
@@ -45,6 +47,7 @@ DATA = os.path.join(fidelity.DATA, "rdk_x5_zoo.csv")
 CONVNEXT = os.path.join(fidelity.DATA, "rdk_x5_zoo_convnext.csv")
 YOLO = os.path.join(fidelity.DATA, "rdk_x5_zoo_yolo.csv")
 YOLOV5U = os.path.join(fidelity.DATA, "zoo_yolov5u.csv")
+POSE = os.path.join(fidelity.DATA, "rdk_x5_zoo_yolo_pose.csv")
 # structure L: presets/rdk-x5.yaml's compute.fusion less [Conv, SiLU], and each GELU / SiLU one lookup-table pass
 FUSION_L = ["Conv, BatchNormalization, Add, Relu", "Conv, BatchNormalization, Relu", "Conv, BatchNormalization, Add",
             "Conv, Add, Relu", "Conv, BatchNormalization", "Conv, Relu", "Conv, Add", "Conv, Clip", "Conv, Sigmoid",
@@ -115,7 +118,7 @@ def main():
     warnings.simplefilter("ignore")
     args = sys.argv[1:]
     rows = fidelity.fit_rows(DATA, keep=fit_row)
-    for flag, path in (("--convnext", CONVNEXT), ("--yolo", YOLO), ("--yolov5u", YOLOV5U)):
+    for flag, path in (("--convnext", CONVNEXT), ("--yolo", YOLO), ("--yolov5u", YOLOV5U), ("--pose", POSE)):
         if args[:1] == [flag]:
             args = args[1:]
             rows += fidelity.fit_rows(path, keep=fit_row)
