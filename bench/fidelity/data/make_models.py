@@ -97,6 +97,8 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           the RDK X5 zoo's YOLOv8-cls and YOLO11-cls (ultralytics' cls yamls, BatchNorm fused, the
                           Linear's 1000 outputs without Softmax as its compile logs show; rdk_x5_zoo_yolo_cls.csv);
                           1x3x224x224.
+  retinanet_mlperf        MLPerf Inference's RetinaNet (ResNeXt50-32x4d FPN, 264 classes) without its NMS, the head's
+                          ten outputs (mlperf_retinanet.csv, [MLPERF-INF]); 1x3x800x800.
   NAME_q (S100_Q)         the S100 zoo's Detect and Seg graphs with a QuantizeLinear on every output it delivers
                           quantized (all but the class scores), made from NAME's file (the S100 rows of
                           s100_zoo_yolo.csv, s100_zoo_yolo_seg.csv and zoo_yolov5u.csv).
@@ -1529,6 +1531,29 @@ class YOLOCls(nn.Sequential):
         super().__init__(*body, YConv(ch(1024), 1280), nn.AdaptiveAvgPool2d(1), nn.Flatten(1), nn.Linear(1280, 1000))
 
 
+class RetinaNetMLPerf(nn.Module):
+    """MLPerf Inference's RetinaNet (mlcommons/training single_stage_detector/ssd/model/retinanet.py,
+    retinanet_resnext50_32x4d_fpn: a ResNeXt50-32x4d FPN over C3-C5 with P6/P7 from P5, LastLevelP6P7(256, 256);
+    torchvision's RetinaNet head, 4 conv+ReLU towers, 9 anchors, 264 classes) at 800x800, BatchNorm as in
+    torchvision's backbone (folded by the deployed engine); forward returns the head's ten per-level outputs (class
+    logits then box regression): anchor decoding and NMS, which NVIDIA's engine runs in a plugin after them, are not in
+    the graph"""
+
+    def __init__(self, classes=264):
+        super().__init__()
+        from torchvision.models.detection.backbone_utils import _resnet_fpn_extractor
+        from torchvision.models.detection.retinanet import RetinaNetHead
+        from torchvision.ops.feature_pyramid_network import LastLevelP6P7
+        body = torchvision.models.resnext50_32x4d(weights=None)
+        self.backbone = _resnet_fpn_extractor(body, 5, returned_layers=[2, 3, 4], extra_blocks=LastLevelP6P7(256, 256))
+        self.head = RetinaNetHead(256, 9, classes)
+
+    def forward(self, x):
+        f = list(self.backbone(x).values())
+        cls, box = self.head.classification_head, self.head.regression_head
+        return [cls.cls_logits(cls.conv(t)) for t in f] + [box.bbox_reg(box.conv(t)) for t in f]
+
+
 def yolo(name):
     """yolo12n: the X5 zoo's export (patched softmax); yolo12n_softmax: ultralytics' own attention (the S100 zoo's);
     yolo11n_seg_softmax, yolov8n_seg: the segmentation models (the S100 zoo's seg patch); yolov8n_pose,
@@ -1616,6 +1641,7 @@ def models():
     for family in ("yolov8", "yolo11"):  # the X5 zoo's classifiers
         for scale in "nsmlx":
             yield family + scale + "_cls", (YOLOCls(family, scale), (1, 3, 224, 224))
+    yield "retinanet_mlperf", (RetinaNetMLPerf(), (1, 3, 800, 800))
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
