@@ -83,7 +83,8 @@ static size_t dims_offset(struct dims_set *s, const int64_t *ad, int rank, int64
 /* Whether each node's output derives from a product of two activations (prod, indexed by ir_node.index): a MatMul
  * whose two operands are activations (attention's scores, their product with the values), or an element-wise,
  * activation, normalisation, reduction, softmax, data or view node whose activation inputs all so derive. A node
- * lowered away passes its first input's on. A graph input or a constant derives from none. */
+ * lowered away passes its first input's on. A graph input or a constant derives from none. Producers are found as
+ * pr_producer finds them (a value the lowering rewired still names the analysis's node). */
 static void mark_products(const struct nnperf_prediction *p, unsigned char *prod)
 {
     const unsigned follow = 1u << OC_ELTWISE | 1u << OC_ACT | 1u << OC_NORM | 1u << OC_REDUCE |
@@ -94,10 +95,9 @@ static void mark_products(const struct nnperf_prediction *p, unsigned char *prod
         for (int i = 0; i < nd->n_in; i++) {
             const struct ir_value *v = nd->in[i];
             if (!pr_is_act(v)) continue;
-            const struct ir_node *pn = v->producer;
-            int in_top = pn && pn->index >= 0 && pn->index < k && p->g->nodes[pn->index] == pn;
+            int pi = pr_producer_index(p, v);
             acts++;
-            derived += in_top && prod[pn->index];
+            derived += pi >= 0 && pi < k && prod[pi];
             if (p->node_in[k].gone) break; /* its consumers read its first input */
         }
         int klass = p->node_in[k].klass;
@@ -136,10 +136,8 @@ enum nnperf_status pr_align(struct nnperf_prediction *p)
         if (!prod) return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
         mark_products(p, prod);
         for (int l = 0; l < p->n_layers; l++) {
-            const struct ir_value *v = pr_layer_out(&p->layers[l]);
-            const struct ir_node *pn = v ? v->producer : NULL;
-            p->layers[l].product = pn && pn->index >= 0 && pn->index < p->g->n_nodes &&
-                                   p->g->nodes[pn->index] == pn && prod[pn->index];
+            int pi = pr_producer_index(p, pr_layer_out(&p->layers[l]));
+            p->layers[l].product = pi >= 0 && prod[pi];
         }
         free(prod);
     }

@@ -390,6 +390,13 @@ static inline const struct ir_node *pr_producer(const struct nnperf_prediction *
     const struct ir_node *m = p->g->nodes[n->index];
     return m != n && m->id == n->id && m->graph == n->graph ? m : n;
 }
+/* The index in the prediction's graph of the node that makes v (pr_producer's), or -1: none does, or it is not one of
+ * the graph's nodes. */
+static inline int pr_producer_index(const struct nnperf_prediction *p, const struct ir_value *v)
+{
+    const struct ir_node *n = pr_producer(p, v);
+    return n && n->index >= 0 && n->index < p->g->n_nodes && p->g->nodes[n->index] == n ? n->index : -1;
+}
 /* The what-if override of value v, or NULL. */
 const struct pr_value_in *pr_value(const struct nnperf_prediction *p, const struct ir_value *v);
 
