@@ -1417,6 +1417,31 @@ class YPose(YDetect):
         return tuple(out)
 
 
+def c3k2(rep, big):
+    """YOLO11's and YOLO12's C3k2 block maker: (c1, c2, n, c3k, e) -> YC2f, its C3k blocks forced at scales m/l/x"""
+    return lambda a, b, n, c3k=False, e=0.5: YC2f(a, b, rep(n), True, e, "c3k2", c3k or big)
+
+
+def to_p4(ch, k2):
+    """the first six layers (to P4/16) that YOLO11's and YOLO12's backbones share"""
+    return [YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2), k2(ch(128), ch(256), 2, False, 0.25),
+            YConv(ch(256), ch(256), 3, 2), k2(ch(256), ch(512), 2, False, 0.25), YConv(ch(512), ch(512), 3, 2)]
+
+
+def yolo_backbone(family, ch, rep, big, patched, sppf=True):
+    """YOLOv8's or YOLO11's backbone as ultralytics' yamls define it, a list of modules (ch: a layer's channels at the
+    scale, rep: its repeats, big: scale m/l/x); sppf False: without the SPPF, as the cls yamls write it"""
+    spp = [YSPPF(ch(1024), ch(1024))] if sppf else []
+    if family == "yolov8":
+        c2f = lambda a, b, n: YC2f(a, b, rep(n), True)  # noqa: E731
+        return [YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2), c2f(ch(128), ch(128), 3),
+                YConv(ch(128), ch(256), 3, 2), c2f(ch(256), ch(256), 6), YConv(ch(256), ch(512), 3, 2),
+                c2f(ch(512), ch(512), 6), YConv(ch(512), ch(1024), 3, 2), c2f(ch(1024), ch(1024), 3)] + spp
+    k2 = c3k2(rep, big)
+    return to_p4(ch, k2) + [k2(ch(512), ch(512), 2, True), YConv(ch(512), ch(1024), 3, 2),
+                            k2(ch(1024), ch(1024), 2, True)] + spp + [YC2PSA(ch(1024), rep(2), patched)]
+
+
 class YOLO(nn.Module):
     """the backbone and PAN head of YOLOv5u, YOLOv8, YOLO11 or YOLO12 at one scale; forward returns the six head
     outputs (seg: and the four of the segmentation head); patched: the attention softmax as the X5 zoo's export patch
@@ -1446,33 +1471,24 @@ class YOLO(nn.Module):
             self.taps = (4, 6, 9)
         elif family == "yolov8":
             c2f = lambda a, b, n, sc: YC2f(a, b, rep(n), sc)  # noqa: E731
-            self.b = nn.ModuleList([YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2),
-                                    c2f(ch(128), ch(128), 3, True),
-                                    YConv(ch(128), ch(256), 3, 2), c2f(ch(256), ch(256), 6, True),
-                                    YConv(ch(256), ch(512), 3, 2), c2f(ch(512), ch(512), 6, True),
-                                    YConv(ch(512), ch(1024), 3, 2), c2f(ch(1024), ch(1024), 3, True),
-                                    YSPPF(ch(1024), ch(1024))])
+            self.b = nn.ModuleList(yolo_backbone(family, ch, rep, big, patched))
             self.p4, self.p3 = c2f(ch(1024) + ch(512), ch(512), 3, False), c2f(ch(512) + ch(256), ch(256), 3, False)
             self.d3, self.n4 = YConv(ch(256), ch(256), 3, 2), c2f(ch(256) + ch(512), ch(512), 3, False)
             self.d4, self.n5 = YConv(ch(512), ch(512), 3, 2), c2f(ch(512) + ch(1024), ch(1024), 3, False)
             self.taps = (4, 6, 9)
         else:
-            k2 = lambda a, b, n, c3k=False, e=0.5: YC2f(a, b, rep(n), True, e, "c3k2", c3k or big)  # noqa: E731
-            # YOLO11's and YOLO12's backbones share their first six layers (to P4/16)
-            to_p4 = [YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2), k2(ch(128), ch(256), 2, False, 0.25),
-                     YConv(ch(256), ch(256), 3, 2), k2(ch(256), ch(512), 2, False, 0.25), YConv(ch(512), ch(512), 3, 2)]
+            k2 = c3k2(rep, big)
             if family == "yolo11":
-                self.b = nn.ModuleList(to_p4 + [k2(ch(512), ch(512), 2, True), YConv(ch(512), ch(1024), 3, 2),
-                                                k2(ch(1024), ch(1024), 2, True), YSPPF(ch(1024), ch(1024)),
-                                                YC2PSA(ch(1024), rep(2), patched)])
+                self.b = nn.ModuleList(yolo_backbone(family, ch, rep, big, patched))
                 self.taps = (4, 6, 10)
                 self.p4, self.p3 = k2(ch(1024) + ch(512), ch(512), 2), k2(ch(512) + ch(512), ch(256), 2)
                 self.n4, self.n5 = k2(ch(256) + ch(512), ch(512), 2), k2(ch(512) + ch(1024), ch(1024), 2, True)
             else:
                 res = (True, 1.2) if scale in "lx" else (False, 2.0)
                 a2 = lambda a, b, n, att, area: YA2C2f(a, b, rep(n), att, area, *res, patched)  # noqa: E731
-                self.b = nn.ModuleList(to_p4 + [a2(ch(512), ch(512), 4, True, 4), YConv(ch(512), ch(1024), 3, 2),
-                                                a2(ch(1024), ch(1024), 4, True, 1)])
+                self.b = nn.ModuleList(to_p4(ch, k2) + [a2(ch(512), ch(512), 4, True, 4),
+                                                        YConv(ch(512), ch(1024), 3, 2),
+                                                        a2(ch(1024), ch(1024), 4, True, 1)])
                 self.taps = (4, 6, 8)
                 self.p4, self.p3 = a2(ch(1024) + ch(512), ch(512), 2, False, -1), \
                     a2(ch(512) + ch(512), ch(256), 2, False, -1)
@@ -1516,18 +1532,7 @@ class YOLOCls(nn.Sequential):
         d, wd, mc = YOLO_CLS_SCALES[family][scale]
         ch = lambda c: int(math.ceil(min(c, mc) * wd / 8) * 8)  # noqa: E731 (ultralytics' make_divisible)
         rep = lambda n: max(round(n * d), 1)  # noqa: E731
-        if family == "yolov8":
-            c2f = lambda a, b, n: YC2f(a, b, rep(n), True)  # noqa: E731
-            body = [YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2), c2f(ch(128), ch(128), 3),
-                    YConv(ch(128), ch(256), 3, 2), c2f(ch(256), ch(256), 6), YConv(ch(256), ch(512), 3, 2),
-                    c2f(ch(512), ch(512), 6), YConv(ch(512), ch(1024), 3, 2), c2f(ch(1024), ch(1024), 3)]
-        else:
-            big = scale in "mlx"
-            k2 = lambda a, b, n, c3k=False, e=0.5: YC2f(a, b, rep(n), True, e, "c3k2", c3k or big)  # noqa: E731
-            body = [YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2), k2(ch(128), ch(256), 2, False, 0.25),
-                    YConv(ch(256), ch(256), 3, 2), k2(ch(256), ch(512), 2, False, 0.25), YConv(ch(512), ch(512), 3, 2),
-                    k2(ch(512), ch(512), 2, True), YConv(ch(512), ch(1024), 3, 2), k2(ch(1024), ch(1024), 2, True),
-                    YC2PSA(ch(1024), rep(2), True)]
+        body = yolo_backbone(family, ch, rep, scale in "mlx", True, sppf=False)
         super().__init__(*body, YConv(ch(1024), 1280), nn.AdaptiveAvgPool2d(1), nn.Flatten(1), nn.Linear(1280, 1000))
 
 
