@@ -99,6 +99,12 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           1x3x224x224.
   retinanet_mlperf        MLPerf Inference's RetinaNet (ResNeXt50-32x4d FPN, 264 classes) without its NMS, the head's
                           ten outputs (mlperf_retinanet.csv, [MLPERF-INF]); 1x3x800x800.
+  yolov8n_ultralytics     YOLOv8n as ultralytics' own ONNX export writes it (the decoded (1, 84, 8400) Detect output:
+                          DFL, boxes at the anchor points, sigmoid scores), the file trtexec reads in
+                          jetson_orin_nano.csv; 1x3x640x640.
+  yolox_s_leaky           YOLOX-S with LeakyReLU (Hailo's model zoo's yolox_s_leaky: 8.96 M parameters, 13.37 G MACs
+                          in its table), exported without decoding ((1, 8400, 85)); jetson_orin_nano.csv;
+                          1x3x640x640.
   NAME_q (S100_Q)         the S100 zoo's Detect and Seg graphs with a QuantizeLinear on every output it delivers
                           quantized (all but the class scores), made from NAME's file (the S100 rows of
                           s100_zoo_yolo.csv, s100_zoo_yolo_seg.csv and zoo_yolov5u.csv).
@@ -1417,6 +1423,40 @@ class YPose(YDetect):
         return tuple(out)
 
 
+class YDetectDecoded(YDetect):
+    """ultralytics' Detect as its own ONNX export writes it (`model.export(format="onnx")`, not a zoo's patch): per
+    level box (cv2, 64 = 4 x 16 bins) and class (cv3) maps concatenated and flattened, the levels concatenated, the
+    DFL (softmax over the 16 bins, then a fixed 1x1 conv), the distances turned into centre-size boxes at the anchor
+    points and scaled by each anchor's stride, the class scores through a sigmoid: one (1, 84, anchors) output"""
+
+    def __init__(self, ch, legacy, nc=80, side=640, strides=(8, 16, 32)):
+        super().__init__(ch, legacy, nc)
+        self.nc = nc
+        self.dfl = nn.Conv2d(16, 1, 1, bias=False)
+        with torch.no_grad():
+            self.dfl.weight.copy_(torch.arange(16, dtype=torch.float).view(1, 16, 1, 1))
+        pts, st = [], []
+        for s in strides:  # ultralytics' make_anchors: cell centres, offset 0.5
+            n = side // s
+            y, x = torch.meshgrid(torch.arange(n) + 0.5, torch.arange(n) + 0.5, indexing="ij")
+            pts.append(torch.stack((x, y), -1).view(-1, 2))
+            st.append(torch.full((n * n, 1), float(s)))
+        self.register_buffer("anchors", torch.cat(pts).transpose(0, 1).unsqueeze(0))
+        self.register_buffer("strides", torch.cat(st).transpose(0, 1).unsqueeze(0))
+
+    def forward(self, xs):
+        b = xs[0].shape[0]
+        x = torch.cat([torch.cat((self.cv2[i](t), self.cv3[i](t)), 1).view(b, 64 + self.nc, -1)
+                       for i, t in enumerate(xs)], 2)
+        box, cls = x.split((64, self.nc), 1)
+        a = box.shape[2]
+        dist = self.dfl(box.view(b, 4, 16, a).transpose(2, 1).softmax(1)).view(b, 4, a)
+        lt, rb = dist.chunk(2, 1)
+        x1y1, x2y2 = self.anchors - lt, self.anchors + rb
+        boxes = torch.cat(((x1y1 + x2y2) / 2, x2y2 - x1y1), 1) * self.strides
+        return torch.cat((boxes, cls.sigmoid()), 1)
+
+
 def c3k2(rep, big):
     """YOLO11's and YOLO12's C3k2 block maker: (c1, c2, n, c3k, e) -> YC2f, its C3k blocks forced at scales m/l/x"""
     return lambda a, b, n, c3k=False, e=0.5: YC2f(a, b, rep(n), True, e, "c3k2", c3k or big)
@@ -1447,7 +1487,7 @@ class YOLO(nn.Module):
     outputs (seg: and the four of the segmentation head); patched: the attention softmax as the X5 zoo's export patch
     writes it, else ultralytics' Softmax"""
 
-    def __init__(self, family, scale, patched=True, seg=False, pose=False):
+    def __init__(self, family, scale, patched=True, seg=False, pose=False, decoded=False):
         super().__init__()
         d, wd, mc = YOLO_SCALES[family][scale]
         ch = lambda c: int(math.ceil(min(c, mc) * wd / 8) * 8)  # noqa: E731 (ultralytics' make_divisible)
@@ -1497,7 +1537,8 @@ class YOLO(nn.Module):
             self.d3, self.d4 = YConv(ch(256), ch(256), 3, 2), YConv(ch(512), ch(512), 3, 2)
         heads = (ch(256), ch(512), ch(1024)), family in ("yolov5u", "yolov8")
         # Segment's prototype width: ultralytics' 256 scaled as a layer's channels (parse_model's make_divisible)
-        self.detect = YSegment(*heads, ch(256)) if seg else YPose(*heads) if pose else YDetect(*heads)
+        self.detect = YSegment(*heads, ch(256)) if seg else YPose(*heads) if pose else \
+            YDetectDecoded(*heads) if decoded else YDetect(*heads)
 
     def forward(self, x):
         taps = []
@@ -1536,6 +1577,97 @@ class YOLOCls(nn.Sequential):
         super().__init__(*body, YConv(ch(1024), 1280), nn.AdaptiveAvgPool2d(1), nn.Flatten(1), nn.Linear(1280, 1000))
 
 
+class XConv(nn.Sequential):
+    """YOLOX's BaseConv with its BatchNorm folded: a conv with bias, then LeakyReLU(0.1) (the leaky variant)"""
+
+    def __init__(self, c1, c2, k=1, s=1):
+        super().__init__(nn.Conv2d(c1, c2, k, s, (k - 1) // 2), nn.LeakyReLU(0.1))
+
+
+class XBottleneck(nn.Module):
+    def __init__(self, c, shortcut):
+        super().__init__()
+        self.cv1, self.cv2, self.add = XConv(c, c, 1), XConv(c, c, 3), shortcut
+
+    def forward(self, x):
+        y = self.cv2(self.cv1(x))
+        return x + y if self.add else y
+
+
+class XCSP(nn.Module):
+    """YOLOX's CSPLayer: two 1x1 convs to half the output width, n bottlenecks on the first, concat, a 1x1 conv"""
+
+    def __init__(self, c1, c2, n, shortcut=True):
+        super().__init__()
+        h = c2 // 2
+        self.cv1, self.cv2, self.cv3 = XConv(c1, h), XConv(c1, h), XConv(2 * h, c2)
+        self.m = nn.Sequential(*(XBottleneck(h, shortcut) for _ in range(n)))
+
+    def forward(self, x):
+        return self.cv3(torch.cat((self.m(self.cv1(x)), self.cv2(x)), 1))
+
+
+class XSPP(nn.Module):
+    def __init__(self, c1, c2):
+        super().__init__()
+        h = c1 // 2
+        self.cv1, self.cv2 = XConv(c1, h), XConv(4 * h, c2)
+        self.pools = nn.ModuleList(nn.MaxPool2d(k, 1, k // 2) for k in (5, 9, 13))
+
+    def forward(self, x):
+        x = self.cv1(x)
+        return self.cv2(torch.cat([x] + [p(x) for p in self.pools], 1))
+
+
+class YOLOXS(nn.Module):
+    """YOLOX-S (Ge et al. 2021; Megvii's yolox_s: depth 0.33, width 0.5) with LeakyReLU, as Hailo's model zoo trains
+    it (yolox_s_leaky): Focus stem, CSPDarknet (CSP layers of 1, 3, 3 and 1 bottlenecks, SPP 5/9/13 before the last),
+    PAFPN, and the decoupled head (per level a 1x1 stem to 128, two 3x3 convs for the classes and two for the box,
+    1x1 predictions of 80 classes, 4 box values and 1 objectness), the export without decoding: per level box,
+    sigmoid objectness and sigmoid classes concatenated, the levels flattened and concatenated to (1, anchors, 85)"""
+
+    def __init__(self, nc=80):
+        super().__init__()
+        self.stem = XConv(12, 32, 3)
+        self.dark = nn.ModuleList([nn.Sequential(XConv(32, 64, 3, 2), XCSP(64, 64, 1)),
+                                   nn.Sequential(XConv(64, 128, 3, 2), XCSP(128, 128, 3)),
+                                   nn.Sequential(XConv(128, 256, 3, 2), XCSP(256, 256, 3)),
+                                   nn.Sequential(XConv(256, 512, 3, 2), XSPP(512, 512), XCSP(512, 512, 1, False))])
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.lat0, self.c3_p4 = XConv(512, 256), XCSP(512, 256, 1, False)
+        self.red1, self.c3_p3 = XConv(256, 128), XCSP(256, 128, 1, False)
+        self.bu2, self.c3_n3 = XConv(128, 128, 3, 2), XCSP(256, 256, 1, False)
+        self.bu1, self.c3_n4 = XConv(256, 256, 3, 2), XCSP(512, 512, 1, False)
+        self.stems = nn.ModuleList(XConv(c, 128) for c in (128, 256, 512))
+        branch = lambda: nn.Sequential(XConv(128, 128, 3), XConv(128, 128, 3))  # noqa: E731
+        self.cls_convs = nn.ModuleList(branch() for _ in range(3))
+        self.reg_convs = nn.ModuleList(branch() for _ in range(3))
+        self.cls_preds = nn.ModuleList(nn.Conv2d(128, nc, 1) for _ in range(3))
+        self.reg_preds = nn.ModuleList(nn.Conv2d(128, 4, 1) for _ in range(3))
+        self.obj_preds = nn.ModuleList(nn.Conv2d(128, 1, 1) for _ in range(3))
+
+    def forward(self, x):
+        x = self.stem(torch.cat((x[..., ::2, ::2], x[..., 1::2, ::2], x[..., ::2, 1::2], x[..., 1::2, 1::2]), 1))
+        feats = []
+        for d in self.dark:
+            x = d(x)
+            feats.append(x)
+        x2, x1, x0 = feats[1], feats[2], feats[3]
+        fpn0 = self.lat0(x0)
+        f0 = self.c3_p4(torch.cat((self.up(fpn0), x1), 1))
+        fpn1 = self.red1(f0)
+        p3 = self.c3_p3(torch.cat((self.up(fpn1), x2), 1))
+        p4 = self.c3_n3(torch.cat((self.bu2(p3), fpn1), 1))
+        p5 = self.c3_n4(torch.cat((self.bu1(p4), fpn0), 1))
+        outs = []
+        for i, f in enumerate((p3, p4, p5)):
+            f = self.stems[i](f)
+            c, r = self.cls_convs[i](f), self.reg_convs[i](f)
+            o = torch.cat((self.reg_preds[i](r), self.obj_preds[i](r).sigmoid(), self.cls_preds[i](c).sigmoid()), 1)
+            outs.append(o.flatten(2))
+        return torch.cat(outs, 2).permute(0, 2, 1)
+
+
 class RetinaNetMLPerf(nn.Module):
     """MLPerf Inference's RetinaNet (mlcommons/training single_stage_detector/ssd/model/retinanet.py,
     retinanet_resnext50_32x4d_fpn: a ResNeXt50-32x4d FPN over C3-C5 with P6/P7 from P5, LastLevelP6P7(256, 256);
@@ -1562,7 +1694,11 @@ class RetinaNetMLPerf(nn.Module):
 def yolo(name):
     """yolo12n: the X5 zoo's export (patched softmax); yolo12n_softmax: ultralytics' own attention (the S100 zoo's);
     yolo11n_seg_softmax, yolov8n_seg: the segmentation models (the S100 zoo's seg patch); yolov8n_pose,
-    yolo11n_pose_softmax: the pose models (its pose patch); yolo11n_seg, yolo11n_pose: the X5 zoo's (patched softmax)"""
+    yolo11n_pose_softmax: the pose models (its pose patch); yolo11n_seg, yolo11n_pose: the X5 zoo's (patched softmax);
+    yolov8n_ultralytics: ultralytics' own ONNX export (the decoded Detect output)"""
+    if name.endswith("_ultralytics"):
+        base = name[:-len("_ultralytics")]
+        return YOLO(base[:-1], base[-1], decoded=True), (1, 3, 640, 640)
     base, patched = (name[:-len("_softmax")], False) if name.endswith("_softmax") else (name, True)
     base, seg = (base[:-len("_seg")], True) if base.endswith("_seg") else (base, False)
     base, pose = (base[:-len("_pose")], True) if base.endswith("_pose") else (base, False)
@@ -1647,6 +1783,8 @@ def models():
         for scale in "nsmlx":
             yield family + scale + "_cls", (YOLOCls(family, scale), (1, 3, 224, 224))
     yield "retinanet_mlperf", (RetinaNetMLPerf(), (1, 3, 800, 800))
+    yield "yolov8n_ultralytics", yolo("yolov8n_ultralytics")
+    yield "yolox_s_leaky", (YOLOXS(), (1, 3, 640, 640))
 
 
 # the networks of the third H100 run (bench/gpu/README.md, "Third run")
