@@ -30,6 +30,7 @@ static const char css[] =
     "table.kv td:first-child{color:#5b6478;width:280px}table.kv td{overflow-wrap:anywhere}"
     "table.sortable thead th{position:sticky;top:0;background:#eef1f6;cursor:pointer;user-select:none;"
     "white-space:nowrap}"
+    "table.sortable thead th .muted{white-space:normal}" /* a column's notes (dtype, expected error) wrap */
     "table.sortable thead th:hover{background:#e0e6f0}"
     "th[aria-sort=ascending]::after{content:' \\25B2';font-size:10px}"
     "th[aria-sort=descending]::after{content:' \\25BC';font-size:10px}"

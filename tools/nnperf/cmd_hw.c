@@ -19,10 +19,15 @@ static void put_tops(double ops)
 static int hw_list(int width)
 {
     char err[512];
-    int n = nnperf_platform_preset_count();
+    int n = nnperf_platform_preset_count(), nw = 18; /* the name column: 18, or the longest name */
+    for (int i = 0; i < n; i++) {
+        int len = (int)strlen(nnperf_platform_preset_name(i));
+        nw = len > nw ? len : nw;
+    }
+    int col = nw + 5 * 10 + 2; /* where the description starts: the name, five numbers of 10, two blanks */
     /* the description in a column of 24 at least, else on lines of its own under its preset */
-    int beside = width == 0 || width >= 70 + 24;
-    printf("%-18s %9s %9s %9s %9s %9s%s\n", "name", "int4", "int8", "fp16", "fp32", "ddr GB/s",
+    int beside = width == 0 || width >= col + 24;
+    printf("%-*s %9s %9s %9s %9s %9s%s\n", nw, "name", "int4", "int8", "fp16", "fp32", "ddr GB/s",
            beside ? "  description" : "");
     for (int i = 0; i < n; i++) {
         const char *name = nnperf_platform_preset_name(i);
@@ -33,7 +38,7 @@ static int hw_list(int width)
         }
         struct nnperf_platform_info in;
         nnperf_platform_info(p, &in);
-        printf("%-18s", in.name);
+        printf("%-*s", nw, in.name);
         put_tops(in.peak_int4);
         put_tops(in.peak_int8);
         put_tops(in.peak_fp16);
@@ -41,7 +46,7 @@ static int hw_list(int width)
         printf(" %9.2f", in.ddr_bandwidth / 1e9);
         if (beside) {
             printf("  ");
-            cli_wrap(stdout, in.description, 70, 70, width);
+            cli_wrap(stdout, in.description, col, col, width);
         } else {
             printf("\n    ");
             cli_wrap(stdout, in.description, 4, 4, width);
