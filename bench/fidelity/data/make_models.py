@@ -99,9 +99,11 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           1x3x224x224.
   retinanet_mlperf        MLPerf Inference's RetinaNet (ResNeXt50-32x4d FPN, 264 classes) without its NMS, the head's
                           ten outputs (mlperf_retinanet.csv, [MLPERF-INF]); 1x3x800x800.
-  yolov8n_ultralytics     YOLOv8n as ultralytics' own ONNX export writes it (the decoded (1, 84, 8400) Detect output:
-                          DFL, boxes at the anchor points, sigmoid scores), the file trtexec reads in
-                          jetson_orin_nano.csv; 1x3x640x640.
+  yolov8n_ultralytics, yolo11{n,s,m,l,x}_ultralytics
+                          YOLOv8n and YOLO11 as ultralytics' own ONNX export writes them (the decoded (1, 84, 8400)
+                          Detect output: DFL, boxes at the anchor points, sigmoid scores; YOLO11's attention with its
+                          Softmax), the files TensorRT reads in jetson_orin_nano.csv and ultralytics_jetson.csv;
+                          1x3x640x640.
   yolox_s_leaky           YOLOX-S with LeakyReLU (Hailo's model zoo's yolox_s_leaky: 8.96 M parameters, 13.37 G MACs
                           in its table), exported without decoding ((1, 8400, 85)); jetson_orin_nano.csv;
                           1x3x640x640.
@@ -1698,7 +1700,7 @@ def yolo(name):
     yolov8n_ultralytics: ultralytics' own ONNX export (the decoded Detect output)"""
     if name.endswith("_ultralytics"):
         base = name[:-len("_ultralytics")]
-        return YOLO(base[:-1], base[-1], decoded=True), (1, 3, 640, 640)
+        return YOLO(base[:-1], base[-1], patched=False, decoded=True), (1, 3, 640, 640)
     base, patched = (name[:-len("_softmax")], False) if name.endswith("_softmax") else (name, True)
     base, seg = (base[:-len("_seg")], True) if base.endswith("_seg") else (base, False)
     base, pose = (base[:-len("_pose")], True) if base.endswith("_pose") else (base, False)
@@ -1784,6 +1786,8 @@ def models():
             yield family + scale + "_cls", (YOLOCls(family, scale), (1, 3, 224, 224))
     yield "retinanet_mlperf", (RetinaNetMLPerf(), (1, 3, 800, 800))
     yield "yolov8n_ultralytics", yolo("yolov8n_ultralytics")
+    for scale in "nsmlx":  # ultralytics' own YOLO11 exports (ultralytics_jetson.csv)
+        yield "yolo11" + scale + "_ultralytics", yolo("yolo11" + scale + "_ultralytics")
     yield "yolox_s_leaky", (YOLOXS(), (1, 3, 640, 640))
 
 
