@@ -35,6 +35,11 @@ printf '%s\n' 'format: 1' 'base: ncs2' 'name: ncs2' 'compute:' \
     grep -v '^#' $F/data/$f | tail -n +2 | awk -F, '$1 == "ncs2" && $NF == "fit"'
   done
 } >"$T/ncs2-fit.csv"
+# the Orin Nano Super before its fit (the assumed efficiencies, per-layer cost and CUDA-core FP32 rate) and its fit rows
+printf '%s\n' 'format: 1' 'base: jetson-orin-nano-super' 'name: jetson-orin-nano-super' 'compute:' \
+  '  peak_ops: {fp32: 2.09e12}' '  efficiency: {default: 0.35, conv: 0.5, gemm: 0.6, matmul: 0.6, attention: 0.4}' \
+  'overhead:' '  per_layer_s: 1e-5' >"$T/orin-nano-super-prefit.yaml"
+grep -v '^#' $F/data/ultralytics_jetson.csv >"$T/orin-nano-super-fit.csv"
 for col in 3 4; do
   { echo "model,input,dtype,batch,latency_ms"
     grep -v '^#' $F/coral.csv | tail -n +2 | awk -F, -v c=$col '{print "models/" $1 ".onnx," $2 ",int8,1," $c}'
