@@ -55,11 +55,14 @@ UNITS = {"latency": "ms", "fps": "fps", "throughput": "fps"}
 # `software` value is looked up before its first word: QuTiBench's DNNDK loop on the DPU boards is not the DNNDK zoo
 # runtime the DPU presets describe (bench/RESULTS.md, "QuTiBench's DNNDK loop on the DPU boards"). D-Robotics'
 # hrt_model_exec perf loop on the RDK S100 (the model zoo's rows) adds a per-frame stage to the BPU run the preset
-# describes (bench/RESULTS.md, "RDK S100 model zoo rows").
+# describes (bench/RESULTS.md, "RDK S100 model zoo rows"). Ultralytics' `yolo benchmark` calls the TensorRT engine from
+# Python with its copies, a cost per run the Jetson presets (the engine alone) do not carry (bench/RESULTS.md, "The
+# Jetson Orin Nano's residuals from Ultralytics' YOLO11 rows").
 RUNTIMES = {"PyTorch": "presets/runtimes/{preset}-pytorch.yaml",
             "DNNDK (QuTiBench)": "presets/runtimes/{preset}-qutibench.yaml",
             "DNNDK v3.1 + Xilinx AI SDK v2.0": "presets/runtimes/{preset}-dnndk.yaml",
-            "hrt_model_exec": "presets/runtimes/{preset}-hrt.yaml"}
+            "hrt_model_exec": "presets/runtimes/{preset}-hrt.yaml",
+            "ultralytics": "presets/runtimes/{preset}-ultralytics.yaml"}
 # Runtimes whose file a preset may lack: its rows are then predicted on the preset as it is. Xilinx's DNNDK v3.1 zoo
 # rows (dnndk_zoo_1.0.csv) have files for the ZCU102 and ZCU104 (the DPU core's own DDR ports at the zoo's clock,
 # fitted on each board's fit rows); the Ultra96's preset describes that runtime itself (bench/RESULTS.md, "Xilinx's
