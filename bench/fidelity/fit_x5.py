@@ -13,6 +13,7 @@ refused (fidelity.fit_rows).
                                        (74 fit rows, 37 networks)
   ... fit_x5.py --convnext --yolo --yolov5u --pose [--leave-out] FORM ...   and the X5's Pose fit rows of
                                        rdk_x5_zoo_yolo_pose.csv (94 fit rows, 47 networks)
+  The data flags may come in any order; the rows are read in the order above whatever their order.
 
 Each row is predicted as fidelity.py predicts it (a 4-thread throughput row with streams=4) on a platform file with
 `base: rdk-x5`, the form's numbers set and every other part at the placeholder the preset held before the fit (e 0.3,
@@ -117,10 +118,13 @@ def fit_row(r):
 def main():
     warnings.simplefilter("ignore")
     args = sys.argv[1:]
+    data = (("--convnext", CONVNEXT), ("--yolo", YOLO), ("--yolov5u", YOLOV5U), ("--pose", POSE))
+    flags = set()
+    while args[:1] and args[0] in dict(data):  # the data flags in any order, their rows in one order
+        flags.add(args.pop(0))
     rows = fidelity.fit_rows(DATA, keep=fit_row)
-    for flag, path in (("--convnext", CONVNEXT), ("--yolo", YOLO), ("--yolov5u", YOLOV5U), ("--pose", POSE)):
-        if args[:1] == [flag]:
-            args = args[1:]
+    for flag, path in data:
+        if flag in flags:
             rows += fidelity.fit_rows(path, keep=fit_row)
     loo = args[:1] == ["--leave-out"]
     names = (args[1:] if loo else args) or (["e+v+h", "e+v+h+d", "e+v+h+s"] if loo else
