@@ -704,6 +704,8 @@ static int merge_assumptions(struct ld *c, const struct hw_desc *base)
         }
         memcpy(hw->assume[n++], a, HW_MAX_KEY);
     }
+    /* the slots past the list hold nothing: the base's entries the file set are not left behind in them */
+    if (n < HW_MAX_ASSUME) memset(hw->assume[n], 0, (size_t)(HW_MAX_ASSUME - n) * HW_MAX_KEY);
     hw->n_assume = n;
     return 1;
 }
@@ -869,6 +871,7 @@ enum nnperf_status hw_set(struct hw_desc *hw, const char *key, const char *value
             int n = 0;
             for (int i = 0; i < hw->n_assume; i++)
                 if (strcmp(hw->assume[i], key)) memmove(hw->assume[n++], hw->assume[i], HW_MAX_KEY);
+            if (n < HW_MAX_ASSUME) memset(hw->assume[n], 0, (size_t)(HW_MAX_ASSUME - n) * HW_MAX_KEY);
             hw->n_assume = n;
         } else {
             *hw = *keep;
