@@ -1195,18 +1195,19 @@ YOLO_SCALES = {"yolov5u": {"n": (0.33, 0.25, 1024), "s": (0.33, 0.50, 1024), "m"
 
 
 class YConv(nn.Sequential):
-    """ultralytics Conv with its BatchNorm fused: a conv with bias, then SiLU (or nothing)"""
+    """ultralytics Conv with its BatchNorm fused: a conv with bias, then SiLU (or nothing: act False; or another
+    activation: act a module class, e.g. YOLOX's leaky_relu)"""
 
     def __init__(self, c1, c2, k=1, s=1, p=None, g=1, act=True):
         layers = [nn.Conv2d(c1, c2, k, s, k // 2 if p is None else p, groups=g)]
-        super().__init__(*(layers + [nn.SiLU()] if act else layers))
+        super().__init__(*(layers + [nn.SiLU() if act is True else act()] if act else layers))
 
 
 class YBottleneck(nn.Module):
-    def __init__(self, c1, c2, shortcut=True, k=3, e=0.5, k1=None):
+    def __init__(self, c1, c2, shortcut=True, k=3, e=0.5, k1=None, act=True):
         super().__init__()
         c_ = int(c2 * e)
-        self.cv1, self.cv2 = YConv(c1, c_, k if k1 is None else k1), YConv(c_, c2, k)
+        self.cv1, self.cv2 = YConv(c1, c_, k if k1 is None else k1, act=act), YConv(c_, c2, k, act=act)
         self.add = shortcut and c1 == c2
 
     def forward(self, x):
@@ -1215,13 +1216,14 @@ class YBottleneck(nn.Module):
 
 
 class YC3k(nn.Module):
-    """C3k: n bottlenecks of two 3x3 convs (e=1), cv3(cat(m(cv1(x)), cv2(x))); k1=1: YOLOv5's C3 (a 1x1 then a 3x3)"""
+    """C3k: n bottlenecks of two 3x3 convs (e=1), cv3(cat(m(cv1(x)), cv2(x))); k1=1: YOLOv5's C3 (a 1x1 then a 3x3),
+    which with act=leaky_relu is YOLOX's CSPLayer"""
 
-    def __init__(self, c1, c2, n=1, shortcut=True, e=0.5, k1=None):
+    def __init__(self, c1, c2, n=1, shortcut=True, e=0.5, k1=None, act=True):
         super().__init__()
         c_ = int(c2 * e)
-        self.cv1, self.cv2, self.cv3 = YConv(c1, c_), YConv(c1, c_), YConv(2 * c_, c2)
-        self.m = nn.Sequential(*(YBottleneck(c_, c_, shortcut, 3, 1.0, k1) for _ in range(n)))
+        self.cv1, self.cv2, self.cv3 = YConv(c1, c_, act=act), YConv(c1, c_, act=act), YConv(2 * c_, c2, act=act)
+        self.m = nn.Sequential(*(YBottleneck(c_, c_, shortcut, 3, 1.0, k1, act) for _ in range(n)))
 
     def forward(self, x):
         return self.cv3(torch.cat((self.m(self.cv1(x)), self.cv2(x)), 1))
@@ -1579,34 +1581,20 @@ class YOLOCls(nn.Sequential):
         super().__init__(*body, YConv(ch(1024), 1280), nn.AdaptiveAvgPool2d(1), nn.Flatten(1), nn.Linear(1280, 1000))
 
 
-class XConv(nn.Sequential):
-    """YOLOX's BaseConv with its BatchNorm folded: a conv with bias, then LeakyReLU(0.1) (the leaky variant)"""
-
-    def __init__(self, c1, c2, k=1, s=1):
-        super().__init__(nn.Conv2d(c1, c2, k, s, (k - 1) // 2), nn.LeakyReLU(0.1))
+def leaky_relu():
+    """the activation of YOLOX's leaky variant (Hailo's yolox_s_leaky): LeakyReLU(0.1)"""
+    return nn.LeakyReLU(0.1)
 
 
-class XBottleneck(nn.Module):
-    def __init__(self, c, shortcut):
-        super().__init__()
-        self.cv1, self.cv2, self.add = XConv(c, c, 1), XConv(c, c, 3), shortcut
-
-    def forward(self, x):
-        y = self.cv2(self.cv1(x))
-        return x + y if self.add else y
+def XConv(c1, c2, k=1, s=1):
+    """YOLOX's BaseConv with its BatchNorm folded: ultralytics' Conv with LeakyReLU"""
+    return YConv(c1, c2, k, s, act=leaky_relu)
 
 
-class XCSP(nn.Module):
-    """YOLOX's CSPLayer: two 1x1 convs to half the output width, n bottlenecks on the first, concat, a 1x1 conv"""
-
-    def __init__(self, c1, c2, n, shortcut=True):
-        super().__init__()
-        h = c2 // 2
-        self.cv1, self.cv2, self.cv3 = XConv(c1, h), XConv(c1, h), XConv(2 * h, c2)
-        self.m = nn.Sequential(*(XBottleneck(h, shortcut) for _ in range(n)))
-
-    def forward(self, x):
-        return self.cv3(torch.cat((self.m(self.cv1(x)), self.cv2(x)), 1))
+def XCSP(c1, c2, n, shortcut=True):
+    """YOLOX's CSPLayer: YOLOv5's C3 (two 1x1 convs to half the output width, n bottlenecks of a 1x1 and a 3x3 on the
+    first, concat, a 1x1 conv) with LeakyReLU"""
+    return YC3k(c1, c2, n, shortcut, 0.5, 1, leaky_relu)
 
 
 class XSPP(nn.Module):
