@@ -686,6 +686,14 @@ static int set_here(const struct ld *c, const char *path)
     return k->type != HW_T_SECTION && !k->map && c->line[k - hw_keys] != 0;
 }
 
+/* The assumption list cut to its first n entries: the slots past it hold nothing, so no entry dropped from it is
+ * left behind there (a description written and read again is the same struct). */
+static void keep_assumptions(struct hw_desc *hw, int n)
+{
+    if (n < HW_MAX_ASSUME) memset(hw->assume[n], 0, (size_t)(HW_MAX_ASSUME - n) * HW_MAX_KEY);
+    hw->n_assume = n;
+}
+
 /* A file on a base: the base's assumptions hold for the keys this file does not set, plus the file's own. */
 static int merge_assumptions(struct ld *c, const struct hw_desc *base)
 {
@@ -704,9 +712,7 @@ static int merge_assumptions(struct ld *c, const struct hw_desc *base)
         }
         memcpy(hw->assume[n++], a, HW_MAX_KEY);
     }
-    /* the slots past the list hold nothing: the base's entries the file set are not left behind in them */
-    if (n < HW_MAX_ASSUME) memset(hw->assume[n], 0, (size_t)(HW_MAX_ASSUME - n) * HW_MAX_KEY);
-    hw->n_assume = n;
+    keep_assumptions(hw, n);
     return 1;
 }
 
@@ -871,8 +877,7 @@ enum nnperf_status hw_set(struct hw_desc *hw, const char *key, const char *value
             int n = 0;
             for (int i = 0; i < hw->n_assume; i++)
                 if (strcmp(hw->assume[i], key)) memmove(hw->assume[n++], hw->assume[i], HW_MAX_KEY);
-            if (n < HW_MAX_ASSUME) memset(hw->assume[n], 0, (size_t)(HW_MAX_ASSUME - n) * HW_MAX_KEY);
-            hw->n_assume = n;
+            keep_assumptions(hw, n);
         } else {
             *hw = *keep;
         }
