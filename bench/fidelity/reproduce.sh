@@ -37,7 +37,8 @@ printf '%s\n' 'format: 1' 'base: ncs2' 'name: ncs2' 'compute:' \
 } >"$T/ncs2-fit.csv"
 # the Orin Nano Super before its fit (the assumed efficiencies, per-layer cost and CUDA-core FP32 rate) and its fit rows
 printf '%s\n' 'format: 1' 'base: jetson-orin-nano-super' 'name: jetson-orin-nano-super' 'compute:' \
-  '  peak_ops: {fp32: 2.09e12}' '  efficiency: {default: 0.35, conv: 0.5, gemm: 0.6, matmul: 0.6, attention: 0.4}' \
+  '  peak_ops: {fp32: 2.09e12}' '  tf32_ops: 0' \
+  '  efficiency: {default: 0.35, conv: 0.5, gemm: 0.6, matmul: 0.6, attention: 0.4}' \
   'overhead:' '  per_layer_s: 1e-5' >"$T/orin-nano-super-prefit.yaml"
 grep -v '^#' $F/data/ultralytics_jetson.csv >"$T/orin-nano-super-fit.csv"
 for col in 3 4; do

@@ -823,15 +823,15 @@ void adv_check_batch(struct adv_run *r)
 /* dtype d has DTYPE_MIN_RATIO x the peak of the prediction's */
 static int faster_dtype(const struct nnperf_prediction *P, int d)
 {
-    return d != P->dtype && P->hw->peak_ops[d] >= DTYPE_MIN_RATIO * P->hw->peak_ops[P->dtype];
+    return d != P->dtype && hw_dtype_peak(P->hw, d) >= DTYPE_MIN_RATIO * hw_dtype_peak(P->hw, P->dtype);
 }
 
 void adv_check_dtype(struct adv_run *r)
 {
     const struct nnperf_prediction *P = r->base;
-    double cur = P->hw->peak_ops[P->dtype];
+    double cur = hw_dtype_peak(P->hw, P->dtype);
     for (int d = 0; d < HW_NDT && !r->st; d++) {
-        double pk = P->hw->peak_ops[d];
+        double pk = hw_dtype_peak(P->hw, d);
         if (!faster_dtype(P, d)) continue;
         struct adv_finding *f = start(r, "dtype");
         if (!f) return;

@@ -97,6 +97,19 @@ double hw_eff(const struct hw_desc *hw, int klass)
     return hw->eff_default;
 }
 
+int hw_tf32(const struct hw_desc *hw, int dt, int klass)
+{
+    unsigned s = hw->tf32_classes;
+    return dt == HW_FP32 && hw->tf32_ops > 0 &&
+           (!s || (klass >= 0 && klass < OC_COUNT && (s & (1u << klass))));
+}
+
+double hw_dtype_peak(const struct hw_desc *hw, int dt)
+{
+    if (dt < 0 || dt >= HW_NDT) return 0;
+    return dt == HW_FP32 && hw->tf32_ops > hw->peak_ops[dt] ? hw->tf32_ops : hw->peak_ops[dt];
+}
+
 int hw_supports(const struct hw_desc *hw, const char *op_type)
 {
     int i;

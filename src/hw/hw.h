@@ -117,7 +117,9 @@ struct hw_desc {
     int cores;
     double peak_ops[HW_NDT]; /* ops/s (2 per MAC); 0 = dtype unsupported */
     int default_dtype;
-    double vector_ops; /* ops/s for non-MAC work; 0 = peak x efficiency */
+    double vector_ops;     /* ops/s for non-MAC work; 0 = peak x efficiency */
+    double tf32_ops;       /* ops/s of FP32 layers run as TF32 on tensor cores; 0 = none */
+    unsigned tf32_classes; /* operator classes (1u << enum op_class) tf32_ops applies to; 0 = all */
     double eff_default;
     double eff[OC_COUNT];     /* < 0: use eff_default */
     double dtype_eff[HW_NDT]; /* a factor on every class's efficiency at that dtype; 0 = 1 */
@@ -289,6 +291,10 @@ const char *hw_preset_yaml(const char *name, size_t *len); /* NULL when unknown 
 int hw_memory_model_from_name(const char *s);
 /* Efficiency of an operator class on the accelerator. */
 double hw_eff(const struct hw_desc *hw, int klass);
+/* Whether an operator class's layers at dtype dt run as TF32 (compute.tf32_ops, compute.tf32_classes). */
+int hw_tf32(const struct hw_desc *hw, int dt, int klass);
+/* The fastest rate at dtype dt: peak_ops, or for FP32 the TF32 rate when that is higher (the run's peak). */
+double hw_dtype_peak(const struct hw_desc *hw, int dt);
 /* Whether the platform's runtime runs operator op_type as a view of its input (compute.view_ops). */
 int hw_is_view(const struct hw_desc *hw, const char *op_type);
 /* Whether the accelerator runs operator op_type (domain-less name). */

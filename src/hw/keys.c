@@ -65,6 +65,13 @@ const struct hw_key hw_keys[] = {
             "bf16, fp32, int4 with one)"},
     {"compute.vector_ops", HW_T_NUM, .unit = HW_U_OPS_S, RATE_MIN, OPS_MAX, HW_F_ZERO_OFF, D(vector_ops),
      .doc = "rate for non-MAC work (element-wise FLOPs); 0 = peak x efficiency"},
+    {"compute.tf32_ops", HW_T_NUM, .unit = HW_U_OPS_S, RATE_MIN, OPS_MAX, HW_F_ZERO_OFF, D(tf32_ops),
+     .doc = "rate at which the runtime runs FP32 layers of `tf32_classes` as TF32 on tensor cores (TensorRT's "
+            "default on Ampere and later GPUs): their MACs take this rate x their efficiency, their element-wise "
+            "work stays on `vector_ops`; 0 = none (FP32 at `peak_ops.fp32`)"},
+    {"compute.tf32_classes", HW_T_CLASSES, .off = D(tf32_classes),
+     .doc = "the operator classes whose FP32 layers run as TF32 (PyTorch's defaults: convolutions only); absent: "
+            "every class"},
     {"compute.cores_per_inference", HW_T_INT, .min = 0, .max = 4096,
      .off = D(cores_per_inference),
      .doc = "cores one inference runs on (1: each core runs an inference of its own and `throughput_fps` counts "

@@ -132,17 +132,25 @@ static double inference_speedup(const struct hw_desc *hw)
     return hw->par_speedup > 0 && hw->par_speedup < per ? hw->par_speedup : per;
 }
 
-/* The peak at dtype dt (a layer's own: pr_layer.dtype). */
-static double pr_peak_at(const struct nnperf_prediction *p, int dt)
+/* The cores of one inference's share of an all-cores rate. */
+static double inference_rate(const struct hw_desc *hw, double all_cores)
+{
+    int cores = hw->cores > 0 ? hw->cores : 1;
+    return all_cores * inference_speedup(hw) / cores;
+}
+
+/* The rate of a layer's MACs: the peak at its own dtype (pr_layer.dtype), or the TF32 rate where the runtime runs
+ * that FP32 layer's class as TF32 (compute.tf32_ops) */
+static double layer_peak(const struct nnperf_prediction *p, const struct pr_layer *L)
 {
     const struct hw_desc *hw = p->hw;
-    int cores = hw->cores > 0 ? hw->cores : 1;
-    return dt >= 0 && dt < HW_NDT ? hw->peak_ops[dt] * inference_speedup(hw) / cores : 0;
+    if (hw_tf32(hw, L->dtype, L->klass)) return inference_rate(hw, hw->tf32_ops);
+    return L->dtype >= 0 && L->dtype < HW_NDT ? inference_rate(hw, hw->peak_ops[L->dtype]) : 0;
 }
 
 double pr_peak(const struct nnperf_prediction *p)
 {
-    return pr_peak_at(p, p->dtype);
+    return inference_rate(p->hw, hw_dtype_peak(p->hw, p->dtype));
 }
 
 /* time on the fallback unit */
@@ -475,7 +483,7 @@ static double gemm_outputs_time(const struct nnperf_prediction *p, const struct 
 static void roofline_layer(struct nnperf_prediction *p, struct pr_layer *L)
 {
     const struct hw_desc *hw = p->hw;
-    double peak = pr_peak_at(p, L->dtype);
+    double peak = layer_peak(p, L);
     double ddr_bytes = ddr_bytes_of(L);
     int work = has_work(L);
     if (L->fallback) {
@@ -793,7 +801,7 @@ static void array_layer(struct nnperf_prediction *p, struct pr_layer *L)
         finish(p, L);
         return;
     }
-    double peak = pr_peak_at(p, L->dtype) * layer_eff(hw, L);
+    double peak = layer_peak(p, L) * layer_eff(hw, L);
     double vrate = hw->vector_ops > 0 ? hw->vector_ops : peak;
     double t_mac = 0, t_strided = 0;
     if (pr_mac_aligned(L) > 0) t_mac = safe_div(pr_mac_aligned(L), peak * pr_array_util(p, L, &t_strided));
@@ -815,7 +823,11 @@ int pr_has_power(const struct hw_desc *hw)
 double pr_layer_energy(const struct nnperf_prediction *p, const struct pr_layer *L)
 {
     const struct hw_desc *hw = p->hw;
-    return (pr_mac_aligned(L) + pr_vec_aligned(L)) * hw->op_j[L->dtype] +
+    double op_j = hw->op_j[L->dtype], mac_j = op_j;
+    /* a TF32 layer's MACs: the FP32 energy per second at full load (op_j x peak_ops.fp32) over the TF32 rate */
+    if (hw_tf32(hw, L->dtype, L->klass) && hw->peak_ops[HW_FP32] > 0)
+        mac_j = op_j * hw->peak_ops[HW_FP32] / hw->tf32_ops;
+    return pr_mac_aligned(L) * mac_j + pr_vec_aligned(L) * op_j +
            (ddr_bytes_of(L) + pr_lx(L)->link_bytes + pr_lx(L)->transfer_bytes) * hw->ddr_j +
            L->sram_bytes * hw->sram_j;
 }
@@ -831,7 +843,7 @@ void pr_kernel_terms(const struct nnperf_prediction *p, const struct pr_layer *L
     for (int o = 0; o < last->n_out; o++) out += numel_of(last->out[o]);
     out *= p->runs;
     t->overhead = 1;
-    double peak = pr_peak_at(p, L->dtype);
+    double peak = layer_peak(p, L);
     if (L->mac_ops > 0 && L->main && peak > 0) {
         double s = L->mac_ops / peak;
         const struct ir_node *m = L->main;

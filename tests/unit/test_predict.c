@@ -1775,6 +1775,57 @@ static void test_power(void)
     nnperf_model_free(m);
 }
 
+/* compute.tf32_ops: an FP32 layer of a class in compute.tf32_classes (absent: every class) takes its MACs at the
+ * TF32 rate, its element-wise work stays on vector_ops; the run's peak is the TF32 rate; a TF32 MAC's energy is
+ * op_j.fp32 x peak_ops.fp32 / tf32_ops. fuse_block: one Conv (with BN, Add and Relu fused); fc_pad: two MatMuls. */
+static void test_tf32(void)
+{
+    static const char *yaml = "format: 1\n"
+                              "name: test-tf32\n"
+                              "memory:\n"
+                              "  ddr_bandwidth: 1e15\n"
+                              "  overlap: true\n"
+                              "overhead:\n"
+                              "  per_layer_s: 0\n"
+                              "power: {op_j: {fp32: 8e-12}}\n"
+                              "compute:\n"
+                              "  peak_ops: {fp32: 1e11, fp16: 1.6e12}\n"
+                              "  default_dtype: fp32\n"
+                              "  vector_ops: 5e10\n"
+                              "  fuse_pointwise: true\n"
+                              "  efficiency: {default: 0.5}\n";
+    static const char *const models[] = {"fuse_block", "fc_pad"};
+    static const char *const extras[] = {NULL, "  tf32_ops: 8e11\n",
+                                         "  tf32_ops: 8e11\n  tf32_classes: [conv]\n"};
+    struct nnperf_predict_options o = {0};
+    for (int mi = 0; mi < 2; mi++) {
+        struct nnperf_model *m;
+        struct nnperf_analysis *a = analyze(models[mi], &m);
+        CHECK(a != NULL);
+        for (int e = 0; a && e < 3; e++) {
+            struct nnperf_prediction *p = predict_text(a, yaml, extras[e], &o);
+            CHECK(p != NULL);
+            if (!p) continue;
+            int macs = 0;
+            for (int l = 0; l < p->n_layers; l++) {
+                const struct pr_layer *L = &p->layers[l];
+                int tf32 = e == 1 || (e == 2 && L->klass == OC_CONV);
+                double rate = (tf32 ? 8e11 : 1e11) * 0.5;
+                double mac = pr_mac_aligned(L), vec = pr_vec_aligned(L);
+                macs += mac > 0;
+                CHECK(L->dtype == HW_FP32);
+                CHECK(NEAR(L->t_compute, mac / rate + vec / 5e10));
+                CHECK(NEAR(pr_layer_energy(p, L), mac * (tf32 ? 1e-12 : 8e-12) + vec * 8e-12));
+            }
+            CHECK(macs == (mi ? 2 : 1));
+            CHECK(NEAR(pr_peak(p), e ? 8e11 : 1e11));
+            nnperf_prediction_free(p);
+        }
+        nnperf_analysis_free(a);
+        nnperf_model_free(m);
+    }
+}
+
 /* The model's family (docs/prediction.md, "Expected error") and the band of the platform's test rows of it: attention
  * (two activations multiplied), LayerNorm (the operator or torch.onnx's decomposition) and GELU through Erf make a
  * model transformer-style; a conv, or a Linear whose weight the graph transposes (a value computed from a weight
@@ -1955,6 +2006,7 @@ int main(void)
     test_concat_kernel();
     test_layer_class_cost();
     test_power();
+    test_tf32();
     test_no_op_views();
     test_family();
     return tt_done();
