@@ -104,6 +104,11 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           Detect output: DFL, boxes at the anchor points, sigmoid scores; YOLO11's attention with its
                           Softmax), the files TensorRT reads in jetson_orin_nano.csv and ultralytics_jetson.csv;
                           1x3x640x640.
+  yolo26{n,s,m,l,x}_ultralytics, yolo26{n,s,m,l,x}_ultralytics_dense
+                          YOLO26 as ultralytics exports it (docs/sources.md [ULTRALYTICS-YOLO26]): end-to-end (the
+                          one-to-one head and the top-300 selection, (1, 300, 6)), and _dense with the end2end branch
+                          off (the one-to-many head, (1, 84, 8400)), as its INT8 export on TensorRT 10.3 is
+                          (ultralytics_jetson_yolo26.csv); 1x3x640x640.
   yolox_s_leaky           YOLOX-S with LeakyReLU (Hailo's model zoo's yolox_s_leaky: 8.96 M parameters, 13.37 G MACs
                           in its table), exported without decoding ((1, 8400, 85)); jetson_orin_nano.csv;
                           1x3x640x640.
@@ -1192,6 +1197,7 @@ YOLO_SCALES = {"yolov5u": {"n": (0.33, 0.25, 1024), "s": (0.33, 0.50, 1024), "m"
                           "l": (1.00, 1.00, 512), "x": (1.00, 1.50, 512)},
                "yolo12": {"n": (0.50, 0.25, 1024), "s": (0.50, 0.50, 1024), "m": (0.50, 1.00, 512),
                           "l": (1.00, 1.00, 512), "x": (1.00, 1.50, 512)}}
+YOLO26_SCALES = YOLO_SCALES["yolo11"]  # ultralytics' yolo26.yaml: YOLO11's depth, width and max channels
 
 
 class YConv(nn.Sequential):
@@ -1232,12 +1238,15 @@ class YC3k(nn.Module):
 class YC2f(nn.Module):
     """C2f (YOLOv8: bottlenecks with e=1) and C3k2 (YOLO11/12: bottlenecks with e=0.5, or C3k blocks)"""
 
-    def __init__(self, c1, c2, n=1, shortcut=False, e=0.5, kind="c2f", c3k=False):
+    def __init__(self, c1, c2, n=1, shortcut=False, e=0.5, kind="c2f", c3k=False, attn=False):
         super().__init__()
         self.c = c = int(c2 * e)
         self.cv1, self.cv2 = YConv(c1, 2 * c), YConv((2 + n) * c, c2)
         if kind == "c2f":
             self.m = nn.ModuleList(YBottleneck(c, c, shortcut, 3, 1.0) for _ in range(n))
+        elif attn:  # YOLO26's C3k2 with attention: a bottleneck then a PSA block (ultralytics' Softmax), before c3k
+            self.m = nn.ModuleList(nn.Sequential(YBottleneck(c, c, shortcut), YPSABlock(c, False, max(c // 64, 1)))
+                                   for _ in range(n))
         else:
             self.m = nn.ModuleList(YC3k(c, c, 2, shortcut) if c3k else YBottleneck(c, c, shortcut) for _ in range(n))
 
@@ -1257,6 +1266,23 @@ class YSPPF(nn.Module):
         y = [self.cv1(x)]
         y.extend(self.m(y[-1]) for _ in range(3))
         return self.cv2(torch.cat(y, 1))
+
+
+class YSPPF26(nn.Module):
+    """YOLO26's SPPF (yolo26.yaml `SPPF, [1024, 5, 3, True]`): cv1 without activation, three 5x5 max pools, cv2 over
+    the four, plus its input (the shortcut: same channels in and out)"""
+
+    def __init__(self, c1, c2, k=5, n=3):
+        super().__init__()
+        c_ = c1 // 2
+        self.cv1, self.cv2, self.m = YConv(c1, c_, act=False), YConv((n + 1) * c_, c2), nn.MaxPool2d(k, 1, k // 2)
+        self.n, self.add = n, c1 == c2
+
+    def forward(self, x):
+        y = [self.cv1(x)]
+        y.extend(self.m(y[-1]) for _ in range(self.n))
+        y = self.cv2(torch.cat(y, 1))
+        return x + y if self.add else y
 
 
 def softmax_keys(attn, patched):
@@ -1290,9 +1316,9 @@ class YAttention(nn.Module):
 
 
 class YPSABlock(nn.Module):
-    def __init__(self, c, patched):
+    def __init__(self, c, patched, heads=None):
         super().__init__()
-        self.attn = YAttention(c, c // 64, patched)
+        self.attn = YAttention(c, c // 64 if heads is None else heads, patched)
         self.ffn = nn.Sequential(YConv(c, 2 * c), YConv(2 * c, c, act=False))
 
     def forward(self, x):
@@ -1461,9 +1487,60 @@ class YDetectDecoded(YDetect):
         return torch.cat((boxes, cls.sigmoid()), 1)
 
 
+class YDetect26(nn.Module):
+    """YOLO26's Detect (reg_max 1: 4 box channels and no DFL) as ultralytics exports it: both branch sets are built
+    (one-to-many cv2/cv3 and their one-to-one copies, as the model's parameter count has them); end2end: the
+    one-to-one branches, boxes as corners at the anchor points, sigmoid scores, then the export's top-k (the 300
+    anchors of best class score, their 300 best (anchor, class) pairs): one (1, 300, 6) output; end2end off (what
+    ultralytics exports for INT8 on TensorRT 10.3, JetPack 6): the one-to-many branches decoded as YOLO11's without
+    the DFL, one (1, 84, anchors) output"""
+
+    def __init__(self, ch, end2end, nc=80, side=640, strides=(8, 16, 32), max_det=300):
+        super().__init__()
+        self.nc, self.end2end, self.max_det = nc, end2end, max_det
+        c2, c3 = max(16, ch[0] // 4, 4), max(ch[0], min(nc, 100))
+
+        def branches():
+            box = nn.ModuleList(nn.Sequential(YConv(x, c2, 3), YConv(c2, c2, 3), nn.Conv2d(c2, 4, 1)) for x in ch)
+            cls = nn.ModuleList(nn.Sequential(YConv(x, x, 3, g=x), YConv(x, c3), YConv(c3, c3, 3, g=c3),
+                                              YConv(c3, c3), nn.Conv2d(c3, nc, 1)) for x in ch)
+            return box, cls
+
+        self.cv2, self.cv3 = branches()
+        self.o2o_cv2, self.o2o_cv3 = branches()
+        pts, st = [], []
+        for s in strides:  # ultralytics' make_anchors: cell centres, offset 0.5
+            n = side // s
+            y, x = torch.meshgrid(torch.arange(n) + 0.5, torch.arange(n) + 0.5, indexing="ij")
+            pts.append(torch.stack((x, y), -1).view(-1, 2))
+            st.append(torch.full((n * n, 1), float(s)))
+        self.register_buffer("anchors", torch.cat(pts).transpose(0, 1).unsqueeze(0))
+        self.register_buffer("strides", torch.cat(st).transpose(0, 1).unsqueeze(0))
+
+    def forward(self, xs):
+        b = xs[0].shape[0]
+        box_h, cls_h = (self.o2o_cv2, self.o2o_cv3) if self.end2end else (self.cv2, self.cv3)
+        box = torch.cat([box_h[i](t).view(b, 4, -1) for i, t in enumerate(xs)], 2)
+        cls = torch.cat([cls_h[i](t).view(b, self.nc, -1) for i, t in enumerate(xs)], 2)
+        lt, rb = box.chunk(2, 1)
+        x1y1, x2y2 = self.anchors - lt, self.anchors + rb
+        boxes = (torch.cat((x1y1, x2y2), 1) if self.end2end else
+                 torch.cat(((x1y1 + x2y2) / 2, x2y2 - x1y1), 1)) * self.strides
+        y = torch.cat((boxes, cls.sigmoid()), 1)
+        if not self.end2end:
+            return y
+        boxes, scores = y.permute(0, 2, 1).split([4, self.nc], dim=-1)
+        k = self.max_det
+        ori = scores.max(dim=-1)[0].topk(k)[1].unsqueeze(-1)
+        scores, index = scores.gather(1, ori.repeat(1, 1, self.nc)).flatten(1).topk(k)
+        idx = ori[torch.arange(b)[..., None], index // self.nc]
+        boxes = boxes.gather(1, idx.repeat(1, 1, 4))
+        return torch.cat([boxes, scores[..., None], (index % self.nc)[..., None].float()], -1)
+
+
 def c3k2(rep, big):
     """YOLO11's and YOLO12's C3k2 block maker: (c1, c2, n, c3k, e) -> YC2f, its C3k blocks forced at scales m/l/x"""
-    return lambda a, b, n, c3k=False, e=0.5: YC2f(a, b, rep(n), True, e, "c3k2", c3k or big)
+    return lambda a, b, n, c3k=False, e=0.5, attn=False: YC2f(a, b, rep(n), True, e, "c3k2", c3k or big, attn)
 
 
 def to_p4(ch, k2):
@@ -1475,7 +1552,7 @@ def to_p4(ch, k2):
 def yolo_backbone(family, ch, rep, big, patched, sppf=True):
     """YOLOv8's or YOLO11's backbone as ultralytics' yamls define it, a list of modules (ch: a layer's channels at the
     scale, rep: its repeats, big: scale m/l/x); sppf False: without the SPPF, as the cls yamls write it"""
-    spp = [YSPPF(ch(1024), ch(1024))] if sppf else []
+    spp = [(YSPPF26 if family == "yolo26" else YSPPF)(ch(1024), ch(1024))] if sppf else []
     if family == "yolov8":
         c2f = lambda a, b, n: YC2f(a, b, rep(n), True)  # noqa: E731
         return [YConv(3, ch(64), 3, 2), YConv(ch(64), ch(128), 3, 2), c2f(ch(128), ch(128), 3),
@@ -1491,9 +1568,9 @@ class YOLO(nn.Module):
     outputs (seg: and the four of the segmentation head); patched: the attention softmax as the X5 zoo's export patch
     writes it, else ultralytics' Softmax"""
 
-    def __init__(self, family, scale, patched=True, seg=False, pose=False, decoded=False):
+    def __init__(self, family, scale, patched=True, seg=False, pose=False, decoded=False, end2end=True):
         super().__init__()
-        d, wd, mc = YOLO_SCALES[family][scale]
+        d, wd, mc = (YOLO26_SCALES if family == "yolo26" else YOLO_SCALES[family])[scale]
         ch = lambda c: int(math.ceil(min(c, mc) * wd / 8) * 8)  # noqa: E731 (ultralytics' make_divisible)
         rep = lambda n: max(round(n * d), 1)  # noqa: E731
         big = scale in "mlx"
@@ -1522,11 +1599,14 @@ class YOLO(nn.Module):
             self.taps = (4, 6, 9)
         else:
             k2 = c3k2(rep, big)
-            if family == "yolo11":
+            if family in ("yolo11", "yolo26"):
                 self.b = nn.ModuleList(yolo_backbone(family, ch, rep, big, patched))
                 self.taps = (4, 6, 10)
                 self.p4, self.p3 = k2(ch(1024) + ch(512), ch(512), 2), k2(ch(512) + ch(512), ch(256), 2)
-                self.n4, self.n5 = k2(ch(256) + ch(512), ch(512), 2), k2(ch(512) + ch(1024), ch(1024), 2, True)
+                self.n4 = k2(ch(256) + ch(512), ch(512), 2)
+                # YOLO26's last C3k2: one unit of a bottleneck and a PSA block (yolo26.yaml `[1024, True, 0.5, True]`)
+                self.n5 = k2(ch(512) + ch(1024), ch(1024), 1, True, 0.5, True) if family == "yolo26" else \
+                    k2(ch(512) + ch(1024), ch(1024), 2, True)
             else:
                 res = (True, 1.2) if scale in "lx" else (False, 2.0)
                 a2 = lambda a, b, n, att, area: YA2C2f(a, b, rep(n), att, area, *res, patched)  # noqa: E731
@@ -1541,8 +1621,8 @@ class YOLO(nn.Module):
             self.d3, self.d4 = YConv(ch(256), ch(256), 3, 2), YConv(ch(512), ch(512), 3, 2)
         heads = (ch(256), ch(512), ch(1024)), family in ("yolov5u", "yolov8")
         # Segment's prototype width: ultralytics' 256 scaled as a layer's channels (parse_model's make_divisible)
-        self.detect = YSegment(*heads, ch(256)) if seg else YPose(*heads) if pose else \
-            YDetectDecoded(*heads) if decoded else YDetect(*heads)
+        self.detect = YDetect26(heads[0], end2end) if family == "yolo26" else YSegment(*heads, ch(256)) if seg else \
+            YPose(*heads) if pose else YDetectDecoded(*heads) if decoded else YDetect(*heads)
 
     def forward(self, x):
         taps = []
@@ -1686,6 +1766,9 @@ def yolo(name):
     yolo11n_seg_softmax, yolov8n_seg: the segmentation models (the S100 zoo's seg patch); yolov8n_pose,
     yolo11n_pose_softmax: the pose models (its pose patch); yolo11n_seg, yolo11n_pose: the X5 zoo's (patched softmax);
     yolov8n_ultralytics: ultralytics' own ONNX export (the decoded Detect output)"""
+    if name.endswith("_ultralytics_dense"):  # YOLO26 with end2end off (its INT8 export on TensorRT 10.3)
+        base = name[:-len("_ultralytics_dense")]
+        return YOLO(base[:-1], base[-1], patched=False, decoded=True, end2end=False), (1, 3, 640, 640)
     if name.endswith("_ultralytics"):
         base = name[:-len("_ultralytics")]
         return YOLO(base[:-1], base[-1], patched=False, decoded=True), (1, 3, 640, 640)
@@ -1776,6 +1859,9 @@ def models():
     yield "yolov8n_ultralytics", yolo("yolov8n_ultralytics")
     for scale in "nsmlx":  # ultralytics' own YOLO11 exports (ultralytics_jetson.csv)
         yield "yolo11" + scale + "_ultralytics", yolo("yolo11" + scale + "_ultralytics")
+    for scale in "nsmlx":  # ultralytics' own YOLO26 exports, end2end and not (ultralytics_jetson_yolo26.csv)
+        yield "yolo26" + scale + "_ultralytics", yolo("yolo26" + scale + "_ultralytics")
+        yield "yolo26" + scale + "_ultralytics_dense", yolo("yolo26" + scale + "_ultralytics_dense")
     yield "yolox_s_leaky", (YOLOXS(), (1, 3, 640, 640))
 
 
