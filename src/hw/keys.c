@@ -474,7 +474,8 @@ const struct hw_key hw_keys[] = {
     {"validation", HW_T_SECTION,
      .doc = "how far the platform's predictions were off on published measurements no number of it was fitted to "
             "(the test rows of bench/fidelity/data, written by bench/fidelity/fidelity.py --write-presets): reports "
-            "show them as the expected error; absent: not validated"},
+            "show them as the expected error; absent: not validated (also a file on a base that sets other keys "
+            "and no validation of its own: the base's test rows did not validate it)"},
     {"validation.test_rows", HW_T_INT, .min = 0, .max = 1e6, .off = D(val_rows),
      .doc = "number of test rows behind the two errors below"},
     {"validation.median_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_median),

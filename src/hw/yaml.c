@@ -694,6 +694,31 @@ static void keep_assumptions(struct hw_desc *hw, int n)
     hw->n_assume = n;
 }
 
+/* A file on a base that sets a key the prediction reads (anything but its identity: format, base, name,
+ * description, source, assumptions) and gives no validation of its own describes a platform the base's test rows
+ * did not validate: the base's band is dropped (reports say "not validated"), as --set drops it. A file that only
+ * renames its base, or gives its own validation (presets/runtimes/), keeps what it has. */
+static void drop_base_band(struct ld *c)
+{
+    static const char *const identity[] = {"format", "base", "name", "description", "source", "assumptions"};
+    int changed = 0, own = 0;
+    for (int i = 0; i < hw_n_keys && i < HW_KEY_CAP; i++) {
+        if (!c->line[i]) continue;
+        const char *path = hw_keys[i].path;
+        int id = 0;
+        for (size_t j = 0; j < sizeof identity / sizeof identity[0]; j++) id |= !strcmp(path, identity[j]);
+        if (!strncmp(path, "validation", 10) && (path[10] == '\0' || path[10] == '.'))
+            own = 1;
+        else if (!id)
+            changed = 1;
+    }
+    if (!changed || own) return;
+    struct hw_desc *hw = c->hw;
+    hw->val_rows = 0;
+    hw->val_median = hw->val_p90 = hw->val_spread = 0;
+    memset(hw->val_fam, 0, sizeof hw->val_fam);
+}
+
 /* A file on a base: the base's assumptions hold for the keys this file does not set, plus the file's own. */
 static int merge_assumptions(struct ld *c, const struct hw_desc *base)
 {
@@ -783,6 +808,7 @@ static enum nnperf_status load_doc(const char *text, size_t len, const char *fil
         }
         ok = ok && read_map(c, root, NULL, (char *)hw) && check_loaded(c) &&
              (!base || merge_assumptions(c, base));
+        if (ok && base) drop_base_band(c);
         if (id) ch->n--;
         if (!ok) st = d && d->status ? d->status : NNPERF_E_INVALID;
     }

@@ -519,6 +519,20 @@ static void test_base(void)
     CHECK(sb.p && !strstr(sb.p, "base:") && hw_load_yaml(sb.p, sb.len, "w.yaml", &back, &d) == NNPERF_OK);
     CHECK(same_desc(&hw, &back));
     sb_free(&sb);
+    /* the base's validation band (rdk-s100 has test rows): kept by a file that only renames it, or that gives
+     * its own; dropped by one that changes what it predicts without its own (the base's rows did not validate it) */
+    CHECK(rdk.val_rows > 0 && rdk.val_median > 0);
+    write_text(child, "base: rdk-s100\nname: my-s100\ndescription: \"the same board\"\n");
+    CHECK(hw_load_file(child, &hw, &d) == NNPERF_OK);
+    CHECK(hw.val_rows == rdk.val_rows && hw.val_median == rdk.val_median && hw.val_p90 == rdk.val_p90);
+    write_text(child, "base: rdk-s100\nname: my-s100\nmemory: {ddr_bandwidth: 100G}\n");
+    CHECK(hw_load_file(child, &hw, &d) == NNPERF_OK);
+    CHECK(hw.val_rows == 0 && hw.val_median == 0 && hw.val_p90 == 0 && hw.val_spread == 0 &&
+          hw.val_fam[HW_FAM_CNN].rows == 0 && hw.val_fam[HW_FAM_TRANSFORMER].rows == 0);
+    write_text(child, "base: rdk-s100\nname: my-s100\noverhead: {per_run_s: 1ms}\n"
+                      "validation: {test_rows: 7, median_error: 0.05, p90_error: 0.1}\n");
+    CHECK(hw_load_file(child, &hw, &d) == NNPERF_OK);
+    CHECK(hw.val_rows == 7 && hw.val_median == 0.05 && hw.val_p90 == 0.1);
     /* a preset names presets only; depth is bounded */
     d.status = NNPERF_OK;
     const char *pre = "base: /etc/hostname\nname: x\n";
