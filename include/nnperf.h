@@ -603,7 +603,9 @@ const char *nnperf_platform_preset_yaml(const char *name, size_t *len);
 enum nnperf_status nnperf_platform_yaml(const struct nnperf_platform *p, char **out, size_t *len);
 
 /* Summary figures of a platform; strings live as long as the handle. Peaks are ops/s (1 MAC = 2 ops), 0 when the
- * dtype is not supported; bandwidth in bytes/s; sram in bytes. */
+ * dtype is not supported; peak_fp32 is the larger of compute.peak_ops.fp32 and compute.tf32_ops (FP32 layers the
+ * runtime runs as TF32 on tensor cores, TensorRT's default on Ampere and later); bandwidth in bytes/s; sram in
+ * bytes. */
 struct nnperf_platform_info {
     const char *name, *description, *source;
     double peak_int4, peak_int8, peak_fp16, peak_bf16, peak_fp32;

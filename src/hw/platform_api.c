@@ -130,7 +130,7 @@ void nnperf_platform_info(const struct nnperf_platform *p, struct nnperf_platfor
     info->peak_int8 = hw->peak_ops[HW_INT8];
     info->peak_fp16 = hw->peak_ops[HW_FP16];
     info->peak_bf16 = hw->peak_ops[HW_BF16];
-    info->peak_fp32 = hw->peak_ops[HW_FP32];
+    info->peak_fp32 = hw_dtype_peak(hw, HW_FP32);
     info->default_dtype = hw_dtype_name(hw->default_dtype);
     info->ddr_bandwidth = hw->ddr_bw;
     info->sram_bytes = hw->sram_bytes;
