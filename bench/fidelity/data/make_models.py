@@ -104,6 +104,10 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           Detect output: DFL, boxes at the anchor points, sigmoid scores; YOLO11's attention with its
                           Softmax), the files TensorRT reads in jetson_orin_nano.csv and ultralytics_jetson.csv;
                           1x3x640x640.
+  yolo26{n,s,m,l,x}_softmax
+                          YOLO26 as the RDK X5 zoo's export_yolo26_detect_bpu.py writes it: the one-to-one head's
+                          class and box maps per level, six NHWC outputs, ultralytics' attention (a Softmax node)
+                          (rdk_x5_zoo_yolo26.csv); 1x3x640x640.
   yolo26{n,s,m,l,x}_ultralytics, yolo26{n,s,m,l,x}_ultralytics_dense
                           YOLO26 as ultralytics exports it (docs/sources.md [ULTRALYTICS-YOLO26]): end-to-end (the
                           one-to-one head and the top-300 selection, (1, 300, 6)), and _dense with the end2end branch
@@ -1493,11 +1497,12 @@ class YDetect26(nn.Module):
     one-to-one branches, boxes as corners at the anchor points, sigmoid scores, then the export's top-k (the 300
     anchors of best class score, their 300 best (anchor, class) pairs): one (1, 300, 6) output; end2end off (what
     ultralytics exports for INT8 on TensorRT 10.3, JetPack 6): the one-to-many branches decoded as YOLO11's without
-    the DFL, one (1, 84, anchors) output"""
+    the DFL, one (1, 84, anchors) output; raw (the RDK zoo's export patch, export_yolo26_detect_bpu.py): the
+    one-to-one branches' class and box maps per level, six NHWC outputs"""
 
-    def __init__(self, ch, end2end, nc=80, side=640, strides=(8, 16, 32), max_det=300):
+    def __init__(self, ch, end2end, nc=80, side=640, strides=(8, 16, 32), max_det=300, raw=False):
         super().__init__()
-        self.nc, self.end2end, self.max_det = nc, end2end, max_det
+        self.nc, self.end2end, self.max_det, self.raw = nc, end2end, max_det, raw
         c2, c3 = max(16, ch[0] // 4, 4), max(ch[0], min(nc, 100))
 
         def branches():
@@ -1520,6 +1525,11 @@ class YDetect26(nn.Module):
     def forward(self, xs):
         b = xs[0].shape[0]
         box_h, cls_h = (self.o2o_cv2, self.o2o_cv3) if self.end2end else (self.cv2, self.cv3)
+        if self.raw:  # the RDK zoo's export patch: per level the class and box maps, NHWC, nothing decoded
+            out = []
+            for i, t in enumerate(xs):
+                out += [cls_h[i](t).permute(0, 2, 3, 1), box_h[i](t).permute(0, 2, 3, 1)]
+            return tuple(out)
         box = torch.cat([box_h[i](t).view(b, 4, -1) for i, t in enumerate(xs)], 2)
         cls = torch.cat([cls_h[i](t).view(b, self.nc, -1) for i, t in enumerate(xs)], 2)
         lt, rb = box.chunk(2, 1)
@@ -1621,7 +1631,7 @@ class YOLO(nn.Module):
             self.d3, self.d4 = YConv(ch(256), ch(256), 3, 2), YConv(ch(512), ch(512), 3, 2)
         heads = (ch(256), ch(512), ch(1024)), family in ("yolov5u", "yolov8")
         # Segment's prototype width: ultralytics' 256 scaled as a layer's channels (parse_model's make_divisible)
-        self.detect = YDetect26(heads[0], end2end) if family == "yolo26" else YSegment(*heads, ch(256)) if seg else \
+        self.detect = YDetect26(heads[0], end2end, raw=not decoded) if family == "yolo26" else YSegment(*heads, ch(256)) if seg else \
             YPose(*heads) if pose else YDetectDecoded(*heads) if decoded else YDetect(*heads)
 
     def forward(self, x):
@@ -1859,6 +1869,8 @@ def models():
     yield "yolov8n_ultralytics", yolo("yolov8n_ultralytics")
     for scale in "nsmlx":  # ultralytics' own YOLO11 exports (ultralytics_jetson.csv)
         yield "yolo11" + scale + "_ultralytics", yolo("yolo11" + scale + "_ultralytics")
+    for scale in "nsmlx":  # the RDK X5 zoo's YOLO26 export: six NHWC head outputs, ultralytics' attention
+        yield "yolo26" + scale + "_softmax", yolo("yolo26" + scale + "_softmax")
     for scale in "nsmlx":  # ultralytics' own YOLO26 exports, end2end and not (ultralytics_jetson_yolo26.csv)
         yield "yolo26" + scale + "_ultralytics", yolo("yolo26" + scale + "_ultralytics")
         yield "yolo26" + scale + "_ultralytics_dense", yolo("yolo26" + scale + "_ultralytics_dense")
