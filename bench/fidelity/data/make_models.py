@@ -1457,6 +1457,27 @@ class YPose(YDetect):
         return tuple(out)
 
 
+def add_anchors(module, side, strides):
+    """ultralytics' make_anchors as buffers of module: `anchors` (1, 2, A), each level's cell centres (offset 0.5) at a
+    side of `side` pixels, and `strides` (1, 1, A), each anchor's level stride"""
+    pts, st = [], []
+    for s in strides:
+        n = side // s
+        y, x = torch.meshgrid(torch.arange(n) + 0.5, torch.arange(n) + 0.5, indexing="ij")
+        pts.append(torch.stack((x, y), -1).view(-1, 2))
+        st.append(torch.full((n * n, 1), float(s)))
+    module.register_buffer("anchors", torch.cat(pts).transpose(0, 1).unsqueeze(0))
+    module.register_buffer("strides", torch.cat(st).transpose(0, 1).unsqueeze(0))
+
+
+def decode_boxes(module, dist, corners=False):
+    """distances (B, 4, A) to the anchor (left-top, right-bottom) as boxes scaled by each anchor's stride: centre and
+    size (ultralytics' dist2bbox), or corners (its end-to-end export)"""
+    lt, rb = dist.chunk(2, 1)
+    x1y1, x2y2 = module.anchors - lt, module.anchors + rb
+    return (torch.cat((x1y1, x2y2), 1) if corners else torch.cat(((x1y1 + x2y2) / 2, x2y2 - x1y1), 1)) * module.strides
+
+
 class YDetectDecoded(YDetect):
     """ultralytics' Detect as its own ONNX export writes it (`model.export(format="onnx")`, not a zoo's patch): per
     level box (cv2, 64 = 4 x 16 bins) and class (cv3) maps concatenated and flattened, the levels concatenated, the
@@ -1469,14 +1490,7 @@ class YDetectDecoded(YDetect):
         self.dfl = nn.Conv2d(16, 1, 1, bias=False)
         with torch.no_grad():
             self.dfl.weight.copy_(torch.arange(16, dtype=torch.float).view(1, 16, 1, 1))
-        pts, st = [], []
-        for s in strides:  # ultralytics' make_anchors: cell centres, offset 0.5
-            n = side // s
-            y, x = torch.meshgrid(torch.arange(n) + 0.5, torch.arange(n) + 0.5, indexing="ij")
-            pts.append(torch.stack((x, y), -1).view(-1, 2))
-            st.append(torch.full((n * n, 1), float(s)))
-        self.register_buffer("anchors", torch.cat(pts).transpose(0, 1).unsqueeze(0))
-        self.register_buffer("strides", torch.cat(st).transpose(0, 1).unsqueeze(0))
+        add_anchors(self, side, strides)
 
     def forward(self, xs):
         b = xs[0].shape[0]
@@ -1485,10 +1499,7 @@ class YDetectDecoded(YDetect):
         box, cls = x.split((64, self.nc), 1)
         a = box.shape[2]
         dist = self.dfl(box.view(b, 4, 16, a).transpose(2, 1).softmax(1)).view(b, 4, a)
-        lt, rb = dist.chunk(2, 1)
-        x1y1, x2y2 = self.anchors - lt, self.anchors + rb
-        boxes = torch.cat(((x1y1 + x2y2) / 2, x2y2 - x1y1), 1) * self.strides
-        return torch.cat((boxes, cls.sigmoid()), 1)
+        return torch.cat((decode_boxes(self, dist), cls.sigmoid()), 1)
 
 
 class YDetect26(nn.Module):
@@ -1513,14 +1524,7 @@ class YDetect26(nn.Module):
 
         self.cv2, self.cv3 = branches()
         self.o2o_cv2, self.o2o_cv3 = branches()
-        pts, st = [], []
-        for s in strides:  # ultralytics' make_anchors: cell centres, offset 0.5
-            n = side // s
-            y, x = torch.meshgrid(torch.arange(n) + 0.5, torch.arange(n) + 0.5, indexing="ij")
-            pts.append(torch.stack((x, y), -1).view(-1, 2))
-            st.append(torch.full((n * n, 1), float(s)))
-        self.register_buffer("anchors", torch.cat(pts).transpose(0, 1).unsqueeze(0))
-        self.register_buffer("strides", torch.cat(st).transpose(0, 1).unsqueeze(0))
+        add_anchors(self, side, strides)
 
     def forward(self, xs):
         b = xs[0].shape[0]
@@ -1532,11 +1536,7 @@ class YDetect26(nn.Module):
             return tuple(out)
         box = torch.cat([box_h[i](t).view(b, 4, -1) for i, t in enumerate(xs)], 2)
         cls = torch.cat([cls_h[i](t).view(b, self.nc, -1) for i, t in enumerate(xs)], 2)
-        lt, rb = box.chunk(2, 1)
-        x1y1, x2y2 = self.anchors - lt, self.anchors + rb
-        boxes = (torch.cat((x1y1, x2y2), 1) if self.end2end else
-                 torch.cat(((x1y1 + x2y2) / 2, x2y2 - x1y1), 1)) * self.strides
-        y = torch.cat((boxes, cls.sigmoid()), 1)
+        y = torch.cat((decode_boxes(self, box, self.end2end), cls.sigmoid()), 1)
         if not self.end2end:
             return y
         boxes, scores = y.permute(0, 2, 1).split([4, self.nc], dim=-1)
@@ -1631,8 +1631,9 @@ class YOLO(nn.Module):
             self.d3, self.d4 = YConv(ch(256), ch(256), 3, 2), YConv(ch(512), ch(512), 3, 2)
         heads = (ch(256), ch(512), ch(1024)), family in ("yolov5u", "yolov8")
         # Segment's prototype width: ultralytics' 256 scaled as a layer's channels (parse_model's make_divisible)
-        self.detect = YDetect26(heads[0], end2end, raw=not decoded) if family == "yolo26" else YSegment(*heads, ch(256)) if seg else \
-            YPose(*heads) if pose else YDetectDecoded(*heads) if decoded else YDetect(*heads)
+        self.detect = YDetect26(heads[0], end2end, raw=not decoded) if family == "yolo26" else \
+            YSegment(*heads, ch(256)) if seg else YPose(*heads) if pose else \
+            YDetectDecoded(*heads) if decoded else YDetect(*heads)
 
     def forward(self, x):
         taps = []
