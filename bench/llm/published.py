@@ -9,8 +9,11 @@ Static-batch rows (tables throughput, first_token) run `nnperf llm --config CONF
 batch x generate / end-to-end time (a static batch, as gptSessionBenchmark measures it), per GPU where the table
 gives it per GPU. Rows of table trtllm-bench (every request queued at once, in-flight batching) run the serving
 simulation with all `batch` requests in flight (`--serve --concurrency B --requests B`) at the batch and token
-limits trtllm-bench derives for the lengths (bench_limits) and compare its output tokens/s. The runtime column adds
-the --set keys of RUNTIMES.
+limits trtllm-bench derives for the lengths (bench_limits) and compare its output tokens/s. Rows of table
+edge-llm-0.10 (TensorRT Edge-LLM's llm_bench on Jetsons, [TRT-EDGE-LLM-PERF]) run `--prompt 2048 --generate 1
+--batch B --weights int4 --compute fp16`: prefill_ms against its TTFT (the batch's prefill), decode_tok_s against
+its decode tokens/s (the batch's decode step at 2048 tokens of past KV). The runtime column adds the --set keys of
+RUNTIMES.
 
 usage: python3 bench/llm/published.py [--nnperf build/nnperf] [--write]   (--write: the table into bench/RESULTS.md)
 """
@@ -25,15 +28,22 @@ import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 PRESETS = {("a100", False): "a100-80gb", ("a100", True): "8x-a100-80gb",
-           ("h100", False): "h100-sxm", ("h100", True): "8x-h100-sxm"}
+           ("h100", False): "h100-sxm", ("h100", True): "8x-h100-sxm",
+           # TensorRT Edge-LLM's Jetson runs (table edge-llm-0.10): each module in its fastest mode (the CSV's header)
+           ("thor", False): "jetson-agx-thor", ("agx-orin", False): "jetson-agx-orin",
+           ("orin-nx", False): "jetson-orin-nx-16gb-super", ("orin-nano", False): "jetson-orin-nano-super"}
 # What each runtime's kernels do that the presets do not assume (docs/llm.md, "Published numbers"): TensorRT-LLM
 # v0.6.1's benchmark commands for Llama-2-70B do not set TRTLLM_ENABLE_XQA, so its decode attention is the masked
 # multi-head attention kernel, one thread block per query head ([TRTLLM-GPT-ATTENTION], [TRTLLM-XQA])
 RUNTIMES = {"trtllm-0.5": [], "trtllm-0.6.1": ["compute.kv_per_query_head=true"],
             # TensorRT-LLM 1.0's perf-overview runs give the KV cache 0.95 of the free memory
             # ([TRTLLM-PERF-OVERVIEW]); its decode attention is XQA (GQA-aware)
-            "trtllm-1.0": ["memory.kv_fraction=0.95"]}
+            "trtllm-1.0": ["memory.kv_fraction=0.95"],
+            # TensorRT Edge-LLM 0.10.0's llm_bench: the presets as they are
+            "edge-llm-0.10": []}
 BEGIN, END = "<!-- llm-published:begin -->", "<!-- llm-published:end -->"
+# the group each table's rows are summarised in: TensorRT-LLM's performance.md (0), trtllm-bench (1), Edge-LLM (2)
+TABLE_KIND = {"trtllm-bench": 1, "edge-llm-0.10": 2}
 
 
 def rows():
@@ -50,6 +60,8 @@ def base_cmd(nnperf, r):
         cmd += ["--tp", str(tp)]
     if r["dtype"] == "fp8":
         cmd += ["--compute", "fp8", "--kv", "fp8"]
+    elif r["dtype"] == "int4":  # INT4 AWQ / GPTQ: weight-only INT4, FP16 compute and KV cache
+        cmd += ["--weights", "int4", "--compute", "fp16"]
     for kv in RUNTIMES[r["runtime"]]:
         cmd += ["--set", kv]
     return cmd
@@ -105,8 +117,10 @@ def predict(nnperf, r):
     if d is None:
         return None, why
     s = d["summary"]
-    if r["quantity"] == "ttft_ms":
+    if r["quantity"] in ("ttft_ms", "prefill_ms"):  # the batch's prefill (llm_bench's "Prefill E2E")
         return s["ttft_ms"], cmd
+    if r["quantity"] == "decode_tok_s":  # the batch's tokens/s of the decode step after the prompt (generate 1)
+        return s["decode_tokens_per_s"], cmd
     tps = s["batch"] * s["generate"] / (s["e2e_ms"] / 1e3)
     return (tps / tp if r["quantity"] == "out_tok_s_per_gpu" else tps), cmd
 
@@ -130,7 +144,7 @@ def main():
             continue
         e = q / pub - 1
         errs[r["split"]].append(abs(e))
-        by_table.setdefault((r["table"] == "trtllm-bench", r["split"]), []).append(abs(e))
+        by_table.setdefault((TABLE_KIND.get(r["table"], 0), r["split"]), []).append(abs(e))
         out.append(f"| {r['table']} | {r['gpu']} | {r['model']} | {r['dtype']} | {r['tp']} | {r['batch']} | "
                    f"{r['prompt']} / {r['generate']} | {r['quantity']} | {pub:g} | {q:.4g} | {100 * e:+.1f}% | "
                    f"{r['split']} |")
@@ -140,11 +154,11 @@ def main():
         if v:
             out.append(f"{split}: {len(v)} rows, median |error| {100 * statistics.median(v):.1f}%, "
                        f"max {100 * max(v):.1f}%")
-    for bench in (False, True):
+    for kind, what in enumerate(("performance.md rows (v0.5 / v0.6.1)", "trtllm-bench rows (TensorRT-LLM 1.0)",
+                                 "edge-llm-0.10 rows (TensorRT Edge-LLM 0.10.0 on Jetsons)")):
         for split in ("fit", "test"):
-            v = by_table.get((bench, split))
+            v = by_table.get((kind, split))
             if v:
-                what = "trtllm-bench rows (TensorRT-LLM 1.0)" if bench else "performance.md rows (v0.5 / v0.6.1)"
                 out.append(f"{what}, {split}: {len(v)} rows, median |error| {100 * statistics.median(v):.1f}%, "
                            f"max {100 * max(v):.1f}%")
     text = "\n".join(out)
