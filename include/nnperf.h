@@ -890,6 +890,11 @@ struct nnperf_llm_summary {
     int tp, pp;         /* tensor and pipeline parallelism (sizes of rows are then per device) */
     int spec_tokens;    /* speculative decoding: draft tokens per verification (0: none) */
     double spec_accept, spec_tokens_per_step; /* acceptance rate; expected tokens per target step */
+    /* how far to trust it: the median and 90th-percentile |error| of the platform's published LLM test rows
+     * (llm_validation, bench/llm/published.csv) and their number; expected_error_rows 0 (the two NAN): not
+     * validated for decoders, or the platform was changed with --set */
+    int expected_error_rows;
+    double expected_error_median, expected_error_p90;
 };
 
 /* Errors: NNPERF_E_USAGE (bad options, no input_ids, a dim it cannot bind: the message names the input and dim; a

@@ -484,9 +484,12 @@ def main():
                           "(bench/fidelity/fidelity.py --write-presets presets)")
                     status = 1
                 continue
-            new = VALIDATION_RE.sub("", text).rstrip("\n") + "\n"
-            if want:
-                new += validation_block(s, fams.get(name))
+            block = validation_block(s, fams.get(name)) if want else ""
+            # in place where the preset has one (its llm_validation, bench/llm/published.py's, stays where it is)
+            if VALIDATION_RE.search(text):
+                new = VALIDATION_RE.sub(lambda _: block, text, count=1)
+            else:
+                new = text.rstrip("\n") + "\n" + block
             if new != text:
                 with open(path, "w") as f:
                     f.write(new)

@@ -15,13 +15,20 @@ edge-llm-0.10 (TensorRT Edge-LLM's llm_bench on Jetsons, [TRT-EDGE-LLM-PERF]) ru
 its decode tokens/s (the batch's decode step at 2048 tokens of past KV). The runtime column adds the --set keys of
 RUNTIMES.
 
-usage: python3 bench/llm/published.py [--nnperf build/nnperf] [--write]   (--write: the table into bench/RESULTS.md)
+usage: python3 bench/llm/published.py [--nnperf build/nnperf] [--write] [--write-presets DIR] [--check-presets DIR]
+  --write              the table into bench/RESULTS.md
+  --write-presets DIR  each preset's `llm_validation:` section (the median and 90th-percentile |error| of its test
+                       rows and their number: `nnperf llm` shows them as its expected error) into DIR/PRESET.yaml
+  --check-presets DIR  exit 1 unless every preset's `llm_validation:` equals what the test rows give (ctest
+                       llm_published)
 """
 import argparse
 import csv
+import glob
 import json
 import math
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -125,11 +132,57 @@ def predict(nnperf, r):
     return (tps / tp if r["quantity"] == "out_tok_s_per_gpu" else tps), cmd
 
 
+LLM_VALIDATION_RE = re.compile(r"^llm_validation:.*\n(?:[ #].*\n|\n)*", re.M)
+
+
+def nearest_rank(v, q):
+    """the q-quantile of v by the nearest rank (the smallest value with at least q of them at or below), as
+    bench/fidelity/fidelity.py computes a preset's p90"""
+    a = sorted(v)
+    return a[max(0, math.ceil(q * len(a)) - 1)]
+
+
+def presets_band(per_preset, directory, write):
+    """--write-presets / --check-presets: each preset's llm_validation section from its test rows' |errors|;
+    returns the number of presets whose section differs (check) or 0"""
+    bad = 0
+    for path in sorted(glob.glob(os.path.join(directory, "*.yaml")) +
+                       glob.glob(os.path.join(directory, "runtimes", "*.yaml"))):
+        name = os.path.basename(path)[:-5]
+        e = per_preset.get(name, [])
+        with open(path) as f:
+            text = f.read()
+        block = ""
+        if e:
+            block = ("llm_validation:                    # bench/llm/published.csv test rows (written by "
+                     "bench/llm/published.py)\n"
+                     f"  test_rows: {len(e)}\n  median_error: {statistics.median(e):.4f}\n"
+                     f"  p90_error: {nearest_rank(e, 0.9):.4f}\n")
+        m = LLM_VALIDATION_RE.search(text)
+        have = m.group(0) if m else ""
+        if have == block:
+            continue
+        if not write:
+            print(f"FAIL {path}: llm_validation {have.strip() or 'absent'!r} but the published rows give "
+                  f"{block.strip() or 'none'!r} (python3 bench/llm/published.py --write-presets {directory})")
+            bad += 1
+            continue
+        # in place where the preset has one (its validation, bench/fidelity/fidelity.py's, stays where it is)
+        new = (LLM_VALIDATION_RE.sub(lambda _: block, text, count=1) if m else text.rstrip("\n") + "\n" + block)
+        with open(path, "w") as f:
+            f.write(new)
+        print(f"wrote {path}")
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--nnperf", default=os.path.join(ROOT, "build", "nnperf"))
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--write-presets", metavar="DIR")
+    ap.add_argument("--check-presets", metavar="DIR")
     a = ap.parse_args()
+    per_preset = {}
     out = ["| table | GPU | model | dtype | TP | batch | in / out | quantity | published | predicted | error | split |",
            "|---|---|---|---|---:|---:|---|---|---:|---:|---:|---|"]
     errs = {"fit": [], "test": []}
@@ -144,6 +197,8 @@ def main():
             continue
         e = q / pub - 1
         errs[r["split"]].append(abs(e))
+        if r["split"] == "test":
+            per_preset.setdefault(PRESETS[(r["gpu"], int(r["tp"]) > 1)], []).append(abs(e))
         by_table.setdefault((TABLE_KIND.get(r["table"], 0), r["split"]), []).append(abs(e))
         out.append(f"| {r['table']} | {r['gpu']} | {r['model']} | {r['dtype']} | {r['tp']} | {r['batch']} | "
                    f"{r['prompt']} / {r['generate']} | {r['quantity']} | {pub:g} | {q:.4g} | {100 * e:+.1f}% | "
@@ -171,6 +226,12 @@ def main():
         head, rest = doc.split(BEGIN, 1)
         doc = head + BEGIN + "\n" + text + "\n" + END + rest.split(END, 1)[1]
         open(path, "w").write(doc)
+    if a.write_presets:
+        presets_band(per_preset, a.write_presets, True)
+    if a.check_presets:
+        if presets_band(per_preset, a.check_presets, False):
+            sys.exit(1)
+        print(f"check: every preset's llm_validation section equals the published rows ({a.check_presets})")
 
 
 if __name__ == "__main__":

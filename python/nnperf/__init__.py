@@ -583,8 +583,10 @@ def _serve_options(serve):
 
 
 class LLM:
-    """The result of nnperf.llm: `summary` (the first configuration, with the largest batch and context that fit),
-    `rows` (every prompt x batch), `warnings`, and the whole JSON document (`document`, schema "nnperf.llm")."""
+    """The result of nnperf.llm: `summary` (the first configuration, with the largest batch and context that fit,
+    and `expected_error`: the platform's band over its published LLM test rows, {median, p90, test_rows}, or None
+    when not validated for decoders), `rows` (every prompt x batch), `warnings`, and the whole JSON document
+    (`document`, schema "nnperf.llm")."""
 
     def __init__(self, document, table, html):
         self.document = document

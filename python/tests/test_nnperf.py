@@ -493,6 +493,13 @@ def test_llm_config_and_memory(tmp_path, root, cli):
                  "128,256", "--batch", "2", "--generate", "16")
     assert r.summary == c["summary"] and len(r.rows) == 2
     assert r.document["position_limit"] == 131072
+    # how far to trust it: a100-80gb has no published LLM test rows (its A100 rows are fit rows); jetson-agx-orin has
+    assert r.summary["expected_error"] is None
+    j = nnperf.llm(config=os.path.join(cfg, "qwen3-8b.json"), platform="jetson-agx-orin", weights="int4",
+                   compute="fp16", prompts=2048, generate=1)
+    band = j.summary["expected_error"]
+    assert band["test_rows"] == 8 and 0 < band["median"] <= band["p90"]
+    assert "expected error           +-" in j.table()
     with pytest.raises(nnperf.Error, match=r"needs 16.2 GB .* but 'jetson-orin-nano' has 8.59 GB"):
         nnperf.llm(config=os.path.join(cfg, "llama-3.1-8b.json"), platform="jetson-orin-nano")
     with pytest.raises(nnperf.Error, match=r"needs 138 GB .* but 'a100-80gb' has 85.9 GB"):

@@ -501,6 +501,19 @@ const struct hw_key hw_keys[] = {
     {"validation.cnn_p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_fam[HW_FAM_CNN].p90),
      .doc = "90th percentile (nearest rank) |error| over the cnn test rows"},
 
+    {"llm_validation", HW_T_SECTION,
+     .doc = "how far `nnperf llm` was off on the platform's published LLM numbers (the test rows of "
+            "bench/llm/published.csv, written by bench/llm/published.py --write-presets): `nnperf llm` shows them as "
+            "its expected error; absent: not validated for decoders (also a file on a base that sets other keys and "
+            "no llm_validation of its own)"},
+    {"llm_validation.test_rows", HW_T_INT, .min = 0, .max = 1e6, .off = D(val_llm.rows),
+     .doc = "number of published LLM test rows (a prefill time, a decode rate, a batch's throughput) behind the two "
+            "errors below"},
+    {"llm_validation.median_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_llm.median),
+     .doc = "median of |predicted / published - 1| over those rows"},
+    {"llm_validation.p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_llm.p90),
+     .doc = "90th percentile (nearest rank) of the same |errors|"},
+
     {"calibration", HW_T_SECTION,
      .doc = "what `nnperf calibrate --table` fitted to a user's measurements (docs/prediction.md, Calibration): a "
             "time scale, and the record of the fit"},

@@ -697,11 +697,12 @@ static void keep_assumptions(struct hw_desc *hw, int n)
 /* A file on a base that sets a key the prediction reads (anything but its identity: format, base, name,
  * description, source, assumptions) and gives no validation of its own describes a platform the base's test rows
  * did not validate: the base's band is dropped (reports say "not validated"), as --set drops it. A file that only
- * renames its base, or gives its own validation (presets/runtimes/), keeps what it has. */
+ * renames its base, or gives its own validation (presets/runtimes/), keeps what it has. The LLM band
+ * (llm_validation, `nnperf llm`) is dropped or kept the same way, by the file's own llm_validation. */
 static void drop_base_band(struct ld *c)
 {
     static const char *const identity[] = {"format", "base", "name", "description", "source", "assumptions"};
-    int changed = 0, own = 0;
+    int changed = 0, own = 0, own_llm = 0;
     for (int i = 0; i < hw_n_keys && i < HW_KEY_CAP; i++) {
         if (!c->line[i]) continue;
         const char *path = hw_keys[i].path;
@@ -709,14 +710,19 @@ static void drop_base_band(struct ld *c)
         for (size_t j = 0; j < sizeof identity / sizeof identity[0]; j++) id |= !strcmp(path, identity[j]);
         if (!strncmp(path, "validation", 10) && (path[10] == '\0' || path[10] == '.'))
             own = 1;
+        else if (!strncmp(path, "llm_validation", 14) && (path[14] == '\0' || path[14] == '.'))
+            own_llm = 1;
         else if (!id)
             changed = 1;
     }
-    if (!changed || own) return;
+    if (!changed) return;
     struct hw_desc *hw = c->hw;
-    hw->val_rows = 0;
-    hw->val_median = hw->val_p90 = hw->val_spread = 0;
-    memset(hw->val_fam, 0, sizeof hw->val_fam);
+    if (!own) {
+        hw->val_rows = 0;
+        hw->val_median = hw->val_p90 = hw->val_spread = 0;
+        memset(hw->val_fam, 0, sizeof hw->val_fam);
+    }
+    if (!own_llm) memset(&hw->val_llm, 0, sizeof hw->val_llm); /* the LLM band the same way */
 }
 
 /* A file on a base: the base's assumptions hold for the keys this file does not set, plus the file's own. */

@@ -1035,6 +1035,9 @@ enum nnperf_status nnperf_llm(struct nnperf_model *m, const struct nnperf_platfo
         l->device_bytes = pi.ddr_bytes;
         l->reserved_bytes = plat->hw.reserved_bytes;
         l->kv_fraction = plat->hw.kv_fraction;
+        /* a platform changed after loading is no longer the one the published rows validated */
+        if (!plat->hw.n_set) l->band = plat->hw.val_llm;
+        l->platform_changed = plat->hw.n_set > 0;
         find_position_limit(l, ((const struct ir_model *)m)->graph);
         const char *wn = o.weights ? o.weights : o.compute;
         find_ends(l, ((const struct ir_model *)m)->graph, wn ? dtype_bytes(wn) : 0);
@@ -1129,6 +1132,9 @@ void nnperf_llm_summary(const struct nnperf_llm *l, struct nnperf_llm_summary *s
     s->spec_tokens_per_step = l->spec_per_step;
     s->rows = l->n_rows;
     s->warnings = l->n_warn;
+    s->expected_error_rows = l->band.rows;
+    s->expected_error_median = l->band.rows ? l->band.median : NAN;
+    s->expected_error_p90 = l->band.rows ? l->band.p90 : NAN;
 }
 
 void nnperf_llm_row(const struct nnperf_llm *l, int i, struct nnperf_llm_row *r)

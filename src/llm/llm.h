@@ -37,6 +37,9 @@ struct nnperf_llm {
     const char *weights, *kv, *compute; /* dtype names as used ("model" = the model's own) */
     int has_kv_cache, layers, kv_heads, head_dim;
     double device_bytes, reserved_bytes, kv_fraction;
+    /* the platform's llm_validation (rows 0: not validated, or changed with --set after loading: platform_changed) */
+    struct hw_val_family band;
+    int platform_changed;
     int max_batch, max_context;
     int position_limit;      /* 0 unknown */
     const char *position_of; /* where the limit comes from ("rotary table 'cos_cache' [8192, 64]") */

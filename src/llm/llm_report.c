@@ -116,6 +116,24 @@ static const struct rf_field layer_fields[] = {
 };
 #define N_LAYER_FIELDS ((int)(sizeof layer_fields / sizeof layer_fields[0]))
 
+/* the prediction's expected error (the platform's llm_validation) in words, for the table and the HTML card */
+static void band_text(const struct nnperf_llm *l, int lng, char *b, size_t n)
+{
+    if (l->band.rows <= 0)
+        snprintf(b, n, "not validated%s",
+                 !lng                  ? ""
+                 : l->platform_changed ? " (the platform was changed with --set)"
+                                       : " (no published LLM test rows of this platform in bench/llm)");
+    else if (lng)
+        c_snprintf(
+            b, n,
+            "+-%.0f%% median, +-%.0f%% at the 90th percentile (|error| over %d published LLM test rows, "
+            "bench/llm)",
+            100 * l->band.median, 100 * l->band.p90, l->band.rows);
+    else
+        c_snprintf(b, n, "+-%.0f%% n=%d", 100 * l->band.median, l->band.rows);
+}
+
 /* ---- table ---- */
 
 static const char *const lengths_word[] = {"fixed", "uniform", "exponential"};
@@ -231,6 +249,9 @@ static void table(const struct nnperf_llm *l, struct strbuf *sb)
         sb_puts(sb, " (device memory unknown)\n");
     if (l->position_limit)
         sb_printf(sb, "  position limit           %d tokens (%s)\n", l->position_limit, l->position_of);
+    char xe[256];
+    band_text(l, 1, xe, sizeof xe);
+    sb_printf(sb, "  expected error           %s\n", xe);
     if (l->n_rows > 1) {
         sb_putc(sb, '\n');
         struct rf_rows w;
@@ -369,6 +390,14 @@ static void json(const struct nnperf_llm *l, struct strbuf *sb)
     rf_json_members(&j, row_fields, N_ROW_FIELDS, NULL, &l->rows[0]);
     rj_int(&j, "max_batch", l->max_batch);
     rj_int(&j, "max_context", l->max_context);
+    if (l->band.rows > 0) { /* the platform's llm_validation: how far to trust the numbers above */
+        rj_obj(&j, "expected_error", 0);
+        rj_num(&j, "median", l->band.median);
+        rj_num(&j, "p90", l->band.p90);
+        rj_int(&j, "test_rows", l->band.rows);
+        rj_end(&j);
+    } else
+        rj_null(&j, "expected_error");
     rj_end(&j);
     struct rf_rows w;
     rf_begin(&w, NNPERF_FORMAT_JSON, row_fields, N_ROW_FIELDS, NULL, sb, &j, "rows");
@@ -449,6 +478,9 @@ static void html(const struct nnperf_llm *l, struct strbuf *sb)
         snprintf(a + strlen(a), sizeof a - strlen(a), " of %s", b);
     }
     rh_card(sb, fits_word(r->fits), a);
+    char xe[96];
+    band_text(l, 0, xe, sizeof xe);
+    rh_card(sb, "expected error", xe);
     sb_puts(sb, "</div>\n");
     struct rf_rows w;
     rf_begin_html(&w, row_fields, N_ROW_FIELDS, NULL, sb, "rows", "configurations", l->n_rows, -1);

@@ -1161,6 +1161,7 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
         hw.val_rows = 0,
         hw.val_median = hw.val_p90 = hw.val_spread = 0; /* the validation was of the platform before */
         memset(hw.val_fam, 0, sizeof hw.val_fam);
+        memset(&hw.val_llm, 0, sizeof hw.val_llm);
         /* the keys, their bounds, the record */
         for (int i = 0; i < f.n_par; i++) {
             char v0[40], v1[40], raw[40];

@@ -533,6 +533,22 @@ static void test_base(void)
                       "validation: {test_rows: 7, median_error: 0.05, p90_error: 0.1}\n");
     CHECK(hw_load_file(child, &hw, &d) == NNPERF_OK);
     CHECK(hw.val_rows == 7 && hw.val_median == 0.05 && hw.val_p90 == 0.1);
+    /* the LLM band (llm_validation: `nnperf llm`) the same way, by the file's own llm_validation alone: a file with
+     * its own validation of CNN rows and none for decoders drops the base's LLM band */
+    struct hw_desc agx;
+    CHECK(hw_resolve("jetson-agx-orin", &agx, &d) == NNPERF_OK);
+    CHECK(agx.val_llm.rows > 0 && agx.val_llm.median > 0 && agx.val_llm.p90 >= agx.val_llm.median);
+    write_text(child, "base: jetson-agx-orin\nname: my-orin\n");
+    CHECK(hw_load_file(child, &hw, &d) == NNPERF_OK);
+    CHECK(hw.val_llm.rows == agx.val_llm.rows && hw.val_llm.median == agx.val_llm.median);
+    write_text(child, "base: jetson-agx-orin\nname: my-orin\noverhead: {per_run_s: 1ms}\n"
+                      "validation: {test_rows: 7, median_error: 0.05, p90_error: 0.1}\n");
+    CHECK(hw_load_file(child, &hw, &d) == NNPERF_OK);
+    CHECK(hw.val_rows == 7 && hw.val_llm.rows == 0 && hw.val_llm.median == 0 && hw.val_llm.p90 == 0);
+    write_text(child, "base: jetson-agx-orin\nname: my-orin\nmemory: {ddr_efficiency: 0.8}\n"
+                      "llm_validation: {test_rows: 3, median_error: 0.02, p90_error: 0.04}\n");
+    CHECK(hw_load_file(child, &hw, &d) == NNPERF_OK);
+    CHECK(hw.val_rows == 0 && hw.val_llm.rows == 3 && hw.val_llm.median == 0.02 && hw.val_llm.p90 == 0.04);
     /* a preset names presets only; depth is bounded */
     d.status = NNPERF_OK;
     const char *pre = "base: /etc/hostname\nname: x\n";

@@ -642,6 +642,58 @@ static void test_config_equals_onnx(void)
     }
 }
 
+/* the expected error: the platform's llm_validation in the summary, the table, the JSON and the HTML card; none
+ * (NAN, "not validated", null) without it, or once the platform is changed with --set */
+static void test_expected_error(void)
+{
+    char text[1024], err[1024], *out = NULL;
+    size_t len = 0;
+    snprintf(text, sizeof text, "%sllm_validation: {test_rows: 12, median_error: 0.0734, p90_error: 0.21}\n",
+             gpu_yaml);
+    struct nnperf_platform band;
+    struct diag d = {0};
+    hw_init(&band.hw);
+    CHECK(hw_load_yaml(text, strlen(text), "tiny-gpu-band", &band.hw, &d) == NNPERF_OK);
+    struct nnperf_model *m = load("tiny-llama-hf");
+    int prompt = 32, one = 1;
+    struct nnperf_llm_options o = {
+        .prompts = &prompt, .n_prompts = 1, .batches = &one, .n_batches = 1, .generate = 4};
+    const struct nnperf_platform *plats[2] = {&band, &gpu};
+    for (int k = 0; m && k < 3; k++) {
+        if (k == 2)
+            CHECK(nnperf_platform_set(&band, "memory.ddr_bandwidth", "2e10", err, sizeof err) == NNPERF_OK);
+        struct nnperf_llm *l = NULL;
+        CHECK(nnperf_llm(m, plats[k == 1], &o, &l, err, sizeof err) == NNPERF_OK);
+        if (!l) continue;
+        struct nnperf_llm_summary s;
+        nnperf_llm_summary(l, &s);
+        int on = k == 0;
+        CHECK(s.expected_error_rows == (on ? 12 : 0));
+        CHECK(on ? s.expected_error_median == 0.0734 && s.expected_error_p90 == 0.21
+                 : isnan(s.expected_error_median) && isnan(s.expected_error_p90));
+        CHECK(nnperf_llm_render(l, NNPERF_FORMAT_TABLE, &out, &len, err, sizeof err) == NNPERF_OK);
+        CHECK(out &&
+              strstr(out, on       ? "expected error           +-7% median, +-21% at the 90th percentile "
+                                     "(|error| over 12 published LLM test rows, bench/llm)"
+                          : k == 1 ? "expected error           not validated (no published LLM test rows"
+                                   : "expected error           not validated (the platform was changed "
+                                     "with --set)"));
+        free(out);
+        out = NULL;
+        CHECK(nnperf_llm_render(l, NNPERF_FORMAT_JSON, &out, &len, err, sizeof err) == NNPERF_OK);
+        CHECK(out && strstr(out, on ? "\"expected_error\":{\"median\":0.0734,\"p90\":0.21,\"test_rows\":12}"
+                                    : "\"expected_error\":null"));
+        free(out);
+        out = NULL;
+        CHECK(nnperf_llm_render(l, NNPERF_FORMAT_HTML, &out, &len, err, sizeof err) == NNPERF_OK);
+        CHECK(out && strstr(out, on ? "+-7% n=12" : "not validated"));
+        free(out);
+        out = NULL;
+        nnperf_llm_free(l);
+    }
+    nnperf_model_free(m);
+}
+
 /* the published configurations: weights = the model's parameters (counted here from its config) x 2 bytes + the
  * rotary tables, KV cache from its own KV heads and head_dim; a mixture of experts reads only the routed experts
  * at one token */
@@ -1233,6 +1285,7 @@ int main(void)
     test_peak_activations();
     test_config_equals_onnx();
     test_configs();
+    test_expected_error();
     test_moe_traffic();
     test_config_errors();
     test_weight_formats();
