@@ -36,18 +36,18 @@ static const char *align_rule_check(const void *elem)
 
 /* clang-format off */
 const struct hw_key hw_keys[] = {
-    {"format", HW_T_FORMAT, .min = 1, .max = 1, .def = 1,
+    {"format", HW_T_FORMAT, .min = 1, .max = 1, .def = 1, .flags = HW_F_IDENTITY,
      .doc = "format version; this version reads 1"},
-    {"base", HW_T_BASE,
+    {"base", HW_T_BASE, .flags = HW_F_IDENTITY,
      .doc = "a preset name or a platform file (relative to this file's folder) to start from: this file's keys "
             "override its values (lists are replaced), its assumptions hold for the keys not overridden"},
-    {"name", HW_T_NAME, .flags = HW_F_REQUIRED | HW_F_OWN, .off = D(name), .size = DS(name),
+    {"name", HW_T_NAME, .flags = HW_F_REQUIRED | HW_F_OWN | HW_F_IDENTITY, .off = D(name), .size = DS(name),
      .doc = "identifier shown in reports (no spaces); a platform on a base gives its own"},
-    {"description", HW_T_TEXT, .off = D(description), .size = DS(description),
+    {"description", HW_T_TEXT, .flags = HW_F_IDENTITY, .off = D(description), .size = DS(description),
      .doc = "one line for `nnperf hw list`"},
-    {"source", HW_T_TEXT, .off = D(source), .size = DS(source),
+    {"source", HW_T_TEXT, .flags = HW_F_IDENTITY, .off = D(source), .size = DS(source),
      .doc = "where the numbers come from"},
-    {"assumptions", HW_T_KEYS, .min = 1, .max = HW_MAX_ASSUME, .flags = HW_F_UNIQUE, .off = D(assume),
+    {"assumptions", HW_T_KEYS, .min = 1, .max = HW_MAX_ASSUME, .flags = HW_F_UNIQUE | HW_F_IDENTITY, .off = D(assume),
      .size = HW_MAX_KEY, .count_off = D(n_assume),
      .doc = "keys of this table whose values here are assumptions rather than published facts (a section or map "
             "covers its keys); reports show them"},
@@ -471,47 +471,49 @@ const struct hw_key hw_keys[] = {
     {"power.sram_j_per_byte", HW_T_NUM, .unit = HW_U_JOULES, 1e-16, 1e-6, HW_F_ZERO_OFF, D(sram_j),
      .doc = "energy per byte of on-chip buffer traffic"},
 
-    {"validation", HW_T_SECTION,
+    {"validation", HW_T_SECTION, .flags = HW_F_BAND,
      .doc = "how far the platform's predictions were off on published measurements no number of it was fitted to "
             "(the test rows of bench/fidelity/data, written by bench/fidelity/fidelity.py --write-presets): reports "
             "show them as the expected error; absent: not validated (also a file on a base that sets other keys "
             "and no validation of its own: the base's test rows did not validate it)"},
-    {"validation.test_rows", HW_T_INT, .min = 0, .max = 1e6, .off = D(val_rows),
+    {"validation.test_rows", HW_T_INT, .flags = HW_F_BAND, .min = 0, .max = 1e6, .off = D(val_rows),
      .doc = "number of test rows behind the two errors below"},
-    {"validation.median_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_median),
+    {"validation.median_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, HW_F_BAND, D(val_median),
      .doc = "median of |predicted / measured - 1| over those rows (0.25: 25%)"},
-    {"validation.p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_p90),
+    {"validation.p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, HW_F_BAND, D(val_p90),
      .doc = "90th percentile (nearest rank) of the same |errors|"},
-    {"validation.log_spread", HW_T_NUM, .unit = HW_U_NONE, 0, 100, 0, D(val_spread),
+    {"validation.log_spread", HW_T_NUM, .unit = HW_U_NONE, 0, 100, HW_F_BAND, D(val_spread),
      .doc = "standard deviation of ln(predicted time / measured time) over the same rows around their mean: how far "
             "one model's error strays from the platform's common bias; `nnperf calibrate --table` holds or "
             "shrinks a time scale fitted on one row by it"},
-    {"validation.transformer_test_rows", HW_T_INT, .min = 0, .max = 1e6, .off = D(val_fam[HW_FAM_TRANSFORMER].rows),
+    {"validation.transformer_test_rows", HW_T_INT, .flags = HW_F_BAND, .min = 0, .max = 1e6,
+     .off = D(val_fam[HW_FAM_TRANSFORMER].rows),
      .doc = "how many of the test rows are of a transformer-style model (attention, LayerNorm or GELU: "
             "docs/prediction.md, Expected error); with cnn_test_rows they add up to test_rows, else (both absent "
             "included) the rows are not given by family and reports show the band of all of them"},
-    {"validation.transformer_median_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0,
+    {"validation.transformer_median_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, HW_F_BAND,
      D(val_fam[HW_FAM_TRANSFORMER].median), .doc = "median |error| over the transformer-style test rows"},
-    {"validation.transformer_p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_fam[HW_FAM_TRANSFORMER].p90),
+    {"validation.transformer_p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, HW_F_BAND,
+     D(val_fam[HW_FAM_TRANSFORMER].p90),
      .doc = "90th percentile (nearest rank) |error| over the transformer-style test rows"},
-    {"validation.cnn_test_rows", HW_T_INT, .min = 0, .max = 1e6, .off = D(val_fam[HW_FAM_CNN].rows),
+    {"validation.cnn_test_rows", HW_T_INT, .flags = HW_F_BAND, .min = 0, .max = 1e6, .off = D(val_fam[HW_FAM_CNN].rows),
      .doc = "how many of the test rows are of any other model (the family `cnn`)"},
-    {"validation.cnn_median_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_fam[HW_FAM_CNN].median),
+    {"validation.cnn_median_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, HW_F_BAND, D(val_fam[HW_FAM_CNN].median),
      .doc = "median |error| over the cnn test rows"},
-    {"validation.cnn_p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_fam[HW_FAM_CNN].p90),
+    {"validation.cnn_p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, HW_F_BAND, D(val_fam[HW_FAM_CNN].p90),
      .doc = "90th percentile (nearest rank) |error| over the cnn test rows"},
 
-    {"llm_validation", HW_T_SECTION,
+    {"llm_validation", HW_T_SECTION, .flags = HW_F_LLM_BAND,
      .doc = "how far `nnperf llm` was off on the platform's published LLM numbers (the test rows of "
             "bench/llm/published.csv, written by bench/llm/published.py --write-presets): `nnperf llm` shows them as "
             "its expected error; absent: not validated for decoders (also a file on a base that sets other keys and "
             "no llm_validation of its own)"},
-    {"llm_validation.test_rows", HW_T_INT, .min = 0, .max = 1e6, .off = D(val_llm.rows),
+    {"llm_validation.test_rows", HW_T_INT, .flags = HW_F_LLM_BAND, .min = 0, .max = 1e6, .off = D(val_llm.rows),
      .doc = "number of published LLM test rows (a prefill time, a decode rate, a batch's throughput) behind the two "
             "errors below"},
-    {"llm_validation.median_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_llm.median),
+    {"llm_validation.median_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, HW_F_LLM_BAND, D(val_llm.median),
      .doc = "median of |predicted / published - 1| over those rows"},
-    {"llm_validation.p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, 0, D(val_llm.p90),
+    {"llm_validation.p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, HW_F_LLM_BAND, D(val_llm.p90),
      .doc = "90th percentile (nearest rank) of the same |errors|"},
 
     {"calibration", HW_T_SECTION,

@@ -55,6 +55,12 @@ enum hw_unit {
 #define HW_F_UNIQUE   8u  /* list entries may not repeat */
 #define HW_F_UNSET    16u /* map entries not given hold 'def', outside the range: "use the default" */
 #define HW_F_OWN      32u /* a required key every file gives itself, also one on a base (name) */
+/* what a key says about a platform file on a base (src/hw/yaml.c, drop_base_band): it only names or describes the
+ * platform (IDENTITY: the prediction does not read it), or it is the band of its test rows (BAND: validation,
+ * LLM_BAND: llm_validation); any other key changes what the base predicts */
+#define HW_F_IDENTITY 64u
+#define HW_F_BAND     128u
+#define HW_F_LLM_BAND 256u
 
 struct hw_key {
     const char *path;

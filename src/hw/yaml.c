@@ -694,26 +694,21 @@ static void keep_assumptions(struct hw_desc *hw, int n)
     hw->n_assume = n;
 }
 
-/* A file on a base that sets a key the prediction reads (anything but its identity: format, base, name,
- * description, source, assumptions) and gives no validation of its own describes a platform the base's test rows
- * did not validate: the base's band is dropped (reports say "not validated"), as --set drops it. A file that only
- * renames its base, or gives its own validation (presets/runtimes/), keeps what it has. The LLM band
- * (llm_validation, `nnperf llm`) is dropped or kept the same way, by the file's own llm_validation. */
+/* A file on a base that sets a key the prediction reads (anything but the keys of the table flagged
+ * HW_F_IDENTITY: format, base, name, description, source, assumptions) and gives no validation of its own describes
+ * a platform the base's test rows did not validate: the base's band is dropped (reports say "not validated"), as
+ * --set drops it. A file that only renames its base, or gives its own validation (presets/runtimes/), keeps what it
+ * has. The LLM band (llm_validation, `nnperf llm`) is dropped or kept the same way, by the file's own
+ * llm_validation. */
 static void drop_base_band(struct ld *c)
 {
-    static const char *const identity[] = {"format", "base", "name", "description", "source", "assumptions"};
     int changed = 0, own = 0, own_llm = 0;
     for (int i = 0; i < hw_n_keys && i < HW_KEY_CAP; i++) {
         if (!c->line[i]) continue;
-        const char *path = hw_keys[i].path;
-        int id = 0;
-        for (size_t j = 0; j < sizeof identity / sizeof identity[0]; j++) id |= !strcmp(path, identity[j]);
-        if (!strncmp(path, "validation", 10) && (path[10] == '\0' || path[10] == '.'))
-            own = 1;
-        else if (!strncmp(path, "llm_validation", 14) && (path[14] == '\0' || path[14] == '.'))
-            own_llm = 1;
-        else if (!id)
-            changed = 1;
+        unsigned f = hw_keys[i].flags;
+        own |= !!(f & HW_F_BAND);
+        own_llm |= !!(f & HW_F_LLM_BAND);
+        changed |= !(f & (HW_F_IDENTITY | HW_F_BAND | HW_F_LLM_BAND));
     }
     if (!changed) return;
     struct hw_desc *hw = c->hw;

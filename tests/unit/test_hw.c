@@ -362,6 +362,15 @@ static void test_key_table(void)
                      (k->flags & HW_F_REQUIRED);
             ok = ok && in && k->min <= k->max && (k->unit != HW_U_FRACTION || k->max <= 1);
         }
+        /* a band's rows are flagged as its band (a file on a base that gives only them changes nothing it
+         * predicts: drop_base_band), and identity is the six keys that name and describe the platform */
+        int band = !strncmp(k->path, "validation", 10) && (!k->path[10] || k->path[10] == '.');
+        int llm = !strncmp(k->path, "llm_validation", 14) && (!k->path[14] || k->path[14] == '.');
+        int id = !strcmp(k->path, "format") || !strcmp(k->path, "base") || !strcmp(k->path, "name") ||
+                 !strcmp(k->path, "description") || !strcmp(k->path, "source") ||
+                 !strcmp(k->path, "assumptions");
+        ok = ok && !!(k->flags & HW_F_BAND) == band && !!(k->flags & HW_F_LLM_BAND) == llm &&
+             !!(k->flags & HW_F_IDENTITY) == id;
         if (!ok) fprintf(stderr, "key table row %d '%s' is inconsistent\n", i, k->path);
         CHECK(ok);
         CHECK(hw_key_find(k->path) == k);
