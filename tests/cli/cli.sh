@@ -213,6 +213,18 @@ expect 2 "sweep: 4900 configurations (platforms x dtypes x batches x --set value
 expect 2 "sweep: --set memory.sram_bytes: must be 0 or between 1 and 1e15 bytes, got '-1'" "$nn" sweep "$M" --hw rdk-s100 --set memory.sram_bytes=1MiB,-1
 expect 0 "" "$nn" hw show rdk-s100 --set memory.sram_bytes=16MiB
 check "hw show --set prints the changed description" grep -q '^  sram_bytes: 16777216' "$work/out"
+# hw list: each preset's two bands as its validation and llm_validation give them (jetson-agx-orin has both,
+# a100-40gb neither); at 80 columns they open the continuation line
+xe=$("$nn" hw show jetson-agx-orin | awk '/^validation:/ { v = 1 } /^llm_validation:/ { v = 2 }
+    v && /^  test_rows:/ { r[v] = $2 } v && /^  median_error:/ { m[v] = $2 }
+    END { printf "+-%.0f%% n=%d +-%.0f%% n=%d", 100 * m[1], r[1], 100 * m[2], r[2] }')
+set -- $xe
+COLUMNS=200 "$nn" hw list >"$work/hw200"
+check "hw list shows jetson-agx-orin's bands ($xe)" grep -q "^jetson-agx-orin .* $1 $2 *$3 $4  NVIDIA" "$work/hw200"
+check "hw list shows a100-40gb not validated" grep -q '^a100-40gb .*  - *-  NVIDIA' "$work/hw200"
+COLUMNS=80 "$nn" hw list >"$work/hw80"
+check "hw list at 80 columns gives the bands under the preset" grep -q "^    expected error $1 $2 (analyze), $3 $4 (llm); NVIDIA" "$work/hw80"
+set --
 
 # ---- power: from the platform's power keys, or "not described"
 expect 0 "" "$nn" analyze "$M" --hw coral-usb --format json -o "$work/pw.json"
