@@ -392,6 +392,21 @@ def validation_block(s, fam=None):
                     for k, v in family_keys(fam).items()))
 
 
+def preset_files(directory):
+    """the platform files of a presets folder: its presets and its runtimes/ files, sorted"""
+    return sorted(glob.glob(os.path.join(directory, "*.yaml")) +
+                  glob.glob(os.path.join(directory, "runtimes", "*.yaml")))
+
+
+def put_section(text, section_re, block):
+    """text with the section section_re matches replaced by block in place, or block appended where there is none
+    (bench/llm/published.py writes the presets' llm_validation with it, this file their validation: each leaves
+    the other's where it is)"""
+    if section_re.search(text):
+        return section_re.sub(lambda _: block, text, count=1)
+    return text.rstrip("\n") + "\n" + block
+
+
 def preset_validation(text):
     """the validation keys a preset's YAML text declares ({} when none)"""
     m = VALIDATION_RE.search(text)
@@ -466,8 +481,7 @@ def main():
     for key in ("--write-presets", "--check-presets"):
         if key not in opts:
             continue
-        for path in sorted(glob.glob(os.path.join(opts[key], "*.yaml")) +
-                           glob.glob(os.path.join(opts[key], "runtimes", "*.yaml"))):
+        for path in preset_files(opts[key]):
             name = os.path.basename(path)[:-5]
             s = res.get(name)
             with open(path) as f:
@@ -484,12 +498,7 @@ def main():
                           "(bench/fidelity/fidelity.py --write-presets presets)")
                     status = 1
                 continue
-            block = validation_block(s, fams.get(name)) if want else ""
-            # in place where the preset has one (its llm_validation, bench/llm/published.py's, stays where it is)
-            if VALIDATION_RE.search(text):
-                new = VALIDATION_RE.sub(lambda _: block, text, count=1)
-            else:
-                new = text.rstrip("\n") + "\n" + block
+            new = put_section(text, VALIDATION_RE, validation_block(s, fams.get(name)) if want else "")
             if new != text:
                 with open(path, "w") as f:
                     f.write(new)

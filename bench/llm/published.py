@@ -24,7 +24,6 @@ usage: python3 bench/llm/published.py [--nnperf build/nnperf] [--write] [--write
 """
 import argparse
 import csv
-import glob
 import json
 import math
 import os
@@ -34,6 +33,8 @@ import subprocess
 import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench", "fidelity"))
+import fidelity  # noqa: E402  (the presets' bands are computed and written as fidelity.py writes `validation`)
 PRESETS = {("a100", False): "a100-80gb", ("a100", True): "8x-a100-80gb",
            ("h100", False): "h100-sxm", ("h100", True): "8x-h100-sxm",
            # TensorRT Edge-LLM's Jetson runs (table edge-llm-0.10): each module in its fastest mode (the CSV's header)
@@ -135,19 +136,11 @@ def predict(nnperf, r):
 LLM_VALIDATION_RE = re.compile(r"^llm_validation:.*\n(?:[ #].*\n|\n)*", re.M)
 
 
-def nearest_rank(v, q):
-    """the q-quantile of v by the nearest rank (the smallest value with at least q of them at or below), as
-    bench/fidelity/fidelity.py computes a preset's p90"""
-    a = sorted(v)
-    return a[max(0, math.ceil(q * len(a)) - 1)]
-
-
 def presets_band(per_preset, directory, write):
     """--write-presets / --check-presets: each preset's llm_validation section from its test rows' |errors|;
     returns the number of presets whose section differs (check) or 0"""
     bad = 0
-    for path in sorted(glob.glob(os.path.join(directory, "*.yaml")) +
-                       glob.glob(os.path.join(directory, "runtimes", "*.yaml"))):
+    for path in fidelity.preset_files(directory):
         name = os.path.basename(path)[:-5]
         e = per_preset.get(name, [])
         with open(path) as f:
@@ -156,8 +149,8 @@ def presets_band(per_preset, directory, write):
         if e:
             block = ("llm_validation:                    # bench/llm/published.csv test rows (written by "
                      "bench/llm/published.py)\n"
-                     f"  test_rows: {len(e)}\n  median_error: {statistics.median(e):.4f}\n"
-                     f"  p90_error: {nearest_rank(e, 0.9):.4f}\n")
+                     f"  test_rows: {len(e)}\n  median_error: {fidelity.median_abs(e):.4f}\n"
+                     f"  p90_error: {fidelity.percentile_abs(e, 0.9):.4f}\n")
         m = LLM_VALIDATION_RE.search(text)
         have = m.group(0) if m else ""
         if have == block:
@@ -167,10 +160,8 @@ def presets_band(per_preset, directory, write):
                   f"{block.strip() or 'none'!r} (python3 bench/llm/published.py --write-presets {directory})")
             bad += 1
             continue
-        # in place where the preset has one (its validation, bench/fidelity/fidelity.py's, stays where it is)
-        new = (LLM_VALIDATION_RE.sub(lambda _: block, text, count=1) if m else text.rstrip("\n") + "\n" + block)
         with open(path, "w") as f:
-            f.write(new)
+            f.write(fidelity.put_section(text, LLM_VALIDATION_RE, block))
         print(f"wrote {path}")
     return bad
 

@@ -116,22 +116,27 @@ static const struct rf_field layer_fields[] = {
 };
 #define N_LAYER_FIELDS ((int)(sizeof layer_fields / sizeof layer_fields[0]))
 
-/* the prediction's expected error (the platform's llm_validation) in words, for the table and the HTML card */
+/* the prediction's expected error (the platform's llm_validation) in words: the table's line; the HTML card's short
+ * form is the reports' own (rep_expected_error_short, of a summary with only the expected_error_* members) */
 static void band_text(const struct nnperf_llm *l, int lng, char *b, size_t n)
 {
-    if (l->band.rows <= 0)
-        snprintf(b, n, "not validated%s",
-                 !lng                  ? ""
-                 : l->platform_changed ? " (the platform was changed with --set)"
-                                       : " (no published LLM test rows of this platform in bench/llm)");
-    else if (lng)
+    if (!lng) {
+        struct nnperf_prediction_summary s;
+        memset(&s, 0, sizeof s);
+        s.expected_error_rows = l->band.rows;
+        s.expected_error_median = l->band.median;
+        s.expected_error_p90 = l->band.p90;
+        rep_expected_error_short(&s, b, n);
+    } else if (l->band.rows <= 0)
+        snprintf(b, n, "not validated (%s)",
+                 l->platform_changed ? "the platform was changed with --set"
+                                     : "no published LLM test rows of this platform in bench/llm");
+    else
         c_snprintf(
             b, n,
             "+-%.0f%% median, +-%.0f%% at the 90th percentile (|error| over %d published LLM test rows, "
             "bench/llm)",
             100 * l->band.median, 100 * l->band.p90, l->band.rows);
-    else
-        c_snprintf(b, n, "+-%.0f%% n=%d", 100 * l->band.median, l->band.rows);
 }
 
 /* ---- table ---- */

@@ -71,14 +71,15 @@ static int hw_list(int width)
             cli_wrap(stdout, in.description, col, col, width);
         } else {
             char line[1024];
+            int has_xe = strcmp(xe, "-") != 0, has_llm = strcmp(llm, "-") != 0;
             if (bands)
                 snprintf(line, sizeof line, "%s", in.description);
-            else if (!strcmp(xe, "-") && !strcmp(llm, "-"))
+            else if (!has_xe && !has_llm)
                 snprintf(line, sizeof line, "not validated; %s", in.description);
             else
-                snprintf(line, sizeof line, "expected error %s%s%s%s%s; %s", strcmp(xe, "-") ? xe : "",
-                         strcmp(xe, "-") ? " (analyze)" : "", strcmp(xe, "-") && strcmp(llm, "-") ? ", " : "",
-                         strcmp(llm, "-") ? llm : "", strcmp(llm, "-") ? " (llm)" : "", in.description);
+                snprintf(line, sizeof line, "expected error %s%s%s%s%s; %s", has_xe ? xe : "",
+                         has_xe ? " (analyze)" : "", has_xe && has_llm ? ", " : "", has_llm ? llm : "",
+                         has_llm ? " (llm)" : "", in.description);
             printf("\n    ");
             cli_wrap(stdout, line, 4, 4, width);
         }
