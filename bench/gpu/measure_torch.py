@@ -109,8 +109,8 @@ def build(name):
     return getattr(torchvision.models, name)(**kw).eval()
 
 
-def cnn_rows(log):
-    rows = []
+def cnn_rows(log, rows):
+    """appends each (network, batch) row to rows as it is measured (main writes them out after each network)"""
     for name, size in CNNS:
         net = build(name).to(DEV, DT).to(memory_format=torch.channels_last)
         for b in BATCHES:
@@ -128,7 +128,7 @@ def cnn_rows(log):
         del net
         if DEV == "cuda":
             torch.cuda.empty_cache()
-    return rows
+        log.save()
 
 
 # --- a Llama-shaped decoder -------------------------------------------------------------------------------------
@@ -269,34 +269,42 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     logf = open(os.path.join(OUT, "measure.log"), "w")
 
-    def log(s):
-        print(s, flush=True)
-        logf.write(s + "\n")
-        logf.flush()
+    res = {}
+
+    class Log:
+        def __call__(self, s):
+            print(s, flush=True)
+            logf.write(s + "\n")
+            logf.flush()
+
+        def save(self):
+            """what was measured so far, so that a run stopped at its time limit keeps it"""
+            json.dump(res, open(os.path.join(OUT, "measure.json"), "w"), indent=1)
+    log = Log()
 
     env = {"torch": torch.__version__, "torchvision": torchvision.__version__, "quick": QUICK}
     if DEV == "cuda":
         torch.backends.cudnn.benchmark = True
         p = torch.cuda.get_device_properties(0)
         env.update(gpu=p.name, sms=p.multi_processor_count, memory_bytes=p.total_memory,
+                   l2_bytes=getattr(p, "L2_cache_size", None),
                    cuda=torch.version.cuda, cudnn=torch.backends.cudnn.version())
     log(json.dumps(env))
-    res = {"env": env}
+    res.update(env=env, cnn=[], llm=[])
     t0 = time.time()
-    res["cnn"] = cnn_rows(log)
+    cnn_rows(log, res["cnn"])
     log(f"cnn done in {time.time() - t0:.0f} s")
-    json.dump(res, open(os.path.join(OUT, "measure.json"), "w"), indent=1)
-    res["llm"] = []
+    log.save()
     for name in opt("--llms") or ["llama-3.1-8b"]:
         if not name:
             continue
         res["llm"] += llm_rows(log, cfg_of(name) if opt("--llms") and not QUICK else None, name)
         log(f"{name} done in {time.time() - t0:.0f} s")
-        json.dump(res, open(os.path.join(OUT, "measure.json"), "w"), indent=1)
+        log.save()
         if DEV == "cuda":
             torch.cuda.empty_cache()
     log(f"all done in {time.time() - t0:.0f} s")
-    json.dump(res, open(os.path.join(OUT, "measure.json"), "w"), indent=1)
+    log.save()
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 sys.path.insert(0, os.path.join(ROOT, "bench", "fidelity"))
 import fidelity  # noqa: E402  (the presets' bands are computed and written as fidelity.py writes `validation`)
 PRESETS = {("a100", False): "a100-80gb", ("a100", True): "8x-a100-80gb",
-           ("h100", False): "h100-sxm", ("h100", True): "8x-h100-sxm",
+           ("h100", False): "h100-sxm", ("h100", True): "8x-h100-sxm", ("h200", False): "h200-sxm",
            # TensorRT Edge-LLM's Jetson runs (table edge-llm-0.10): each module in its fastest mode (the CSV's header)
            ("thor", False): "jetson-agx-thor", ("agx-orin", False): "jetson-agx-orin",
            ("orin-nx", False): "jetson-orin-nx-16gb-super", ("orin-nano", False): "jetson-orin-nano-super"}
