@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""predict_llm.py - `nnperf llm --config` against the decoder rows measured on an H100 with PyTorch
-(bench/llm/measured_h100.csv, bench/gpu/README.md): first-token latency and static-batch output tokens/s, each row
+"""predict_llm.py - `nnperf llm --config` against the decoder rows measured on an H100 or an H200 with PyTorch
+(bench/llm/measured_h100.csv, measured_h200.csv; bench/gpu/README.md): first-token latency and static-batch output tokens/s, each row
 with the prediction and its error, then the median |error| (every row is a test row).
 
-usage: python3 bench/gpu/predict_llm.py [--nnperf build/nnperf] [--hw PLATFORM]
+usage: python3 bench/gpu/predict_llm.py [--nnperf build/nnperf] [--gpu h100|h200] [--hw PLATFORM]
 """
 import argparse
 import csv
@@ -19,10 +19,13 @@ from published import run  # noqa: E402  (one way to run nnperf and read its JSO
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--nnperf", default=os.path.join(ROOT, "build", "nnperf"))
-    ap.add_argument("--hw", default="h100-sxm",
-                    help="the platform: h100-sxm (TensorRT-LLM's kernels) or presets/runtimes/h100-sxm-pytorch.yaml")
+    ap.add_argument("--gpu", default="h100", choices=["h100", "h200"],
+                    help="whose rows: bench/llm/measured_GPU.csv (the H200's: the fifth run)")
+    ap.add_argument("--hw", help="the platform: the GPU's preset (default: h100-sxm or h200-sxm, TensorRT-LLM's "
+                    "kernels) or its PyTorch runtime, presets/runtimes/h100-sxm-pytorch.yaml (h200-sxm-pytorch.yaml)")
     a = ap.parse_args()
-    with open(os.path.join(ROOT, "bench", "llm", "measured_h100.csv")) as f:
+    a.hw = a.hw or f"{a.gpu}-sxm"
+    with open(os.path.join(ROOT, "bench", "llm", f"measured_{a.gpu}.csv")) as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
     print("| model | quantity | batch | prompt / generate | measured | eager | predicted | error |")
     print("|---|---|---:|---|---:|---:|---:|---:|")
