@@ -16,6 +16,23 @@ sys.path.insert(0, os.path.join(ROOT, "bench", "llm"))
 from published import run  # noqa: E402  (one way to run nnperf and read its JSON)
 
 
+def read_rows(gpu):
+    """the decoder rows measured on that GPU (bench/llm/measured_GPU.csv)"""
+    with open(os.path.join(ROOT, "bench", "llm", f"measured_{gpu}.csv")) as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def predict(nnperf, hw, r):
+    """nnperf's value of the row's quantity: first-token ms, or the static batch's output tokens/s"""
+    cmd = [nnperf, "llm", "--config", os.path.join(ROOT, "tests", "data", "llm", "configs", r["model"] + ".json"),
+           "--hw", hw, "--prompt", r["prompt"], "--generate", r["generate"], "--batch", r["batch"], "--format", "json"]
+    d, why = run(cmd)
+    if d is None:
+        sys.exit(f"{r}: {why}")
+    s = d["summary"]
+    return s["ttft_ms"] if r["quantity"] == "ttft_ms" else s["batch"] * s["generate"] / (s["e2e_ms"] / 1e3)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--nnperf", default=os.path.join(ROOT, "build", "nnperf"))
@@ -25,20 +42,12 @@ def main():
                     "kernels) or its PyTorch runtime, presets/runtimes/h100-sxm-pytorch.yaml (h200-sxm-pytorch.yaml)")
     a = ap.parse_args()
     a.hw = a.hw or f"{a.gpu}-sxm"
-    with open(os.path.join(ROOT, "bench", "llm", f"measured_{a.gpu}.csv")) as f:
-        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    rows = read_rows(a.gpu)
     print("| model | quantity | batch | prompt / generate | measured | eager | predicted | error |")
     print("|---|---|---:|---|---:|---:|---:|---:|")
     errs = []
     for r in rows:
-        cmd = [a.nnperf, "llm", "--config", os.path.join(ROOT, "tests", "data", "llm", "configs", r["model"] + ".json"),
-               "--hw", a.hw, "--prompt", r["prompt"], "--generate", r["generate"], "--batch", r["batch"],
-               "--format", "json"]
-        d, why = run(cmd)
-        if d is None:
-            sys.exit(f"{r}: {why}")
-        s = d["summary"]
-        q = s["ttft_ms"] if r["quantity"] == "ttft_ms" else s["batch"] * s["generate"] / (s["e2e_ms"] / 1e3)
+        q = predict(a.nnperf, a.hw, r)
         e = q / float(r["value"]) - 1
         errs.append(abs(e))
         print(f"| {r['model']} | {r['quantity']} | {r['batch']} | {r['prompt']} / {r['generate']} | {float(r['value']):.4g} | "
