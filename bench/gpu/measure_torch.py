@@ -21,7 +21,7 @@ list below, `--llms cfg,...` decoders shaped by those configs of tests/data/llm/
 with each config's layers, widths, heads and vocabulary) instead of Llama-3.1-8B, and `--no-eager-e2e` leaves out the
 eager end-to-end generation (a reference number, not a row; it takes most of a decoder's time).
 
-usage: python3 bench/gpu/measure_torch.py OUTDIR [--quick] [--cnns LIST] [--llms LIST] [--no-eager-e2e]
+usage: python3 bench/gpu/measure_torch.py OUTDIR [--quick] [--cnns LIST] [--llms LIST] [--no-eager-e2e] [--fp32]
        (--quick: tiny sizes on the CPU, to test the script)
 """
 import json
@@ -46,7 +46,10 @@ def opt(name):
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 DEV = "cpu" if QUICK else "cuda"
-DT = torch.float32 if QUICK else torch.float16
+# --fp32 (the sixth run): the CNNs in FP32 with PyTorch's defaults (cuDNN convolutions as TF32, matrix products in
+# full FP32: torch.backends.cudnn.allow_tf32 True, torch.backends.cuda.matmul.allow_tf32 False)
+FP32 = "--fp32" in sys.argv
+DT = torch.float32 if QUICK or FP32 else torch.float16
 CNNS = [("resnet50", 224), ("resnet18", 224), ("resnet101", 224), ("mobilenet_v2", 224),
         ("mobilenet_v3_large", 224), ("efficientnet_b0", 224), ("densenet121", 224), ("googlenet", 224),
         ("inception_v3", 299), ("vgg16", 224), ("convnext_tiny", 224), ("regnet_y_400mf", 224),
@@ -282,7 +285,9 @@ def main():
             json.dump(res, open(os.path.join(OUT, "measure.json"), "w"), indent=1)
     log = Log()
 
-    env = {"torch": torch.__version__, "torchvision": torchvision.__version__, "quick": QUICK}
+    env = {"torch": torch.__version__, "torchvision": torchvision.__version__, "quick": QUICK,
+           "dtype": str(DT).replace("torch.", ""), "cudnn_allow_tf32": torch.backends.cudnn.allow_tf32,
+           "matmul_allow_tf32": torch.backends.cuda.matmul.allow_tf32}
     if DEV == "cuda":
         torch.backends.cudnn.benchmark = True
         p = torch.cuda.get_device_properties(0)
