@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """predict_llm.py - `nnperf llm --config` against the decoder rows measured on an H100 or an H200 with PyTorch
-(bench/llm/measured_h100.csv, measured_h200.csv; bench/gpu/README.md): first-token latency and static-batch output tokens/s, each row
-with the prediction and its error, then the median |error| (every row is a test row).
+(bench/llm/measured_h100.csv, measured_h200.csv; bench/gpu/README.md): first-token latency and static-batch output
+tokens/s, each row with the prediction and its error, then the median |error| (every row is a test row).
 
 usage: python3 bench/gpu/predict_llm.py [--nnperf build/nnperf] [--gpu h100|h200] [--hw PLATFORM]
 """
@@ -50,8 +50,8 @@ def main():
         q = predict(a.nnperf, a.hw, r)
         e = q / float(r["value"]) - 1
         errs.append(abs(e))
-        print(f"| {r['model']} | {r['quantity']} | {r['batch']} | {r['prompt']} / {r['generate']} | {float(r['value']):.4g} | "
-              f"{float(r['eager_value'] or 'nan'):.4g} | {q:.4g} | {100 * e:+.1f}% |")
+        print(f"| {r['model']} | {r['quantity']} | {r['batch']} | {r['prompt']} / {r['generate']} | "
+              f"{float(r['value']):.4g} | {float(r['eager_value'] or 'nan'):.4g} | {q:.4g} | {100 * e:+.1f}% |")
     print(f"\ntest: {len(errs)} rows, median |error| {100 * statistics.median(errs):.1f}%, max {100 * max(errs):.1f}%")
 
 
