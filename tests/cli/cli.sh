@@ -281,6 +281,20 @@ sys.exit(not (d['horizon-j5'] is None and x['test_rows'] == int(v['test_rows']) 
 expect 0 "" "$nn" compare "$M" --hw zcu102-dpu,horizon-j5 -o "$work/c.txt"
 check "compare table: an 'exp. error' row with the band and 'not valid.'" grep -Eq '^exp. error +[+]-[0-9]+% n=[0-9]+ +not valid.$' "$work/c.txt"
 
+# compare names a platform file by its own name (not the path cut to the column's width); two of one name by the paths
+expect 0 "" "$nn" compare "$M" --hw presets/runtimes/h200-sxm-pytorch.yaml,h100-sxm --format json -o "$work/cn.json"
+check "compare --format json: platforms by their names" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not (d['platforms'] == ['h200-sxm-pytorch', 'h100-sxm']
+              and [p['name'] for p in d['platform_details']] == d['platforms']))" "$work/cn.json"
+expect 0 "" "$nn" compare "$M" --hw presets/runtimes/h200-sxm-pytorch.yaml,h100-sxm -o "$work/cn.txt"
+check "compare table: the header row names the platform file h200-sxm-pytorch" grep -Eq '^model +h200-sxm-pytorch +h100-sxm$' "$work/cn.txt"
+expect 0 "" "$nn" compare "$M" --hw h100-sxm,presets/h100-sxm.yaml --format json -o "$work/cd.json"
+check "compare --format json: a preset and a file of the same name keep the paths given" python3 -c "
+import json, sys
+sys.exit(json.load(open(sys.argv[1]))['platforms'] != ['h100-sxm', 'presets/h100-sxm.yaml'])" "$work/cd.json"
+
 # the band by model family (issue 24 item 5, docs/prediction.md "Expected error"): a transformer-style model (one
 # attention block: MatMul of two activations) on a preset validated on CNNs only reads the all-rows band and "not
 # validated for this one" (JSON validated_for_family false); on rdk-x5, whose test rows hold transformer-style models,

@@ -21,16 +21,18 @@ int cmd_compare(const struct cli_args *a)
     struct nnperf_compare_cell *cells = calloc((size_t)(M * P), sizeof *cells);
     char(*errs)[512] = calloc((size_t)(M * P), sizeof *errs);
     const char **dtypes = calloc((size_t)P, sizeof *dtypes);
+    const char **pnames =
+        calloc((size_t)P, sizeof *pnames); /* each platform's own name, not the path given */
     double *peak = calloc((size_t)P, sizeof *peak), *bw = calloc((size_t)P, sizeof *bw);
     double *xm = calloc((size_t)P, sizeof *xm), *xp = calloc((size_t)P, sizeof *xp); /* expected error */
     int *xr = calloc((size_t)P, sizeof *xr);
     const char **pb = calloc((size_t)P, sizeof *pb); /* power basis: static strings of the library */
     struct nnperf_compare_family *xf =
         calloc((size_t)P, sizeof *xf); /* the models' family, "" when they differ */
-    if (!plats || !cells || !errs || !dtypes || !peak || !bw || !xm || !xp || !xr || !pb || !xf ||
+    if (!plats || !cells || !errs || !dtypes || !pnames || !peak || !bw || !xm || !xp || !xr || !pb || !xf ||
         cli_load_platforms(&r, plats)) {
-        free(plats), free(cells), free(errs), free(dtypes), free(peak), free(bw), free(xm), free(xp),
-            free(xr), free(pb), free(xf);
+        free(plats), free(cells), free(errs), free(dtypes), free(pnames), free(peak), free(bw), free(xm),
+            free(xp), free(xr), free(pb), free(xf);
         return 2;
     }
     /* html and json: accuracies for the pareto front and a batch sweep for the latency-vs-throughput lines */
@@ -47,6 +49,10 @@ int cmd_compare(const struct cli_args *a)
         struct nnperf_platform_info info;
         nnperf_platform_info(plats[hi], &info);
         dtypes[hi] = r.n_dtypes ? r.dtypes[0] : info.default_dtype;
+        pnames[hi] = info.name;
+        for (int k = 0; k < hi;
+             k++) /* two platforms of one name (a preset and a file of it): the paths given */
+            if (!strcmp(pnames[k], info.name)) pnames[k] = r.hw[k], pnames[hi] = r.hw[hi];
         peak[hi] = bw[hi] = NAN;
     }
     int steps = M * P * (1 + nb), step = 0;
@@ -147,7 +153,7 @@ int cmd_compare(const struct cli_args *a)
         struct nnperf_compare_data d = {.n_models = M,
                                         .n_platforms = P,
                                         .models = names,
-                                        .platforms = r.hw,
+                                        .platforms = pnames,
                                         .dtypes = dtypes,
                                         .peak_ops = peak,
                                         .ddr_bandwidth = bw,
@@ -179,8 +185,9 @@ int cmd_compare(const struct cli_args *a)
         free(text);
     }
     for (int hi = 0; hi < P; hi++) nnperf_platform_free(plats[hi]);
-    free(plats), free(cells), free(errs), free(dtypes), free(peak), free(bw), free(xm), free(xp), free(xr),
-        free(pb), free(xf), free(acc), free(sw_fps), free(sw_lat), free(sw_ddr), free(sw_spill);
+    free(plats), free(cells), free(errs), free(dtypes), free(pnames), free(peak), free(bw), free(xm),
+        free(xp), free(xr), free(pb), free(xf), free(acc), free(sw_fps), free(sw_lat), free(sw_ddr),
+        free(sw_spill);
     free(names);
     for (int i = 0; i < n_warns; i++) free(warns[i]);
     free(warns);
