@@ -290,10 +290,12 @@ sys.exit(not (d['platforms'] == ['h200-sxm-pytorch', 'h100-sxm']
               and [p['name'] for p in d['platform_details']] == d['platforms']))" "$work/cn.json"
 expect 0 "" "$nn" compare "$M" --hw presets/runtimes/h200-sxm-pytorch.yaml,h100-sxm -o "$work/cn.txt"
 check "compare table: the header row names the platform file h200-sxm-pytorch" grep -Eq '^model +h200-sxm-pytorch +h100-sxm$' "$work/cn.txt"
-expect 0 "" "$nn" compare "$M" --hw h100-sxm,presets/h100-sxm.yaml --format json -o "$work/cd.json"
-check "compare --format json: a preset and a file of the same name keep the paths given" python3 -c "
+expect 0 "" "$nn" compare "$M" --hw presets/h100-sxm.yaml,presets/../presets/h100-sxm.yaml,./presets/h100-sxm.yaml,l4 \
+    --format json -o "$work/cd.json"
+check "compare --format json: platforms of the same name keep the paths given, the others their names" python3 -c "
 import json, sys
-sys.exit(json.load(open(sys.argv[1]))['platforms'] != ['h100-sxm', 'presets/h100-sxm.yaml'])" "$work/cd.json"
+p = json.load(open(sys.argv[1]))['platforms']
+sys.exit(p != ['presets/h100-sxm.yaml', 'presets/../presets/h100-sxm.yaml', './presets/h100-sxm.yaml', 'l4'])" "$work/cd.json"
 
 # the band by model family (issue 24 item 5, docs/prediction.md "Expected error"): a transformer-style model (one
 # attention block: MatMul of two activations) on a preset validated on CNNs only reads the all-rows band and "not

@@ -8,6 +8,13 @@
 
 #include "cli.h"
 
+static const char *platform_name(const struct nnperf_platform *p)
+{
+    struct nnperf_platform_info info;
+    nnperf_platform_info(p, &info);
+    return info.name;
+}
+
 int cmd_compare(const struct cli_args *a)
 {
     struct cli_run r;
@@ -21,8 +28,7 @@ int cmd_compare(const struct cli_args *a)
     struct nnperf_compare_cell *cells = calloc((size_t)(M * P), sizeof *cells);
     char(*errs)[512] = calloc((size_t)(M * P), sizeof *errs);
     const char **dtypes = calloc((size_t)P, sizeof *dtypes);
-    const char **pnames =
-        calloc((size_t)P, sizeof *pnames); /* each platform's own name, not the path given */
+    const char **pnames = calloc((size_t)P, sizeof *pnames); /* the platforms' names, below */
     double *peak = calloc((size_t)P, sizeof *peak), *bw = calloc((size_t)P, sizeof *bw);
     double *xm = calloc((size_t)P, sizeof *xm), *xp = calloc((size_t)P, sizeof *xp); /* expected error */
     int *xr = calloc((size_t)P, sizeof *xr);
@@ -49,10 +55,11 @@ int cmd_compare(const struct cli_args *a)
         struct nnperf_platform_info info;
         nnperf_platform_info(plats[hi], &info);
         dtypes[hi] = r.n_dtypes ? r.dtypes[0] : info.default_dtype;
+        /* a platform by its own name, not the path given; two of one name (a preset and a file of it) by the
+         * paths given */
         pnames[hi] = info.name;
-        for (int k = 0; k < hi;
-             k++) /* two platforms of one name (a preset and a file of it): the paths given */
-            if (!strcmp(pnames[k], info.name)) pnames[k] = r.hw[k], pnames[hi] = r.hw[hi];
+        for (int k = 0; k < P; k++)
+            if (k != hi && !strcmp(platform_name(plats[k]), info.name)) pnames[hi] = r.hw[hi];
         peak[hi] = bw[hi] = NAN;
     }
     int steps = M * P * (1 + nb), step = 0;
