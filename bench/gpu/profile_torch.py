@@ -6,7 +6,8 @@ activity), for the kernel model of a GPU preset: how far a network's kernels are
 For each (network, batch): 3 profiled eager passes after warm-up (cuDNN autotuned, FP16 channels-last); per pass the
 kernels in order with their device durations; the sum of kernel time against the pass's CUDA-graph time.
 
-usage: python3 bench/gpu/profile_torch.py OUTDIR [--quick]
+usage: python3 bench/gpu/profile_torch.py OUTDIR [--quick] [--cnns LIST]
+       (--cnns: those torchvision networks instead of the four below, at batches 1 and 128)
 """
 import json
 import os
@@ -16,12 +17,14 @@ import torch
 from torch.profiler import ProfilerActivity, profile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_torch import DEV, DT, OUT, QUICK, build, graph_of, timed  # noqa: E402
+from measure_torch import DEV, DT, OUT, QUICK, build, graph_of, opt, timed  # noqa: E402
 
 NETS = [("resnet50", 224), ("mobilenet_v2", 224), ("vit_b_16", 224), ("swin_t", 224)]
 BATCHES = [1, 128]
+if opt("--cnns"):
+    NETS = [(n, 299 if n == "inception_v3" else 224) for n in opt("--cnns") if n]
 if QUICK:
-    NETS, BATCHES = [("resnet18", 64)], [1]
+    NETS, BATCHES = [(n, 64) for n, _ in NETS[:1]] if opt("--cnns") else [("resnet18", 64)], [1]
 
 
 def main():
