@@ -97,6 +97,16 @@ double hw_eff(const struct hw_desc *hw, int klass)
     return hw->eff_default;
 }
 
+void hw_drop_bands(struct hw_desc *hw, int cnn, int llm)
+{
+    if (cnn) {
+        hw->val_rows = 0;
+        hw->val_median = hw->val_p90 = hw->val_spread = 0;
+        memset(hw->val_fam, 0, sizeof hw->val_fam);
+    }
+    if (llm) memset(&hw->val_llm, 0, sizeof hw->val_llm);
+}
+
 int hw_tf32(const struct hw_desc *hw, int dt, int klass)
 {
     unsigned s = hw->tf32_classes;

@@ -294,6 +294,9 @@ const char *hw_preset_yaml(const char *name, size_t *len); /* NULL when unknown 
 int hw_memory_model_from_name(const char *s);
 /* Efficiency of an operator class on the accelerator. */
 double hw_eff(const struct hw_desc *hw, int klass);
+/* Drop the platform's expected-error bands (reports then say "not validated"): the CNN band (validation) when cnn,
+ * the LLM band (llm_validation) when llm; for a description that is no longer the one the test rows validated. */
+void hw_drop_bands(struct hw_desc *hw, int cnn, int llm);
 /* Whether an operator class's layers at dtype dt run as TF32 (compute.tf32_ops, compute.tf32_classes). */
 int hw_tf32(const struct hw_desc *hw, int dt, int klass);
 /* The fastest rate at dtype dt: peak_ops, or for FP32 the TF32 rate when that is higher (the run's peak). */

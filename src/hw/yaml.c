@@ -710,14 +710,7 @@ static void drop_base_band(struct ld *c)
         own_llm |= !!(f & HW_F_LLM_BAND);
         changed |= !(f & (HW_F_IDENTITY | HW_F_BAND | HW_F_LLM_BAND));
     }
-    if (!changed) return;
-    struct hw_desc *hw = c->hw;
-    if (!own) {
-        hw->val_rows = 0;
-        hw->val_median = hw->val_p90 = hw->val_spread = 0;
-        memset(hw->val_fam, 0, sizeof hw->val_fam);
-    }
-    if (!own_llm) memset(&hw->val_llm, 0, sizeof hw->val_llm); /* the LLM band the same way */
+    if (changed) hw_drop_bands(c->hw, !own, !own_llm);
 }
 
 /* A file on a base: the base's assumptions hold for the keys this file does not set, plus the file's own. */

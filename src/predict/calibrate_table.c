@@ -1158,10 +1158,7 @@ enum nnperf_status nnperf_calibrate_table(const char *platform, const char *tabl
         hw.cal_error_before = round4(median_abs(e, ne));
         hw.cal_error_after = round4(median_abs(e, errors_of(&f, t[1], tp[1], e)));
         hw.cal_loo_error = isnan(loo) ? 0 : fmax(1e-4, round4(loo));
-        hw.val_rows = 0,
-        hw.val_median = hw.val_p90 = hw.val_spread = 0; /* the validation was of the platform before */
-        memset(hw.val_fam, 0, sizeof hw.val_fam);
-        memset(&hw.val_llm, 0, sizeof hw.val_llm);
+        hw_drop_bands(&hw, 1, 1); /* the validation was of the platform before */
         /* the keys, their bounds, the record */
         for (int i = 0; i < f.n_par; i++) {
             char v0[40], v1[40], raw[40];
