@@ -6,9 +6,8 @@
 # of 3 test rows of rdk-s100, jetson-agx-orin, a100-80gb, l4 and ncs2): calibrated on them, the preset's other test rows
 # must not be worse than uncalibrated by more than 2 points (median over the draws of the paired change, and the
 # calibrated median against the uncalibrated one), and must be within 10% where the calibration reaches it today
-# (rdk-s100 with 1: a lone row that is
-# one model's own deviation does not move the scale, which a posterior-mean scale did, 7.5% -> 18.3%; ncs2 with 1 and 3:
-# within 10% uncalibrated since its FC tiles, and the bar holds the scale there). jetson-agx-orin with 1 and 3 rows was
+# (rdk-s100 with 1: a lone row that is one model's own deviation does not move the scale, which a posterior-mean scale
+# did, 7.5% -> 18.3%; ncs2 with 1 and 3: within 10% uncalibrated since its FC tiles, and the bar holds the scale there). jetson-agx-orin with 1 and 3 rows was
 # within 10% while its test rows were six ResNet-50 rows agreeing on one scale; with MLPerf's RetinaNet rows
 # (data/mlperf_retinanet.csv) they no longer agree and the cells are 24.5% / 25.9% (bench/RESULTS.md, "MLPerf RetinaNet
 # on the Jetson AGX Orin as test rows"): its never-worse check stays. a100-80gb with 3 rows likewise, once the A100's
