@@ -25,8 +25,11 @@ def main():
     rows = [r for r in fidelity.read_rows() if r["preset"] in ("h100-sxm", "h200-sxm")
             and r["software"].startswith("PyTorch")]
     for r in fidelity.predict_rows(rows):
-        by.setdefault((r["model"], int(r["batch"])), {})[r["preset"]] = (float(r["value"]), r["predicted"])
-    report("CNN latency", "network | batch", by, "h100-sxm", "h200-sxm")
+        # keyed by dtype too: the H200's FP32 rows (h200_torch_fp32.csv) have no H100 twin and must not stand in
+        # for its FP16 rows of the same network and batch
+        key = (r["model"], (int(r["batch"]), r["dtype"]))
+        by.setdefault(key, {})[r["preset"]] = (float(r["value"]), r["predicted"])
+    report("CNN latency", "network | batch and dtype", by, "h100-sxm", "h200-sxm")
     nnperf = os.path.join(ROOT, "build", "nnperf")
     if "--nnperf" in sys.argv:
         nnperf = sys.argv[sys.argv.index("--nnperf") + 1]
@@ -42,7 +45,7 @@ def main():
 def report(what, head, by, a, b):
     """each pair's measured b/a ratio beside the predicted one; the summary line"""
     pairs = sorted((k, v) for k, v in by.items() if len(v) == 2)
-    errs = []
+    errs, ms, ps = [], [], []
     if "--rows" in sys.argv:
         print(f"| {head} | measured H200/H100 | predicted | error |")
         print("|---|---:|---:|---:|---:|")
@@ -50,11 +53,12 @@ def report(what, head, by, a, b):
         m = v[b][0] / v[a][0]
         p = v[b][1] / v[a][1]
         errs.append(abs(p / m - 1))
+        ms.append(m)
+        ps.append(p)
         if "--rows" in sys.argv:
             name = os.path.basename(model).replace(".onnx", "")
-            print(f"| {name} | {row} | {m:.3f} | {p:.3f} | {100 * (p / m - 1):+.1f}% |")
-    ms = [v[b][0] / v[a][0] for _, v in pairs]
-    ps = [v[b][1] / v[a][1] for _, v in pairs]
+            label = " ".join(map(str, row)) if isinstance(row, tuple) else row
+            print(f"| {name} | {label} | {m:.3f} | {p:.3f} | {100 * (p / m - 1):+.1f}% |")
     print(f"{what}, {len(pairs)} pairs: measured H200/H100 median {statistics.median(ms):.3f} (range {min(ms):.3f}-"
           f"{max(ms):.3f}), predicted median {statistics.median(ps):.3f} (range {min(ps):.3f}-{max(ps):.3f}); "
           f"|error| of the predicted ratio median {100 * statistics.median(errs):.1f}%, "
