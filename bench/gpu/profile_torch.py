@@ -6,8 +6,10 @@ activity), for the kernel model of a GPU preset: how far a network's kernels are
 For each (network, batch): 3 profiled eager passes after warm-up (cuDNN autotuned, FP16 channels-last); per pass the
 kernels in order with their device durations; the sum of kernel time against the pass's CUDA-graph time.
 
-usage: python3 bench/gpu/profile_torch.py OUTDIR [--quick] [--cnns LIST]
-       (--cnns: those torchvision networks instead of the four below, at batches 1 and 128)
+usage: python3 bench/gpu/profile_torch.py OUTDIR [--quick] [--cnns LIST] [--llms LIST]
+       (--cnns: those torchvision networks instead of the four below, at batches 1 and 128; --llms: also one decode
+       step of each decoder of tests/data/llm/configs/ in LIST, measure_torch.py's Llama-shaped code, at the middle
+       context of three of its static batches, written to decode.json)
 """
 import json
 import os
@@ -17,7 +19,7 @@ import torch
 from torch.profiler import ProfilerActivity, profile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_torch import DEV, DT, OUT, QUICK, build, graph_of, opt, timed  # noqa: E402
+from measure_torch import CFG, DEV, DT, OUT, QUICK, Decoder, build, cfg_of, graph_of, opt, timed  # noqa: E402
 
 NETS = [("resnet50", 224), ("mobilenet_v2", 224), ("vit_b_16", 224), ("swin_t", 224)]
 BATCHES = [1, 128]
@@ -25,6 +27,50 @@ if opt("--cnns"):
     NETS = [(n, 299 if n == "inception_v3" else 224) for n in opt("--cnns") if n]
 if QUICK:
     NETS, BATCHES = [(n, 64) for n, _ in NETS[:1]] if opt("--cnns") else [("resnet18", 64)], [1]
+
+
+def kernels_of(fn):
+    """(name, device us) of each kernel of one call of fn, from 3 profiled calls (fn warmed up by the caller)"""
+    acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if DEV == "cuda" else [])
+    with profile(activities=acts) as prof:
+        for _ in range(3):
+            fn()
+        if DEV == "cuda":
+            torch.cuda.synchronize()
+    kern = [(e.name, e.time_range.elapsed_us()) for e in prof.events() if DEV == "cuda" and e.device_type.name == "CUDA"]
+    return kern[:len(kern) // 3]
+
+
+def row_of(head, graph_s, one):
+    row = dict(head, graph_ms=graph_s * 1e3, kernels_per_pass=len(one), kernel_sum_ms=sum(t for _, t in one) / 1e3,
+               kernels=[[n[:80], round(t, 2)] for n, t in one])
+    print(json.dumps({k: v for k, v in row.items() if k != "kernels"}), flush=True)
+    return row
+
+
+# one decode step (batch, context) of each decoder: the middle contexts of the static batches (1, 128, 128),
+# (64, 128, 128) and (16, 2048, 128) of measure_torch.py's rows
+STEPS = [(1, 192), (64, 192), (16, 2112)] if not QUICK else [(1, 8), (2, 8)]
+
+
+def decode_profiles():
+    res = []
+    for name in opt("--llms") or []:
+        if not name:
+            continue
+        d = Decoder(CFG if QUICK else cfg_of(name), max(b for b, _ in STEPS), max(c for _, c in STEPS) + 1)
+        for b, ctx in STEPS:
+            one = torch.zeros(b, 1, dtype=torch.long, device=DEV)
+            with torch.inference_mode():
+                step = lambda: d.forward(one, ctx)  # noqa: E731
+                for _ in range(3):
+                    step()
+                graph_s = timed(graph_of(step, warm=2), min_s=0.1, trials=5)[0]
+                res.append(row_of({"model": name, "batch": b, "context": ctx}, graph_s, kernels_of(step)))
+        del d
+        if DEV == "cuda":
+            torch.cuda.empty_cache()
+    return res
 
 
 def main():
@@ -40,22 +86,12 @@ def main():
                 for _ in range(3):
                     net(x)
                 graph_s = timed(graph_of(lambda: net(x), warm=2))[0]
-                acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if DEV == "cuda" else [])
-                with profile(activities=acts) as prof:
-                    for _ in range(3):
-                        net(x)
-                    if DEV == "cuda":
-                        torch.cuda.synchronize()
-            kern = [(e.name, e.time_range.elapsed_us())
-                    for e in prof.events() if DEV == "cuda" and e.device_type.name == "CUDA"]
-            per = len(kern) // 3 if kern else 0
-            one = kern[:per]
-            row = {"model": name, "batch": b, "graph_ms": graph_s * 1e3, "kernels_per_pass": per,
-                   "kernel_sum_ms": sum(t for _, t in one) / 1e3, "kernels": [[n[:80], round(t, 2)] for n, t in one]}
-            res.append(row)
-            print(json.dumps({k: v for k, v in row.items() if k != "kernels"}), flush=True)
+                one = kernels_of(lambda: net(x))
+            res.append(row_of({"model": name, "batch": b}, graph_s, one))
         del net
-    json.dump(res, open(os.path.join(OUT, "profile.json"), "w"))
+        json.dump(res, open(os.path.join(OUT, "profile.json"), "w"))
+    if opt("--llms"):
+        json.dump(decode_profiles(), open(os.path.join(OUT, "decode.json"), "w"))
 
 
 if __name__ == "__main__":
