@@ -107,7 +107,10 @@ def per_layer_s(a):
 
 def analyze_json(a, model, batch):
     """nnperf's JSON report of models/MODEL.onnx at FP16 and this batch on a.hw (with a.set's --set keys)"""
-    cmd = [a.nnperf, "analyze", os.path.join(ROOT, "models", model + ".onnx"), "--hw", a.hw, "--dtype", "fp16",
+    path = os.path.join(ROOT, "models", model + ".onnx")
+    if not os.path.exists(path):  # the networks models/ lacks (bench/fidelity/data/make_models.py)
+        path = os.path.join(ROOT, "bench", "fidelity", "data", "models", model + ".onnx")
+    cmd = [a.nnperf, "analyze", path, "--hw", a.hw, "--dtype", "fp16",
            "--batch", str(batch), "--format", "json"]
     for s in a.set:
         cmd += ["--set", s]

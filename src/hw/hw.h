@@ -226,8 +226,13 @@ struct hw_desc {
      * writes its tensors wherever the plan keeps them (compute.norm_bandwidth, bytes/s; 0: the memory plan's); the
      * least time a LayerNorm kernel takes per row it normalises (compute.norm_row_s, seconds; 0: none); the rate at
      * which a Concat kernel reads its inputs and writes its output wherever the plan keeps them
-     * (compute.concat_bandwidth, bytes/s; 0: the memory plan's) */
+     * (compute.concat_bandwidth, bytes/s; 0: the memory plan's); the least time a window pooling kernel takes per
+     * output element (compute.pool_element_s, seconds; 0: none); the rate at which the kernels that re-lay out a
+     * grouped convolution's input and output read and write them (compute.grouped_transform_bandwidth, bytes/s; 0:
+     * no such kernels) */
     double concat_bw;
+    double pool_elem_s;
+    double group_xform_bw;
     double copy_bw;
     double norm_bw;
     double norm_row_s;

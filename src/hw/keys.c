@@ -279,6 +279,16 @@ const struct hw_key hw_keys[] = {
             "its output, 2 x output bytes, at no more than this rate wherever the memory plan keeps them (also "
             "where the plan keeps them on chip), with its `overhead.per_layer_s`; a measured rate of the runtime's "
             "kernel; 0 = the memory plan's rates only"},
+    {"compute.pool_element_s", HW_T_NUM, .unit = HW_U_SECONDS, 1e-15, 1, HW_F_ZERO_OFF, D(pool_elem_s),
+     .doc = "a MaxPool or AveragePool layer whose window holds more than one element takes at least this time per "
+            "output element (a measured time of the runtime's kernel, e.g. PyTorch's channels-last pooling "
+            "kernels); 0 = the memory plan's rates only"},
+    {"compute.grouped_transform_bandwidth", HW_T_NUM, .unit = HW_U_BYTES_S, RATE_MIN, BW_MAX, HW_F_ZERO_OFF,
+     D(group_xform_bw),
+     .doc = "a grouped convolution (more than one group, more than one input channel per group) runs beside two "
+            "more kernels that re-lay out its input and output (cuDNN's channels-last grouped convolution): two "
+            "more `overhead.per_layer_s` and 2 x (input + output bytes) / this rate, wherever the memory plan keeps "
+            "them; a measured rate of the runtime's kernels; 0 = no such kernels"},
     {"compute.view_ops", HW_T_OPS, .min = 1, .max = HW_MAX_VIEW, .flags = HW_F_UNIQUE, .off = D(view),
      .size = HW_MAX_NAME, .count_off = D(n_view),
      .doc = "operators the runtime runs as views of their input (PyTorch: Reshape, Flatten, Squeeze, Unsqueeze, "

@@ -382,6 +382,34 @@ static double concat_floor(const struct nnperf_prediction *p, const struct pr_la
     return rate_time(p, L, 2 * (double)n, p->hw->concat_bw);
 }
 
+/* compute.pool_element_s: a MaxPool or AveragePool layer whose window holds more than one element (its operations
+ * per frame above its output elements: nnperf counts one per window element) takes at least that long per output element, wherever
+ * the plan keeps its tensors (PyTorch's channels-last pooling kernels, bench/gpu/README.md "Seventh run"). */
+static double pool_floor(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    const struct ir_value *y = pr_layer_out(L);
+    int64_t n;
+    if (!(p->hw->pool_elem_s > 0) || L->fallback || !L->main ||
+        (L->main->op != OPID_MAX_POOL && L->main->op != OPID_AVERAGE_POOL) || !y || !ir_numel(y, &n) ||
+        n <= 0 || !(L->vec_ops > (double)n))
+        return 0;
+    return (double)n * p->runs * p->hw->pool_elem_s;
+}
+
+/* compute.grouped_transform_bandwidth: a grouped convolution (OC_CONV_GROUPED: more than one group, more than one
+ * input channel per group) runs beside kernels that re-lay out its input and output (cuDNN's channels-last grouped
+ * path: tensorTransformGeneric, nhwcSliceCKernel, bench/gpu/README.md "Seventh run"): two more per-layer costs and
+ * each tensor read and written once more at that rate, wherever the plan keeps it. */
+static double grouped_layout(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    const struct ir_value *x = L->main && L->main->n_in > 0 ? L->main->in[0] : NULL, *y = pr_layer_out(L);
+    int64_t nx, ny;
+    if (!(p->hw->group_xform_bw > 0) || L->fallback || L->klass != OC_CONV_GROUPED || !x || !y ||
+        !ir_numel(x, &nx) || !ir_numel(y, &ny))
+        return 0;
+    return 2 * layer_overhead(p, L) + rate_time(p, L, 2 * ((double)nx + (double)ny), p->hw->group_xform_bw);
+}
+
 /* The rest of a layer on the accelerator once its compute time is set (the roofline and array models): memory time,
  * no transfer, the per-layer overhead when it has work. Layers without arithmetic (copies: Concat, Transpose,
  * Slice, ...) take a class efficiency given by the platform on their memory time (a copy reaches efficiency x
@@ -396,8 +424,9 @@ static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, 
         hw->eff[L->klass] > 0)
         L->t_memory /= hw->eff[L->klass];
     /* a measured kernel's rate: no class efficiency on it; the kernel runs (a launch) wherever the plan keeps it */
-    double cat = concat_floor(p, L);
+    double cat = concat_floor(p, L), pool = pool_floor(p, L);
     if (cat > L->t_memory) L->t_memory = cat;
+    if (pool > L->t_memory) L->t_memory = pool;
     work |= cat > 0;
     if (L->x) L->x->t_transfer = 0;
     int expand;
@@ -407,7 +436,7 @@ static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, 
     int view = hw->n_view > 0;
     for (int i = 0; view && i < L->n_nodes; i++) view = hw_is_view(hw, L->nodes[i]->op_type);
     if (view) L->t_memory = L->t_overhead = 0;
-    L->t_overhead += contiguous_copy(p, L);
+    L->t_overhead += contiguous_copy(p, L) + grouped_layout(p, L);
 }
 
 /* Winograd F(m x m, 3 x 3) of a 3x3 stride-1 dense convolution (compute.winograd, ncnn's choice of m): an output tile

@@ -1740,6 +1740,36 @@ static void test_concat_kernel(void)
     nnperf_model_free(m);
 }
 
+/* compute.pool_element_s and compute.grouped_transform_bandwidth (PyTorch's channels-last pooling kernels and
+ * cuDNN's grouped convolutions): pool_group's x [1, 8, 6, 6] fp16 -> 3x3 MaxPool (288 output elements, 2592 window
+ * elements) -> a 3x3 conv of 2 groups (input and output 288 elements each) -> a 1x1 AveragePool (one element a
+ * window) */
+static void test_pool_group_kernels(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("pool_group", &m);
+    static const char yaml[] = "format: 1\nname: test-gpu-pool\nmemory:\n  ddr_bandwidth: 1e7\n  sram_bytes: 1e6\n"
+                               "  overlap: true\noverhead:\n  per_layer_s: 1e-6\n"
+                               "compute:\n  peak_ops: {fp16: 1e12}\n  default_dtype: fp16\n";
+    struct nnperf_prediction *p = a ? predict_text(a, yaml, NULL, NULL) : NULL;
+    const struct pr_layer *P = layer_named(p, "maxpool"), *G = layer_named(p, "gconv"), *A = layer_named(p, "avgpool1");
+    CHECK(P && G && A);
+    double pool = P ? P->t_memory : 0, conv = G ? G->t_overhead : 0, avg = A ? A->t_total : 0;
+    CHECK(NEAR(conv, 1e-6));
+    nnperf_prediction_free(p);
+    p = a ? predict_text(a, yaml, "  pool_element_s: 1e-6\n  grouped_transform_bandwidth: 1e9\n", NULL) : NULL;
+    P = layer_named(p, "maxpool"), G = layer_named(p, "gconv"), A = layer_named(p, "avgpool1");
+    /* the MaxPool: 288 output elements x 1e-6 s, longer than its memory time */
+    CHECK(P && pool < 288e-6 && NEAR(P->t_memory, 288e-6));
+    /* the grouped conv: two more kernels and 2 x (288 + 288) elements x 2 bytes at 1e9 B/s */
+    CHECK(G && NEAR(G->t_overhead, 3e-6 + 2304 / 1e9));
+    /* a window of one element is not a window kernel: unchanged */
+    CHECK(A && NEAR(A->t_total, avg));
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 static void test_power(void)
 {
     struct nnperf_model *m;
@@ -2004,6 +2034,7 @@ int main(void)
     test_lut_chains();
     test_permute_copy();
     test_concat_kernel();
+    test_pool_group_kernels();
     test_layer_class_cost();
     test_power();
     test_tf32();

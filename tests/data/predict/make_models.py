@@ -185,6 +185,15 @@ save("concat", [
     helper.make_node("Concat", ["a", "b"], ["c"], axis=1, name="cat"),
     helper.make_node("Relu", ["c"], ["y"], name="relu_y")],
     [helper.make_tensor_value_info("x", F, [1, 8, 4, 4])], [helper.make_tensor_value_info("y", F, [])], [])
+# 14. PyTorch's pooling and grouped-convolution kernels (compute.pool_element_s, compute.grouped_transform_bandwidth):
+# x [1, 8, 6, 6] -> MaxPool 3x3 stride 1 pad 1 -> m [1, 8, 6, 6] -> Conv 3x3 pad 1, 2 groups of 4 channels -> g
+# [1, 8, 6, 6] -> AveragePool 1x1 (a window of one element) -> y
+save("pool_group", [
+    helper.make_node("MaxPool", ["x"], ["m"], kernel_shape=[3, 3], pads=[1, 1, 1, 1], name="maxpool"),
+    helper.make_node("Conv", ["m", "gw"], ["g"], kernel_shape=[3, 3], pads=[1, 1, 1, 1], group=2, name="gconv"),
+    helper.make_node("AveragePool", ["g"], ["y"], kernel_shape=[1, 1], name="avgpool1")],
+    [helper.make_tensor_value_info("x", F, [1, 8, 6, 6])], [helper.make_tensor_value_info("y", F, [])],
+    [w("gw", [8, 4, 3, 3])])
 # 27. the model family (docs/prediction.md, "Expected error"; test_predict.c test_family), one feature each over
 # x [1, 8, 16]: LayerNorm as torch.onnx decomposes it (no scale or bias), the LayerNormalization operator (opset 17),
 # GELU through Erf; and a cnn: a Linear whose weight is transposed in the graph (MatMul of x and a value computed
