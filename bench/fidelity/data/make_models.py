@@ -121,6 +121,7 @@ Models (random weights, eval mode, opset 13, input "input", output "output"):
                           s100_zoo_yolo.csv, s100_zoo_yolo_seg.csv and zoo_yolov5u.csv).
 Prints each model's parameters, MACs and parameters with BatchNorm folded into the convs (QuTiBench's numbers for
 CNV/MLP and the S100 zoo's parameter and op counts are checked against these)."""
+import contextlib
 import importlib.util
 import math
 import os
@@ -1916,6 +1917,20 @@ def quantized_outputs(proto, classes=80):
     return proto
 
 
+@contextlib.contextmanager
+def zero_as_mul(on):
+    """torch 1.13's exporter has no ONNX form of the in-place Tensor.zero_ that torchvision's Swin V2 applies to a
+    copy of each block's qkv bias (its key third); while on, zero_ multiplies by 0 instead (the same values, folded
+    into a constant by the export)"""
+    zero = torch.Tensor.zero_
+    if on:
+        torch.Tensor.zero_ = lambda t: t.mul_(0)
+    try:
+        yield
+    finally:
+        torch.Tensor.zero_ = zero
+
+
 def main():
     out = os.path.join(HERE, "models")
     os.makedirs(out, exist_ok=True)
@@ -1937,10 +1952,17 @@ def main():
         model.eval()
         macs, _ = mm.count_macs(model, shape)
         params = mm.count_params(model)
-        data = mm.export_bytes(model, shape)
+        with zero_as_mul(name == "swin_v2_t"):
+            data = mm.export_bytes(model, shape)
         proto = onnx.load_from_string(data)
         onnx.checker.check_model(proto)
+        # integer initializers keep their values (an index a Gather reads, as Swin V2's relative_position_index,
+        # is read by nnperf); the others are stripped
+        ints = [t for t in proto.graph.initializer if t.data_type == onnx.TensorProto.INT64]
+        for t in ints:
+            proto.graph.initializer.remove(t)
         mm.strip_weights(proto, name)
+        proto.graph.initializer.extend(ints)
         with open(os.path.join(out, name + ".onnx"), "wb") as f:
             f.write(proto.SerializeToString())
         print(f"{name:16s} params {params:>11,d}  MACs {macs:>14,d}  ops {2 * macs:>14,d}  "
