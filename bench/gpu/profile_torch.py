@@ -37,7 +37,8 @@ def kernels_of(fn):
             fn()
         if DEV == "cuda":
             torch.cuda.synchronize()
-    kern = [(e.name, e.time_range.elapsed_us()) for e in prof.events() if DEV == "cuda" and e.device_type.name == "CUDA"]
+    kern = [(e.name, e.time_range.elapsed_us())
+            for e in prof.events() if DEV == "cuda" and e.device_type.name == "CUDA"]
     return kern[:len(kern) // 3]
 
 

@@ -382,8 +382,8 @@ static double concat_floor(const struct nnperf_prediction *p, const struct pr_la
     return rate_time(p, L, 2 * (double)n, p->hw->concat_bw);
 }
 
-/* compute.pool_element_s: a MaxPool or AveragePool layer whose window holds more than one element (its operations
- * per frame above its output elements: nnperf counts one per window element) takes at least that long per output element, wherever
+/* compute.pool_element_s: a MaxPool or AveragePool layer whose window holds more than one element (more operations
+ * than output elements: nnperf counts one per window element) takes at least that long per output element, wherever
  * the plan keeps its tensors (PyTorch's channels-last pooling kernels, bench/gpu/README.md "Seventh run"). */
 static double pool_floor(const struct nnperf_prediction *p, const struct pr_layer *L)
 {
@@ -391,7 +391,7 @@ static double pool_floor(const struct nnperf_prediction *p, const struct pr_laye
     int64_t n;
     if (!(p->hw->pool_elem_s > 0) || L->fallback || !L->main ||
         (L->main->op != OPID_MAX_POOL && L->main->op != OPID_AVERAGE_POOL) || !y || !ir_numel(y, &n) ||
-        n <= 0 || !(L->vec_ops > (double)n))
+        n <= 0 || !(L->vec_ops > (double)n * p->runs)) /* vec_ops: per run; n: per execution of the graph */
         return 0;
     return (double)n * p->runs * p->hw->pool_elem_s;
 }

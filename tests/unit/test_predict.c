@@ -1748,16 +1748,19 @@ static void test_pool_group_kernels(void)
 {
     struct nnperf_model *m;
     struct nnperf_analysis *a = analyze("pool_group", &m);
-    static const char yaml[] = "format: 1\nname: test-gpu-pool\nmemory:\n  ddr_bandwidth: 1e7\n  sram_bytes: 1e6\n"
-                               "  overlap: true\noverhead:\n  per_layer_s: 1e-6\n"
-                               "compute:\n  peak_ops: {fp16: 1e12}\n  default_dtype: fp16\n";
+    static const char yaml[] =
+        "format: 1\nname: test-gpu-pool\nmemory:\n  ddr_bandwidth: 1e7\n  sram_bytes: 1e6\n"
+        "  overlap: true\noverhead:\n  per_layer_s: 1e-6\n"
+        "compute:\n  peak_ops: {fp16: 1e12}\n  default_dtype: fp16\n";
     struct nnperf_prediction *p = a ? predict_text(a, yaml, NULL, NULL) : NULL;
-    const struct pr_layer *P = layer_named(p, "maxpool"), *G = layer_named(p, "gconv"), *A = layer_named(p, "avgpool1");
+    const struct pr_layer *P = layer_named(p, "maxpool"), *G = layer_named(p, "gconv"),
+                          *A = layer_named(p, "avgpool1");
     CHECK(P && G && A);
     double pool = P ? P->t_memory : 0, conv = G ? G->t_overhead : 0, avg = A ? A->t_total : 0;
     CHECK(NEAR(conv, 1e-6));
     nnperf_prediction_free(p);
-    p = a ? predict_text(a, yaml, "  pool_element_s: 1e-6\n  grouped_transform_bandwidth: 1e9\n", NULL) : NULL;
+    p = a ? predict_text(a, yaml, "  pool_element_s: 1e-6\n  grouped_transform_bandwidth: 1e9\n", NULL)
+          : NULL;
     P = layer_named(p, "maxpool"), G = layer_named(p, "gconv"), A = layer_named(p, "avgpool1");
     /* the MaxPool: 288 output elements x 1e-6 s, longer than its memory time */
     CHECK(P && pool < 288e-6 && NEAR(P->t_memory, 288e-6));
@@ -1765,6 +1768,17 @@ static void test_pool_group_kernels(void)
     CHECK(G && NEAR(G->t_overhead, 3e-6 + 2304 / 1e9));
     /* a window of one element is not a window kernel: unchanged */
     CHECK(A && NEAR(A->t_total, avg));
+    nnperf_prediction_free(p);
+    /* a batch of 4 frames: the MaxPool's floor per frame, the one-element window still unchanged */
+    struct nnperf_predict_options o = {.batch = 4};
+    p = a ? predict_text(a, yaml, NULL, &o) : NULL;
+    A = layer_named(p, "avgpool1");
+    avg = A ? A->t_total : 0;
+    nnperf_prediction_free(p);
+    p = a ? predict_text(a, yaml, "  pool_element_s: 1e-6\n", &o) : NULL;
+    P = layer_named(p, "maxpool"), A = layer_named(p, "avgpool1");
+    CHECK(P && NEAR(P->t_memory, 4 * 288e-6));
+    CHECK(A && avg > 0 && NEAR(A->t_total, avg));
     nnperf_prediction_free(p);
     nnperf_analysis_free(a);
     nnperf_model_free(m);
