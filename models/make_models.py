@@ -130,14 +130,15 @@ def tensor_nbytes(t):
 
 def strip_weights(model, name):
     """Replace the data of every initializer > INLINE_LIMIT bytes by an
-    external-data reference into '<name>.weights' (not written).
+    external-data reference into '<name>.weights' (not written); INT64
+    initializers (shapes, indices a Gather reads) keep their values.
     Returns (number of stripped tensors, total stripped bytes)."""
     location = name + ".weights"
     offset = 0
     count = 0
     for t in model.graph.initializer:
         nbytes = tensor_nbytes(t)
-        if nbytes <= INLINE_LIMIT:
+        if nbytes <= INLINE_LIMIT or t.data_type == onnx.TensorProto.INT64:
             continue
         offset = (offset + ALIGN - 1) // ALIGN * ALIGN
         for field in ("raw_data", "float_data", "int32_data", "string_data",
@@ -416,7 +417,7 @@ CI never runs it).
   tensors, {align}-byte aligned) and `length` (byte size).  The `<name>.weights`
   files do **not** exist and are not shipped (`*.weights` is git-ignored).
   Initializers of at most {limit} bytes (shape constants, small biases, ...)
-  stay inline.
+  and INT64 initializers of any size (indices nnperf reads) stay inline.
 - `reference.csv`: columns `model,input,gmacs,macs,params`.  `macs` is the
   exact multiply-accumulate count computed the way torchvision computes its
   published `_ops` numbers (test/common_extended_utils.py: a

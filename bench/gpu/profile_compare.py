@@ -39,6 +39,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rows_from_measure import model_path  # noqa: E402  (models/ or bench/fidelity/data/models/)
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 KINDS = ["conv/GEMM", "bias/BN", "eltwise", "copy", "other"]
 
@@ -107,10 +110,7 @@ def per_layer_s(a):
 
 def analyze_json(a, model, batch):
     """nnperf's JSON report of models/MODEL.onnx at FP16 and this batch on a.hw (with a.set's --set keys)"""
-    path = os.path.join(ROOT, "models", model + ".onnx")
-    if not os.path.exists(path):  # the networks models/ lacks (bench/fidelity/data/make_models.py)
-        path = os.path.join(ROOT, "bench", "fidelity", "data", "models", model + ".onnx")
-    cmd = [a.nnperf, "analyze", path, "--hw", a.hw, "--dtype", "fp16",
+    cmd = [a.nnperf, "analyze", os.path.join(ROOT, model_path(model)), "--hw", a.hw, "--dtype", "fp16",
            "--batch", str(batch), "--format", "json"]
     for s in a.set:
         cmd += ["--set", s]

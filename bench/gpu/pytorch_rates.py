@@ -18,20 +18,14 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from profile_compare import analyze_json  # noqa: E402  (nnperf's JSON report of a network at FP16 and a batch)
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 POOL_KERNELS = ("max_pool_forward_nhwc", "avg_pool2d_out_cuda_frame_nhwc")
 LAYOUT_KERNELS = ("tensorTransformGeneric", "nhwcSliceCKernel")
-
-
-def layers(a, model, batch):
-    path = os.path.join(ROOT, "models", model + ".onnx")
-    if not os.path.exists(path):
-        path = os.path.join(ROOT, "bench", "fidelity", "data", "models", model + ".onnx")
-    r = subprocess.run([a.nnperf, "analyze", path, "--hw", a.hw, "--dtype", "fp16", "--batch", str(batch),
-                        "--format", "json"], capture_output=True, text=True, check=True)
-    return json.loads(r.stdout)["layers"]
 
 
 def numel(shape, batch):
@@ -48,11 +42,12 @@ def main():
     ap.add_argument("--profile", default=os.path.join(ROOT, "bench", "gpu", "h200_profile.json"))
     ap.add_argument("--per-kernel-us", type=float, default=5.0, help="overhead.per_layer_s of the runtime file, us")
     a = ap.parse_args()
+    a.set = []  # analyze_json's --set keys: none
     pools, grouped = [], []
     for e in json.load(open(a.profile)):
         if e["batch"] != 128:
             continue
-        ls = layers(a, e["model"], e["batch"])
+        ls = analyze_json(a, e["model"], e["batch"])["layers"]
         kern = [(n, us) for n, us in e["kernels"]]
         pk = [us for n, us in kern if any(k in n for k in POOL_KERNELS)]
         # a window of one element (an adaptive pool that keeps the size) runs another kernel: not matched

@@ -3,7 +3,7 @@
 
 Developer tool only (needs python3-torchvision and python3-onnx; CI never runs it); the generated files are
 committed. Weights are stripped the way models/make_models.py strips them (its strip_weights: every initializer over
-1 KiB becomes an external-data reference to a file that is not shipped).
+1 KiB but the INT64 ones becomes an external-data reference to a file that is not shipped).
 
     /usr/bin/python3 bench/fidelity/data/make_models.py [NAME...]     (no NAME: all of them)
 
@@ -1956,13 +1956,7 @@ def main():
             data = mm.export_bytes(model, shape)
         proto = onnx.load_from_string(data)
         onnx.checker.check_model(proto)
-        # integer initializers keep their values (an index a Gather reads, as Swin V2's relative_position_index,
-        # is read by nnperf); the others are stripped
-        ints = [t for t in proto.graph.initializer if t.data_type == onnx.TensorProto.INT64]
-        for t in ints:
-            proto.graph.initializer.remove(t)
-        mm.strip_weights(proto, name)
-        proto.graph.initializer.extend(ints)
+        mm.strip_weights(proto, name)  # its INT64 initializers (Swin V2's relative_position_index) stay inline
         with open(os.path.join(out, name + ".onnx"), "wb") as f:
             f.write(proto.SerializeToString())
         print(f"{name:16s} params {params:>11,d}  MACs {macs:>14,d}  ops {2 * macs:>14,d}  "
