@@ -6,10 +6,13 @@ activity), for the kernel model of a GPU preset: how far a network's kernels are
 For each (network, batch): 3 profiled eager passes after warm-up (cuDNN autotuned, FP16 channels-last); per pass the
 kernels in order with their device durations; the sum of kernel time against the pass's CUDA-graph time.
 
-usage: python3 bench/gpu/profile_torch.py OUTDIR [--quick] [--cnns LIST] [--llms LIST]
+usage: python3 bench/gpu/profile_torch.py OUTDIR [--quick] [--cnns LIST] [--llms LIST] [--prefill LIST]
        (--cnns: those torchvision networks instead of the four below, at batches 1 and 128; --llms: also one decode
        step of each decoder of tests/data/llm/configs/ in LIST, measure_torch.py's Llama-shaped code, at the middle
-       context of three of its static batches, written to decode.json)
+       context of three of its static batches, written to decode.json; --prefill: the eager prefill of each decoder
+       in LIST at batch 1 and prompts of 16 and 64 tokens (no row's prompt): its host wall time, kernels and their
+       device time, and the same pass replayed as a CUDA graph, written to prefill.json; --cnns "" profiles no
+       network)
 """
 import json
 import os
@@ -74,6 +77,32 @@ def decode_profiles():
     return res
 
 
+# prompts of the eager prefill profile: shorter than any row's (128, 512, 2048), so that the host's dispatch shows
+PROMPTS = [16, 64] if not QUICK else [4]
+
+
+def prefill_profiles():
+    res = []
+    for name in opt("--prefill") or []:
+        if not name:
+            continue
+        d = Decoder(CFG if QUICK else cfg_of(name), 1, max(PROMPTS))
+        for p in PROMPTS:
+            tok = torch.zeros(1, p, dtype=torch.long, device=DEV)
+            with torch.inference_mode():
+                fwd = lambda: d.forward(tok, 0)  # noqa: E731
+                for _ in range(3):
+                    fwd()
+                eager_s = timed(fwd, min_s=0.2)[0]
+                graph_s = timed(graph_of(fwd, warm=2), min_s=0.1, trials=5)[0]
+                res.append(row_of({"model": name, "batch": 1, "prompt": p, "eager_ms": eager_s * 1e3}, graph_s,
+                                  kernels_of(fwd)))
+        del d
+        if DEV == "cuda":
+            torch.cuda.empty_cache()
+    return res
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     if DEV == "cuda":
@@ -93,6 +122,8 @@ def main():
         json.dump(res, open(os.path.join(OUT, "profile.json"), "w"))
     if opt("--llms"):
         json.dump(decode_profiles(), open(os.path.join(OUT, "decode.json"), "w"))
+    if opt("--prefill"):
+        json.dump(prefill_profiles(), open(os.path.join(OUT, "prefill.json"), "w"))
 
 
 if __name__ == "__main__":

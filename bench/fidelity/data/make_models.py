@@ -1821,7 +1821,7 @@ def models():
     yield "googlenet_bvlc", googlenet_bvlc()
     yield "vgg19", (torchvision.models.vgg19(weights=None), (1, 3, 224, 224))
     yield "vit_b_32_384", (torchvision.models.vit_b_32(weights=None, image_size=384), (1, 3, 384, 384))
-    for n in TV_THIRD_RUN + TV_SEVENTH_RUN:
+    for n in TV_THIRD_RUN + TV_SEVENTH_RUN + TV_EIGHTH_RUN:
         yield n, (getattr(torchvision.models, n)(weights=None), (1, 3, 224, 224))
     for n in LITE:
         yield n, efficientnet_lite(n)
@@ -1886,6 +1886,9 @@ TV_THIRD_RUN = ["resnet152", "densenet169", "efficientnet_b3", "efficientnet_v2_
 TV_SEVENTH_RUN = ["regnet_y_800mf", "regnet_y_3_2gf", "regnet_x_800mf", "regnet_x_1_6gf", "regnet_y_8gf",
                   "shufflenet_v2_x1_5", "mnasnet0_75", "mnasnet1_3", "densenet201", "vgg13", "vgg19_bn",
                   "efficientnet_b2", "efficientnet_v2_m", "convnext_base", "swin_v2_t", "wide_resnet101_2"]
+# the networks of the eighth GPU run (bench/gpu/README.md, "Eighth run"), measured on the H200: grouped convolutions of
+# 112-232 channels a group (RegNets) and of 4-32 (resnext101_64x4d)
+TV_EIGHTH_RUN = ["regnet_x_8gf", "regnet_y_16gf", "regnet_x_16gf", "regnet_x_32gf", "regnet_y_32gf", "resnext101_64x4d"]
 
 
 # The RDK S100 zoo's compiled detectors deliver every head output but the class scores quantized: its compile
