@@ -229,10 +229,12 @@ struct hw_desc {
      * (compute.concat_bandwidth, bytes/s; 0: the memory plan's); the least time a window pooling kernel takes per
      * output element (compute.pool_element_s, seconds; 0: none); the rate at which the kernels that re-lay out a
      * grouped convolution's input and output read and write them (compute.grouped_transform_bandwidth, bytes/s; 0:
-     * no such kernels) */
+     * no such kernels); 1: those kernels do not run where a group holds a power of two of input channels
+     * (compute.grouped_transform_skip_pow2) */
     double concat_bw;
     double pool_elem_s;
     double group_xform_bw;
+    int group_xform_skip_pow2;
     double copy_bw;
     double norm_bw;
     double norm_row_s;

@@ -289,6 +289,10 @@ const struct hw_key hw_keys[] = {
             "more kernels that re-lay out its input and output (cuDNN's channels-last grouped convolution): two "
             "more `overhead.per_layer_s` and 2 x (input + output bytes) / this rate, wherever the memory plan keeps "
             "them; a measured rate of the runtime's kernels; 0 = no such kernels"},
+    {"compute.grouped_transform_skip_pow2", HW_T_BOOL, .off = D(group_xform_skip_pow2),
+     .doc = "the kernels of `compute.grouped_transform_bandwidth` run only where a group's input channels are not a "
+            "power of two (cuDNN 9 takes its channels-last grouped path without them for 4, 8, 16, 32 or 64 "
+            "channels a group); false = for every grouped convolution"},
     {"compute.view_ops", HW_T_OPS, .min = 1, .max = HW_MAX_VIEW, .flags = HW_F_UNIQUE, .off = D(view),
      .size = HW_MAX_NAME, .count_off = D(n_view),
      .doc = "operators the runtime runs as views of their input (PyTorch: Reshape, Flatten, Squeeze, Unsqueeze, "

@@ -396,16 +396,26 @@ static double pool_floor(const struct nnperf_prediction *p, const struct pr_laye
     return (double)n * p->runs * p->hw->pool_elem_s;
 }
 
+/* a Conv node whose weight [M, C/group, ...] gives a power of two of input channels per group */
+static int pow2_group(const struct ir_node *nd)
+{
+    const struct ir_value *w = nd->n_in > 1 ? nd->in[1] : NULL;
+    if (!w || w->rank < 2 || !ir_dim_is_known(w->dims[1])) return 0;
+    int64_t c = w->dims[1].val;
+    return c > 0 && (c & (c - 1)) == 0;
+}
+
 /* compute.grouped_transform_bandwidth: a grouped convolution (OC_CONV_GROUPED: more than one group, more than one
  * input channel per group) runs beside kernels that re-lay out its input and output (cuDNN's channels-last grouped
  * path: tensorTransformGeneric, nhwcSliceCKernel, bench/gpu/README.md "Seventh run"): two more per-layer costs and
- * each tensor read and written once more at that rate, wherever the plan keeps it. */
+ * each tensor read and written once more at that rate, wherever the plan keeps it; with
+ * compute.grouped_transform_skip_pow2 not where a group holds 2^k input channels ("Eighth run"). */
 static double grouped_layout(const struct nnperf_prediction *p, const struct pr_layer *L)
 {
     const struct ir_value *x = L->main && L->main->n_in > 0 ? L->main->in[0] : NULL, *y = pr_layer_out(L);
     int64_t nx, ny;
     if (!(p->hw->group_xform_bw > 0) || L->fallback || L->klass != OC_CONV_GROUPED || !x || !y ||
-        !ir_numel(x, &nx) || !ir_numel(y, &ny))
+        !ir_numel(x, &nx) || !ir_numel(y, &ny) || (p->hw->group_xform_skip_pow2 && pow2_group(L->main)))
         return 0;
     return 2 * layer_overhead(p, L) + rate_time(p, L, 2 * ((double)nx + (double)ny), p->hw->group_xform_bw);
 }

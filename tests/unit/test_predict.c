@@ -1742,8 +1742,8 @@ static void test_concat_kernel(void)
 
 /* compute.pool_element_s and compute.grouped_transform_bandwidth (PyTorch's channels-last pooling kernels and
  * cuDNN's grouped convolutions): pool_group's x [1, 8, 6, 6] fp16 -> 3x3 MaxPool (288 output elements, 2592 window
- * elements) -> a 3x3 conv of 2 groups (input and output 288 elements each) -> a 1x1 AveragePool (one element a
- * window) */
+ * elements) -> a 3x3 conv of 2 groups of 4 channels (input and output 288 elements each) -> a 1x1 AveragePool (one
+ * element a window) */
 static void test_pool_group_kernels(void)
 {
     struct nnperf_model *m;
@@ -1768,6 +1768,14 @@ static void test_pool_group_kernels(void)
     CHECK(G && NEAR(G->t_overhead, 3e-6 + 2304 / 1e9));
     /* a window of one element is not a window kernel: unchanged */
     CHECK(A && NEAR(A->t_total, avg));
+    nnperf_prediction_free(p);
+    /* compute.grouped_transform_skip_pow2: the conv's groups hold 4 input channels each, a power of two: no such
+     * kernels */
+    p = a ? predict_text(a, yaml, "  grouped_transform_bandwidth: 1e9\n  grouped_transform_skip_pow2: true\n",
+                         NULL)
+          : NULL;
+    G = layer_named(p, "gconv");
+    CHECK(G && NEAR(G->t_overhead, 1e-6));
     nnperf_prediction_free(p);
     /* a batch of 4 frames: the MaxPool's floor per frame, the one-element window still unchanged */
     struct nnperf_predict_options o = {.batch = 4};
