@@ -19,6 +19,7 @@
 #define HW_MAX_FUSION   32
 #define HW_MAX_PATTERN  8
 #define HW_MAX_FOLD     64 /* compute.dataflow.folding entries */
+#define HW_MAX_OPK      16 /* compute.op_kernels entries */
 #define HW_MAX_COMP     8  /* compute.composite_kernels entries */
 #define HW_MAX_VIEW     16 /* compute.view_ops entries */
 /* In a fusion pattern, SiLU stands for Mul(x, Sigmoid(x)) (how exporters write SiLU / Swish). */
@@ -43,6 +44,12 @@ struct hw_align {
 struct hw_fold {
     char node[HW_MAX_NAME]; /* the ONNX node that leads the layer */
     int64_t pe, simd;       /* output channels and reduction elements it computes per cycle */
+};
+
+/* the kernels a runtime runs for one node of an operator (compute.op_kernels[]) */
+struct hw_opk {
+    char op[HW_MAX_NAME]; /* the ONNX operator type (a contrib one: its name alone) */
+    int kernels;          /* >= 1 */
 };
 
 struct hw_pattern {
@@ -137,7 +144,13 @@ struct hw_desc {
     int threaded;            /* 1: the cores are a CPU runtime's threads (nnperf_predict_options.threads) */
     double thread_tile;   /* output channels per unit of a layer's work split over threads; 0 = even split */
     double thread_sync_s; /* per layer run on 2 or more threads: the barrier that ends it */
-    double core_bw;       /* bytes/s one core (thread) reaches from DDR; 0 = the shared DDR's */
+    /* a node of these operators runs as that many kernels (compute.op_kernels[]): each beyond the first takes
+     * small_kernel_s (overhead.small_kernel_s); an eager prefill takes at least its kernels x
+     * prefill_host_kernel_s of host time (overhead.prefill_host_kernel_s; 0: none) */
+    struct hw_opk opk[HW_MAX_OPK];
+    int n_opk;
+    double small_kernel_s, prefill_host_kernel_s;
+    double core_bw; /* bytes/s one core (thread) reaches from DDR; 0 = the shared DDR's */
     struct hw_winograd wino;
     double gemm_output_s; /* roofline: one core's seconds per output element of a GEMM-run layer; 0 = none */
     double strided_in_bw; /* bytes/s at which a strided conv's input is re-laid out first (0 = no cost) */

@@ -13,13 +13,14 @@
 #include "keys.h"
 
 /* field offset and size in struct hw_desc, in an alignment rule, in a fusion pattern */
-#define D(m)  offsetof(struct hw_desc, m)
-#define DS(m) sizeof(((struct hw_desc *)0)->m)
-#define AL(m) offsetof(struct hw_align, m)
-#define PT(m) offsetof(struct hw_pattern, m)
-#define FO(m) offsetof(struct hw_fold, m)
-#define MO(m) offsetof(struct hw_mode, m)
-#define TI(m) offsetof(struct hw_tile, m)
+#define D(m)   offsetof(struct hw_desc, m)
+#define DS(m)  sizeof(((struct hw_desc *)0)->m)
+#define AL(m)  offsetof(struct hw_align, m)
+#define PT(m)  offsetof(struct hw_pattern, m)
+#define FO(m)  offsetof(struct hw_fold, m)
+#define OPK(m) offsetof(struct hw_opk, m)
+#define MO(m)  offsetof(struct hw_mode, m)
+#define TI(m)  offsetof(struct hw_tile, m)
 
 #define RATE_MIN 1e6  /* ops/s or bytes/s */
 #define OPS_MAX  1e18 /* ops/s: 1000 x a 2024 GPU's dense peak */
@@ -354,6 +355,14 @@ const struct hw_key hw_keys[] = {
      .doc = "output channels per cycle (a depthwise conv: channels)"},
     {"compute.dataflow.folding[].simd", HW_T_I64, .min = 1, .max = DIM_MAX, .flags = HW_F_REQUIRED, .off = FO(simd),
      .doc = "reduction elements per cycle: input channels x kernel taps of a conv, a matmul's inner dimension"},
+    {"compute.op_kernels", HW_T_LIST, .max = HW_MAX_OPK, .off = D(opk), .size = sizeof(struct hw_opk),
+     .count_off = D(n_opk),
+     .doc = "operators the runtime runs as several kernels, one mapping each (PyTorch eager runs an RMSNorm written "
+            "as one node as 8 element-wise kernels); each kernel beyond the first takes `overhead.small_kernel_s`"},
+    {"compute.op_kernels[].op", HW_T_NAME, .flags = HW_F_REQUIRED, .off = OPK(op),
+     .size = sizeof(((struct hw_opk *)0)->op), .doc = "the operator type (`nnperf ops` lists them)"},
+    {"compute.op_kernels[].kernels", HW_T_INT, .min = 1, .max = 1000, .flags = HW_F_REQUIRED, .off = OPK(kernels),
+     .doc = "the kernels one node of it runs"},
     {"memory", HW_T_SECTION, .doc = "memories"},
     {"memory.sram_bytes", HW_T_NUM, .unit = HW_U_BYTES, 1, 1e15, HW_F_ZERO_OFF, D(sram_bytes),
      .doc = "on-chip buffer for activations; 0 = none (tensors go to DDR)"},
@@ -444,6 +453,14 @@ const struct hw_key hw_keys[] = {
      .doc = "the runtime launches each layer's kernel while the previous one runs (CUDA's asynchronous launches): a "
             "layer takes the longer of its work and its fixed cost (`per_layer_s` and the other per-layer costs), "
             "not their sum; false: the sum"},
+    {"overhead.small_kernel_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, HW_F_ZERO_OFF, D(small_kernel_s),
+     .doc = "device time of each kernel a node runs beyond its first (`compute.op_kernels`): a small element-wise "
+            "kernel's start, run and tail, and the gap to the next one in a replayed CUDA graph"},
+    {"overhead.prefill_host_kernel_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, HW_F_ZERO_OFF,
+     D(prefill_host_kernel_s),
+     .doc = "the runtime launches a decoder's prefill eagerly (PyTorch without CUDA graphs; a server that captures "
+            "graphs for decode steps only): host time to dispatch one kernel; `nnperf llm`'s prefill takes at least "
+            "its kernels (launching layers, with `compute.op_kernels`) x this; 0 = not limited by the host"},
     {"overhead.thread_sync_s", HW_T_NUM, .unit = HW_U_SECONDS, 0, 1, HW_F_ZERO_OFF, D(thread_sync_s),
      .doc = "per layer of an inference run on 2 or more threads (`compute.threaded`): the barrier that ends it (the "
             "threads wait for the last; an OpenMP parallel loop's join)"},

@@ -78,7 +78,7 @@ struct hw_key {
     const char *(*check)(const void *elem);
 };
 
-#define HW_KEY_CAP 176 /* rows the table may hold (the reader keeps a line per row) */
+#define HW_KEY_CAP 184 /* rows the table may hold (the reader keeps a line per row) */
 
 extern const struct hw_key hw_keys[];
 extern const int hw_n_keys;

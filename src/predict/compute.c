@@ -396,6 +396,33 @@ static double pool_floor(const struct nnperf_prediction *p, const struct pr_laye
     return (double)n * p->runs * p->hw->pool_elem_s;
 }
 
+/* compute.op_kernels: the kernels a layer's nodes run beyond one each */
+static int layer_extra_kernels(const struct hw_desc *hw, const struct pr_layer *L)
+{
+    int extra = 0;
+    for (int i = 0; i < L->n_nodes && L->nodes; i++)
+        for (int k = 0; k < hw->n_opk; k++)
+            if (L->nodes[i]->op_type && !strcmp(L->nodes[i]->op_type, hw->opk[k].op))
+                extra += hw->opk[k].kernels - 1;
+    return extra;
+}
+
+double pr_kernel_count(const struct nnperf_prediction *p)
+{
+    double n = 0;
+    for (int i = 0; i < p->n_layers; i++)
+        if (p->layers[i].t_overhead > 0) n += 1 + layer_extra_kernels(p->hw, &p->layers[i]);
+    return n;
+}
+
+/* compute.op_kernels with overhead.small_kernel_s: a node the runtime runs as several kernels (PyTorch eager's
+ * RMSNorm: 8 element-wise kernels) pays each one beyond the first */
+static double op_kernels_cost(const struct nnperf_prediction *p, const struct pr_layer *L)
+{
+    if (!(p->hw->small_kernel_s > 0) || L->fallback) return 0;
+    return per_run_of(p, layer_extra_kernels(p->hw, L) * p->hw->small_kernel_s);
+}
+
 /* a Conv node whose weight [M, C/group, ...] gives a power of two of input channels per group */
 static int pow2_group(const struct ir_node *nd)
 {
@@ -446,7 +473,7 @@ static void accel_memory(const struct nnperf_prediction *p, struct pr_layer *L, 
     int view = hw->n_view > 0;
     for (int i = 0; view && i < L->n_nodes; i++) view = hw_is_view(hw, L->nodes[i]->op_type);
     if (view) L->t_memory = L->t_overhead = 0;
-    L->t_overhead += contiguous_copy(p, L) + grouped_layout(p, L);
+    L->t_overhead += contiguous_copy(p, L) + grouped_layout(p, L) + op_kernels_cost(p, L);
 }
 
 /* Winograd F(m x m, 3 x 3) of a 3x3 stride-1 dense convolution (compute.winograd, ncnn's choice of m): an output tile

@@ -348,6 +348,9 @@ double pr_array_util(const struct nnperf_prediction *p, const struct pr_layer *L
 /* compute.array.fc_tile: the weight elements a fully connected layer L stores beyond its own (its input and output
  * padded to whole tiles); *expand is set to 1 when its input is padded (a copy stage of its own), else 0 */
 double pr_fc_pad(const struct nnperf_prediction *p, const struct pr_layer *L, int *expand);
+/* the kernels a prediction launches: its layers with a fixed cost, each with those compute.op_kernels gives its
+ * nodes beyond one */
+double pr_kernel_count(const struct nnperf_prediction *p);
 /* a node's attribute by name, or NULL; whether a value's rank and every dim are known (compute.c) */
 const struct ir_attr *pr_attr(const struct ir_node *nd, const char *name);
 int pr_dims_known(const struct ir_value *v);

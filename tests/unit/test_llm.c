@@ -754,6 +754,47 @@ static void test_configs(void)
     CHECK(l31 == 8030261248.0);
 }
 
+/* compute.op_kernels, overhead.small_kernel_s and overhead.prefill_host_kernel_s: Qwen3-0.6B's 28 attention nodes
+ * run as 19 kernels each, 18 more at 1 us in every decode step; the prefill takes the host's 1 ms per kernel it
+ * launches (more than its device time), the decode steps do not */
+static void test_kernels_and_host(void)
+{
+    static const char yaml[] =
+        "format: 1\nname: tiny-gpu-kernels\n"
+        "compute:\n  peak_ops: {fp16: 1e12, fp32: 5e11}\n  default_dtype: fp16\n"
+        "  op_kernels: [{op: GroupQueryAttention, kernels: 19}]\n"
+        "memory:\n  ddr_bandwidth: 1e10\n  ddr_bytes: 1TB\n"
+        "overhead:\n  per_layer_s: 1e-6\n  small_kernel_s: 1e-6\n  prefill_host_kernel_s: 1e-3\n";
+    struct nnperf_platform plain, more;
+    struct diag d = {0};
+    CHECK(gpu_with(&plain, "  ddr_bytes: 1TB\n"));
+    hw_init(&more.hw);
+    CHECK(hw_load_yaml(yaml, strlen(yaml), "tiny-gpu-kernels", &more.hw, &d) == NNPERF_OK);
+    int prompt = 16, one = 1;
+    struct nnperf_llm_options o = {.prompts = &prompt,
+                                   .n_prompts = 1,
+                                   .batches = &one,
+                                   .n_batches = 1,
+                                   .generate = 2,
+                                   .decode_points = 2};
+    char err[1024];
+    enum nnperf_status st;
+    struct nnperf_llm *a = run_config("qwen3-0.6b", &plain, &o, err, sizeof err, &st);
+    struct nnperf_llm *b = run_config("qwen3-0.6b", &more, &o, err, sizeof err, &st);
+    if (!a || !b) fprintf(stderr, "%s\n", err);
+    CHECK(a && b);
+    if (a && b) {
+        struct nnperf_llm_row ra, rb;
+        nnperf_llm_row(a, 0, &ra);
+        nnperf_llm_row(b, 0, &rb);
+        CHECK(fabs(rb.tpot_first_s - ra.tpot_first_s - 28 * 18e-6) < 1e-9);
+        double k = rb.ttft_s / 1e-3;
+        CHECK(ra.ttft_s < 0.5 && k > 28 * 19 && fabs(k - floor(k + 0.5)) < 1e-6);
+    }
+    nnperf_llm_free(a);
+    nnperf_llm_free(b);
+}
+
 /* a mixture of experts at one token reads k of E experts' weights; a long prompt reads them all */
 static void test_moe_traffic(void)
 {
@@ -1285,6 +1326,7 @@ int main(void)
     test_peak_activations();
     test_config_equals_onnx();
     test_configs();
+    test_kernels_and_host();
     test_expected_error();
     test_moe_traffic();
     test_config_errors();

@@ -1776,6 +1776,22 @@ static void test_pool_group_kernels(void)
           : NULL;
     G = layer_named(p, "gconv");
     CHECK(G && NEAR(G->t_overhead, 1e-6));
+    double kernels = p ? pr_kernel_count(p) : 0;
+    nnperf_prediction_free(p);
+    /* compute.op_kernels with overhead.small_kernel_s: a MaxPool run as 3 kernels pays 2 more; the prediction
+     * launches 2 more kernels */
+    static const char yaml_small[] =
+        "format: 1\nname: test-gpu-pool\nmemory:\n  ddr_bandwidth: 1e7\n  sram_bytes: 1e6\n"
+        "  overlap: true\noverhead:\n  per_layer_s: 1e-6\n  small_kernel_s: 1e-5\n"
+        "compute:\n  peak_ops: {fp16: 1e12}\n  default_dtype: fp16\n";
+    p = a ? predict_text(a, yaml_small,
+                         "  op_kernels: [{op: MaxPool, kernels: 3}]\n  grouped_transform_bandwidth: 1e9\n"
+                         "  grouped_transform_skip_pow2: true\n",
+                         NULL)
+          : NULL;
+    P = layer_named(p, "maxpool"), G = layer_named(p, "gconv");
+    CHECK(P && NEAR(P->t_overhead, 1e-6 + 2e-5) && G && NEAR(G->t_overhead, 1e-6));
+    CHECK(p && kernels >= 3 && pr_kernel_count(p) == kernels + 2);
     nnperf_prediction_free(p);
     /* a batch of 4 frames: the MaxPool's floor per frame, the one-element window still unchanged */
     struct nnperf_predict_options o = {.batch = 4};
