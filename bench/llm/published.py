@@ -21,6 +21,8 @@ usage: python3 bench/llm/published.py [--nnperf build/nnperf] [--write] [--write
                        rows and their number: `nnperf llm` shows them as its expected error) into DIR/PRESET.yaml
   --check-presets DIR  exit 1 unless every preset's `llm_validation:` equals what the test rows give (ctest
                        llm_published)
+The PyTorch runtime files of the H100 and the H200 get theirs from the decoders measured on those GPUs
+(bench/llm/measured_h100.csv, measured_h200.csv, every row `test`; predicted as bench/gpu/predict_llm.py does).
 """
 import argparse
 import csv
@@ -49,6 +51,8 @@ RUNTIMES = {"trtllm-0.5": [], "trtllm-0.6.1": ["compute.kv_per_query_head=true"]
             "trtllm-1.0": ["memory.kv_fraction=0.95"],
             # TensorRT Edge-LLM 0.10.0's llm_bench: the presets as they are
             "edge-llm-0.10": []}
+# the runtime files whose band comes from the decoders measured on that GPU (bench/llm/measured_GPU.csv)
+MEASURED = {"h100": "h100-sxm-pytorch", "h200": "h200-sxm-pytorch"}
 BEGIN, END = "<!-- llm-published:begin -->", "<!-- llm-published:end -->"
 # the group each table's rows are summarised in: TensorRT-LLM's performance.md (0), trtllm-bench (1), Edge-LLM (2)
 TABLE_KIND = {"trtllm-bench": 1, "edge-llm-0.10": 2}
@@ -136,6 +140,18 @@ def predict(nnperf, r):
 LLM_VALIDATION_RE = re.compile(r"^llm_validation:.*\n(?:[ #].*\n|\n)*", re.M)
 
 
+def measured_errors(nnperf):
+    """|error| of every decoder row measured on a lent GPU, per runtime file it is predicted on"""
+    sys.path.insert(0, os.path.join(ROOT, "bench", "gpu"))
+    import predict_llm  # noqa: E402  (its rows and its prediction; it imports run from this file)
+    per = {}
+    for gpu, name in MEASURED.items():
+        hw = os.path.join(ROOT, "presets", "runtimes", name + ".yaml")
+        for r in predict_llm.read_rows(gpu):
+            per.setdefault(name, []).append(abs(predict_llm.predict(nnperf, hw, r) / float(r["value"]) - 1))
+    return per
+
+
 def presets_band(per_preset, directory, write):
     """--write-presets / --check-presets: each preset's llm_validation section from its test rows' |errors|;
     returns the number of presets whose section differs (check) or 0"""
@@ -146,9 +162,9 @@ def presets_band(per_preset, directory, write):
         with open(path) as f:
             text = f.read()
         block = ""
+        src = next((f"bench/llm/measured_{g}.csv" for g, n in MEASURED.items() if n == name), "bench/llm/published.csv")
         if e:
-            block = ("llm_validation:                    # bench/llm/published.csv test rows (written by "
-                     "bench/llm/published.py)\n"
+            block = (f"llm_validation:                    # {src} test rows (written by bench/llm/published.py)\n"
                      f"  test_rows: {len(e)}\n  median_error: {fidelity.median_abs(e):.4f}\n"
                      f"  p90_error: {fidelity.percentile_abs(e, 0.9):.4f}\n")
         m = LLM_VALIDATION_RE.search(text)
@@ -217,6 +233,8 @@ def main():
         head, rest = doc.split(BEGIN, 1)
         doc = head + BEGIN + "\n" + text + "\n" + END + rest.split(END, 1)[1]
         open(path, "w").write(doc)
+    if a.write_presets or a.check_presets:
+        per_preset.update(measured_errors(a.nnperf))
     if a.write_presets:
         presets_band(per_preset, a.write_presets, True)
     if a.check_presets:

@@ -584,7 +584,7 @@ def _serve_options(serve):
 
 class LLM:
     """The result of nnperf.llm: `summary` (the first configuration, with the largest batch and context that fit,
-    and `expected_error`: the platform's band over its published LLM test rows, {median, p90, test_rows}, or None
+    and `expected_error`: the platform's band over its LLM test rows, {median, p90, test_rows}, or None
     when not validated for decoders), `rows` (every prompt x batch), `warnings`, and the whole JSON document
     (`document`, schema "nnperf.llm")."""
 

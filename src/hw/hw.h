@@ -214,8 +214,9 @@ struct hw_desc {
         int rows;
         double median, p90;
     } val_fam[2];
-    /* the same over the platform's published LLM test rows (bench/llm/published.csv, bench/llm/published.py
-     * --write-presets): `nnperf llm` reports them as its expected error; rows 0: not validated for decoders */
+    /* the same over the platform's LLM test rows (bench/llm/published.csv, or the decoders measured on a lent GPU:
+     * bench/llm/published.py --write-presets): `nnperf llm` reports them as its expected error; rows 0: not
+     * validated for decoders */
     struct hw_val_family val_llm;
     /* calibration (nnperf calibrate --table): a factor on every predicted time (0: none) and the record of the fit:
      * rows fitted, median |error| before and after, leave-one-out median |error| (0: not available) */

@@ -536,12 +536,13 @@ const struct hw_key hw_keys[] = {
 
     {"llm_validation", HW_T_SECTION, .flags = HW_F_LLM_BAND,
      .doc = "how far `nnperf llm` was off on the platform's published LLM numbers (the test rows of "
-            "bench/llm/published.csv, written by bench/llm/published.py --write-presets): `nnperf llm` shows them as "
+            "bench/llm/published.csv; for the H100's and H200's PyTorch runtime files the decoders measured on them, "
+            "bench/llm/measured_GPU.csv; written by bench/llm/published.py --write-presets): `nnperf llm` shows them as "
             "its expected error; absent: not validated for decoders (also a file on a base that sets other keys and "
             "no llm_validation of its own)"},
     {"llm_validation.test_rows", HW_T_INT, .flags = HW_F_LLM_BAND, .min = 0, .max = 1e6, .off = D(val_llm.rows),
-     .doc = "number of published LLM test rows (a prefill time, a decode rate, a batch's throughput) behind the two "
-            "errors below"},
+     .doc = "number of LLM test rows (a prefill time, a decode rate, a batch's throughput) behind the two errors "
+            "below"},
     {"llm_validation.median_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, HW_F_LLM_BAND, D(val_llm.median),
      .doc = "median of |predicted / published - 1| over those rows"},
     {"llm_validation.p90_error", HW_T_NUM, .unit = HW_U_NONE, 0, 1e6, HW_F_LLM_BAND, D(val_llm.p90),

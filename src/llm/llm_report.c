@@ -130,13 +130,12 @@ static void band_text(const struct nnperf_llm *l, int lng, char *b, size_t n)
     } else if (l->band.rows <= 0)
         snprintf(b, n, "not validated (%s)",
                  l->platform_changed ? "the platform was changed with --set"
-                                     : "no published LLM test rows of this platform in bench/llm");
+                                     : "no LLM test rows of this platform in bench/llm");
     else
-        c_snprintf(
-            b, n,
-            "+-%.0f%% median, +-%.0f%% at the 90th percentile (|error| over %d published LLM test rows, "
-            "bench/llm)",
-            100 * l->band.median, 100 * l->band.p90, l->band.rows);
+        c_snprintf(b, n,
+                   "+-%.0f%% median, +-%.0f%% at the 90th percentile (|error| over %d LLM test rows, "
+                   "bench/llm)",
+                   100 * l->band.median, 100 * l->band.p90, l->band.rows);
 }
 
 /* ---- table ---- */

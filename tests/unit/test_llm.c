@@ -674,8 +674,8 @@ static void test_expected_error(void)
         CHECK(nnperf_llm_render(l, NNPERF_FORMAT_TABLE, &out, &len, err, sizeof err) == NNPERF_OK);
         CHECK(out &&
               strstr(out, on       ? "expected error           +-7% median, +-21% at the 90th percentile "
-                                     "(|error| over 12 published LLM test rows, bench/llm)"
-                          : k == 1 ? "expected error           not validated (no published LLM test rows"
+                                     "(|error| over 12 LLM test rows, bench/llm)"
+                          : k == 1 ? "expected error           not validated (no LLM test rows"
                                    : "expected error           not validated (the platform was changed "
                                      "with --set)"));
         free(out);
