@@ -139,6 +139,12 @@ H100_LLM_HEAD = """\
 """
 
 
+def run_of(name):
+    """a raw output of measure_torch.py in bench/gpu/"""
+    with open(os.path.join(ROOT, "bench", "gpu", name)) as f:
+        return json.load(f)
+
+
 def main():
     args = sys.argv[1:]
     gpu = "h200" if "--h200" in args else "h100"
@@ -148,15 +154,12 @@ def main():
     data = os.path.join(ROOT, "bench", "fidelity", "data")
     llm_csv = os.path.join(ROOT, "bench", "llm", f"measured_{gpu}.csv")
     if gpu == "h200":
-        fp32 = os.path.join(ROOT, "bench", "gpu", "h200_measure_fp32.json")
-        write_cnns(os.path.join(data, "h200_torch_fp32.csv"), H200_FP32_HEAD, [json.load(open(fp32))], g)
+        write_cnns(os.path.join(data, "h200_torch_fp32.csv"), H200_FP32_HEAD, [run_of("h200_measure_fp32.json")], g)
         write_cnns(os.path.join(data, "h200_torch.csv"), H200_CNN_HEAD, runs, g)
-        unseen = [json.load(open(os.path.join(ROOT, "bench", "gpu", "h200_measure_3.json")))]
-        write_cnns(os.path.join(data, "h200_torch_unseen.csv"), H200_UNSEEN_HEAD, unseen, g)
-        grouped = [json.load(open(os.path.join(ROOT, "bench", "gpu", "h200_measure_4.json")))]
-        write_cnns(os.path.join(data, "h200_torch_grouped.csv"), H200_GROUPED_HEAD, grouped, g)
-        ninth = [json.load(open(os.path.join(ROOT, "bench", "gpu", "h200_measure_5.json")))]
-        write_llms(llm_csv, H200_LLM_HEAD, runs + unseen + grouped + ninth, gpu)
+        later = [run_of(f"h200_measure_{i}.json") for i in (3, 4, 5)]  # the seventh, eighth and ninth runs
+        write_cnns(os.path.join(data, "h200_torch_unseen.csv"), H200_UNSEEN_HEAD, later[:1], g)
+        write_cnns(os.path.join(data, "h200_torch_grouped.csv"), H200_GROUPED_HEAD, later[1:2], g)
+        write_llms(llm_csv, H200_LLM_HEAD, runs + later, gpu)
         return
     write_cnns(os.path.join(data, "h100_torch.csv"), H100_CNN_HEAD, runs[:1], g)
     if len(runs) > 1:

@@ -138,6 +138,13 @@ int hw_is_view(const struct hw_desc *hw, const char *op_type)
     return 0;
 }
 
+int hw_op_kernels(const struct hw_desc *hw, const char *op_type)
+{
+    for (int i = 0; i < hw->n_opk; i++)
+        if (!strcmp(hw->opk[i].op, op_type)) return hw->opk[i].kernels;
+    return 1;
+}
+
 /* ---- validation ---- */
 
 static enum nnperf_status verr(struct diag *d, const char *file, const char *key, const char *fmt, ...)

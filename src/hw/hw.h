@@ -324,6 +324,8 @@ int hw_tf32(const struct hw_desc *hw, int dt, int klass);
 double hw_dtype_peak(const struct hw_desc *hw, int dt);
 /* Whether the platform's runtime runs operator op_type as a view of its input (compute.view_ops). */
 int hw_is_view(const struct hw_desc *hw, const char *op_type);
+/* the kernels the runtime runs for one node of that operator (compute.op_kernels; 1 when not listed) */
+int hw_op_kernels(const struct hw_desc *hw, const char *op_type);
 /* Whether the accelerator runs operator op_type (domain-less name). */
 int hw_supports(const struct hw_desc *hw, const char *op_type);
 

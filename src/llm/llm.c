@@ -494,7 +494,8 @@ static enum nnperf_status run_phase(struct run_ctx *rc, int batch, int seq, int 
         if (!l->compute) l->compute = ar_strdup(&l->ar, s.dtype);
         double send, tp_comm = comm_time(rc, batch, seq, &send);
         /* overhead.prefill_host_kernel_s: an eager prefill takes at least the host's dispatch of its kernels */
-        double host = one_pass ? pr_kernel_count(p) * rc->plat->hw.prefill_host_kernel_s : 0;
+        double host_s = rc->plat->hw.prefill_host_kernel_s,
+               host = one_pass && host_s > 0 ? pr_kernel_count(p) * host_s : 0;
         if (host > s.latency_s) s.latency_s = host;
         if (l->pp > 1)
             po->latency_s = pipeline_time(l, m, one_pass, s.latency_s, send, &po->comm_s, tp_comm);

@@ -400,10 +400,7 @@ static double pool_floor(const struct nnperf_prediction *p, const struct pr_laye
 static int layer_extra_kernels(const struct hw_desc *hw, const struct pr_layer *L)
 {
     int extra = 0;
-    for (int i = 0; i < L->n_nodes && L->nodes; i++)
-        for (int k = 0; k < hw->n_opk; k++)
-            if (L->nodes[i]->op_type && !strcmp(L->nodes[i]->op_type, hw->opk[k].op))
-                extra += hw->opk[k].kernels - 1;
+    for (int i = 0; hw->n_opk && i < L->n_nodes; i++) extra += hw_op_kernels(hw, L->nodes[i]->op_type) - 1;
     return extra;
 }
 
