@@ -21,7 +21,12 @@ list below, `--llms cfg,...` decoders shaped by those configs of tests/data/llm/
 with each config's layers, widths, heads and vocabulary) instead of Llama-3.1-8B, and `--no-eager-e2e` leaves out the
 eager end-to-end generation (a reference number, not a row; it takes most of a decoder's time).
 
+Tenth run (bench/gpu/README.md, "Tenth run"): `--separate` gives the decoder separate q, k, v and gate, up products
+(five matrix products where the code above packs them into two), as Hugging Face's modules (q_proj, k_proj, v_proj,
+gate_proj, up_proj) run them; each row then says "projections": "separate".
+
 usage: python3 bench/gpu/measure_torch.py OUTDIR [--quick] [--cnns LIST] [--llms LIST] [--no-eager-e2e] [--fp32]
+                                          [--separate]
        (--quick: tiny sizes on the CPU, to test the script)
 """
 import json
@@ -49,6 +54,7 @@ DEV = "cpu" if QUICK else "cuda"
 # --fp32 (the sixth run): the CNNs in FP32 with PyTorch's defaults (cuDNN convolutions as TF32, matrix products in
 # full FP32: torch.backends.cudnn.allow_tf32 True, torch.backends.cuda.matmul.allow_tf32 False)
 FP32 = "--fp32" in sys.argv
+SEPARATE = "--separate" in sys.argv
 DT = torch.float32 if QUICK or FP32 else torch.float16
 CNNS = [("resnet50", 224), ("resnet18", 224), ("resnet101", 224), ("mobilenet_v2", 224),
         ("mobilenet_v3_large", 224), ("efficientnet_b0", 224), ("densenet121", 224), ("googlenet", 224),
@@ -168,10 +174,14 @@ class Decoder:
         self.emb = w(c["vocab"], h)
         self.layers = []
         for _ in range(c["layers"]):
-            self.layers.append(dict(
-                qkv=w((c["heads"] + 2 * c["kv_heads"]) * hd, h), o=w(h, c["heads"] * hd),
-                gu=w(2 * c["ffn"], h), down=w(h, c["ffn"]),
-                n1=torch.ones(h, device=DEV, dtype=DT), n2=torch.ones(h, device=DEV, dtype=DT)))
+            L = dict(o=w(h, c["heads"] * hd), down=w(h, c["ffn"]),
+                     n1=torch.ones(h, device=DEV, dtype=DT), n2=torch.ones(h, device=DEV, dtype=DT))
+            if SEPARATE:
+                L.update(q=w(c["heads"] * hd, h), k=w(c["kv_heads"] * hd, h), v=w(c["kv_heads"] * hd, h),
+                         g=w(c["ffn"], h), u=w(c["ffn"], h))
+            else:
+                L.update(qkv=w((c["heads"] + 2 * c["kv_heads"]) * hd, h), gu=w(2 * c["ffn"], h))
+            self.layers.append(L)
         self.norm = torch.ones(h, device=DEV, dtype=DT)
         self.head = w(c["vocab"], h)
         shape = (c["layers"], max_batch, c["kv_heads"], max_len, hd)
@@ -198,7 +208,10 @@ class Decoder:
         x = self.emb[tok]
         for i, L in enumerate(self.layers):
             y = self.rms(x, L["n1"])
-            q, k, v = (y @ L["qkv"].t()).split([hq * hd, hk * hd, hk * hd], -1)
+            if SEPARATE:
+                q, k, v = y @ L["q"].t(), y @ L["k"].t(), y @ L["v"].t()
+            else:
+                q, k, v = (y @ L["qkv"].t()).split([hq * hd, hk * hd, hk * hd], -1)
             q = self.rope(q.view(B, T, hq, hd).transpose(1, 2), pos, T)
             k = self.rope(k.view(B, T, hk, hd).transpose(1, 2), pos, T)
             self.k[i, :B, :, pos:pos + T] = k
@@ -206,7 +219,11 @@ class Decoder:
             kk, vv = self.k[i, :B, :, :pos + T], self.v[i, :B, :, :pos + T]
             a = attention(q, kk, vv, T > 1)
             x = x + a.transpose(1, 2).reshape(B, T, hq * hd) @ L["o"].t()
-            g, u = (self.rms(x, L["n2"]) @ L["gu"].t()).chunk(2, -1)
+            if SEPARATE:
+                y = self.rms(x, L["n2"])
+                g, u = y @ L["g"].t(), y @ L["u"].t()
+            else:
+                g, u = (self.rms(x, L["n2"]) @ L["gu"].t()).chunk(2, -1)
             x = x + (F.silu(g) * u) @ L["down"].t()
         return self.rms(x[:, -1], self.norm) @ self.head.t()
 
@@ -242,6 +259,8 @@ def llm_rows(log, cfg=None, name="llama-3.1-8b"):
             tok = torch.randint(0, CFG["vocab"], (1, p), device=DEV)
             t, _ = timed(lambda: d.forward(tok, 0), min_s=0.2)
             row = {"kind": "first_token", "model": name, "batch": 1, "prompt": p, "ms": t * 1e3}
+            if SEPARATE:
+                row["projections"] = "separate"
             rows.append(row)
             log(json.dumps(row))
         for b, p, g in static:
@@ -263,6 +282,8 @@ def llm_rows(log, cfg=None, name="llama-3.1-8b"):
                    "cache": "per row" if per_row else "shared",
                    "out_tok_s": b * g / t, "prefill_ms": pre * 1e3, "graph_step_ms": step * 1e3,
                    "graph_e2e_ms": e2e * 1e3, "graph_out_tok_s": b * g / e2e}
+            if SEPARATE:
+                row["projections"] = "separate"
             rows.append(row)
             log(json.dumps(row))
     return rows
@@ -287,7 +308,7 @@ def main():
 
     env = {"torch": torch.__version__, "torchvision": torchvision.__version__, "quick": QUICK,
            "dtype": str(DT).replace("torch.", ""), "cudnn_allow_tf32": torch.backends.cudnn.allow_tf32,
-           "matmul_allow_tf32": torch.backends.cuda.matmul.allow_tf32}
+           "matmul_allow_tf32": torch.backends.cuda.matmul.allow_tf32, "separate": SEPARATE}
     if DEV == "cuda":
         torch.backends.cudnn.benchmark = True
         p = torch.cuda.get_device_properties(0)
