@@ -23,9 +23,12 @@ def read_rows(gpu):
 
 
 def predict(nnperf, hw, r):
-    """nnperf's value of the row's quantity: first-token ms, or the static batch's output tokens/s"""
+    """nnperf's value of the row's quantity: first-token ms, or the static batch's output tokens/s; a row whose code
+    runs separate q/k/v and gate/up products is predicted with sibling products unfused"""
     cmd = [nnperf, "llm", "--config", os.path.join(ROOT, "tests", "data", "llm", "configs", r["model"] + ".json"),
            "--hw", hw, "--prompt", r["prompt"], "--generate", r["generate"], "--batch", r["batch"], "--format", "json"]
+    if "separate q/k/v" in r["software"]:  # the tenth run's code: no packed products (bench/gpu/README.md)
+        cmd += ["--set", "compute.fuse_sibling_products=false"]
     d, why = run(cmd)
     if d is None:
         sys.exit(f"{r}: {why}")

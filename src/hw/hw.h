@@ -167,11 +167,12 @@ struct hw_desc {
     int overlap;
     double overlap_exp; /* compute and memory combine as (c^k + m^k)^(1/k) when overlapping; 0 = max */
     unsigned overlap_exp_classes; /* operator classes (1u << enum op_class) overlap_exp applies to; 0 = all */
-    int fuse_pointwise;    /* adjacent element-wise, norm, reduce, data and view nodes join one kernel */
-    int fused_attention;   /* MatMul(Q,K) -> pointwise -> Softmax -> MatMul(.,V) is one kernel */
-    int lut_chains;        /* a chain of one-tensor element-wise nodes in one layer is one table lookup */
-    int kv_per_query_head; /* decode attention reads a grouped-query KV head once per query head */
-    int weight_only;       /* a dtype without a peak is weight-only quantization: computed at default_dtype */
+    int fuse_pointwise;        /* adjacent element-wise, norm, reduce, data and view nodes join one kernel */
+    int fused_attention;       /* MatMul(Q,K) -> pointwise -> Softmax -> MatMul(.,V) is one kernel */
+    int fuse_sibling_products; /* constant-weight MatMuls/Gemms reading one tensor run as one kernel */
+    int lut_chains;            /* a chain of one-tensor element-wise nodes in one layer is one table lookup */
+    int kv_per_query_head;     /* decode attention reads a grouped-query KV head once per query head */
+    int weight_only;  /* a dtype without a peak is weight-only quantization: computed at default_dtype */
     int frame_serial; /* a batch runs frame by frame: per-layer cost and streamed weights once per frame */
     /* a dataflow accelerator (FINN): one engine per layer at this clock, folded as fold[] says (absent: PE = SIMD =
      * 1); all layers stream at once. 0 = not a dataflow accelerator */

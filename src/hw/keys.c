@@ -231,6 +231,10 @@ const struct hw_key hw_keys[] = {
     {"compute.fused_attention", HW_T_BOOL, .off = D(fused_attention),
      .doc = "MatMul(Q, K) -> element-wise -> Softmax -> MatMul(., V) runs as one kernel: the scores never leave the "
             "chip and, for a decoder's causal attention, the masked half is skipped (docs/prediction.md)"},
+    {"compute.fuse_sibling_products", HW_T_BOOL, .off = D(fuse_sibling_products),
+     .doc = "matrix products (MatMul, Gemm) that read the same activation tensor with constant weights run as one "
+            "kernel over their weights side by side: one layer, one per-layer cost (TensorRT's horizontal fusion "
+            "of GEMMs sharing an input; packed q/k/v and gate/up projections; docs/prediction.md)"},
     {"compute.lut_chains", HW_T_BOOL, .off = D(lut_chains),
      .doc = "the vector unit computes element-wise functions by table lookup and the compiler composes a chain of "
             "them into one table (array compute model): in a layer, a node that applies one function to every "

@@ -599,6 +599,58 @@ static enum nnperf_status fuse_attention(struct nnperf_prediction *p)
     return st;
 }
 
+/* every layer its own region (root[l] = l) and the consumer index, for a pass that joins regions */
+static enum nnperf_status regions_init(struct nnperf_prediction *p, int **root, struct pr_cons_ix *cx)
+{
+    int n = p->n_layers;
+    *root = malloc((size_t)(n ? n : 1) * sizeof **root);
+    if (!*root || !pr_cons_build(p->g, cx)) {
+        free(*root), *root = NULL, pr_cons_free(cx);
+        return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    }
+    for (int l = 0; l < n; l++) (*root)[l] = l;
+    return NNPERF_OK;
+}
+
+/* Sibling products (compute.fuse_sibling_products): matrix products (MatMul, Gemm) that read one activation tensor
+ * with constant weights run as one kernel over their weights side by side, as TensorRT fuses GEMMs sharing an input
+ * and packed q/k/v and gate/up projections run: their layers join one region. */
+static int weights_value(const struct ir_value *v)
+{
+    return v && ((v->flags & IR_V_INIT) || v->is_const == 1);
+}
+
+static enum nnperf_status fuse_siblings(struct nnperf_prediction *p)
+{
+    const struct ir_graph *g = p->g;
+    int *root;
+    struct pr_cons_ix cx = {0};
+    enum nnperf_status st = regions_init(p, &root, &cx);
+    if (st) return st;
+    int fused = 0;
+    for (int k = 0; k < g->n_nodes; k++) {
+        const struct ir_node *a = g->nodes[k];
+        int ka = p->node_in[k].klass;
+        if ((ka != OC_MATMUL && ka != OC_GEMM) || p->layer_of[k] < 0 || a->n_in < 2 || !a->in[0] ||
+            a->in[0]->is_const || !weights_value(a->in[1]) || !supported(p, a))
+            continue;
+        int r = find_root(root, p->layer_of[k]);
+        /* the first such reader of the tensor leads; later ones join it */
+        PR_CONS_EACH(&cx, a->in[0], c)
+        {
+            int j = cx.c[c].node;
+            const struct ir_node *b = g->nodes[j];
+            if (j <= k || p->layer_of[j] < 0 || p->node_in[j].klass != ka || b->op != a->op || b->n_in < 2 ||
+                b->in[0] != a->in[0] || !weights_value(b->in[1]) || !supported(p, b))
+                continue;
+            if (find_root(root, p->layer_of[j]) != r) r = join_root(root, r, p->layer_of[j]), fused++;
+        }
+    }
+    st = fused ? merge_regions(p, root, &cx) : NNPERF_OK;
+    free(root), pr_cons_free(&cx);
+    return st;
+}
+
 /* ---- composite operators written as several nodes (compute.composite_kernels) ---- */
 
 /* a matched group: the nodes of one composite operator */
@@ -734,14 +786,10 @@ static enum nnperf_status fuse_composites(struct nnperf_prediction *p)
         want_hs |= !strcmp(c, "HardSwish"), want_silu |= !strcmp(c, HW_SILU);
     }
     const struct ir_graph *g = p->g;
-    int n = p->n_layers;
-    int *root = malloc((size_t)(n ? n : 1) * sizeof *root);
+    int *root;
     struct pr_cons_ix cx = {0};
-    if (!root || !pr_cons_build(g, &cx)) {
-        free(root), pr_cons_free(&cx);
-        return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
-    }
-    for (int l = 0; l < n; l++) root[l] = l;
+    enum nnperf_status st = regions_init(p, &root, &cx);
+    if (st) return st;
     int merged = 0;
     for (int k = 0; k < g->n_nodes; k++) {
         const struct ir_node *nd = g->nodes[k];
@@ -759,7 +807,7 @@ static enum nnperf_status fuse_composites(struct nnperf_prediction *p)
         for (int i = 1; i < m.n; i++) r = join_root(root, r, p->layer_of[m.nd[i]->index]);
         merged++;
     }
-    enum nnperf_status st = merged ? merge_regions(p, root, &cx) : NNPERF_OK;
+    st = merged ? merge_regions(p, root, &cx) : NNPERF_OK;
     free(root), pr_cons_free(&cx);
     return st;
 }
@@ -905,6 +953,7 @@ enum nnperf_status pr_fuse(struct nnperf_prediction *p)
     free(spans), free(pool);
     enum nnperf_status st = NNPERF_OK;
     if (hw->n_composite) st = fuse_composites(p);
+    if (!st && hw->fuse_sibling_products) st = fuse_siblings(p);
     if (!st && hw->fuse_pointwise) st = fuse_pointwise(p);
     if (!st && hw->fused_attention) st = fuse_attention(p);
     if (!st) finish_layers(p);

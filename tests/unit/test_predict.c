@@ -1505,6 +1505,32 @@ static const struct pr_layer *layer_named(const struct nnperf_prediction *p, con
     return NULL;
 }
 
+/* sibling products (compute.fuse_sibling_products): the three products reading x with constant weights run as one
+ * kernel (x read once, the weights side by side, one per-layer cost); x times its own transpose stays apart */
+static void test_sibling_products(void)
+{
+    struct nnperf_model *m;
+    struct nnperf_analysis *a = analyze("siblings", &m);
+    struct nnperf_prediction *p = a ? predict_gpu(a, NULL, 0, NULL) : NULL;
+    const struct pr_layer *q = layer_named(p, "q_proj");
+    CHECK(p && q && q->n_nodes == 1 && layer_named(p, "gram"));
+    int before = p ? p->n_layers : 0;
+    nnperf_prediction_free(p);
+    p = a ? predict_gpu(a, "  fuse_sibling_products: true\n", 0, NULL) : NULL;
+    q = layer_named(p, "q_proj");
+    CHECK(p && p->n_layers == before - 2 && q && q->n_nodes == 3);
+    if (q) {
+        /* 8 rows x 16 x (16 + 8 + 8) MACs; x (8 x 16, FP16) loaded once, q, k and v stored */
+        CHECK(NEAR(q->mac_ops, 2.0 * 8 * 16 * 32));
+        CHECK(NEAR(q->load_bytes, 8 * 16 * 2) && NEAR(q->store_bytes, 8 * 32 * 2));
+        CHECK(NEAR(q->t_overhead, 1e-6));
+        for (int i = 0; i < q->n_nodes; i++) CHECK(strcmp(q->nodes[i]->name, "gram"));
+    }
+    nnperf_prediction_free(p);
+    nnperf_analysis_free(a);
+    nnperf_model_free(m);
+}
+
 static void test_runtime_kernels(void)
 {
     struct nnperf_model *m;
@@ -2066,6 +2092,7 @@ int main(void)
     test_pointwise_fusion();
     test_weight_only();
     test_fused_attention();
+    test_sibling_products();
     test_align_products();
     test_overlap_exponent();
     test_runtime_kernels();

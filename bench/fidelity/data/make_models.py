@@ -1821,7 +1821,7 @@ def models():
     yield "googlenet_bvlc", googlenet_bvlc()
     yield "vgg19", (torchvision.models.vgg19(weights=None), (1, 3, 224, 224))
     yield "vit_b_32_384", (torchvision.models.vit_b_32(weights=None, image_size=384), (1, 3, 384, 384))
-    for n in TV_THIRD_RUN + TV_SEVENTH_RUN + TV_EIGHTH_RUN + [m for m in TV_TENTH_RUN if m != "vgg19"]:
+    for n in TV_THIRD_RUN + TV_SEVENTH_RUN + TV_EIGHTH_RUN + [m for m in TV_TENTH_RUN if m not in TV_ELSEWHERE]:
         yield n, (getattr(torchvision.models, n)(weights=None), (1, 3, 224, 224))
     for n in LITE:
         yield n, efficientnet_lite(n)
@@ -1895,6 +1895,7 @@ TV_EIGHTH_RUN = ["regnet_x_8gf", "regnet_y_16gf", "regnet_x_16gf", "regnet_x_32g
 TV_TENTH_RUN = ["convnext_large", "densenet161", "efficientnet_b4", "efficientnet_b5", "efficientnet_b6",
                 "efficientnet_b7", "efficientnet_v2_l", "maxvit_t", "swin_b", "swin_v2_s", "swin_v2_b", "vgg11_bn",
                 "vgg16_bn", "vgg19", "vit_l_16", "vit_l_32"]
+TV_ELSEWHERE = ("vgg19", "efficientnet_b4")  # built by models() for earlier rows: the same torchvision network at 224
 
 
 # The RDK S100 zoo's compiled detectors deliver every head output but the class scores quantized: its compile

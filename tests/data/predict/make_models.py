@@ -215,3 +215,13 @@ save("family_linear", [
     helper.make_node("MatMul", ["x", "wl"], ["h"], name="fc"),
     helper.make_node("Relu", ["h"], ["y"], name="relu")],
     X8, [helper.make_tensor_value_info("y", F, [])], [w("wt", [32, 16])])
+# sibling products (compute.fuse_sibling_products): x [1, 8, 16] read by three products with constant weights (q, k,
+# v: 16 -> 16, 8, 8) and by a product of x with its own transpose (not a weight: never a sibling)
+save("siblings", [
+    helper.make_node("MatMul", ["x", "wq"], ["q"], name="q_proj"),
+    helper.make_node("MatMul", ["x", "wk"], ["k"], name="k_proj"),
+    helper.make_node("MatMul", ["x", "wv"], ["v"], name="v_proj"),
+    helper.make_node("Transpose", ["x"], ["xt"], perm=[0, 2, 1], name="x_t"),
+    helper.make_node("MatMul", ["x", "xt"], ["s"], name="gram")],
+    X8, [helper.make_tensor_value_info(n, F, []) for n in ("q", "k", "v", "s")],
+    [w("wq", [16, 16]), w("wk", [16, 8]), w("wv", [16, 8])])
