@@ -19,13 +19,20 @@ decode-step kernel profile (profile_torch.py --llms; not dataset rows), for the 
 - overhead.prefill_host_kernel_s: from the eager prefill profile (profile_torch.py --prefill), each 16-token cell's
   host wall time over the kernels it launched (host-bound: its CUDA-graph time is far shorter); their median.
 
+--steps PLATFORM instead: each cell's decode step as `nnperf llm --config` predicts it on PLATFORM (the first step
+after a prompt of the cell's context, at its batch) against the cell's CUDA-graph step, and the sum of
+|ln(predicted / graph)| over the cells (the number the adoption rules of bench/gpu/README.md judge); --set KEY=VALUE
+(repeatable) changes a key of PLATFORM for it.
+
 usage: python3 bench/gpu/decode_rates.py [--profile bench/gpu/h200_profile_decode.json]
-       [--prefill bench/gpu/h200_profile_prefill.json]
+       [--prefill bench/gpu/h200_profile_prefill.json] [--steps PLATFORM [--set KEY=VALUE ...] [--nnperf BIN]]
 """
 import argparse
 import json
+import math
 import os
 import statistics
+import subprocess
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
@@ -75,12 +82,34 @@ def gemm_line(c):
     return my - b * mx, 1e6 / b
 
 
+def steps(cells, nnperf, hw, sets):
+    """each cell's predicted decode step against its graph step; the sum of |ln| over the cells"""
+    total = 0
+    for c in cells:
+        cmd = [nnperf, "llm", "--config", os.path.join(ROOT, "tests", "data", "llm", "configs", c["model"] + ".json"),
+               "--hw", hw, "--prompt", str(c["context"]), "--generate", "2", "--batch", str(c["batch"]),
+               "--format", "json"] + [a for kv in sets for a in ("--set", kv)]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        if out.returncode:
+            raise SystemExit(f"{' '.join(cmd)}: {out.stderr.strip()}")
+        pred = json.loads(out.stdout)["summary"]["tpot_first_ms"]
+        total += abs(math.log(pred / c["graph_ms"]))
+        print(f"{c['model']} batch {c['batch']} context {c['context']}: graph step {c['graph_ms']:.3f} ms, "
+              f"predicted {pred:.3f} ms ({100 * (pred / c['graph_ms'] - 1):+.1f}%)")
+    print(f"sum |ln(predicted / graph step)| over {len(cells)} cells: {total:.3f}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--profile", default=os.path.join(ROOT, "bench", "gpu", "h200_profile_decode.json"))
     ap.add_argument("--prefill", default=os.path.join(ROOT, "bench", "gpu", "h200_profile_prefill.json"))
+    ap.add_argument("--steps", metavar="PLATFORM")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--nnperf", default=os.path.join(ROOT, "build", "nnperf"))
     args = ap.parse_args()
     cells = json.load(open(args.profile))
+    if args.steps:
+        return steps(cells, args.nnperf, args.steps, args.set)
     rope, norm, small, gaps, icepts = [], [], [], [], []
     for c in cells:
         r, n = segments(c["kernels"])

@@ -407,6 +407,19 @@ out:
     return st;
 }
 
+/* every layer its own region (root[l] = l) and the consumer index, for a pass that joins regions */
+static enum nnperf_status regions_init(struct nnperf_prediction *p, int **root, struct pr_cons_ix *cx)
+{
+    int n = p->n_layers;
+    *root = malloc((size_t)(n ? n : 1) * sizeof **root);
+    if (!*root || !pr_cons_build(p->g, cx)) {
+        free(*root), *root = NULL, pr_cons_free(cx);
+        return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
+    }
+    for (int l = 0; l < n; l++) (*root)[l] = l;
+    return NNPERF_OK;
+}
+
 /* element-wise, activation, normalisation, reduction, data-movement, view and cast nodes */
 static int pointwise_class(int k)
 {
@@ -532,14 +545,15 @@ static enum nnperf_status fuse_attention(struct nnperf_prediction *p)
 {
     const struct ir_graph *g = p->g;
     int n = p->n_layers;
-    int *root = malloc((size_t)(n ? n : 1) * sizeof *root);
-    unsigned char *on = calloc((size_t)(g->n_nodes ? g->n_nodes : 1), 1);
+    int *root;
     struct pr_cons_ix cx = {0};
-    if (!root || !on || !pr_cons_build(g, &cx)) {
-        free(root), free(on), pr_cons_free(&cx);
+    enum nnperf_status st = regions_init(p, &root, &cx);
+    if (st) return st;
+    unsigned char *on = calloc((size_t)(g->n_nodes ? g->n_nodes : 1), 1);
+    if (!on) {
+        free(root), pr_cons_free(&cx);
         return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
     }
-    for (int l = 0; l < n; l++) root[l] = l;
     int fused = 0;
     for (int k = 0; k < g->n_nodes; k++) {
         const struct ir_node *sm = g->nodes[k];
@@ -594,22 +608,9 @@ static enum nnperf_status fuse_attention(struct nnperf_prediction *p)
         pr_lx_make(p, &p->layers[l])->work_scale = (s * pl + s * (s + 1) / 2) / (s * (pl + s));
         fused++;
     }
-    enum nnperf_status st = fused ? merge_regions(p, root, &cx) : NNPERF_OK;
+    st = fused ? merge_regions(p, root, &cx) : NNPERF_OK;
     free(root), free(on), pr_cons_free(&cx);
     return st;
-}
-
-/* every layer its own region (root[l] = l) and the consumer index, for a pass that joins regions */
-static enum nnperf_status regions_init(struct nnperf_prediction *p, int **root, struct pr_cons_ix *cx)
-{
-    int n = p->n_layers;
-    *root = malloc((size_t)(n ? n : 1) * sizeof **root);
-    if (!*root || !pr_cons_build(p->g, cx)) {
-        free(*root), *root = NULL, pr_cons_free(cx);
-        return diag_set(&p->d, NNPERF_E_NOMEM, "out of memory");
-    }
-    for (int l = 0; l < n; l++) (*root)[l] = l;
-    return NNPERF_OK;
 }
 
 /* Sibling products (compute.fuse_sibling_products): matrix products (MatMul, Gemm) that read one activation tensor
