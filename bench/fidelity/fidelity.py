@@ -62,21 +62,27 @@ RUNTIMES = {"PyTorch": "presets/runtimes/{preset}-pytorch.yaml",
             "DNNDK (QuTiBench)": "presets/runtimes/{preset}-qutibench.yaml",
             "DNNDK v3.1 + Xilinx AI SDK v2.0": "presets/runtimes/{preset}-dnndk.yaml",
             "hrt_model_exec": "presets/runtimes/{preset}-hrt.yaml",
-            "ultralytics": "presets/runtimes/{preset}-ultralytics.yaml"}
+            "ultralytics": "presets/runtimes/{preset}-ultralytics.yaml",
+            "MLPerf": "presets/runtimes/{preset}-mlperf.yaml"}
 # Runtimes whose file a preset may lack: its rows are then predicted on the preset as it is. Xilinx's DNNDK v3.1 zoo
 # rows (dnndk_zoo_1.0.csv) have files for the ZCU102 and ZCU104 (the DPU core's own DDR ports at the zoo's clock,
 # fitted on each board's fit rows); the Ultra96's preset describes that runtime itself (bench/RESULTS.md, "Xilinx's
 # DNNDK runtime and the DPU core's own DDR ports").
 # The RDK X5's preset describes the hrt_model_exec loop itself (presets/rdk-x5.yaml: the X5's only public
 # measurements are that loop's), so hrt_model_exec rows of a preset without a -hrt file are predicted on the preset.
-OPTIONAL_RUNTIMES = {"DNNDK v3.1 + Xilinx AI SDK v2.0", "hrt_model_exec"}
+# NVIDIA's MLPerf harness launches the engine as a CUDA graph (bench/RESULTS.md, "NVIDIA's MLPerf harness on the Orin
+# NX: CUDA graphs"): the Orin NX has a file fitted on that harness's MaxQ runs; the other presets' MLPerf rows are
+# predicted on the preset, which describes TensorRT's engine.
+OPTIONAL_RUNTIMES = {"DNNDK v3.1 + Xilinx AI SDK v2.0", "hrt_model_exec", "MLPerf"}
 
 
 def platform_of(r, out_of_the_box=False):
     """the platform a row is predicted on: its preset, or the description of its runtime on that preset (a platform
     file put in place of the preset, as calibrate_rows.py does, is taken as it is)"""
     word = r["software"] if r["software"] in RUNTIMES else (r["software"].split() or [""])[0]
-    if out_of_the_box or word not in RUNTIMES or r["preset"].endswith(".yaml"):
+    if r["preset"].endswith(".yaml"):  # a platform file: calibrate_rows.py's copies, bench/fidelity/data/platforms/
+        return os.path.join(ROOT, r["preset"])
+    if out_of_the_box or word not in RUNTIMES:
         return r["preset"]
     path = os.path.join(ROOT, RUNTIMES[word].format(preset=r["preset"]))
     if not os.path.isfile(path) and word in OPTIONAL_RUNTIMES:
