@@ -57,10 +57,11 @@ def platform_text(name, base, per_layer, preset):
     """the platform file of one fit row's clocks; base: the runtime file (a path relative to this file's folder)"""
     gpu, emc = CLOCKS[name]
     g = gpu / GPU_HZ
-    return (f"# {name[:-5]} - written by bench/fidelity/fit_mlperf_orin_nx.py --write-platforms: {PRESET} under\n"
-            f"# NVIDIA's MLPerf harness (the runtime file) at MaxQ clocks, GPU {gpu / 1e6:g} MHz and EMC {emc / 1e6:g} MHz\n"
-            f"# (bench/fidelity/data/mlperf_orin_nx_maxq.csv): its GPU rates x {gpu / 1e6:g} / 918, its DDR x "
-            f"{emc / 1e6:g} / 3199,\n# its per-layer cost x 918 / {gpu / 1e6:g}. A fit row's platform, not a preset.\n"
+    return (f"# {name[:-5]} - written by bench/fidelity/fit_mlperf_orin_nx.py --write-platforms:\n"
+            f"# {PRESET} under NVIDIA's MLPerf harness (the runtime file) at MaxQ clocks, GPU {gpu / 1e6:g} MHz and\n"
+            f"# EMC {emc / 1e6:g} MHz (bench/fidelity/data/mlperf_orin_nx_maxq.csv): its GPU rates x "
+            f"{gpu / 1e6:g} / 918,\n# its DDR x {emc / 1e6:g} / 3199, its per-layer cost x 918 / {gpu / 1e6:g}. "
+            "A fit row's platform, not a preset.\n"
             f"format: 1\nbase: {base}\nname: {name[:-5]}\n"
             "compute:\n  peak_ops:\n"
             + "".join(f"    {k}: {preset[k] * g:.6g}\n" for k in ("int8", "fp16", "fp32"))
