@@ -15,7 +15,6 @@ the preset's number and the fitted one with their sums and each row's error; wri
 --write-platforms, the platform files of the clocks (the fitted number goes into the runtime file by hand).
 """
 import os
-import re
 import sys
 import tempfile
 import warnings
@@ -37,16 +36,16 @@ RATES = {"int8": r"^    int8:\s*(\S+)", "fp16": r"^    fp16:\s*(\S+)", "fp32": r
          "ddr_bandwidth": r"^  ddr_bandwidth:\s*(\S+)", "per_layer_s": r"^  per_layer_s:\s*(\S+)"}
 
 
+def number(platform, key):
+    """one of RATES' numbers in a platform file (a preset name or a path), following `base:`"""
+    m = fidelity.platform_value(platform, RATES[key])
+    if not m:
+        sys.exit(f"{platform}: no {key}")
+    return float(m.group(1))
+
+
 def preset_numbers():
-    with open(os.path.join(fidelity.ROOT, "presets", PRESET + ".yaml")) as f:
-        text = f.read()
-    out = {}
-    for k, pattern in RATES.items():
-        m = re.search(pattern, text, re.M)
-        if not m:
-            sys.exit(f"presets/{PRESET}.yaml: no {k}")
-        out[k] = float(m.group(1))
-    return out
+    return {k: number(PRESET, k) for k in RATES}
 
 
 def runtime_text(per_layer):
@@ -70,19 +69,11 @@ def platform_text(name, base, per_layer, preset):
             f"overhead:\n  per_layer_s: {per_layer / g:.6g}\n")
 
 
-def committed_per_layer():
-    with open(os.path.join(fidelity.ROOT, RUNTIME)) as f:
-        m = re.search(RATES["per_layer_s"], f.read(), re.M)
-    if not m:
-        sys.exit(f"{RUNTIME}: no overhead.per_layer_s")
-    return float(m.group(1))
-
-
 def main():
     warnings.simplefilter("ignore")
     preset = preset_numbers()
     if sys.argv[1:] == ["--write-platforms"]:
-        p = committed_per_layer()
+        p = number(os.path.join(fidelity.ROOT, RUNTIME), "per_layer_s")
         for name in CLOCKS:
             with open(os.path.join(fidelity.ROOT, PLATFORMS, name), "w") as f:
                 f.write(platform_text(name, os.path.join("..", "..", "..", "..", RUNTIME), p, preset))
